@@ -1,0 +1,48 @@
+# ST2024 competition kit. `make` builds everything from the embedded synthetic data;
+# `make DATA=../shared/st2024` does the same on a release checkout; `make test` runs the tests.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+DATA ?= sample_data
+TEST_GOLD ?=
+DIST := dist
+REF := reference_data
+SHARED ?= ../shared/st2024
+ORG := $(PY) -m organiser
+
+.PHONY: all venv reference bundle baselines check bench test clean summary
+
+all: venv reference bundle baselines summary
+
+$(VENV)/.stamp: requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+venv: $(VENV)/.stamp
+
+reference: venv
+	$(ORG) reference --data $(DATA) $(if $(TEST_GOLD),--test-gold $(TEST_GOLD)) --out $(REF) --report $(DIST)/data_quality.md
+
+bundle: reference baselines
+	$(ORG) bundle --data $(DATA) --reference $(REF) --out $(DIST)
+
+baselines: reference
+	$(ORG) baselines --data $(DATA) --reference $(REF) --out $(DIST)
+
+check: bundle baselines
+	$(ORG) check $(DIST)/bundles/st2024-unconstrained.zip $(DIST)/bundles/st2024-constrained.zip --submissions $(DIST)/submissions
+
+bench: venv
+	$(PY) tests/bench.py --data $(SHARED)
+
+summary: venv
+	$(ORG) summary --out $(DIST)
+
+test: venv
+	$(PY) -m pytest -q tests
+
+clean:
+	rm -rf $(DIST) $(REF) .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

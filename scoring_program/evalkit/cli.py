@@ -1,0 +1,81 @@
+"""Command line of the scoring program (platform form and local form).
+
+Platform form (CodaLab / Codabench): ``evaluate.py INPUT OUTPUT`` with ``INPUT/ref`` and ``INPUT/res``.
+Local form: ``evaluate.py --ref DIR --submission ZIP_OR_DIR [--out DIR]``.
+
+Exit status: 0 scored (possibly with zeros and messages); 1 nothing recognisable was submitted;
+2 usage error or broken reference data; 3 internal error of the scorer (a bug: please report it).
+"""
+import argparse
+import os
+import sys
+import tempfile
+
+from . import writers
+from .layout import NothingToScore, ReferenceError
+from .scoring import evaluate
+
+NOTHING_HELP = (
+    "Nothing could be scored: %s A submission is a zip whose root holds the task folders "
+    "(%s), each with one <language code>.json per language, e.g. pos_tagging/lat.json. "
+    "Zip the folders themselves, not a folder that contains them, and check the names against the "
+    "starting kit (python3 validate.py your.zip).")
+
+
+def parse_args(argv):
+    """Parse either form of the command line into (ref_dir, submission, out_dir, quiet)."""
+    parser = argparse.ArgumentParser(prog="evaluate.py", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("paths", nargs="*", metavar="INPUT OUTPUT",
+                        help="platform form: INPUT holds ref/ and res/, OUTPUT receives the scores")
+    parser.add_argument("--ref", help="reference directory (<task>/<lang>.json)")
+    parser.add_argument("--submission", help="submission zip or directory")
+    parser.add_argument("--out", help="output directory (default: a new temporary directory)")
+    parser.add_argument("--quiet", action="store_true", help="print only the signature and the overall score")
+    args = parser.parse_args(argv)
+    if args.paths and len(args.paths) == 2 and not (args.ref or args.submission):
+        input_dir, out = args.paths
+        return os.path.join(input_dir, "ref"), os.path.join(input_dir, "res"), out, args.quiet
+    if not args.paths and args.ref and args.submission:
+        return args.ref, args.submission, args.out or tempfile.mkdtemp(prefix="scores-"), args.quiet
+    parser.error("give either INPUT OUTPUT, or --ref DIR --submission ZIP_OR_DIR [--out DIR]")
+
+
+def run(competition, argv, render_html):
+    """Score, write the outputs and print the summary; return the exit status."""
+    ref_dir, submission, out_dir, quiet = parse_args(argv)
+    try:
+        report = evaluate(competition, ref_dir, submission)
+    except ReferenceError as err:
+        sys.stderr.write("The reference data is broken, nothing was scored: %s. This is the organisers' "
+                         "side: please tell them.\n" % err)
+        return 2
+    except NothingToScore as err:
+        folders = ", ".join(task.folder for task in competition.TASKS)
+        sys.stderr.write(NOTHING_HELP % (err, folders) + "\n")
+        return 1
+    writers.write_outputs(report, out_dir, render_html)
+    if quiet:
+        sys.stdout.write("signature: %s\navg_score: %.4f\n" % (report["signature"], report["scores"]["avg_score"]))
+    else:
+        sys.stdout.write(writers.summary(report))
+    sys.stdout.write("scores written to %s\n" % os.path.abspath(out_dir))
+    return 0
+
+
+def main(competition, argv=None, render_html=None):
+    """Entry point: never lets a traceback reach the participant."""
+    if render_html is None:
+        from .report_html import render as render_html
+    try:
+        return run(competition, sys.argv[1:] if argv is None else argv, render_html)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug of the scorer: report it briefly, never a traceback
+        sys.stderr.write("Internal error of the scoring program (%s: %s). Your submission may be fine; "
+                         "please report this to the organisers.\n" % (type(exc).__name__, exc))
+        if os.environ.get("EVALKIT_DEBUG"):
+            raise
+        return 3

@@ -1,0 +1,492 @@
+"""Task kinds: how a file of each kind is parsed and scored.
+
+A kind turns the JSON of a reference file and of a prediction file into parsed sentences (checking
+every shape, with located messages) and then scores them with the pure functions of
+:mod:`evalkit.metrics`. A competition declares which kind each of its tasks is; the kinds know no
+language or task name. Four kinds exist:
+
+- ``tagging``: ``[[[form, tag], ...], ...]``; components ``acc``, ``f1``.
+- ``candidates``: ``[[[form, [c1, c2, c3]], ...], ...]`` against ``[[[form, gold], ...], ...]``;
+  components ``acc1``, ``acc3``.
+- ``morph``: ``[[{"Token": form, feature: value, ...}, ...], ...]``; one score, the mean token score.
+- ``fill_mask``: ``[{"masked": str, "masked_tokens": [[c1, c2, c3], ...]}, ...]``; ``acc1``, ``acc3``.
+
+Rules shared by all kinds: a file whose sentence count differs from the reference scores 0; a
+sentence whose token (or mask) count differs scores 0 on every metric; a wrong container shape (a
+sentence that is not a list, a token that is not a pair...) makes the file unusable (DataError with
+its JSON path); a leaf value of the wrong type (a tag that is not a string) is reported and never
+matches.
+
+The parsers check whole sentences with list comprehensions and C-level list comparisons, and walk
+token by token only to locate a problem: scoring stays within a small factor of ``json.load``.
+"""
+from collections import Counter
+from itertools import chain
+
+from . import metrics
+from .messages import DataError, ERROR, WARNING
+
+_SEQ = (list, tuple)
+_STR = str
+
+
+def paired(first, second):
+    """``zip`` that refuses sequences of different lengths (a mismatch is a bug, never silently cut)."""
+    if len(first) != len(second):
+        raise ValueError("cannot pair %d items with %d" % (len(first), len(second)))
+    return zip(first, second)
+
+
+def _type_name(value):
+    """Name of a JSON value's type as a participant would say it."""
+    if value is None:
+        return "null"
+    return {bool: "true/false", int: "a number", float: "a number", str: "a string",
+            list: "a list", tuple: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def _where(si, ti=None, extra=""):
+    """Human and JSON-path position of sentence ``si`` and token ``ti`` (both 0-based)."""
+    if ti is None:
+        return "sentence %d ($[%d]%s)" % (si + 1, si, extra)
+    return "sentence %d, token %d ($[%d][%d]%s)" % (si + 1, ti + 1, si, ti, extra)
+
+
+def _mask_where(si, mi):
+    """Position of mask ``mi`` of sentence ``si`` (both 0-based) in a fill-mask file."""
+    return "sentence %d, mask %d ($[%d][\"masked_tokens\"][%d])" % (si + 1, mi + 1, si, mi)
+
+
+def _lemma_where(si, ti):
+    """Position of the candidates of token ``ti`` of sentence ``si`` in a pair file."""
+    return _where(si, ti, "[1]")
+
+
+def check_sentence_list(value, name, ref_count=None):
+    """Check that ``value`` is a JSON list of sentences (of ``ref_count`` items); raise DataError if not."""
+    if type(value) not in _SEQ:
+        raise DataError(name, "$", "expected a list of sentences at the top level, got %s" % _type_name(value))
+    if ref_count is not None and len(value) != ref_count:
+        raise DataError(name, "$", "the file has %d sentences, the reference has %d: every sentence of the "
+                        "input must be present, in order" % (len(value), ref_count), status="sentence_count_mismatch")
+
+
+def _check_sentence(sent, name, si, expected):
+    """Raise DataError unless sentence ``si`` is a list (of ``expected``, named in the message)."""
+    if type(sent) not in _SEQ:
+        raise DataError(name, _where(si), "expected a list of %s, got %s" % (expected, _type_name(sent)))
+
+
+def _token_count_error(log, si, got, expected, unit):
+    log.add(ERROR, _where(si), "%d %ss, the reference has %d: this sentence scores 0"
+            % (got, unit, expected), kind="sentence with a wrong %s count (scored 0)" % unit)
+
+
+def _report_forms(log, si, forms, ref_forms, consequence=""):
+    """Report every position where ``forms`` differs from ``ref_forms`` (same length)."""
+    for ti, (form, ref_form) in enumerate(paired(forms, ref_forms)):
+        if form != ref_form:
+            log.add(WARNING if not consequence else ERROR, _where(si, ti),
+                    "form %r differs from the reference form %r%s" % (form, ref_form, consequence),
+                    kind="form that differs from the reference%s" % (" (token scored 0)" if consequence else ""))
+
+
+def _candidate_lists(values, log, max_candidates, where_fn, si):
+    """Normalise the candidate lists of one sentence (see :func:`_candidates`).
+
+    Fast path: when every value is a list of at most ``max_candidates`` strings (checked with two
+    C-level passes) the lists are returned as they are.
+    """
+    short_lists = [ti for ti, v in enumerate(values) if type(v) is not list or len(v) > max_candidates]
+    if not short_lists and set(map(type, chain.from_iterable(values))) <= _ONLY_STR:
+        return values
+    return [_candidates(v, log, max_candidates, where_fn, si, ti) for ti, v in enumerate(values)]
+
+
+_ONLY_STR = frozenset((str,))
+
+
+def _candidates(value, log, max_candidates, where_fn, si, ti):
+    """Normalise one candidate list (a bare string is one candidate) to a tuple of at most N items.
+
+    ``where_fn(si, ti)`` gives the position used in messages (computed only when there is one).
+    Candidates past ``max_candidates`` are dropped and reported; a candidate that is not a string is
+    reported and replaced by None (it never matches).
+    """
+    if type(value) is _STR:
+        return (value,)
+    if type(value) is list and len(value) <= max_candidates:
+        for cand in value:
+            if type(cand) is not _STR:
+                break
+        else:
+            return tuple(value)
+    return _candidates_slow(value, log, max_candidates, where_fn(si, ti))
+
+
+def _candidates_slow(value, log, max_candidates, where):
+    """:func:`_candidates` for anything but a short list of strings: check, report, normalise."""
+    if type(value) not in _SEQ:
+        raise DataError(log.file, where, "expected a list of up to %d candidate strings (or one string), got %s"
+                        % (max_candidates, _type_name(value)))
+    if len(value) > max_candidates:
+        log.add(WARNING, where, "%d candidates given; only the first %d count"
+                % (len(value), max_candidates), kind="more than %d candidates (the rest ignored)" % max_candidates)
+        value = value[:max_candidates]
+    for cand in value:
+        if type(cand) is not _STR:
+            log.add(WARNING, where, "a candidate is %s, expected a string; it never matches"
+                    % _type_name(cand), kind="candidate that is not a string")
+            return tuple(c if type(c) is _STR else None for c in value)
+    return tuple(value)
+
+
+class Entry(object):
+    """The result of scoring one file: official components, corpus-level accuracies, details."""
+
+    def __init__(self, components, micro, sentences, scored, items, zeroed, details):
+        self.components = components
+        self.micro = micro
+        self.sentences = sentences
+        self.scored_sentences = scored
+        self.items = items
+        self.zeroed_sentences = zeroed
+        self.details = details
+
+
+class Kind(object):
+    """Base class: parse a reference, parse a prediction against it, score the pair."""
+
+    name = None
+
+    def parse_reference(self, value, name, task):
+        """Return the parsed reference sentences of ``value`` (JSON of file ``name``)."""
+        raise NotImplementedError
+
+    def parse_prediction(self, value, ref, log, task):
+        """Return one parsed prediction per reference sentence (None for a sentence that scores 0)."""
+        raise NotImplementedError
+
+    def score(self, ref, pred, task):
+        """Return an :class:`Entry` for the parsed reference ``ref`` and prediction ``pred``."""
+        raise NotImplementedError
+
+    def score_value(self, components):
+        """The entry score from its components: their mean."""
+        return metrics.mean(list(components.values()))
+
+
+class PairKind(Kind):
+    """Shared parsing for kinds whose sentences are lists of ``[form, value]`` pairs."""
+
+    value_label = "value"
+
+    def _bad_pairs(self, sent):
+        """Indices of the tokens of ``sent`` that are not two-item lists."""
+        return [ti for ti, tok in enumerate(sent) if type(tok) not in _SEQ or len(tok) != 2]
+
+    def _bad_pair_error(self, name, sent, si, ti):
+        tok = sent[ti]
+        got = _type_name(tok) if type(tok) not in _SEQ else "a list of %d items" % len(tok)
+        return DataError(name, _where(si, ti), "expected a [form, %s] pair, got %s" % (self.value_label, got))
+
+    def _split(self, sent, name, si):
+        """Check one sentence of pairs; return (forms, values) or raise DataError at the first bad token."""
+        bad = self._bad_pairs(sent)
+        if bad:
+            raise self._bad_pair_error(name, sent, si, bad[0])
+        return [tok[0] for tok in sent], [tok[1] for tok in sent]
+
+    def parse_reference(self, value, name, task):
+        check_sentence_list(value, name)
+        ref = []
+        for si, sent in enumerate(value):
+            _check_sentence(sent, name, si, "tokens")
+            ref.append(self._split(sent, name, si))
+        return ref
+
+    def parse_prediction(self, value, ref, log, task):
+        check_sentence_list(value, log.file, len(ref))
+        out = []
+        for si, (sent, (ref_forms, _)) in enumerate(paired(value, ref)):
+            _check_sentence(sent, log.file, si, "tokens")
+            if len(sent) != len(ref_forms):
+                _token_count_error(log, si, len(sent), len(ref_forms), "token")
+                out.append(None)
+                continue
+            forms, values = self._split(sent, log.file, si)
+            if forms != ref_forms:
+                _report_forms(log, si, forms, ref_forms)
+            out.append(self._values(values, log, si, task))
+        return out
+
+    def _values(self, values, log, si, task):
+        """Check and normalise the values of one sentence."""
+        raise NotImplementedError
+
+
+class TaggingKind(PairKind):
+    """One label per token; accuracy and macro-F1 per sentence."""
+
+    name = "tagging"
+    value_label = "tag"
+
+    def _values(self, tags, log, si, task):
+        bad = [ti for ti, tag in enumerate(tags) if type(tag) is not _STR]
+        for ti in bad:
+            log.add(WARNING, _where(si, ti, "[1]"), "the tag is %s, expected a string; it never matches"
+                    % _type_name(tags[ti]), kind="tag that is not a string")
+            tags[ti] = None
+        return tags
+
+    def score(self, ref, pred, task):
+        acc, f1 = [], []
+        all_gold, all_pred, all_hits = [], [], []
+        zeroed = 0
+        for (_, gold), tags in paired(ref, pred):
+            if not gold:
+                continue
+            all_gold.extend(gold)
+            if tags is None:
+                zeroed += 1
+                acc.append(0.0)
+                f1.append(0.0)
+                continue
+            if tags == gold:  # every label has F1 = 1: same result as the general path, much faster
+                acc.append(1.0)
+                f1.append(1.0)
+                all_pred.extend(gold)
+                all_hits.extend(gold)
+                continue
+            hits, gold_counts, pred_counts = metrics.tag_counts(gold, tags)
+            a, f = metrics.accuracy_macro_f1(len(gold), hits, gold_counts, pred_counts)
+            acc.append(a)
+            f1.append(f)
+            all_pred.extend(tags)
+            all_hits.extend(label for label, count in hits.items() for _ in range(count))
+        return Entry({"acc": metrics.mean(acc), "f1": metrics.mean(f1)},
+                     {"acc": metrics.mean([len(all_hits)], len(all_gold))}, len(ref), len(acc), len(all_gold),
+                     zeroed, {"per_tag": _per_tag(all_gold, all_pred, all_hits)})
+
+
+def _per_tag(gold, pred, hits):
+    """``{tag: {"tp", "fp", "fn"}}`` over a whole file from flat lists of gold, predicted and hit labels."""
+    gold_counts, pred_counts, hit_counts = Counter(gold), Counter(pred), Counter(hits)
+    per_tag = {}
+    for label in set(gold_counts) | set(pred_counts):
+        tp = hit_counts.get(label, 0)
+        per_tag["null" if label is None else label] = {
+            "tp": tp, "fp": pred_counts.get(label, 0) - tp, "fn": gold_counts.get(label, 0) - tp}
+    return per_tag
+
+
+def topk_entry(ref_golds, pred, sentences):
+    """Score ranked candidates sentence by sentence: an :class:`Entry` with acc1/acc3 (shared by two kinds).
+
+    ``ref_golds`` holds one gold sequence per sentence (None or empty: the sentence is skipped);
+    ``pred`` one candidate-tuple sequence per sentence (None: the sentence scores 0).
+    """
+    acc1, acc3 = [], []
+    items = zeroed = hits1_all = hits3_all = 0
+    for gold, cands in paired(ref_golds, pred):
+        if not gold:
+            continue
+        items += len(gold)
+        if cands is None:
+            zeroed += 1
+            acc1.append(0.0)
+            acc3.append(0.0)
+            continue
+        a1, a3, h1, h3 = metrics.topk_accuracies(gold, cands)
+        acc1.append(a1)
+        acc3.append(a3)
+        hits1_all += h1
+        hits3_all += h3
+    return Entry({"acc1": metrics.mean(acc1), "acc3": metrics.mean(acc3)},
+                 {"acc1": metrics.mean([hits1_all], items), "acc3": metrics.mean([hits3_all], items)},
+                 sentences, len(acc1), items, zeroed, {})
+
+
+class CandidatesKind(PairKind):
+    """Up to N ranked candidates per token (lemmas); acc@1 and acc@3 per sentence."""
+
+    name = "candidates"
+    value_label = "candidates"
+
+    def _values(self, values, log, si, task):
+        return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
+
+    def score(self, ref, pred, task):
+        return topk_entry([golds for _, golds in ref], pred, len(ref))
+
+
+class MorphKind(Kind):
+    """A feature bundle per token; the 2024 token score (+1 / 0 / -1 marks), averaged per sentence."""
+
+    name = "morph"
+
+    def _form(self, tok, task):
+        for key in task.form_keys:
+            if key in tok:
+                return tok[key]
+        return None
+
+    def _tokens(self, sent, name, si, task):
+        """Check one sentence of token objects; return their forms (raise DataError at a non-object)."""
+        bad = [ti for ti, tok in enumerate(sent) if type(tok) is not dict]
+        if bad:
+            raise DataError(name, _where(si, bad[0]), "expected a token object like {\"Token\": ..., \"UPOS\": ..., "
+                            "<feature>: <value>}, got %s" % _type_name(sent[bad[0]]))
+        key = task.form_keys[0]
+        forms = [tok.get(key) for tok in sent]
+        if None in forms:
+            forms = [self._form(tok, task) for tok in sent]
+        return forms
+
+    def _feats(self, tok, ignored):
+        feats = dict(tok)
+        for key in ignored:
+            if key in feats:
+                del feats[key]
+        return feats
+
+    def parse_reference(self, value, name, task):
+        check_sentence_list(value, name)
+        ref = []
+        ignored = task.ignored_keys
+        for si, sent in enumerate(value):
+            _check_sentence(sent, name, si, "tokens")
+            forms = self._tokens(sent, name, si, task)
+            ref.append((forms, [self._feats(tok, ignored) for tok in sent], sent))
+        return ref
+
+    def parse_prediction(self, value, ref, log, task):
+        check_sentence_list(value, log.file, len(ref))
+        out = []
+        for si, (sent, (ref_forms, _, _)) in enumerate(paired(value, ref)):
+            _check_sentence(sent, log.file, si, "tokens")
+            if len(sent) != len(ref_forms):
+                _token_count_error(log, si, len(sent), len(ref_forms), "token")
+                out.append(None)
+                continue
+            forms = self._tokens(sent, log.file, si, task)
+            if forms != ref_forms:
+                self._report_forms(log, si, forms, ref_forms, task)
+            out.append((forms, sent))
+        return out
+
+    def _report_forms(self, log, si, forms, ref_forms, task):
+        for ti, form in enumerate(forms):
+            if form is None:
+                log.add(ERROR, _where(si, ti), "no %s key: the token scores 0" % " or ".join(task.form_keys),
+                        kind="token without a form (scored 0)")
+        _report_forms(log, si, [ref if f is None else f for f, ref in paired(forms, ref_forms)], ref_forms,
+                      ": the token scores 0")
+
+    def score(self, ref, pred, task):
+        sent_scores = []
+        items = zeroed = 0
+        ignored = task.ignored_keys
+        gold_keys, hit_keys, extra_keys = [], [], []
+        marks, from_marks = metrics.morph_marks, metrics.morph_score_from_marks
+        for (ref_forms, gold, raw), sent in paired(ref, pred):
+            if not gold:
+                continue
+            items += len(gold)
+            for gfeats in gold:
+                gold_keys.extend(gfeats)
+            if sent is None:
+                zeroed += 1
+                sent_scores.append(0.0)
+                continue
+            forms, toks = sent
+            if not len(ref_forms) == len(gold) == len(raw) == len(forms) == len(toks):
+                raise ValueError("sentence lengths differ: %d, %d, %d, %d, %d"
+                                 % (len(ref_forms), len(gold), len(raw), len(forms), len(toks)))
+            total = 0.0
+            for gform, gfeats, gtok, pform, ptok in zip(ref_forms, gold, raw, forms, toks):  # lengths checked above
+                if ptok == gtok:  # the reference token itself: every feature right, nothing extra
+                    total += 1.0
+                    hit_keys.extend(gfeats)
+                    continue
+                if pform != gform:
+                    continue
+                hits, extra = marks(gfeats, ptok, ignored)
+                total += from_marks(len(gfeats), len(hits), len(extra))
+                hit_keys.extend(hits)
+                extra_keys.extend(extra)
+            sent_scores.append(total / len(gold))
+        return Entry({"score": metrics.mean(sent_scores)},
+                     {"feature_acc": metrics.mean([len(hit_keys)], len(gold_keys))},
+                     len(ref), len(sent_scores), items, zeroed,
+                     {"per_feature": _per_feature(gold_keys, hit_keys, extra_keys)})
+
+
+def _per_feature(gold_keys, hit_keys, extra_keys):
+    """``{feature: {"correct", "total", "spurious"}}`` over a whole file from lists of feature names."""
+    total, correct, spurious = Counter(gold_keys), Counter(hit_keys), Counter(extra_keys)
+    return dict((key, {"correct": correct.get(key, 0), "total": total.get(key, 0), "spurious": spurious.get(key, 0)})
+                for key in set(total) | set(spurious))
+
+
+class FillMaskKind(Kind):
+    """Ranked candidates per masked position; acc@1 and acc@3 per sentence with at least one mask."""
+
+    name = "fill_mask"
+
+    def parse_reference(self, value, name, task):
+        check_sentence_list(value, name)
+        ref = []
+        for si, sent in enumerate(value):
+            if type(sent) is not dict:
+                raise DataError(name, _where(si), "expected a sentence object, got %s" % _type_name(sent))
+            ref.append((sent.get("masked"), self._golds(sent, name, si)))
+        return ref
+
+    def _golds(self, sent, name, si):
+        golds = sent.get("masked_tokens")
+        if golds is None:
+            return None  # excluded sentence: not scored, prediction not checked
+        if type(golds) not in _SEQ:
+            raise DataError(name, _where(si, extra="[\"masked_tokens\"]"),
+                            "expected a list of gold strings, got %s" % _type_name(golds))
+        out = [gold["masked_token"] if type(gold) is dict and "masked_token" in gold else gold for gold in golds]
+        for gold in out:
+            if gold is not None and type(gold) is not _STR:
+                raise DataError(name, _where(si, extra="[\"masked_tokens\"]"),
+                                "expected gold strings, got %s" % _type_name(gold))
+        return out
+
+    def parse_prediction(self, value, ref, log, task):
+        check_sentence_list(value, log.file, len(ref))
+        out = []
+        for si, (sent, (masked, golds)) in enumerate(paired(value, ref)):
+            if type(sent) is not dict:
+                raise DataError(log.file, _where(si), "expected a sentence object {\"masked\": ..., \"text\": ..., "
+                                "\"masked_tokens\": [...]}, got %s" % _type_name(sent))
+            if golds is None:
+                out.append(None)
+                continue
+            if masked is not None and sent.get("masked", masked) != masked:
+                log.add(WARNING, _where(si, extra="[\"masked\"]"), "\"masked\" differs from the input line; "
+                        "check the sentence order", kind="\"masked\" that differs from the input line")
+            out.append(self._parse_candidates(sent, len(golds), log, si, task))
+        return out
+
+    def _parse_candidates(self, sent, n_masks, log, si, task):
+        cands = sent.get("masked_tokens")
+        if cands is None and n_masks == 0:
+            return []
+        if type(cands) not in _SEQ:
+            raise DataError(log.file, _where(si, extra="[\"masked_tokens\"]"),
+                            "expected a list with one candidate list per mask, got %s" % _type_name(cands))
+        if len(cands) != n_masks:
+            _token_count_error(log, si, len(cands), n_masks, "candidate list")
+            return None
+        return _candidate_lists(cands, log, task.max_candidates, _mask_where, si)
+
+    def score(self, ref, pred, task):
+        return topk_entry([golds for _, golds in ref], pred, len(ref))
+
+
+KINDS = dict((kind.name, kind) for kind in (TaggingKind(), CandidatesKind(), MorphKind(), FillMaskKind()))

@@ -1,0 +1,61 @@
+"""Reading participant and reference JSON safely: size, encoding, BOM, syntax, nesting.
+
+:func:`parse_json_bytes` never raises anything but :class:`~evalkit.messages.DataError`, whose
+message says what is wrong and where (line and column for syntax errors, byte offset for bad
+UTF-8).
+"""
+import codecs
+import json
+
+from .messages import DataError
+
+_DECODER = json.JSONDecoder()
+
+
+def _line_col(text, pos):
+    """1-based (line, column) of character offset ``pos`` in ``text``."""
+    line = text.count("\n", 0, pos) + 1
+    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def decode_utf8(data, name):
+    """Decode ``data`` as UTF-8 (a leading BOM is accepted and dropped) or raise DataError."""
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise DataError(name, "byte %d (line %d)" % (err.start, line),
+                        "the file is not valid UTF-8 (%s); save it as UTF-8" % err.reason)
+
+
+def parse_json_bytes(data, name, max_bytes):
+    """Parse JSON ``data`` (bytes) from file ``name``; raise DataError when it is not usable.
+
+    Checks, in order: size (at most ``max_bytes``), emptiness, UTF-8 (BOM accepted), JSON syntax
+    (with line and column), and nesting too deep for the parser.
+    """
+    if len(data) > max_bytes:
+        raise DataError(name, "", "the file is %d bytes; at most %d are accepted" % (len(data), max_bytes))
+    text = decode_utf8(data, name)
+    if not text.strip():
+        raise DataError(name, "", "the file is empty; expected a JSON list")
+    try:
+        return json.loads(text)
+    except ValueError as err:
+        line, col = _line_col(text, getattr(err, "pos", 0) or 0)
+        msg = getattr(err, "msg", str(err))
+        raise DataError(name, "line %d, column %d" % (line, col), "invalid JSON: %s" % msg)
+    except RecursionError:
+        raise DataError(name, "", "the JSON is nested far too deeply for this task's format")
+
+
+def read_json_file(path, name, max_bytes):
+    """Read and parse the JSON file at ``path`` (displayed as ``name``); raise DataError on problems."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except (IOError, OSError) as err:
+        raise DataError(name, "", "cannot be read: %s" % err.strerror)
+    return parse_json_bytes(data, name, max_bytes)

@@ -1,0 +1,150 @@
+"""Metrics as small pure functions over already-parsed sentences.
+
+Each function scores ONE sentence (or one token) exactly as the 2024 official program did for
+well-formed input; the callers average the sentence scores. Every docstring states the rule for
+empty input and division by zero, and carries a worked example that the test suite executes
+(``python -m doctest``).
+"""
+from collections import Counter
+
+_MISSING = object()
+
+
+def _count(labels):
+    """``{label: occurrences}`` of a short sequence (cheaper than a Counter for one sentence)."""
+    counts = {}
+    get = counts.get
+    for label in labels:
+        counts[label] = get(label, 0) + 1
+    return counts
+
+
+def tag_counts(gold, pred):
+    """Return ``(hits, gold_counts, pred_counts)``: dicts label -> count for one sentence.
+
+    ``hits`` counts, per label, the positions where ``pred`` equals ``gold`` (true positives).
+    Raises ValueError when the two sequences differ in length (callers check that first).
+
+    >>> hits, g, p = tag_counts(["NOUN", "VERB"], ["NOUN", "NOUN"])
+    >>> hits, g, p
+    ({'NOUN': 1}, {'NOUN': 1, 'VERB': 1}, {'NOUN': 2})
+    """
+    if len(gold) != len(pred):
+        raise ValueError("gold has %d labels, prediction %d" % (len(gold), len(pred)))
+    return _count([g for g, p in zip(gold, pred) if g == p]), _count(gold), _count(pred)
+
+
+def accuracy_macro_f1(n, hits, gold_counts, pred_counts):
+    """Return ``(accuracy, macro_f1)`` of one sentence of ``n`` labels from its :func:`tag_counts`.
+
+    accuracy = sum(hits) / n. macro-F1 = mean, over every label occurring in the gold or the
+    prediction, of F1 = 2TP / (2TP + FP + FN) = 2TP / (gold count + predicted count); a label only
+    predicted or only gold contributes 0, as scikit-learn's ``f1_score(average="macro")`` with its
+    default zero division. ``n == 0`` (empty sentence): ``(0.0, 0.0)``; callers skip such sentences.
+
+    >>> acc, f1 = accuracy_macro_f1(3, *tag_counts(["NOUN", "VERB", "NOUN"], ["NOUN", "NOUN", "NOUN"]))
+    >>> round(acc, 4), round(f1, 4)   # NOUN: 2*2/(2+3) = 0.8, VERB: 0 -> macro-F1 0.4
+    (0.6667, 0.4)
+    """
+    if n == 0:
+        return 0.0, 0.0
+    f1_sum = 0.0
+    for label, tp in hits.items():
+        f1_sum += 2.0 * tp / (gold_counts[label] + pred_counts[label])
+    n_labels = len(gold_counts.keys() | pred_counts.keys())
+    return sum(hits.values()) / float(n), f1_sum / n_labels
+
+
+def tag_accuracy_f1(gold, pred):
+    """Return ``(accuracy, macro_f1)`` of one sentence's tags: :func:`accuracy_macro_f1` of :func:`tag_counts`.
+
+    >>> tag_accuracy_f1(["ADP", "NOUN"], ["ADP", "NOUN"])
+    (1.0, 1.0)
+    >>> tag_accuracy_f1(["PUNCT"], ["NOUN"])   # a label only gold and a label only predicted: both 0
+    (0.0, 0.0)
+    """
+    return accuracy_macro_f1(len(gold), *tag_counts(gold, pred))
+
+
+def topk_accuracies(gold, candidates):
+    """Return ``(acc1, acc3, hits1, hits3)`` of one sentence's ranked candidates.
+
+    ``gold`` is a sequence of gold strings; ``candidates`` an equal-length sequence of candidate
+    tuples, already cut to at most 3 (the caller does that; a length mismatch raises ValueError). acc@1 = share of items whose first
+    candidate equals the gold; acc@3 = share whose gold is among the candidates. An empty candidate
+    tuple matches nothing. Empty sentence: ``(0.0, 0.0, 0, 0)`` (callers skip such sentences).
+
+    >>> topk_accuracies(["ego", "sum"], [("ego", "me"), ("esse", "sum", "est")])
+    (0.5, 1.0, 1, 2)
+    """
+    n = len(gold)
+    if len(candidates) != n:
+        raise ValueError("gold has %d items, candidates %d" % (n, len(candidates)))
+    if n == 0:
+        return 0.0, 0.0, 0, 0
+    hits1 = hits3 = 0
+    for g, cands in zip(gold, candidates):
+        if g in cands:
+            hits3 += 1
+            if cands[0] == g:
+                hits1 += 1
+    return hits1 / float(n), hits3 / float(n), hits1, hits3
+
+
+def morph_marks(gold_feats, pred_feats, ignored=()):
+    """Return ``(hits, extra)``: the gold features predicted with exactly the same value, and the
+    predicted features the gold does not have (both lists of feature names). Keys in ``ignored``
+    (the form, UPOS, lemma) are never features of the prediction.
+
+    >>> morph_marks({"Case": "Nom", "Number": "Sing"}, {"Case": "Nom", "Number": "Plur", "Tense": "Pres"})
+    (['Case'], ['Tense'])
+    >>> morph_marks({"Case": "Nom"}, {"Token": "rex", "UPOS": "NOUN", "Case": "Nom"}, ignored={"Token", "UPOS"})
+    (['Case'], [])
+    """
+    get = pred_feats.get
+    hits = [key for key, value in gold_feats.items() if get(key, _MISSING) == value]
+    extra = [key for key in pred_feats if key not in gold_feats and key not in ignored]
+    return hits, extra
+
+
+def morph_score_from_marks(n_gold, n_hits, n_extra):
+    """The 2024 token score from counts: 1.0 when the gold token has no features, else the mean of
+    its marks (+1 per hit, 0 per gold feature missed or wrong, -1 per extra predicted feature):
+    ``(hits - extra) / (gold + extra)``. It can be negative; never a division by zero.
+
+    >>> morph_score_from_marks(0, 0, 2), morph_score_from_marks(2, 1, 1), morph_score_from_marks(1, 0, 2)
+    (1.0, 0.0, -0.6666666666666666)
+    """
+    if not n_gold:
+        return 1.0
+    return (n_hits - n_extra) / float(n_gold + n_extra)
+
+
+def morph_token_score(gold_feats, pred_feats):
+    """Return the score of one token's features (form already checked by the caller).
+
+    ``gold_feats`` and ``pred_feats`` are dicts feature -> value, without the form, UPOS or lemma.
+    A reference token without features scores 1.0 whatever is predicted. Otherwise the token's list
+    of marks gets +1 per gold feature predicted with exactly the same value, 0 per gold feature
+    missing or wrong, and -1 per predicted feature the gold does not have; the score is the mean of
+    that list, so it can be negative (see :func:`morph_score_from_marks`).
+
+    >>> morph_token_score({"Case": "Nom", "Number": "Sing"}, {"Case": "Nom", "Number": "Plur", "Tense": "Pres"})
+    0.0
+    >>> morph_token_score({}, {"Case": "Nom"})
+    1.0
+    >>> morph_token_score({"Case": "Nom"}, {"Gender": "Fem", "Tense": "Pres"})
+    -0.6666666666666666
+    """
+    hits, extra = morph_marks(gold_feats, pred_feats)
+    return morph_score_from_marks(len(gold_feats), len(hits), len(extra))
+
+
+def mean(values, count=None):
+    """Arithmetic mean of ``values`` (``count`` overrides ``len``); 0.0 when there is nothing to average.
+
+    >>> mean([1.0, 0.5]), mean([])
+    (0.75, 0.0)
+    """
+    count = len(values) if count is None else count
+    return (sum(values) / float(count)) if count else 0.0

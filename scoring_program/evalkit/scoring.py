@@ -1,0 +1,146 @@
+"""Load -> evaluate -> aggregate: scoring a submission against a reference directory.
+
+:func:`evaluate` is the one entry point used by the platform command, the local CLI and the
+starting kit's validator. It processes one (task, language) file at a time, so memory stays
+bounded by the largest file, and returns the ``scores.json`` dict (see docs/architecture.md).
+"""
+import hashlib
+from collections import OrderedDict
+
+from . import __version__, keys, metrics
+from .kinds import KINDS
+from .layout import ReferenceError, find_submission_files, open_source, scan_reference
+from .loading import parse_json_bytes
+from .messages import DataError, Message, MessageLog, ERROR
+
+
+def _limits(competition):
+    return {"file": competition.MAX_FILE_BYTES, "upload": competition.MAX_UPLOAD_BYTES,
+            "members": competition.MAX_MEMBERS}
+
+
+def signature(competition, ref_hash):
+    """The reproducibility signature: competition, metric definitions, reference hash, scorer version last."""
+    return "%s|metrics:%s|ref:sha256:%s|evalkit:%s" % (
+        competition.COMPETITION_ID, competition.METRICS_VERSION, ref_hash[:16], __version__)
+
+
+def load_reference(task, lang, path, competition, digest):
+    """Parse one reference file; feed its bytes to ``digest``; raise ReferenceError when it is broken."""
+    name = "reference %s/%s.json" % (task.folder, lang)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        digest.update(("%s/%s\0%d\0" % (task.folder, lang, len(data))).encode("utf-8"))
+        digest.update(data)
+        return KINDS[task.kind].parse_reference(parse_json_bytes(data, name, len(data)), name, task)
+    except DataError as err:
+        raise ReferenceError(str(err))
+    except (IOError, OSError) as err:
+        raise ReferenceError("%s cannot be read: %s" % (name, err))
+
+
+def _failed_entry(task, lang, status):
+    return {"task": task.folder, "lang": lang, "file": "%s/%s.json" % (task.folder, lang), "status": status,
+            "score": 0.0, "components": dict((c, 0.0) for c in task.components), "micro": {},
+            "sentences": 0, "scored_sentences": 0, "items": 0, "zeroed_sentences": 0, "details": {}}
+
+
+def score_file(task, lang, ref, submission, limits, messages):
+    """Score one (task, language) file of ``submission`` against parsed ``ref``; return its entry dict."""
+    name = "%s/%s.json" % (task.folder, lang)
+    if (task.folder, lang) not in submission.files:
+        messages.append(Message(name, ERROR, "", "missing: expected %s in the submission (scored 0)" % name))
+        return _failed_entry(task, lang, "missing")
+    kind = KINDS[task.kind]
+    log = MessageLog(name)
+    try:
+        value = parse_json_bytes(submission.read(task.folder, lang, limits["file"]), name, limits["file"])
+        pred = kind.parse_prediction(value, ref, log, task)
+    except DataError as err:
+        messages.extend(log.close())
+        err.message.text += " (this file scores 0)"
+        messages.append(err.message)
+        return _failed_entry(task, lang, err.status)
+    del value
+    result = kind.score(ref, pred, task)
+    messages.extend(log.close())
+    entry = _failed_entry(task, lang, "scored")
+    entry.update({"score": kind.score_value(result.components), "micro": result.micro,
+                  "sentences": result.sentences, "scored_sentences": result.scored_sentences,
+                  "items": result.items, "zeroed_sentences": result.zeroed_sentences, "details": result.details})
+    entry["components"] = dict((c, result.components[c]) for c in task.components)
+    return entry
+
+
+def aggregate(competition, entries, pairs):
+    """Return the ordered ``{key: value}`` of every score from the entry dicts (see :mod:`evalkit.keys`).
+
+    Entry score per (language, task); language average = mean of its task scores; task mean = mean
+    over the languages where the task is scored; ``avg_score`` = mean of the task means (each task
+    weighs the same). An entry that failed counts as 0 everywhere.
+    """
+    by_pair = dict(((e["task"], e["lang"]), e) for e in entries)
+    languages = list(competition.LANGUAGES)
+    values = {}
+    for task, lang in pairs:
+        entry = by_pair[(task.folder, lang)]
+        values[keys.entry_key(lang, task)] = entry["score"]
+        for comp in task.components:
+            values[keys.component_key(lang, task, comp)] = entry["components"][comp]
+    task_means = []
+    for task in competition.TASKS:
+        scores = [by_pair[(task.folder, lang)]["score"] for t, lang in pairs if t is task]
+        if scores:
+            values[keys.task_mean_key(task)] = metrics.mean(scores)
+            task_means.append(values[keys.task_mean_key(task)])
+    for lang in languages:
+        scores = [by_pair[(task.folder, l)]["score"] for task, l in pairs if l == lang]
+        if scores:
+            values[keys.language_key(lang)] = metrics.mean(scores)
+    values[keys.OVERALL_KEY] = metrics.mean(task_means)
+    return [(key, values[key]) for key in keys.all_score_keys(competition.TASKS, languages, pairs)]
+
+
+def evaluate(competition, ref_dir, submission_path):
+    """Score the submission at ``submission_path`` (directory or zip) against ``ref_dir``.
+
+    Returns the ``scores.json`` dict. Raises :class:`~evalkit.layout.ReferenceError` when the
+    reference is unusable and :class:`~evalkit.layout.NothingToScore` when the submission holds no
+    expected file; every other problem becomes a message and a zero for the entry concerned.
+    """
+    tasks = dict((task.folder, task) for task in competition.TASKS)
+    found = scan_reference(ref_dir, set(tasks), competition.LANGUAGES)
+    pairs = keys.ordered_pairs(competition.TASKS, list(competition.LANGUAGES),
+                               [(tasks[folder], lang) for folder, lang, _ in found])
+    paths = dict(((folder, lang), path) for folder, lang, path in found)
+    limits = _limits(competition)
+    messages = []
+    source = open_source(submission_path, limits, messages)
+    aliases = getattr(competition, "LANGUAGE_ALIASES", {})
+    submission = find_submission_files(source, set(paths), set(tasks), list(competition.LANGUAGES),
+                                       aliases, messages)
+    digest = hashlib.sha256()
+    entries = []
+    for task, lang in pairs:
+        ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest)
+        entries.append(score_file(task, lang, ref, submission, limits, messages))
+        del ref
+    return build_report(competition, entries, pairs, messages, digest.hexdigest())
+
+
+def build_report(competition, entries, pairs, messages, ref_hash):
+    """Assemble the ``scores.json`` dict from scored entries and messages."""
+    used_tasks = [task for task in competition.TASKS if any(t is task for t, _ in pairs)]
+    used_langs = [lang for lang in competition.LANGUAGES if any(l == lang for _, l in pairs)]
+    return {
+        "competition": competition.COMPETITION_ID,
+        "title": competition.TITLE,
+        "signature": signature(competition, ref_hash),
+        "scores": OrderedDict(aggregate(competition, entries, pairs)),
+        "tasks": [{"folder": t.folder, "key": t.key, "label": t.label, "kind": t.kind,
+                   "components": list(t.components)} for t in used_tasks],
+        "languages": [{"code": lang, "name": competition.LANGUAGES[lang][0]} for lang in used_langs],
+        "entries": entries,
+        "messages": [m.as_dict() for m in messages],
+    }

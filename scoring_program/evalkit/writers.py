@@ -1,0 +1,95 @@
+"""Writers: ``scores.txt`` (read by CodaLab and, as YAML, by Codabench), ``scores.json``,
+``detailed_results.html`` and the human-readable summary on stdout."""
+import io
+import json
+import math
+import os
+import re
+
+KEY_PATTERN = re.compile(r"^[a-z0-9_]{1,36}$")
+DECIMALS = 12
+
+
+def format_value(value):
+    """A score as a plain decimal with 12 decimal places, never in exponent notation.
+
+    Non-finite values cannot occur (every mean guards its division); should one appear it is
+    written as 0 rather than produce a line the platforms cannot read.
+
+    >>> format_value(0.5), format_value(1e-20), format_value(-0.25)
+    ('0.500000000000', '0.000000000000', '-0.250000000000')
+    """
+    if not isinstance(value, (int, float)) or not math.isfinite(value):
+        value = 0.0
+    text = "%.*f" % (DECIMALS, value)
+    return "0.000000000000" if text == "-0.000000000000" else text
+
+
+def scores_txt(scores):
+    """The text of ``scores.txt``: one ``key: value`` line per score, in order.
+
+    Raises ValueError for a key the platforms would not accept (``[a-z0-9_]``, at most 36 chars).
+    """
+    lines = []
+    for key, value in scores.items():
+        if not KEY_PATTERN.match(key):
+            raise ValueError("score key %r is not [a-z0-9_]{1,36}" % key)
+        lines.append("%s: %s\n" % (key, format_value(value)))
+    return "".join(lines)
+
+
+def _write(path, text):
+    with io.open(path, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+
+
+def write_outputs(report, out_dir, render_html):
+    """Write ``scores.txt``, ``scores.json`` and ``detailed_results.html`` into ``out_dir``.
+
+    ``render_html(report) -> str`` renders the HTML page. ``metadata`` is never written (the
+    platforms reserve that name).
+    """
+    if not os.path.isdir(out_dir):
+        os.makedirs(out_dir)
+    _write(os.path.join(out_dir, "scores.txt"), scores_txt(report["scores"]))
+    _write(os.path.join(out_dir, "scores.json"), json.dumps(report, ensure_ascii=False, indent=1) + "\n")
+    _write(os.path.join(out_dir, "detailed_results.html"), render_html(report))
+
+
+def _table(report):
+    """Rows of the stdout table: language, its task scores, its average."""
+    scores = report["scores"]
+    tasks = report["tasks"]
+    head = ["lang"] + [t["key"] for t in tasks] + ["avg"]
+    rows = [head]
+    for lang in report["languages"]:
+        code = lang["code"]
+        cells = [code]
+        for task in tasks:
+            value = scores.get("%s_%s" % (code, task["key"]))
+            cells.append("-" if value is None else "%.4f" % value)
+        cells.append("%.4f" % scores.get(code + "_avg_score", 0.0))
+        rows.append(cells)
+    rows.append(["avg"] + ["%.4f" % scores.get("avg_" + t["key"], 0.0) for t in tasks]
+                + ["%.4f" % scores.get("avg_score", 0.0)])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    return ["  ".join(cell.rjust(w) for cell, w in zip(row, widths)) for row in rows]
+
+
+def summary(report, max_messages=20):
+    """A short human-readable summary: signature, overall score, table, message counts."""
+    lines = ["%s" % report["title"], "signature: %s" % report["signature"],
+             "overall score (avg_score): %.4f" % report["scores"].get("avg_score", 0.0), ""]
+    lines.extend(_table(report))
+    messages = report["messages"]
+    counts = {}
+    for msg in messages:
+        counts[msg["severity"]] = counts.get(msg["severity"], 0) + 1
+    lines.append("")
+    lines.append("messages: %s" % (", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())) or "none"))
+    for msg in [m for m in messages if m["severity"] != "info"][:max_messages]:
+        where = (", " + msg["where"]) if msg["where"] else ""
+        lines.append("  %s: %s%s: %s" % (msg["severity"], msg["file"], where, msg["text"]))
+    if len(messages) > max_messages:
+        lines.append("  ... all messages are in scores.json and detailed_results.html")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,18 @@
+#!/usr/bin/env python3
+"""Scoring program of the SIGTYP 2024 shared task (ST2024).
+
+On CodaLab / Codabench: ``python3 evaluate.py INPUT OUTPUT`` (reference in INPUT/ref, submission in
+INPUT/res; writes OUTPUT/scores.txt, scores.json, detailed_results.html).
+Locally: ``python3 evaluate.py --ref reference_data/dev --submission my_submission.zip [--out DIR]``.
+Standard library only; Python 3.7 or newer.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import st2024  # noqa: E402  (the competition's facts)
+from evalkit.cli import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main(st2024))

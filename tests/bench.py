@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Benchmark of the scoring program (``make bench``).
+
+Target (issue 4): scoring the whole validation set takes at most 2.5 times as long as merely
+``json.load``-ing the reference and submission files. The script builds the dev references from the
+release (``python -m organiser reference``, cached under dist/bench/), writes two submissions derived
+from them (the gold one, and a deterministic noisy one where about a fifth of the items are wrong,
+which takes the slow paths of the scorer), then times, best of N runs each:
+  load:  json.load of every reference and submission file;
+  score: the whole scoring program in-process (load, check, score, write scores.txt/json/html).
+It prints both times and their ratio per submission and exits 1 when a ratio exceeds the target.
+"""
+import argparse
+import glob
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
+
+import st2024  # noqa: E402
+from evalkit import cli  # noqa: E402
+
+TARGET = 2.5
+
+
+def build_reference(data, out):
+    """Build (once) the dev references of release ``data`` into ``out``; return the dev folder."""
+    dev = os.path.join(out, "dev")
+    if not os.path.isdir(dev):
+        subprocess.check_call([sys.executable, "-m", "organiser", "reference", "--data", data, "--out", out,
+                               "--report", os.path.join(out, "data_quality.md")], cwd=ROOT)
+    return dev
+
+
+def _noisy(value, rng):
+    """A wrong but well-formed prediction for a gold string."""
+    return value + "x" if rng.random() < 0.2 else value
+
+
+def prediction(task, sentences, rng, noisy):
+    """A submission file's JSON for reference ``sentences`` of ``task`` (gold, or about 20% wrong)."""
+    noise = (lambda v: _noisy(v, rng)) if noisy else (lambda v: v)
+    if task.kind == "tagging":
+        return [[[form, noise(tag)] for form, tag in sent] for sent in sentences]
+    if task.kind == "candidates":
+        return [[[form, [noise(lemma), lemma + "a", lemma + "b"]] for form, lemma in sent] for sent in sentences]
+    if task.kind == "morph":
+        return [[dict((k, noise(v) if k != "Token" else v) for k, v in tok.items()) for tok in sent]
+                for sent in sentences]
+    out = []
+    for sent in sentences:
+        golds = [m["masked_token"] if isinstance(m, dict) else m for m in (sent.get("masked_tokens") or [])]
+        out.append({"masked": sent["masked"], "text": sent.get("text", ""),
+                    "masked_tokens": [[noise(g), g + "a", "b"] for g in golds]})
+    return out
+
+
+def write_submission(ref_dir, out_dir, noisy):
+    """Write a submission derived from the references; return the list of files written."""
+    rng = random.Random(2024)
+    tasks = dict((task.folder, task) for task in st2024.TASKS)
+    written = []
+    for path in sorted(glob.glob(os.path.join(ref_dir, "*", "*.json"))):
+        folder = os.path.basename(os.path.dirname(path))
+        if folder not in tasks:
+            continue
+        with open(path, encoding="utf-8") as handle:
+            sentences = json.load(handle)
+        target = os.path.join(out_dir, folder, os.path.basename(path))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w", encoding="utf-8") as handle:
+            json.dump(prediction(tasks[folder], sentences, rng, noisy), handle, ensure_ascii=False)
+        written.append(target)
+    return written
+
+
+def time_load(paths, runs):
+    """Best time of ``runs`` rounds of json.load over ``paths``."""
+    best = None
+    for _ in range(runs):
+        start = time.perf_counter()
+        for path in paths:
+            with open(path, "rb") as handle:
+                json.load(handle)
+        elapsed = time.perf_counter() - start
+        best = elapsed if best is None else min(best, elapsed)
+    return best
+
+
+def time_score(ref_dir, sub_dir, runs):
+    """Best time of ``runs`` full in-process runs of the scoring program (outputs written)."""
+    best = None
+    for _ in range(runs):
+        out = tempfile.mkdtemp(prefix="bench-out-")
+        devnull = open(os.devnull, "w")
+        saved, sys.stdout = sys.stdout, devnull
+        try:
+            start = time.perf_counter()
+            status = cli.main(st2024, ["--ref", ref_dir, "--submission", sub_dir, "--out", out, "--quiet"])
+            elapsed = time.perf_counter() - start
+        finally:
+            sys.stdout = saved
+            devnull.close()
+            shutil.rmtree(out)
+        if status != 0:
+            raise SystemExit("the scoring program exited with %d" % status)
+        best = elapsed if best is None else min(best, elapsed)
+    return best
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", default=os.path.join(os.path.dirname(ROOT), "shared", "st2024"))
+    parser.add_argument("--work", default=os.path.join(ROOT, "dist", "bench"))
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    if not os.path.isdir(args.data):
+        print("bench: the release is not at %s; give --data (or SHARED=... to make)" % args.data)
+        return 2
+    ref_dir = build_reference(args.data, os.path.join(args.work, "ref"))
+    ref_files = [p for p in glob.glob(os.path.join(ref_dir, "*", "*.json"))]
+    worst = 0.0
+    for name, noisy in (("gold", False), ("noisy", True)):
+        sub_dir = os.path.join(args.work, "sub-" + name)
+        shutil.rmtree(sub_dir, ignore_errors=True)
+        sub_files = write_submission(ref_dir, sub_dir, noisy)
+        load = time_load(ref_files + sub_files, args.runs)
+        score = time_score(ref_dir, sub_dir, args.runs)
+        ratio = score / load
+        worst = max(worst, ratio)
+        print("bench %-5s: %d files, %.1f MB; json.load %.3f s; scoring %.3f s; ratio %.2f (target <= %.1f)"
+              % (name, len(ref_files) + len(sub_files),
+                 sum(os.path.getsize(p) for p in ref_files + sub_files) / 1e6, load, score, ratio, TARGET))
+    print("bench: %s" % ("OK" if worst <= TARGET else "TOO SLOW"))
+    return 0 if worst <= TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+"""Shared fixtures: paths of the project, the scoring program and the shared release data."""
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCORING_PROGRAM = os.path.join(ROOT, "scoring_program")
+SHARED = os.environ.get("ST2024_SHARED", os.path.join(os.path.dirname(ROOT), "shared", "st2024"))
+for path in (ROOT, SCORING_PROGRAM):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+needs_shared = pytest.mark.skipif(
+    not os.path.isdir(SHARED), reason="the ST2024 release is not at %s (set ST2024_SHARED)" % SHARED)
+
+
+@pytest.fixture
+def shared_data():
+    """Path of the ST2024 release checkout; the test is skipped when it is absent."""
+    if not os.path.isdir(SHARED):
+        pytest.skip("the ST2024 release is not at %s" % SHARED)
+    return SHARED
