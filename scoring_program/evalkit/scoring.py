@@ -20,9 +20,16 @@ def _limits(competition):
 
 
 def signature(competition, ref_hash):
-    """The reproducibility signature: competition, metric definitions, reference hash, scorer version last."""
-    return "%s|metrics:%s|ref:sha256:%s|evalkit:%s" % (
-        competition.COMPETITION_ID, competition.METRICS_VERSION, ref_hash[:16], __version__)
+    """The reproducibility signature, sacrebleu-style: the options actually applied, scorer version last.
+
+    Competition, metric-definition version, the candidate cut-off of ranked tasks, the averaging
+    (sentence-level means, each task weighing the same), the first 16 hex digits of the reference
+    data's SHA-256, then the evalkit version.
+    """
+    topk = sorted(set(task.max_candidates for task in competition.TASKS))
+    return "%s|metrics:%s|topk:%s|avg:sentence-macro|ref:sha256:%s|evalkit:%s" % (
+        competition.COMPETITION_ID, competition.METRICS_VERSION, ",".join(str(k) for k in topk),
+        ref_hash[:16], __version__)
 
 
 def load_reference(task, lang, path, competition, digest):
