@@ -93,3 +93,43 @@ def test_odd_zips_never_crash(tmp_path_factory, capsys, data):
             handle.seek(data.draw(st.integers(0, max(0, os.path.getsize(archive) - 1))))
             handle.write(data.draw(st.binary(min_size=1, max_size=8)))
     check_run(tmp, archive, capsys)
+
+
+TAG = st.sampled_from(["DET", "NOUN", "VERB", "X", ""])
+CANDS = st.lists(st.sampled_from(["x", "y", "z", "q", "a"]), max_size=4)
+
+
+def well_formed(data):
+    """A submission with the reference's shapes, random values and sometimes a wrong form or count."""
+    form = lambda f: data.draw(st.sampled_from([f, f, f, f + "!"]))
+    maybe_drop = lambda sent: sent[:-1] if data.draw(st.integers(0, 9)) == 0 else sent
+    files = {}
+    files["pos_tagging/lat.json"] = [maybe_drop([[form(f), data.draw(TAG)] for f, _ in s]) for s in REF["pos_tagging/lat.json"]]
+    files["lemmatisation/lat.json"] = [[[form(f), data.draw(CANDS)] for f, _ in s] for s in REF["lemmatisation/lat.json"]]
+    files["morph_features/lat.json"] = [[dict(data.draw(st.dictionaries(st.sampled_from(["Case", "UPOS", "Lemma", "Number"]),
+                                                                     st.sampled_from(["Nom", "Acc"]), max_size=3)),
+                                              Token=form(t["Token"])) for t in s] for s in REF["morph_features/lat.json"]]
+    files["fill_mask_word/lat.json"] = [{"masked": data.draw(st.sampled_from([s["masked"], "other"])),
+                                         "masked_tokens": [data.draw(CANDS) for _ in s["masked_tokens"]]}
+                                        for s in REF["fill_mask_word/lat.json"]]
+    files["pos_tagging/san.json"] = [[[f, data.draw(TAG)] for f, _ in s] for s in REF["pos_tagging/san.json"]]
+    return files
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_fast_paths_agree_with_the_sentence_by_sentence_paths(tmp_path_factory, monkeypatch, data):
+    from evalkit import kinds
+    from evalkit.scoring import evaluate
+    tmp = str(tmp_path_factory.mktemp("paths"))
+    ref = write_tree(os.path.join(tmp, "ref"), REF)
+    sub = write_tree(os.path.join(tmp, "sub"), well_formed(data))
+    fast = evaluate(st2024, ref, sub)
+    with monkeypatch.context() as patch:
+        for kind in kinds.KINDS.values():
+            if hasattr(kind, "_fast_parse"):
+                patch.setattr(kind, "_fast_parse", lambda *args: None)
+        slow = evaluate(st2024, ref, sub)
+    assert fast["scores"] == slow["scores"]
+    assert fast["messages"] == slow["messages"]
+    assert [e["details"] for e in fast["entries"]] == [e["details"] for e in slow["entries"]]

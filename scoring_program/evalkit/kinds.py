@@ -97,13 +97,24 @@ def _candidate_lists(values, log, max_candidates, where_fn, si):
     Fast path: when every value is a list of at most ``max_candidates`` strings (checked with two
     C-level passes) the lists are returned as they are.
     """
-    short_lists = [ti for ti, v in enumerate(values) if type(v) is not list or len(v) > max_candidates]
-    if not short_lists and set(map(type, chain.from_iterable(values))) <= _ONLY_STR:
+    if _flawless_candidate_lists(values, max_candidates):
         return values
     return [_candidates(v, log, max_candidates, where_fn, si, ti) for ti, v in enumerate(values)]
 
 
 _ONLY_STR = frozenset((str,))
+_ONLY_LIST = frozenset((list,))
+_ONLY_DICT = frozenset((dict,))
+_ONLY_TWO = frozenset((2,))
+
+
+def _flawless_candidate_lists(lists, max_candidates):
+    """Whether every item of ``lists`` is a list of at most ``max_candidates`` strings (C-level passes)."""
+    if set(map(type, lists)) - _ONLY_LIST:
+        return False
+    if lists and max(map(len, lists)) > max_candidates:
+        return False
+    return not set(map(type, chain.from_iterable(lists))) - _ONLY_STR
 
 
 def _candidates(value, log, max_candidates, where_fn, si, ti):
@@ -207,6 +218,9 @@ class PairKind(Kind):
 
     def parse_prediction(self, value, ref, log, task):
         check_sentence_list(value, log.file, len(ref))
+        fast = self._fast_parse(value, ref, task)
+        if fast is not None:
+            return fast
         out = []
         for si, (sent, (ref_forms, _)) in enumerate(paired(value, ref)):
             _check_sentence(sent, log.file, si, "tokens")
@@ -220,6 +234,28 @@ class PairKind(Kind):
             out.append(self._values(values, log, si, task))
         return out
 
+    def _fast_parse(self, value, ref, task):
+        """The parsed prediction when the whole file is flawless (nothing to report), else None.
+
+        Whole-file checks with C-level passes: every sentence a list of the reference's length,
+        every token a two-item list, every form equal to the reference's, every value acceptable
+        (:meth:`_flawless_values`). Anything else goes through the sentence-by-sentence path, which
+        gives the same result and says what is wrong where.
+        """
+        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != [len(forms) for forms, _ in ref]:
+            return None
+        tokens = list(chain.from_iterable(value))
+        if set(map(type, tokens)) - _ONLY_LIST or set(map(len, tokens)) - _ONLY_TWO:
+            return None
+        if [tok[0] for tok in tokens] != list(chain.from_iterable(forms for forms, _ in ref)):
+            return None
+        values = [[tok[1] for tok in sent] for sent in value]
+        return values if self._flawless_values(tokens, task) else None
+
+    def _flawless_values(self, tokens, task):
+        """Whether every token's value (``tok[1]``) is acceptable as it is."""
+        raise NotImplementedError
+
     def _values(self, values, log, si, task):
         """Check and normalise the values of one sentence."""
         raise NotImplementedError
@@ -230,6 +266,9 @@ class TaggingKind(PairKind):
 
     name = "tagging"
     value_label = "tag"
+
+    def _flawless_values(self, tokens, task):
+        return not set(type(tok[1]) for tok in tokens) - _ONLY_STR
 
     def _values(self, tags, log, si, task):
         bad = [ti for ti, tag in enumerate(tags) if type(tag) is not _STR]
@@ -313,6 +352,9 @@ class CandidatesKind(PairKind):
     name = "candidates"
     value_label = "candidates"
 
+    def _flawless_values(self, tokens, task):
+        return _flawless_candidate_lists([tok[1] for tok in tokens], task.max_candidates)
+
     def _values(self, values, log, si, task):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
 
@@ -351,19 +393,18 @@ class MorphKind(Kind):
         return feats
 
     def parse_reference(self, value, name, task):
+        """Parsed sentences ``(forms, token objects)``; features are taken from the objects when needed."""
         check_sentence_list(value, name)
         ref = []
-        ignored = task.ignored_keys
         for si, sent in enumerate(value):
             _check_sentence(sent, name, si, "tokens")
-            forms = self._tokens(sent, name, si, task)
-            ref.append((forms, [self._feats(tok, ignored) for tok in sent], sent))
+            ref.append((self._tokens(sent, name, si, task), sent))
         return ref
 
     def parse_prediction(self, value, ref, log, task):
         check_sentence_list(value, log.file, len(ref))
         out = []
-        for si, (sent, (ref_forms, _, _)) in enumerate(paired(value, ref)):
+        for si, (sent, (ref_forms, _)) in enumerate(paired(value, ref)):
             _check_sentence(sent, log.file, si, "tokens")
             if len(sent) != len(ref_forms):
                 _token_count_error(log, si, len(sent), len(ref_forms), "token")
@@ -387,46 +428,47 @@ class MorphKind(Kind):
         sent_scores = []
         items = zeroed = 0
         ignored = task.ignored_keys
-        gold_keys, hit_keys, extra_keys = [], [], []
-        marks, from_marks = metrics.morph_marks, metrics.morph_score_from_marks
-        for (ref_forms, gold, raw), sent in paired(ref, pred):
+        gold_keys, hit_keys, extra_keys = [], [], []  # feature names; ignored keys are dropped at the end
+        for (ref_forms, gold), sent in paired(ref, pred):
             if not gold:
                 continue
             items += len(gold)
-            for gfeats in gold:
-                gold_keys.extend(gfeats)
+            gold_keys.extend(chain.from_iterable(gold))
             if sent is None:
                 zeroed += 1
                 sent_scores.append(0.0)
                 continue
             forms, toks = sent
-            if not len(ref_forms) == len(gold) == len(raw) == len(forms) == len(toks):
-                raise ValueError("sentence lengths differ: %d, %d, %d, %d, %d"
-                                 % (len(ref_forms), len(gold), len(raw), len(forms), len(toks)))
+            if not len(ref_forms) == len(gold) == len(forms) == len(toks):
+                raise ValueError("sentence lengths differ: %d, %d, %d, %d"
+                                 % (len(ref_forms), len(gold), len(forms), len(toks)))
             total = 0.0
-            for gform, gfeats, gtok, pform, ptok in zip(ref_forms, gold, raw, forms, toks):  # lengths checked above
+            for gform, gtok, pform, ptok in zip(ref_forms, gold, forms, toks):  # lengths checked above
                 if ptok == gtok:  # the reference token itself: every feature right, nothing extra
                     total += 1.0
-                    hit_keys.extend(gfeats)
-                    continue
-                if pform != gform:
-                    continue
-                hits, extra = marks(gfeats, ptok, ignored)
-                total += from_marks(len(gfeats), len(hits), len(extra))
-                hit_keys.extend(hits)
-                extra_keys.extend(extra)
+                    hit_keys.extend(gtok)
+                elif pform == gform:
+                    gfeats = self._feats(gtok, ignored)
+                    hits, extra = metrics.morph_marks(gfeats, ptok, ignored)
+                    total += metrics.morph_score_from_marks(len(gfeats), len(hits), len(extra))
+                    hit_keys.extend(hits)
+                    extra_keys.extend(extra)
             sent_scores.append(total / len(gold))
-        return Entry({"score": metrics.mean(sent_scores)},
-                     {"feature_acc": metrics.mean([len(hit_keys)], len(gold_keys))},
-                     len(ref), len(sent_scores), items, zeroed,
-                     {"per_feature": _per_feature(gold_keys, hit_keys, extra_keys)})
+        per_feature = _per_feature(gold_keys, hit_keys, extra_keys, ignored)
+        correct = sum(row["correct"] for row in per_feature.values())
+        total = sum(row["total"] for row in per_feature.values())
+        return Entry({"score": metrics.mean(sent_scores)}, {"feature_acc": metrics.mean([correct], total)},
+                     len(ref), len(sent_scores), items, zeroed, {"per_feature": per_feature})
 
 
-def _per_feature(gold_keys, hit_keys, extra_keys):
-    """``{feature: {"correct", "total", "spurious"}}`` over a whole file from lists of feature names."""
+def _per_feature(gold_keys, hit_keys, extra_keys, ignored):
+    """``{feature: {"correct", "total", "spurious"}}`` over a whole file from lists of key names.
+
+    Keys in ``ignored`` (form, UPOS, lemma) are not features and are dropped.
+    """
     total, correct, spurious = Counter(gold_keys), Counter(hit_keys), Counter(extra_keys)
     return dict((key, {"correct": correct.get(key, 0), "total": total.get(key, 0), "spurious": spurious.get(key, 0)})
-                for key in set(total) | set(spurious))
+                for key in set(total) | set(spurious) if key not in ignored)
 
 
 class FillMaskKind(Kind):
@@ -436,6 +478,12 @@ class FillMaskKind(Kind):
 
     def parse_reference(self, value, name, task):
         check_sentence_list(value, name)
+        if not set(map(type, value)) - _ONLY_DICT:
+            golds = [sent.get("masked_tokens") for sent in value]
+            present = [g for g in golds if g is not None]
+            if not set(map(type, present)) - _ONLY_LIST and \
+                    not set(map(type, chain.from_iterable(present))) - _ONLY_STR:   # plain gold strings
+                return list(paired([sent.get("masked") for sent in value], golds))
         ref = []
         for si, sent in enumerate(value):
             if type(sent) is not dict:
@@ -457,8 +505,27 @@ class FillMaskKind(Kind):
                                 "expected gold strings, got %s" % _type_name(gold))
         return out
 
+    def _fast_parse(self, value, ref, task):
+        """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`)."""
+        if set(map(type, value)) - _ONLY_DICT:
+            return None
+        cands = [sent.get("masked_tokens") for sent in value]
+        if [None if golds is None else len(golds) for _, golds in ref] != \
+                [None if golds is None or c is None else (len(c) if type(c) is list else -1)
+                 for c, (_, golds) in paired(cands, ref)]:
+            return None
+        if [sent.get("masked", masked) for sent, (masked, _) in paired(value, ref)] != [masked for masked, _ in ref]:
+            return None
+        scored = [c for c, (_, golds) in paired(cands, ref) if golds is not None]
+        if not _flawless_candidate_lists(list(chain.from_iterable(scored)), task.max_candidates):
+            return None
+        return [None if golds is None else c for c, (_, golds) in paired(cands, ref)]
+
     def parse_prediction(self, value, ref, log, task):
         check_sentence_list(value, log.file, len(ref))
+        fast = self._fast_parse(value, ref, task)
+        if fast is not None:
+            return fast
         out = []
         for si, (sent, (masked, golds)) in enumerate(paired(value, ref)):
             if type(sent) is not dict:

@@ -4,6 +4,8 @@
 starting kit's validator. It processes one (task, language) file at a time, so memory stays
 bounded by the largest file, and returns the ``scores.json`` dict (see docs/architecture.md).
 """
+import contextlib
+import gc
 import hashlib
 from collections import OrderedDict
 
@@ -109,6 +111,22 @@ def aggregate(competition, entries, pairs):
     return [(key, values[key]) for key in keys.all_score_keys(competition.TASKS, languages, pairs)]
 
 
+@contextlib.contextmanager
+def cyclic_gc_paused():
+    """Pause the cyclic garbage collector (memory is still freed by reference counting).
+
+    Parsing builds millions of small lists and dicts; every collection would walk all of them again,
+    which costs about a quarter of the scoring time. Nothing here creates reference cycles.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def evaluate(competition, ref_dir, submission_path):
     """Score the submission at ``submission_path`` (directory or zip) against ``ref_dir``.
 
@@ -116,6 +134,12 @@ def evaluate(competition, ref_dir, submission_path):
     reference is unusable and :class:`~evalkit.layout.NothingToScore` when the submission holds no
     expected file; every other problem becomes a message and a zero for the entry concerned.
     """
+    with cyclic_gc_paused():
+        return _evaluate(competition, ref_dir, submission_path)
+
+
+def _evaluate(competition, ref_dir, submission_path):
+    """:func:`evaluate` itself: find the files, then load, check and score them one at a time."""
     tasks = dict((task.folder, task) for task in competition.TASKS)
     found = scan_reference(ref_dir, set(tasks), competition.LANGUAGES)
     pairs = keys.ordered_pairs(competition.TASKS, list(competition.LANGUAGES),
