@@ -5,7 +5,11 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 DATA ?= sample_data
-TEST_GOLD ?=
+# The synthetic sample carries its test gold apart from its public test files; a release checkout
+# has none (its test files are unannotated): give TEST_GOLD=DIR to build a test phase from it.
+ifeq ($(DATA),sample_data)
+TEST_GOLD ?= sample_data/test_gold
+endif
 DIST := dist
 REF := reference_data
 SHARED ?= ../shared/st2024

@@ -175,8 +175,35 @@ class Kind(object):
         raise NotImplementedError
 
     def parse_prediction(self, value, ref, log, task):
-        """Return one parsed prediction per reference sentence (None for a sentence that scores 0)."""
+        """Return one parsed prediction per reference sentence (None for a sentence that scores 0).
+
+        The file must have the reference's number of sentences (else DataError). A flawless file is
+        accepted by :meth:`_fast_parse` at once; any other goes sentence by sentence through
+        :meth:`_parse_sentence`, which reports what is wrong where.
+        """
+        check_sentence_list(value, log.file, len(ref))
+        fast = self._fast_parse(value, ref, task)
+        if fast is not None:
+            return fast
+        return [self._parse_sentence(sent, ref_sent, log, si, task)
+                for si, (sent, ref_sent) in enumerate(paired(value, ref))]
+
+    def _fast_parse(self, value, ref, task):
+        """The parsed prediction when the whole file is flawless (nothing to report), else None."""
+        return None
+
+    def _parse_sentence(self, sent, ref_sent, log, si, task):
+        """Parse sentence ``si`` against its parsed reference; None when it scores 0."""
         raise NotImplementedError
+
+    def _parse_tokens(self, sent, ref_forms, log, si):
+        """Shared first step for token lists: a list (else DataError) of the reference's length
+        (else the sentence scores 0: returns False after reporting)."""
+        _check_sentence(sent, log.file, si, "tokens")
+        if len(sent) != len(ref_forms):
+            _token_count_error(log, si, len(sent), len(ref_forms), "token")
+            return False
+        return True
 
     def score(self, ref, pred, task):
         """Return an :class:`Entry` for the parsed reference ``ref`` and prediction ``pred``."""
@@ -216,23 +243,14 @@ class PairKind(Kind):
             ref.append(self._split(sent, name, si))
         return ref
 
-    def parse_prediction(self, value, ref, log, task):
-        check_sentence_list(value, log.file, len(ref))
-        fast = self._fast_parse(value, ref, task)
-        if fast is not None:
-            return fast
-        out = []
-        for si, (sent, (ref_forms, _)) in enumerate(paired(value, ref)):
-            _check_sentence(sent, log.file, si, "tokens")
-            if len(sent) != len(ref_forms):
-                _token_count_error(log, si, len(sent), len(ref_forms), "token")
-                out.append(None)
-                continue
-            forms, values = self._split(sent, log.file, si)
-            if forms != ref_forms:
-                _report_forms(log, si, forms, ref_forms)
-            out.append(self._values(values, log, si, task))
-        return out
+    def _parse_sentence(self, sent, ref_sent, log, si, task):
+        ref_forms = ref_sent[0]
+        if not self._parse_tokens(sent, ref_forms, log, si):
+            return None
+        forms, values = self._split(sent, log.file, si)
+        if forms != ref_forms:
+            _report_forms(log, si, forms, ref_forms)
+        return self._values(values, log, si, task)
 
     def _fast_parse(self, value, ref, task):
         """The parsed prediction when the whole file is flawless (nothing to report), else None.
@@ -401,20 +419,14 @@ class MorphKind(Kind):
             ref.append((self._tokens(sent, name, si, task), sent))
         return ref
 
-    def parse_prediction(self, value, ref, log, task):
-        check_sentence_list(value, log.file, len(ref))
-        out = []
-        for si, (sent, (ref_forms, _)) in enumerate(paired(value, ref)):
-            _check_sentence(sent, log.file, si, "tokens")
-            if len(sent) != len(ref_forms):
-                _token_count_error(log, si, len(sent), len(ref_forms), "token")
-                out.append(None)
-                continue
-            forms = self._tokens(sent, log.file, si, task)
-            if forms != ref_forms:
-                self._report_forms(log, si, forms, ref_forms, task)
-            out.append((forms, sent))
-        return out
+    def _parse_sentence(self, sent, ref_sent, log, si, task):
+        ref_forms = ref_sent[0]
+        if not self._parse_tokens(sent, ref_forms, log, si):
+            return None
+        forms = self._tokens(sent, log.file, si, task)
+        if forms != ref_forms:
+            self._report_forms(log, si, forms, ref_forms, task)
+        return forms, sent
 
     def _report_forms(self, log, si, forms, ref_forms, task):
         for ti, form in enumerate(forms):
@@ -521,24 +533,17 @@ class FillMaskKind(Kind):
             return None
         return [None if golds is None else c for c, (_, golds) in paired(cands, ref)]
 
-    def parse_prediction(self, value, ref, log, task):
-        check_sentence_list(value, log.file, len(ref))
-        fast = self._fast_parse(value, ref, task)
-        if fast is not None:
-            return fast
-        out = []
-        for si, (sent, (masked, golds)) in enumerate(paired(value, ref)):
-            if type(sent) is not dict:
-                raise DataError(log.file, _where(si), "expected a sentence object {\"masked\": ..., \"text\": ..., "
-                                "\"masked_tokens\": [...]}, got %s" % _type_name(sent))
-            if golds is None:
-                out.append(None)
-                continue
-            if masked is not None and sent.get("masked", masked) != masked:
-                log.add(WARNING, _where(si, extra="[\"masked\"]"), "\"masked\" differs from the input line; "
-                        "check the sentence order", kind="\"masked\" that differs from the input line")
-            out.append(self._parse_candidates(sent, len(golds), log, si, task))
-        return out
+    def _parse_sentence(self, sent, ref_sent, log, si, task):
+        masked, golds = ref_sent
+        if type(sent) is not dict:
+            raise DataError(log.file, _where(si), "expected a sentence object {\"masked\": ..., \"text\": ..., "
+                            "\"masked_tokens\": [...]}, got %s" % _type_name(sent))
+        if golds is None:
+            return None
+        if masked is not None and sent.get("masked", masked) != masked:
+            log.add(WARNING, _where(si, extra="[\"masked\"]"), "\"masked\" differs from the input line; "
+                    "check the sentence order", kind="\"masked\" that differs from the input line")
+        return self._parse_candidates(sent, len(golds), log, si, task)
 
     def _parse_candidates(self, sent, n_masks, log, si, task):
         cands = sent.get("masked_tokens")
