@@ -257,10 +257,21 @@ def readme_with_table(readme, table_md):
     return readme.rstrip("\n") + "\n\n## Baseline scores\n\n" + table_md.strip() + "\n"
 
 
-def starting_kit_members(kit_dir, program_dir, table_md=None, top="st2024-starting-kit/"):
-    """The starting kit zip: ``starting_kit/`` and the scoring program under ``scoring_program/``."""
+def starting_kit_members(kit_dir, program_dir, table_md=None, top="st2024-starting-kit/", reference_dir=None):
+    """The starting kit zip: ``starting_kit/``, the scoring program under ``scoring_program/`` and,
+    from ``reference_dir``, the development references under ``reference_data/dev/`` (the valid
+    split's gold is public) and every phase's ``excluded.json`` as ``excluded/<phase>.json`` (read by
+    the validator). Test references are never included."""
     members = directory_members(kit_dir, top) if os.path.isdir(kit_dir) else {}
     members.update(directory_members(program_dir, top + "scoring_program/"))
+    if reference_dir and os.path.isdir(os.path.join(reference_dir, "dev")):
+        dev = directory_members(os.path.join(reference_dir, "dev"), top + "reference_data/dev/")
+        members.update((name, data) for name, data in dev.items() if not name.endswith("/excluded.json"))
+    for phase in ("dev", "test"):
+        excluded = os.path.join(reference_dir or "", phase, "excluded.json")
+        if reference_dir and os.path.isfile(excluded):
+            with open(excluded, "rb") as handle:
+                members[top + "excluded/%s.json" % phase] = handle.read()
     readme = top + "README.md"
     if table_md and readme in members:
         members[readme] = readme_with_table(members[readme].decode("utf-8"), table_md).encode("utf-8")
@@ -396,7 +407,8 @@ def shared_inputs(build):
     if not os.path.isdir(args.starting_kit) or not os.listdir(args.starting_kit):
         build.warn("starting kit folder %s is missing or empty: the kit holds the scoring program only"
                    % args.starting_kit)
-    kit = zip_bytes(starting_kit_members(args.starting_kit, args.scoring_program, table_md))
+    kit = zip_bytes(starting_kit_members(args.starting_kit, args.scoring_program, table_md,
+                                         reference_dir=args.reference))
     build.wrote(os.path.join(args.out, "starting_kit.zip"), kit)
     if not os.path.isdir(args.data):
         build.warn("data folder %s not found: the overview's size table will be empty" % args.data)

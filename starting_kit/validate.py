@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""Check an ST2024 submission against the public input of a split before uploading it.
+
+    python3 validate.py SUBMISSION.zip --data RELEASE_DIR --split valid|test [--subtask constrained]
+
+No gold is needed: from the release's input files (``morphology/<split>/<lang>_<split>.conllu`` and
+``fill_mask_{word,char}/<split>/<lang>_<split>.tsv``) this builds, in a temporary folder, a
+"public reference" holding every form and every ``[MASK]`` / ``[_]`` marker but no gold, and runs
+the scoring program's own loading and checking code on it (``evalkit.scoring.evaluate``): the
+messages are exactly those the platform will give. Scores are meaningless here and not printed.
+
+It checks that every expected ``<task>/<lang>.json`` is present; sentence counts; per sentence,
+the token count and the forms (one per CoNLL-U row, multiword ranges included, empty nodes
+excluded); for the gaps, one candidate list per marker, at most 3 candidates, strings only; and
+the layout (task folders at the root of the zip). Exit status: 0 when no error was found, 1 when
+errors were found, 2 when the input or the scoring program could not be found.
+
+Standard library only, Python 3.7 or newer. The scoring program is looked for in
+``./scoring_program`` and ``../scoring_program`` next to this file (or give ``--scorer DIR``).
+"""
+import argparse
+import csv
+import json
+import os
+import sys
+import tempfile
+from collections import OrderedDict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SPLITS = ("valid", "test")
+#: Phase of the references built from a split (``reference_data/<phase>``).
+PHASES = {"valid": "dev", "test": "test"}
+TSV_HEADER = ("masked", "src")
+
+
+# --------------------------------------------------------------------------- the release's files
+
+def read_conllu(path):
+    """Sentences of a CoNLL-U file as lists of rows (lists of the 10 columns).
+
+    Multiword-token ranges (``4-5``) are kept in file order, empty nodes (``5.1``) are dropped,
+    comment lines are skipped (some files have none).
+    """
+    sentences, current = [], []
+    with open(path, encoding="utf-8-sig") as handle:
+        for line in handle:
+            line = line.rstrip("\r\n")
+            if not line.strip():
+                if current:
+                    sentences.append(current)
+                current = []
+            elif not line.startswith("#"):
+                columns = line.split("\t")
+                if "." not in columns[0]:
+                    current.append(columns)
+    if current:
+        sentences.append(current)
+    return sentences
+
+
+def read_tsv(path):
+    """Rows of a fill-mask TSV as ``(masked, src)`` pairs (``src`` is ``None`` when absent).
+
+    Tab-separated with ``quotechar="^"``; the ``masked<TAB>src`` header is dropped when present
+    (the public test files have no header and only the ``masked`` column).
+    """
+    csv.field_size_limit(2 ** 31 - 1)     # some lines are longer than the default 128 KiB
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        rows = [tuple(row) for row in csv.reader(handle, delimiter="\t", quotechar="^")]
+    if rows and rows[0] == TSV_HEADER[:len(rows[0])]:
+        rows = rows[1:]
+    return [(row[0] if row else "", row[1] if len(row) > 1 else None) for row in rows]
+
+
+def find_input(data_dir, kind, split, lang, aliases=None):
+    """Path of ``<kind>/<split>/<lang>_<split>.<ext>`` (or an alias prefix: ``sanv_``), or None."""
+    ext = "conllu" if kind == "morphology" else "tsv"
+    prefixes = [lang] + sorted(a for a, code in (aliases or {}).items() if code == lang)
+    for prefix in prefixes:
+        path = os.path.join(data_dir, kind, split, "%s_%s.%s" % (prefix, split, ext))
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def input_kind(task):
+    """The release folder holding the input of ``task``."""
+    return task.folder if task.kind == "fill_mask" else "morphology"
+
+
+# --------------------------------------------------------------------------- the public reference
+
+def public_tagging(task, sentences):
+    """A gold-less reference of a CoNLL-U task: the forms, ``null`` labels, no features."""
+    if task.kind == "morph":
+        return [[{"Token": row[1]} for row in sentence] for sentence in sentences]
+    return [[[row[1], None] for row in sentence] for sentence in sentences]
+
+
+def public_fill_mask(task, rows, excluded):
+    """A gold-less reference of a fill-mask task: one ``null`` per marker of each masked line;
+    sentences listed in ``excluded`` (``{"<0-based index>": reason}``) are skipped like the scorer
+    skips them (``"masked_tokens": null``)."""
+    out = []
+    for number, (masked, src) in enumerate(rows):
+        entry = {"masked": masked, "text": src if src is not None else "",
+                 "masked_tokens": [None] * masked.count(task.mask_marker)}
+        reason = excluded.get(str(number))
+        if reason is not None:
+            entry["masked_tokens"] = None
+            entry["excluded"] = reason
+        out.append(entry)
+    return out
+
+
+def write_public_reference(competition, data_dir, split, pairs, out_dir, excluded=None):
+    """Write the public reference of ``pairs`` ((task, lang)) under ``out_dir``.
+
+    Returns ``(written, missing)``: the pairs written and ``(task, lang, expected path)`` of the
+    pairs whose input file is absent from ``data_dir``.
+    """
+    excluded = excluded or {}
+    aliases = getattr(competition, "LANGUAGE_ALIASES", {})
+    written, missing = [], []
+    cache = {}
+    for task, lang in pairs:
+        kind = input_kind(task)
+        path = find_input(data_dir, kind, split, lang, aliases)
+        if path is None:
+            ext = "conllu" if kind == "morphology" else "tsv"
+            missing.append((task, lang, os.path.join(data_dir, kind, split, "%s_%s.%s" % (lang, split, ext))))
+            continue
+        if task.kind == "fill_mask":
+            value = public_fill_mask(task, read_tsv(path), excluded.get(task.folder, {}).get(lang, {}))
+        else:
+            if path not in cache:
+                cache.clear()
+                cache[path] = read_conllu(path)
+            value = public_tagging(task, cache[path])
+        target = os.path.join(out_dir, task.folder, lang + ".json")
+        if not os.path.isdir(os.path.dirname(target)):
+            os.makedirs(os.path.dirname(target))
+        with open(target, "w", encoding="utf-8") as handle:
+            json.dump(value, handle, ensure_ascii=False)
+        written.append((task, lang))
+    return written, missing
+
+
+def expected_pairs(competition, subtask):
+    """``(task, lang)`` pairs of a subtask, in the competition's order."""
+    spec = competition.SUBTASKS[subtask]
+    return [(task, lang) for task in competition.TASKS if task.folder in spec["tasks"]
+            for lang in task.languages if lang in spec["languages"]]
+
+
+# --------------------------------------------------------------------------- running the scorer
+
+def find_scorer(explicit=None):
+    """The scoring program folder (holding ``evaluate.py`` and ``evalkit/``), or None."""
+    candidates = [explicit] if explicit else [os.path.join(HERE, "scoring_program"),
+                                              os.path.join(os.path.dirname(HERE), "scoring_program")]
+    for folder in candidates:
+        if folder and os.path.isfile(os.path.join(folder, "evalkit", "scoring.py")):
+            return os.path.abspath(folder)
+    return None
+
+
+def load_scorer(folder):
+    """Import the competition module and ``evalkit`` from the scoring program ``folder``."""
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    import st2024
+    from evalkit import layout, scoring
+    return st2024, scoring, layout
+
+
+def find_excluded(explicit, split):
+    """The ``excluded.json`` of the split's phase: ``--excluded``, else shipped beside this file
+    (``excluded/<phase>.json``) or found in a reference folder (``reference_data/<phase>/``)."""
+    if explicit:
+        return explicit
+    phase = PHASES[split]
+    for path in (os.path.join(HERE, "excluded", phase + ".json"),
+                 os.path.join(HERE, "reference_data", phase, "excluded.json"),
+                 os.path.join(os.path.dirname(HERE), "reference_data", phase, "excluded.json")):
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def validate(submission, data_dir, split, subtask="unconstrained", scorer=None, excluded=None):
+    """Check ``submission`` against the public input of ``split``.
+
+    Returns ``(messages, missing_inputs, checked_pairs)``: the scorer's message dicts
+    (``file``, ``severity``, ``where``, ``text``); the ``(task folder, lang, path)`` whose input is
+    absent (not checked); the number of files checked. Raises ``RuntimeError`` when nothing can
+    be checked.
+    """
+    folder = find_scorer(scorer)
+    if folder is None:
+        raise RuntimeError("the scoring program was not found (looked in %s and %s; give --scorer DIR)"
+                           % (os.path.join(HERE, "scoring_program"),
+                              os.path.join(os.path.dirname(HERE), "scoring_program")))
+    competition, scoring, layout = load_scorer(folder)
+    if subtask not in competition.SUBTASKS:
+        raise RuntimeError("unknown subtask %r (choose from %s)" % (subtask, ", ".join(competition.SUBTASKS)))
+    skipped = {}
+    if excluded:
+        with open(excluded, encoding="utf-8") as handle:
+            skipped = json.load(handle)
+    tmp = tempfile.mkdtemp(prefix="st2024-validate-")
+    try:
+        written, missing = write_public_reference(competition, data_dir, split,
+                                                  expected_pairs(competition, subtask), tmp, skipped)
+        if not written:
+            raise RuntimeError("no input file of the %s split was found under %s" % (split, data_dir))
+        try:
+            report = scoring.evaluate(competition, tmp, submission)
+        except layout.NothingToScore as err:
+            return ([{"file": os.path.basename(submission), "severity": "error", "where": "layout",
+                      "text": "%s Expected <task>/<lang>.json at the root of the zip, e.g. %s/%s.json."
+                      % (err, written[0][0].folder, written[0][1])}],
+                    [(t.folder, l, p) for t, l, p in missing], len(written))
+    finally:
+        _remove_tree(tmp)
+    return report["messages"], [(t.folder, l, p) for t, l, p in missing], len(written)
+
+
+def _remove_tree(path):
+    """Remove the temporary public reference."""
+    import shutil
+    shutil.rmtree(path, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- output
+
+def print_messages(messages, out=sys.stdout):
+    """The messages grouped by file, in order of first appearance."""
+    by_file = OrderedDict()
+    for message in messages:
+        by_file.setdefault(message["file"], []).append(message)
+    for name, group in by_file.items():
+        out.write("%s\n" % name)
+        for message in group:
+            where = (message["where"] + ": ") if message["where"] else ""
+            out.write("  %s: %s%s\n" % (message["severity"], where, message["text"]))
+
+
+def parse_args(argv):
+    """Command-line options."""
+    parser = argparse.ArgumentParser(prog="validate.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("submission", help="the submission zip (or a folder holding the task folders)")
+    parser.add_argument("--data", required=True, help="the release folder (morphology/, fill_mask_word/, ...)")
+    parser.add_argument("--split", choices=SPLITS, default="valid", help="which inputs it answers (default valid)")
+    parser.add_argument("--subtask", default="unconstrained",
+                        help="unconstrained (5 tasks, 16 languages; default) or constrained (3 tasks, 13 languages)")
+    parser.add_argument("--excluded", help="the excluded.json of the split's phase (found automatically when shipped)")
+    parser.add_argument("--scorer", help="the scoring program folder (found automatically in the starting kit)")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    """Validate and print; return the exit status."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if not os.path.exists(args.submission):
+        sys.stderr.write("no such file or folder: %s\n" % args.submission)
+        return 2
+    if not os.path.isdir(args.data):
+        sys.stderr.write("no release folder at %s\n" % args.data)
+        return 2
+    try:
+        messages, missing, checked = validate(args.submission, args.data, args.split, args.subtask,
+                                              args.scorer, find_excluded(args.excluded, args.split))
+    except RuntimeError as err:
+        sys.stderr.write("cannot validate: %s\n" % err)
+        return 2
+    print_messages(messages)
+    by_task = OrderedDict()
+    for folder, lang, _ in missing:
+        by_task.setdefault(folder, []).append(lang)
+    for folder, langs in by_task.items():
+        print("not checked (no %s input in %s): %s/ %s" % (args.split, args.data, folder, ", ".join(langs)))
+    errors = sum(1 for m in messages if m["severity"] == "error")
+    warnings = sum(1 for m in messages if m["severity"] == "warning")
+    print("%s: %d files checked against the %s input, %d errors, %d warnings%s"
+          % (args.submission, checked, args.split, errors, warnings,
+             "" if errors else " -- ready to upload"))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
