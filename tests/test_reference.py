@@ -12,8 +12,8 @@ from hypothesis import given, settings, strategies as st
 import st2024
 from conftest import ROOT, SHARED, needs_shared
 from organiser import reference, release
-from organiser.reference import (CHAR_MARKER, HANZI, WORD_MARKER, align_chars, align_hanzi,
-                                 align_rows, align_source)
+from organiser.reference import (CHAR_MARKER, HANZI, WORD_MARKER, Resolution, align_chars,
+                                 align_hanzi, align_rows, align_source)
 
 SAMPLE = os.path.join(ROOT, "sample_data")
 SAMPLE_GOLD = os.path.join(SAMPLE, "test_gold")
@@ -40,7 +40,8 @@ def test_find_copes_with_sanv_prefix_and_missing_files():
     json_path = release.find(SAMPLE, "fill_mask_char", "valid", "san", "json")
     assert os.path.basename(json_path) == "sanv_valid.json"
     assert os.path.basename(release.find(SAMPLE, "fill_mask_word", "valid", "san")) == "san_valid.tsv"
-    assert release.find(SAMPLE, "morphology", "valid", "grc") is None
+    assert release.find(SAMPLE, "morphology", "valid", "sga") is None       # fill-mask only
+    assert release.find(SAMPLE, "morphology", "valid", "zzz") is None
     assert release.find(SAMPLE, "fill_mask_word", "valid", "sga", "json").endswith("json/sga_valid.json")
 
 
@@ -117,27 +118,92 @@ def test_source_alignment_irish_style():
 def test_source_alignment_chinese_without_spaces():
     assert align_source("是[MASK]罪之大者", "是則罪之大者").golds == ["則"]
     assert align_source("東[MASK][MASK]", "東琅邪").golds == ["琅", "邪"]
-    ambiguous = align_source("東[MASK][MASK]", "東有琅邪")
-    assert ambiguous.golds is None and ambiguous.reason.startswith("ambiguous")
+    ambiguous = align_source("東[MASK][MASK]", "東有琅邪")          # 有 + 琅邪 or 有琅 + 邪
+    assert ambiguous.golds == ["有", "琅邪"] and ambiguous.method == "source+rule"
+    assert ambiguous.resolved == [Resolution(0, ["有", "有琅"], "有", "shortest")]
 
 
-def test_source_alignment_ambiguous_abbreviation():
-    result = align_source("no forsail [MASK] [MASK] [MASK] an", "no forsail .i. forfuilled an")
-    assert result.golds is None and result.reason.startswith("ambiguous")
+# ----------------------------------------------------------------------------- ambiguous gaps
+
+ABBREVIATION = ("no forsail [MASK] [MASK] [MASK] an", "no forsail .i. forfuilled an")
 
 
-def test_json_settles_ambiguous_source_readings_only():
-    rows = [("no forsail [MASK] [MASK] [MASK] an", "no forsail .i. forfuilled an"),
-            ("a [MASK] c", "a b c")]
-    derived = [align_source(masked, src) for masked, src in rows]
-    assert derived[0].golds is None
-    entries = [{"masked_tokens": [".i", ".", "forfuilled"]}, {"masked_tokens": ["x"]}]
-    assert reference.break_ties(rows, derived, entries) == 1
+def test_ambiguous_gap_resolved_by_the_shortest_reading():
+    """`.i.` under two markers reads `.i` + `.` or `.` + `i.`: kept, settled by the fixed rule."""
+    result = align_source(*ABBREVIATION)
+    assert result.reason is None and result.golds == [".", "i.", "forfuilled"]
+    assert result.method == "source+rule"
+    assert result.resolved == [Resolution(0, [".", ".i"], ".", "shortest")]
+
+
+def test_ambiguous_gap_resolved_by_the_json_first():
+    result = align_source(*ABBREVIATION, hint=[".i", ".", "forfuilled"])
+    assert result.golds == [".i", ".", "forfuilled"] and result.method == "source+json"
+    assert result.resolved == [Resolution(0, [".", ".i"], ".i", "json")]
+    # a JSON token that is not a reading of the gap is ignored: the next rule decides
+    result = align_source(*ABBREVIATION, hint=["i", ".", "forfuilled"])
+    assert result.golds == [".", "i.", "forfuilled"] and result.resolved[0].rule == "shortest"
+    # a JSON with another count of tokens is not used at all
+    assert align_source(*ABBREVIATION, hint=[".i", "."]).resolved[0].rule == "shortest"
+
+
+def test_ambiguous_gap_resolved_by_the_tokenisation_of_the_line():
+    """Elsewhere in the line `.i.` is unambiguously `.i` + `.` (`[MASK].`): that reading wins."""
+    masked = "x [MASK]. y [MASK] [MASK] z [MASK]"
+    result = align_source(masked, "x .i. y .i. z w")
+    assert result.golds == [".i", ".i", ".", "w"] and result.method == "source+rule"
+    assert result.resolved == [Resolution(1, [".", ".i"], ".i", "line")]
+    assert len(result.golds) == masked.count(WORD_MARKER)
+
+
+def test_several_ambiguous_gaps_in_one_line_each_resolved():
+    masked = "a [MASK] [MASK] b [MASK] [MASK] c [MASK] [MASK] d"
+    src = "a .i. b .i. c .i. d"
+    result = align_source(masked, src, hint=[".i", ".", "X", "Y", ".", "i."])
+    assert result.golds == [".i", ".", ".", "i.", ".", "i."]
+    assert [(r.gap, r.rule) for r in result.resolved] == [(0, "json"), (2, "shortest"), (4, "json")]
+
+
+def test_ambiguous_rows_resolved_and_no_reading_still_excluded():
+    forms = ["a", "[", "]", "b"]                         # brackets may be dropped from unmasked forms
+    result = align_rows("a [MASK] b", forms)
+    assert result.golds == ["["] and result.method == "conllu+rule"
+    assert result.resolved == [Resolution(0, ["[", "]"], "[", "shortest")]
+    assert align_rows("a [MASK] b", forms, hint=["]"]).golds == ["]"]
+    missing = align_source("a [MASK] b", "a c")         # no reading at all: excluded
+    assert missing.golds is None and "does not match" in missing.reason
+
+
+def test_json_settles_only_ambiguous_gaps():
+    rows = [ABBREVIATION, ("a [MASK] c", "a b c")]
+    entries = [{"masked_tokens": [{"mask_idx": 2, "masked_token": ".i"},
+                                  {"mask_idx": 3, "masked_token": "."},
+                                  {"mask_idx": 4, "masked_token": "forfuilled"}]},
+               {"masked_tokens": ["x"]}]
+    derived = reference.derive_word(rows, entries=entries)
     assert derived[0].golds == [".i", ".", "forfuilled"] and derived[0].method == "source+json"
-    assert derived[1].golds == ["b"]                     # a derived gold is never overridden
-    wrong = [align_source(rows[0][0], rows[0][1])]
-    assert reference.break_ties(rows[:1], wrong, [{"masked_tokens": [".", "i", "forfuilled"]}]) == 0
-    assert wrong[0].golds is None                        # not a reading of the line: no change
+    assert derived[1].golds == ["b"] and derived[1].method == "source"   # never overridden
+    unused = reference.derive_word(rows, entries=entries[:1])            # not one entry per line
+    assert unused[0].golds == [".", "i.", "forfuilled"] and unused[0].method == "source+rule"
+
+
+def test_resolved_ambiguities_listed_in_the_report(tmp_path):
+    data = tmp_path / "data"
+    folder = data / "fill_mask_word" / "valid"
+    folder.mkdir(parents=True)
+    lines = [ABBREVIATION, ("a [MASK] c", "a b c"), ("a [MASK] b", "a c")]
+    (folder / "sga_valid.tsv").write_text(
+        "masked\tsrc\n" + "".join("%s\t%s\n" % pair for pair in lines), encoding="utf-8")
+    out, report = str(tmp_path / "ref"), str(tmp_path / "report.md")
+    assert reference.main(["--data", str(data), "--out", out, "--report", report]) == 0
+    gold = load(os.path.join(out, "dev", "fill_mask_word", "sga.json"))
+    assert [e["masked_tokens"] for e in gold] == [[".", "i.", "forfuilled"], ["b"], None]
+    assert load(os.path.join(out, "dev", "excluded.json"))["fill_mask_word"]["sga"] == {
+        "2": "the masked line does not match the source"}
+    text = open(report, encoding="utf-8").read()
+    section = text.split("## Resolved ambiguities")[1].split("##")[0]
+    assert "| fill_mask_word | sga | valid | 0 | 0 | `.` \\| `.i` | `.` | shortest |" in section
+    assert "| fill_mask_word | sga | valid | 3 | 5 | 4 | 1 | 1 |" in text      # 1 excluded, 1 resolved
 
 
 def test_char_alignment():
@@ -213,7 +279,7 @@ def test_derive_fill_mask_convenience():
     rows, derived = reference.derive_fill_mask(SAMPLE, "fill_mask_char", "train", "lzh")
     assert len(rows) == len(derived) == 40
     assert all(len(d.golds) == masked.count(CHAR_MARKER) for (masked, _), d in zip(rows, derived))
-    assert reference.derive_fill_mask(SAMPLE, "fill_mask_char", "train", "grc") is None
+    assert reference.derive_fill_mask(SAMPLE, "fill_mask_char", "train", "zzz") is None
 
 
 # ----------------------------------------------------------------------------- building on sample_data
@@ -283,9 +349,51 @@ def check_phase(out, phase, data_dir, split):
     return built
 
 
+# Every language of the competition: 13 UD languages x 3 tagging tasks + 16 x 2 fill-mask tasks.
+SAMPLE_FILES = 3 * len(st2024.UD_LANGUAGES) + 2 * len(st2024.LANGUAGES)
+
+
+def test_sample_covers_every_language_and_task():
+    for split in ("train", "valid"):
+        for task in st2024.TASKS:
+            kind = "morphology" if task.kind != "fill_mask" else task.folder
+            for lang in task.languages:
+                assert release.find(SAMPLE, kind, split, lang), (split, kind, lang)
+                if kind != "morphology":
+                    assert release.find(SAMPLE, kind, split, lang, "json"), (split, kind, lang)
+    for lang in st2024.FILL_MASK_ONLY:
+        assert not os.path.exists(os.path.join(SAMPLE, "morphology", "valid", lang + "_valid.conllu"))
+    for lang in st2024.UD_LANGUAGES:
+        test = release.read_conllu(release.find(SAMPLE, "morphology", "test", lang))
+        assert release.is_blank_conllu(test), lang
+        gold = release.read_conllu(release.find(SAMPLE_GOLD, "morphology", "test", lang))
+        assert not release.is_blank_conllu(gold) and len(gold) == len(test), lang
+
+
+def test_sample_languages_look_different():
+    """Each language has its own script or spelling, and features to learn."""
+    texts, feats = {}, {}
+    for lang in st2024.UD_LANGUAGES:
+        sentences = release.read_conllu(release.find(SAMPLE, "morphology", "train", lang))
+        texts[lang] = {row["form"] for sentence in sentences for row in sentence}
+        feats[lang] = {key for sentence in sentences for row in sentence for key in row["feats"]}
+        assert len(sentences) >= 30 and feats[lang], lang
+    for a in texts:
+        for b in texts:
+            if a < b:
+                assert len(texts[a] & texts[b]) < len(texts[a]) // 2, (a, b)
+    assert any("\u0370" <= c <= "\u03ff" for form in texts["grc"] for c in form)      # Greek
+    assert any("\u0400" <= c <= "\u04ff" for form in texts["chu"] for c in form)      # Cyrillic
+    assert any("\u2c80" <= c <= "\u2cff" for form in texts["cop"] for c in form)      # Coptic
+    assert any("\u05d0" <= c <= "\u05ea" for form in texts["hbo"] for c in form)      # Hebrew
+    for lang in ("san", "ohu"):             # no metadata (like the Old Hungarian files)
+        with open(release.find(SAMPLE, "morphology", "valid", lang), encoding="utf-8") as handle:
+            assert not handle.read().startswith("#"), lang
+
+
 def test_sample_dev_phase_contract(sample_dev):
     out, build = sample_dev
-    assert check_phase(out, "dev", SAMPLE, "valid") == 3 * 3 + 2 * 4
+    assert check_phase(out, "dev", SAMPLE, "valid") == SAMPLE_FILES
     assert not os.path.exists(os.path.join(out, "test"))
     assert sum(len(s.excluded) for s in build.stats.values()) == 0
 
@@ -297,6 +405,11 @@ def test_sample_json_agrees_where_counts_match(sample_dev):
             assert stats.json["disagree"] == 0, (task, lang)
             assert stats.json["fewer"] == (1 if (task, lang) == ("fill_mask_word", "lat") else 0)
             assert stats.golds == stats.markers
+            if (task, lang) == ("fill_mask_word", "mga"):       # `.i.` = `.i` + `.`, both masked
+                assert [(n, r.readings, r.choice, r.rule) for n, r in stats.resolved] == [
+                    (2, [".", ".i"], ".i", "json")]
+            else:
+                assert stats.resolved == [], (task, lang)
 
 
 def test_sample_without_test_gold_warns_loudly(sample_dev):
@@ -307,7 +420,7 @@ def test_sample_without_test_gold_warns_loudly(sample_dev):
 
 def test_sample_with_test_gold(sample_both):
     out, build = sample_both
-    assert check_phase(out, "test", SAMPLE_GOLD, "test") == 3 * 3 + 2 * 4
+    assert check_phase(out, "test", SAMPLE_GOLD, "test") == SAMPLE_FILES
     assert not any("differ from the public" in w for w in build.warnings)
     words = load(os.path.join(out, "test", "fill_mask_word", "lat.json"))
     public = release.read_tsv(release.find(SAMPLE, "fill_mask_word", "test", "lat"))
@@ -319,6 +432,8 @@ def test_missing_files_reported_and_build_goes_on(tmp_path, capsys):
     shutil.copytree(SAMPLE, str(data), ignore=shutil.ignore_patterns("test_gold", "*.py", "*.md"))
     os.remove(str(data / "morphology" / "valid" / "lat_valid.conllu"))
     os.remove(str(data / "fill_mask_char" / "valid" / "sga_valid.tsv"))
+    for kind in ("morphology", "fill_mask_word", "fill_mask_char"):     # no chu at all
+        os.remove(str(data / kind / "valid" / ("chu_valid." + ("conllu" if kind == "morphology" else "tsv"))))
     out, report = str(tmp_path / "ref"), str(tmp_path / "report.md")
     assert reference.main(["--data", str(data), "--out", out, "--report", report]) == 0
     assert not os.path.exists(os.path.join(out, "dev", "pos_tagging", "lat.json"))
@@ -375,6 +490,29 @@ def test_shared_every_marker_has_a_gold_or_the_line_is_excluded(shared_dev):
             assert len(stats.excluded) <= max(3, stats.sentences // 30), (task, lang, stats.excluded)
     assert not os.path.exists(os.path.join(out, "test"))
     assert any("DEVELOPMENT phase only" in w for w in build.warnings)
+
+
+# Measured on ../shared/st2024 valid: lines with no reading at all (the only ones excluded). Before
+# ambiguous gaps were resolved, ghc line 856 (3,650 markers) and latm line 2938 were excluded too.
+EXCLUDED = {"fill_mask_word": {"isl": 76, "latm": 17}, "fill_mask_char": {"mga": 1, "sga": 1}}
+
+
+@needs_shared
+def test_shared_exclusions_and_resolved_ambiguities(shared_dev):
+    out, build = shared_dev
+    excluded = load(os.path.join(out, "dev", "excluded.json"))
+    counts = {task: {lang: len(lines) for lang, lines in langs.items() if lines}
+              for task, langs in excluded.items()}
+    assert counts == EXCLUDED
+    assert not any(reason.startswith("ambiguous") for langs in excluded.values()
+                   for lines in langs.values() for reason in lines.values())
+    ghc = load(os.path.join(out, "dev", "fill_mask_word", "ghc.json"))[856]
+    assert len(ghc["masked_tokens"]) == ghc["masked"].count(WORD_MARKER) > 3000
+    resolved = {(task, lang, number, r.gap): (r.choice, r.rule)
+                for (task, lang, split), stats in build.stats.items() for number, r in stats.resolved}
+    assert resolved[("fill_mask_word", "ghc", 856, 3629)] == ('"', "line")   # `".i.` = `"` `.i` `.`
+    assert ghc["masked_tokens"][3629:3631] == ['"', ".i"]
+    assert all(rule in ("json", "line", "shortest") for _, rule in resolved.values())
 
 
 @needs_shared
