@@ -391,12 +391,31 @@ def align_source(masked, src, marker=WORD_MARKER, hint=None):
     chunks.append(-1)       # sentinel: nothing spans the end of the text
     if hint is not None and len(hint) != len(segments) - 1:
         hint = None
-    found = (_Lattice(segments, text, chunks, _boundaries(text, chunks)).walk(hint)
-             or _Lattice(segments, text, chunks).walk(hint))
+    found = _Lattice(segments, text, chunks, _boundaries(text, chunks)).walk(hint)
+    if found is None:
+        found = _Lattice(segments, text, chunks).walk(hint)
+        if found is not None and _splits_a_word(segments, found[0], text, chunks):
+            return Derivation(None, "the only readings split one word of the source between two gaps", "source")
     if found is None:
         return Derivation(None, "the masked line does not match the source", "source")
     golds, resolved = found
     return Derivation(golds, None, _method("source", resolved), resolved)
+
+
+def _splits_a_word(segments, golds, text, chunks):
+    """Whether two consecutive golds of the reading ``segments[0] golds[0] segments[1] ...`` meet
+    between two letters of one source word (two markers over the one word ``Troyanorum`` would give
+    the invented golds ``T`` + ``royanorum``). A gold next to text inside a word is fine: it is how a
+    part of a multiword token is masked (``[MASK] í`` for ``útí`` = ``út`` + ``í``)."""
+    position = len(segments[0])
+    for number, (gold, segment) in enumerate(zip(golds, segments[1:])):   # len(golds) == len(segments) - 1
+        position += len(gold)
+        if (not segment and number + 1 < len(golds) and 0 < position < len(text)
+                and chunks[position - 1] == chunks[position]
+                and text[position - 1].isalnum() and text[position].isalnum()):
+            return True
+        position += len(segment)
+    return False
 
 
 def align_chars(masked, src, marker=CHAR_MARKER, hint=None):
