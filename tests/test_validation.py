@@ -168,7 +168,9 @@ def test_missing_file_scores_zero_and_counts_in_averages(tmp_path):
     ("lemmatization/lat.json", "Did you mean lemmatisation/?"),
     ("POS_tagging/lat.json", "Did you mean pos_tagging/?"),
     ("pos_tagging/sanv.json", "Did you mean pos_tagging/san.json?"),
-    ("pos_tagging/lat.JSON", "unexpected folder"),
+    ("pos_tagging/lat.JSON", "Did you mean pos_tagging/lat.json?"),
+    ("pos_tagging/lat", "Did you mean pos_tagging/lat.json?"),
+    ("pos_tagging/latin.json", "unexpected file name (ignored)"),
     ("pos_tagging/LAT.json", "Did you mean pos_tagging/lat.json?"),
 ])
 def test_did_you_mean(tmp_path, name, hint):

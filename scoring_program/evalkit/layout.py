@@ -172,14 +172,15 @@ def _suggest(word, choices, aliases=None):
 def _classify(path, expected, task_folders, languages, aliases):
     """Return (task, lang) for an expected file, else a Message explaining why ``path`` is not scored."""
     parts = path.split("/")
-    if len(parts) == 2 and parts[0] in task_folders and parts[1].endswith(".json"):
-        lang = parts[1][:-5]
-        if (parts[0], lang) in expected:
-            return parts[0], lang
-        if lang in languages:
-            return Message(path, INFO, "layout", "%s is not scored in this phase (ignored)" % lang)
-        guess = _suggest(lang, languages, aliases)
-        hint = " Did you mean %s/%s.json?" % (parts[0], guess) if guess else ""
+    if len(parts) == 2 and parts[0] in task_folders:
+        folder, name = parts
+        stem = name[:-5] if name.lower().endswith(".json") else name
+        if name.endswith(".json") and (folder, stem) in expected:
+            return folder, stem
+        if name.endswith(".json") and stem in languages:
+            return Message(path, INFO, "layout", "%s is not scored in this phase (ignored)" % stem)
+        guess = _suggest(stem, languages, aliases)
+        hint = " Did you mean %s/%s.json?" % (folder, guess) if guess else ""
         return Message(path, WARNING, "layout", "unexpected file name (ignored); files are named <language code>.json "
                        "in lower case.%s" % hint)
     guess = _suggest(parts[0], task_folders) if len(parts) > 1 else ""
