@@ -105,7 +105,8 @@ RULES = collections.OrderedDict([
 
 def _fail(failures, rule, where, text):
     """Append a failure (``rule`` must be one of RULES)."""
-    assert rule in RULES, rule
+    if rule not in RULES:
+        raise ValueError("unknown rule %r" % rule)
     failures.append(Failure(rule, where, text))
 
 

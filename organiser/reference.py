@@ -682,12 +682,17 @@ def fill_mask_reference(rows, derived):
     return result
 
 
-def write_json(path, data):
-    """UTF-8 JSON, one top-level item per line (compact yet diff-friendly)."""
+def open_for_writing(path):
+    """``path`` opened for UTF-8 text writing, its folder created when needed."""
     directory = os.path.dirname(path)
     if directory and not os.path.isdir(directory):
         os.makedirs(directory)
-    with open(path, "w", encoding="utf-8") as handle:
+    return open(path, "w", encoding="utf-8")
+
+
+def write_json(path, data):
+    """UTF-8 JSON, one top-level item per line (compact yet diff-friendly)."""
+    with open_for_writing(path) as handle:
         if isinstance(data, list):
             handle.write("[\n" + ",\n".join(json.dumps(item, ensure_ascii=False) for item in data)
                          + "\n]\n" if data else "[]\n")
@@ -1002,10 +1007,7 @@ def report_lines(build):
 
 def write_report(build, path):
     """Write the markdown report to ``path``."""
-    directory = os.path.dirname(path)
-    if directory and not os.path.isdir(directory):
-        os.makedirs(directory)
-    with open(path, "w", encoding="utf-8") as handle:
+    with open_for_writing(path) as handle:
         handle.write("\n".join(report_lines(build)) + "\n")
 
 

@@ -13,7 +13,7 @@ import zipfile
 import pytest
 
 from conftest import ROOT, SCORING_PROGRAM, SHARED, needs_shared
-from test_baselines import SAMPLE, baseline_run, needs_sample
+from test_baselines import SAMPLE, needs_sample, sample_run, shared_run  # noqa: F401  (fixtures)
 
 sys.path.insert(0, os.path.join(ROOT, "starting_kit"))
 import validate as V  # noqa: E402
@@ -22,20 +22,6 @@ from organiser import release  # noqa: E402
 
 VALIDATE = os.path.join(ROOT, "starting_kit", "validate.py")
 TASK = st2024.TASKS_BY_FOLDER
-
-
-@pytest.fixture(scope="session")
-def sample_run(tmp_path_factory):
-    if not os.path.isdir(os.path.join(SAMPLE, "morphology")):
-        pytest.skip("sample_data/ has not been generated")
-    return baseline_run(SAMPLE, tmp_path_factory.mktemp("sample"))
-
-
-@pytest.fixture(scope="session")
-def shared_run(tmp_path_factory):
-    if not os.path.isdir(SHARED):
-        pytest.skip("the ST2024 release is not at %s" % SHARED)
-    return baseline_run(SHARED, tmp_path_factory.mktemp("shared"))
 
 
 def run_validator(*args):
