@@ -99,7 +99,7 @@ def _candidate_lists(values, log, max_candidates, where_fn, si):
     """
     if _flawless_candidate_lists(values, max_candidates):
         return values
-    return [_candidates(v, log, max_candidates, where_fn, si, ti) for ti, v in enumerate(values)]
+    return [_candidates(v, log, max_candidates, where_fn(si, ti)) for ti, v in enumerate(values)]
 
 
 _ONLY_STR = frozenset((str,))
@@ -117,26 +117,14 @@ def _flawless_candidate_lists(lists, max_candidates):
     return not set(map(type, chain.from_iterable(lists))) - _ONLY_STR
 
 
-def _candidates(value, log, max_candidates, where_fn, si, ti):
+def _candidates(value, log, max_candidates, where):
     """Normalise one candidate list (a bare string is one candidate) to a tuple of at most N items.
 
-    ``where_fn(si, ti)`` gives the position used in messages (computed only when there is one).
-    Candidates past ``max_candidates`` are dropped and reported; a candidate that is not a string is
-    reported and replaced by None (it never matches).
+    ``where`` is the position used in messages. Candidates past ``max_candidates`` are dropped and
+    reported; a candidate that is not a string is reported and replaced by None (it never matches).
     """
     if type(value) is _STR:
         return (value,)
-    if type(value) is list and len(value) <= max_candidates:
-        for cand in value:
-            if type(cand) is not _STR:
-                break
-        else:
-            return tuple(value)
-    return _candidates_slow(value, log, max_candidates, where_fn(si, ti))
-
-
-def _candidates_slow(value, log, max_candidates, where):
-    """:func:`_candidates` for anything but a short list of strings: check, report, normalise."""
     if type(value) not in _SEQ:
         raise DataError(log.file, where, "expected a list of up to %d candidate strings (or one string), got %s"
                         % (max_candidates, _type_name(value)))
