@@ -172,7 +172,7 @@ def subtask_reference(ref_dir, subtask, tmp):
 
 
 def score_zip(zip_path, ref_dir, out_dir):
-    """Score one zip with the scoring program in a subprocess; return ``scores.json`` as a dict."""
+    """Score one zip with the scoring program in a subprocess; return ``detailed_results.json`` as a dict."""
     command = [sys.executable, SCORER, "--ref", ref_dir, "--submission", zip_path, "--out", out_dir,
                "--quiet"]
     result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -180,12 +180,12 @@ def score_zip(zip_path, ref_dir, out_dir):
     if result.returncode != 0:
         raise RuntimeError("the scoring program failed on %s (exit %d): %s"
                            % (zip_path, result.returncode, result.stderr.strip()))
-    with open(os.path.join(out_dir, "scores.json"), encoding="utf-8") as handle:
+    with open(os.path.join(out_dir, "detailed_results.json"), encoding="utf-8") as handle:
         return json.load(handle)
 
 
 def score_valid(out_dir, reference_dir, report):
-    """Score the ``valid`` zips; return ``{(system, subtask): scores.json dict}`` (empty when the
+    """Score the ``valid`` zips; return ``{(system, subtask): detailed_results.json dict}`` (empty when the
     scorer or the development reference is absent)."""
     ref_dir = os.path.join(reference_dir, PHASES["valid"])
     if not os.path.isfile(SCORER) or not os.path.isdir(ref_dir):
@@ -214,7 +214,7 @@ def score_valid(out_dir, reference_dir, report):
 # --------------------------------------------------------------------------- the table
 
 def table_cells(baseline, floor, no_train):
-    """``(columns, rows, footer)`` of the baseline-vs-floor table from two ``scores.json`` dicts.
+    """``(columns, rows, footer)`` of the baseline-vs-floor table from two ``detailed_results.json`` dicts.
 
     ``columns`` are task labels; each row is ``(language label, [cell text per task], average)``;
     a cell is ``"baseline / floor"`` (``-`` when the pair is not scored); languages without

@@ -95,7 +95,8 @@ RULES = collections.OrderedDict([
     ("column.declaration", "the columns are exactly keys.leaderboard_columns of a subtask of st2024.SUBTASKS"),
     ("run.command", "the metadata command runs"),
     ("run.exit", "the scoring program exits with status 0 on the baseline submission"),
-    ("run.scores", "scores.txt holds every leaderboard column as a finite number, one `key: value` per line"),
+    ("run.scores", "the scores the worker reads (CodaLab: scores.txt; Codabench: scores.json if written, else "
+                   "scores.txt) hold every leaderboard column as a finite number"),
     ("run.detailed-results", "detailed_results.html exists and is not empty"),
     ("run.no-output-metadata", "the scoring program does not write output/metadata"),
 ])
@@ -633,25 +634,45 @@ def run_worker(kind, program_zip, reference_zip, submission, columns, workdir, t
     return failures, elapsed
 
 
+def read_worker_scores(kind, output):
+    """The scores the ``kind`` worker takes from ``output``: ``(source file, {key: value})``.
+
+    CodaLab reads ``scores.txt``; Codabench reads ``scores.json`` when it exists (a JSON object
+    posted as it is) and ``scores.txt`` (YAML) otherwise. Raises ValueError naming what is wrong.
+    """
+    json_path = os.path.join(output, "scores.json")
+    if kind == "codabench" and os.path.isfile(json_path):
+        with open(json_path, encoding="utf-8") as handle:
+            try:
+                scores = json.load(handle)
+            except ValueError as error:
+                raise ValueError("scores.json is not valid JSON (%s)" % error)
+        if not isinstance(scores, dict):
+            raise ValueError("scores.json is not a JSON object of key: value")
+        return "scores.json", scores
+    text_path = os.path.join(output, "scores.txt")
+    if not os.path.isfile(text_path):
+        raise ValueError("no scores.txt written")
+    with open(text_path, encoding="utf-8") as handle:
+        return "scores.txt", parse_scores(handle.read())
+
+
 def check_outputs(kind, output, columns):
-    """scores.txt has every column; detailed_results.html is not empty; no output/metadata."""
+    """The scores the worker reads hold every column as a finite number; detailed_results.html is
+    not empty; no output/metadata."""
     failures = []
-    scores_path = os.path.join(output, "scores.txt")
-    if not os.path.isfile(scores_path):
-        _fail(failures, "run.scores", kind, "no scores.txt written")
-    else:
-        with open(scores_path, encoding="utf-8") as handle:
-            text = handle.read()
-        try:
-            scores = parse_scores(text)
-        except (ValueError, yaml.YAMLError) as error:
-            _fail(failures, "run.scores", kind, str(error))
-            scores = None
-        if scores is not None:
-            absent = [key for key in columns if key not in scores]
-            if absent:
-                _fail(failures, "run.scores", "%s: %s" % (kind, absent[0]),
-                      "%d leaderboard column(s) not in scores.txt: %s" % (len(absent), ", ".join(absent[:8])))
+    try:
+        source, scores = read_worker_scores(kind, output)
+    except (ValueError, yaml.YAMLError) as error:
+        _fail(failures, "run.scores", kind, str(error))
+        source, scores = None, None
+    if scores is not None:
+        bad = [key for key in columns if isinstance(scores.get(key), bool)
+               or not isinstance(scores.get(key), (int, float)) or not math.isfinite(scores[key])]
+        if bad:
+            _fail(failures, "run.scores", "%s: %s" % (kind, bad[0]),
+                  "%d leaderboard column(s) missing or not a finite number in %s: %s"
+                  % (len(bad), source, ", ".join(bad[:8])))
     detailed = os.path.join(output, "detailed_results.html")
     if not os.path.isfile(detailed) or os.path.getsize(detailed) == 0:
         _fail(failures, "run.detailed-results", kind, "detailed_results.html missing or empty")

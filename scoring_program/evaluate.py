@@ -2,7 +2,7 @@
 """Scoring program of the SIGTYP 2024 shared task (ST2024).
 
 On CodaLab / Codabench: ``python3 evaluate.py INPUT OUTPUT`` (reference in INPUT/ref, submission in
-INPUT/res; writes OUTPUT/scores.txt, scores.json, detailed_results.html).
+INPUT/res; writes OUTPUT/scores.txt, scores.json, detailed_results.json, detailed_results.html).
 Locally: ``python3 evaluate.py --ref reference_data/dev --submission my_submission.zip [--out DIR]``.
 Standard library only; Python 3.7 or newer.
 """

@@ -297,6 +297,12 @@ RUN_CASES = [
      {("run.no-output-metadata", "codalab"), ("run.no-output-metadata", "codabench")}),
     ("open(os.path.join(out, 'scores.txt'), 'w').write('avg_score: 1e-3\\n'); html()",
      {("run.scores", "codalab"), ("run.scores", "codabench")}),
+    # Codabench reads scores.json before scores.txt: a nested scores.json empties its leaderboard.
+    ("scores(columns); html(); json.dump({'scores': dict.fromkeys(columns, 0.5)}, open(os.path.join(out, 'scores.json'), 'w'))",
+     {("run.scores", "codabench")}),
+    # A flat scores.json with every column (and extra non-column keys) is what Codabench wants.
+    ("scores(columns); html(); json.dump(dict(dict.fromkeys(columns, 0.5), signature='x'), open(os.path.join(out, 'scores.json'), 'w'))",
+     set()),
     # Relies on the working directory: works where CodaLab runs it (the run folder), not on Codabench.
     ("os.listdir('input/ref'); scores(columns); html()", {("run.exit", "codabench"), ("run.detailed-results", "codabench"),
                                                           ("run.scores", "codabench")}),

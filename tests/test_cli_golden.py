@@ -26,7 +26,7 @@ def read(path):
 
 
 def messages_text(out_dir):
-    report = json.loads(read(os.path.join(out_dir, "scores.json")))
+    report = json.loads(read(os.path.join(out_dir, "detailed_results.json")))
     return "".join("%s | %s | %s | %s\n" % (m["severity"], m["file"], m["where"], m["text"])
                    for m in report["messages"])
 
@@ -40,6 +40,18 @@ def test_local_form_matches_golden_files(tmp_path):
     assert "overall score (avg_score): 0.3139" in stdout
     assert "signature: st2024|metrics:" in stdout and "|evalkit:" in stdout
     assert not os.path.exists(os.path.join(str(tmp_path), "metadata"))
+
+
+def test_scores_json_is_the_flat_object_codabench_posts(tmp_path):
+    """Codabench reads scores.json before scores.txt: it must hold the same numbers, flat."""
+    status, stdout, _ = run(["--ref", os.path.join(GOLDEN, "ref"), "--submission", os.path.join(GOLDEN, "sub"),
+                             "--out", str(tmp_path)])
+    assert status == 0
+    flat = json.loads(read(os.path.join(str(tmp_path), "scores.json")))
+    expected = [line.split(": ") for line in read(os.path.join(GOLDEN, "expected_scores.txt")).splitlines()]
+    assert list(flat) == [key for key, _ in expected] + ["signature"]
+    assert all(flat[key] == float(value) for key, value in expected)
+    assert flat["signature"] in stdout
 
 
 def test_platform_form_from_any_working_directory(tmp_path):

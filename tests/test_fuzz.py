@@ -53,7 +53,7 @@ def check_run(tmp, sub, capsys):
         with open(os.path.join(out, "scores.txt"), encoding="utf-8") as handle:
             lines = handle.read().splitlines()
         assert lines and all(LINE.match(line) for line in lines), lines[:5]
-        with open(os.path.join(out, "scores.json"), encoding="utf-8") as handle:
+        with open(os.path.join(out, "detailed_results.json"), encoding="utf-8") as handle:
             assert json.load(handle)["scores"]["avg_score"] >= -1.0
         assert os.path.getsize(os.path.join(out, "detailed_results.html")) > 0
 

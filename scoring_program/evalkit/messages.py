@@ -22,7 +22,7 @@ class Message(object):
         self.text = text
 
     def as_dict(self):
-        """Return the message as the dict stored in ``scores.json``."""
+        """Return the message as the dict stored in ``detailed_results.json``."""
         return {"file": self.file, "severity": self.severity, "where": self.where, "text": self.text}
 
     def __str__(self):
@@ -33,7 +33,7 @@ class Message(object):
 class DataError(Exception):
     """Bad data that makes one whole file unusable (its entry scores 0).
 
-    ``status`` is the entry status recorded in ``scores.json`` (``unreadable`` unless the file is
+    ``status`` is the entry status recorded in ``detailed_results.json`` (``unreadable`` unless the file is
     well-formed but has the wrong number of sentences: ``sentence_count_mismatch``).
     """
 

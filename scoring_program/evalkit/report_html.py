@@ -1,4 +1,4 @@
-"""``detailed_results.html``: a self-contained HTML page built from the ``scores.json`` report.
+"""``detailed_results.html``: a self-contained HTML page built from the report (``detailed_results.json``).
 
 The page has inline CSS only, no JavaScript and no external resource (fonts, images, scripts), so
 it displays the same way in a platform's sandboxed iframe, offline, or from a saved file. Every
@@ -592,7 +592,7 @@ def _all_scores(view):
 def render(report):
     """Return ``detailed_results.html`` for ``report`` as one string (a complete HTML5 document).
 
-    ``report`` is a dict shaped like ``scores.json`` (see ``docs/architecture.md``): keys
+    ``report`` is a dict shaped like ``detailed_results.json`` (see ``docs/architecture.md``): keys
     ``competition``, ``title``, ``signature``, ``scores``, ``tasks``, ``languages``, ``entries``,
     ``messages``; any of them may be missing or empty. Every string from the report is escaped;
     the page uses inline CSS and inline SVG only (no JavaScript, no external resources). Write the

@@ -2,7 +2,8 @@
 
 :func:`evaluate` is the one entry point used by the platform command, the local CLI and the
 starting kit's validator. It processes one (task, language) file at a time, so memory stays
-bounded by the largest file, and returns the ``scores.json`` dict (see docs/architecture.md).
+bounded by the largest file, and returns the report dict (``detailed_results.json``, see
+docs/architecture.md).
 """
 import contextlib
 import gc
@@ -130,7 +131,7 @@ def cyclic_gc_paused():
 def evaluate(competition, ref_dir, submission_path):
     """Score the submission at ``submission_path`` (directory or zip) against ``ref_dir``.
 
-    Returns the ``scores.json`` dict. Raises :class:`~evalkit.layout.ReferenceError` when the
+    Returns the report dict (``detailed_results.json``). Raises :class:`~evalkit.layout.ReferenceError` when the
     reference is unusable and :class:`~evalkit.layout.NothingToScore` when the submission holds no
     expected file; every other problem becomes a message and a zero for the entry concerned.
     """
@@ -161,7 +162,7 @@ def _evaluate(competition, ref_dir, submission_path):
 
 
 def build_report(competition, entries, pairs, messages, ref_hash):
-    """Assemble the ``scores.json`` dict from scored entries and messages."""
+    """Assemble the report dict (``detailed_results.json``) from scored entries and messages."""
     used_tasks = [task for task in competition.TASKS if any(t is task for t, _ in pairs)]
     used_langs = [lang for lang in competition.LANGUAGES if any(l == lang for _, l in pairs)]
     return {

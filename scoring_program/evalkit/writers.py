@@ -1,10 +1,12 @@
-"""Writers: ``scores.txt`` (read by CodaLab and, as YAML, by Codabench), ``scores.json``,
-``detailed_results.html`` and the human-readable summary on stdout."""
+"""Writers: ``scores.txt`` (read by CodaLab, and as YAML by Codabench), ``scores.json`` (read by
+Codabench in preference to ``scores.txt``: a flat ``{key: value}`` object), ``detailed_results.json``
+(the whole report), ``detailed_results.html`` and the human-readable summary on stdout."""
 import io
 import json
 import math
 import os
 import re
+from collections import OrderedDict
 
 KEY_PATTERN = re.compile(r"^[a-z0-9_]{1,36}$")
 DECIMALS = 12
@@ -43,8 +45,19 @@ def _write(path, text):
         handle.write(text)
 
 
+def scores_json(report):
+    """The text of ``scores.json``: the numbers of ``scores.txt`` as one flat object, then the signature.
+
+    Codabench posts this object as the submission's scores when the file exists; it keeps the
+    keys that are leaderboard columns and skips the others (the components, the signature).
+    """
+    flat = OrderedDict((key, float(format_value(value))) for key, value in report["scores"].items())
+    flat["signature"] = report["signature"]
+    return json.dumps(flat, indent=1) + "\n"
+
+
 def write_outputs(report, out_dir, render_html):
-    """Write ``scores.txt``, ``scores.json`` and ``detailed_results.html`` into ``out_dir``.
+    """Write ``scores.txt``, ``scores.json``, ``detailed_results.json`` and ``detailed_results.html``.
 
     ``render_html(report) -> str`` renders the HTML page. ``metadata`` is never written (the
     platforms reserve that name).
@@ -52,7 +65,8 @@ def write_outputs(report, out_dir, render_html):
     if not os.path.isdir(out_dir):
         os.makedirs(out_dir)
     _write(os.path.join(out_dir, "scores.txt"), scores_txt(report["scores"]))
-    _write(os.path.join(out_dir, "scores.json"), json.dumps(report, ensure_ascii=False, indent=1) + "\n")
+    _write(os.path.join(out_dir, "scores.json"), scores_json(report))
+    _write(os.path.join(out_dir, "detailed_results.json"), json.dumps(report, ensure_ascii=False, indent=1) + "\n")
     _write(os.path.join(out_dir, "detailed_results.html"), render_html(report))
 
 
@@ -91,5 +105,5 @@ def summary(report, max_messages=20):
         where = (", " + msg["where"]) if msg["where"] else ""
         lines.append("  %s: %s%s: %s" % (msg["severity"], msg["file"], where, msg["text"]))
     if len(messages) > max_messages:
-        lines.append("  ... all messages are in scores.json and detailed_results.html")
+        lines.append("  ... all messages are in detailed_results.json and detailed_results.html")
     return "\n".join(lines) + "\n"
