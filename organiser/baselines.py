@@ -374,7 +374,7 @@ def main(argv=None):
     staging = tempfile.mkdtemp(prefix="baselines-")
     try:
         jobs = plan(args.data, args.languages, args.splits)
-        progress = tqdm(jobs, desc="baselines", unit="job")
+        progress = tqdm(jobs, desc="baselines", unit="job", disable=None)  # None: a bar on a terminal only
         for job in progress:
             progress.set_postfix_str("%s %s" % (job.lang, job.kind))
             run_job(job, staging, report)

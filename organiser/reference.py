@@ -858,7 +858,7 @@ def build_phase(build, phase, data_dir, split, out_dir):
     from tqdm import tqdm
     source = Source(data_dir, split)
     excluded = collections.OrderedDict((task.folder, {}) for task in FILL_MASK_TASKS)
-    for task, lang in tqdm(jobs(), desc="reference %s" % phase, unit="file", leave=False):
+    for task, lang in tqdm(jobs(), desc="reference %s" % phase, unit="file", leave=False, disable=None):
         source.keep_only(lang)
         if task.kind == "fill_mask":
             build_fill_mask(build, source, phase, task, lang, out_dir, excluded)
