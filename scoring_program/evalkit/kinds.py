@@ -224,6 +224,7 @@ class PairKind(Kind):
         return [tok[0] for tok in sent], [tok[1] for tok in sent]
 
     def parse_reference(self, value, name, task):
+        """Parsed sentences ``(forms, gold values)``; any token that is not a pair is a DataError."""
         check_sentence_list(value, name)
         ref = []
         for si, sent in enumerate(value):
@@ -285,6 +286,7 @@ class TaggingKind(PairKind):
         return tags
 
     def score(self, ref, pred, task):
+        """Per sentence accuracy and macro-F1 (components ``acc``, ``f1``); per-tag tp/fp/fn over the file."""
         acc, f1 = [], []
         all_gold, all_pred, all_hits = [], [], []
         zeroed = 0
@@ -365,6 +367,7 @@ class CandidatesKind(PairKind):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
 
     def score(self, ref, pred, task):
+        """Per sentence acc@1 and acc@3 over the tokens (components ``acc1``, ``acc3``)."""
         return topk_entry([golds for _, golds in ref], pred, len(ref))
 
 
@@ -425,6 +428,7 @@ class MorphKind(Kind):
                       ": the token scores 0")
 
     def score(self, ref, pred, task):
+        """Per sentence the mean token score (one component); per-feature counts over the file."""
         sent_scores = []
         items = zeroed = 0
         ignored = task.ignored_keys
@@ -477,6 +481,7 @@ class FillMaskKind(Kind):
     name = "fill_mask"
 
     def parse_reference(self, value, name, task):
+        """Parsed sentences ``(masked line, golds)``; golds ``None`` for an excluded sentence."""
         check_sentence_list(value, name)
         if not set(map(type, value)) - _ONLY_DICT:
             golds = [sent.get("masked_tokens") for sent in value]
@@ -546,6 +551,7 @@ class FillMaskKind(Kind):
         return _candidate_lists(cands, log, task.max_candidates, _mask_where, si)
 
     def score(self, ref, pred, task):
+        """Per sentence with a gap, acc@1 and acc@3 over its gaps (components ``acc1``, ``acc3``)."""
         return topk_entry([golds for _, golds in ref], pred, len(ref))
 
 

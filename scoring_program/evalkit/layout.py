@@ -67,9 +67,11 @@ class DirSource(Source):
                     self._names.append(path)
 
     def names(self):
+        """Relative paths of every regular file (symbolic links are skipped)."""
         return list(self._names)
 
     def read(self, path, limit):
+        """Bytes of ``path`` (at most ``limit`` + 1); DataError when it cannot be read."""
         try:
             with open(os.path.join(self.root, *path.split("/")), "rb") as handle:
                 return handle.read(limit + 1)
@@ -102,9 +104,11 @@ class ZipSource(Source):
             self.infos[info.filename.replace("\\", "/")] = info
 
     def names(self):
+        """Member paths of every safe file of the zip."""
         return sorted(self.infos)
 
     def read(self, path, limit):
+        """Bytes of member ``path`` (an oversize member reads as ``limit`` + 1 bytes without unpacking)."""
         info = self.infos[path]
         if info.file_size > limit:
             return b"\0" * (limit + 1)
