@@ -217,3 +217,34 @@ def test_zip_inside_the_upload_is_opened(tmp_path):
     report = evaluate(st2024, ref, str(inner))
     assert report["scores"]["avg_score"] == 1.0
     assert "zip inside the zip" in texts(report)
+
+
+def test_oversize_files_are_refused_without_reading_them(tmp_path, monkeypatch):
+    monkeypatch.setattr(st2024, "MAX_FILE_BYTES", 100)
+    ref = write_tree(tmp_path / "ref", REF)
+    big = json.dumps([[["a", "DET"], ["b", "NOUN" + " " * 200]], [["c", "VERB"]]]).encode("utf-8")
+    files = dict(GOOD)
+    files["pos_tagging/lat.json"] = big
+    report = evaluate(st2024, ref, write_tree(tmp_path / "sub", files))
+    assert "the file is %d bytes; at most 100 are accepted" % len(big) in texts(report)
+    archive = str(tmp_path / "sub.zip")
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("pos_tagging/lat.json", big)
+    report = evaluate(st2024, ref, archive)
+    assert entry(report, "pos_tagging")["status"] == "unreadable"
+    assert "the file is %d bytes; at most 100 are accepted" % len(big) in texts(report)
+
+
+def test_zip_of_an_unsupported_version_is_reported_not_crashed(tmp_path):
+    """zipfile raises NotImplementedError for a 'version needed' it does not know (found by fuzzing)."""
+    ref = write_tree(tmp_path / "ref", REF)
+    archive = tmp_path / "sub.zip"
+    with zipfile.ZipFile(str(archive), "w") as zf:
+        zf.writestr("pos_tagging/lat.json", json.dumps(GOOD["pos_tagging/lat.json"]))
+    data = bytearray(archive.read_bytes())
+    central = data.index(b"PK\x01\x02")
+    data[central + 6:central + 8] = (64).to_bytes(2, "little")   # version needed to extract: 6.4
+    archive.write_bytes(bytes(data))
+    with pytest.raises(NothingToScore) as raised:
+        evaluate(st2024, ref, str(archive))
+    assert "is not a readable zip file (NotImplementedError" in str(raised.value)

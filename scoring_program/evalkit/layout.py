@@ -26,6 +26,11 @@ class NothingToScore(Exception):
     """The submission holds no file the scorer recognises."""
 
 
+def _too_big(path, size, limit):
+    """The DataError for a file of ``size`` bytes over the ``limit``."""
+    return DataError(path, "", "the file is %d bytes; at most %d are accepted" % (size, limit))
+
+
 def _is_junk(path):
     parts = path.split("/")
     return parts[0] == "__MACOSX" or parts[-1] in JUNK_NAMES or parts[-1].startswith("._")
@@ -71,9 +76,13 @@ class DirSource(Source):
         return list(self._names)
 
     def read(self, path, limit):
-        """Bytes of ``path`` (at most ``limit`` + 1); DataError when it cannot be read."""
+        """Bytes of ``path``; DataError when it is over ``limit`` bytes or cannot be read."""
+        full = os.path.join(self.root, *path.split("/"))
         try:
-            with open(os.path.join(self.root, *path.split("/")), "rb") as handle:
+            size = os.path.getsize(full)
+            if size > limit:
+                raise _too_big(path, size, limit)
+            with open(full, "rb") as handle:
                 return handle.read(limit + 1)
         except (IOError, OSError) as err:
             raise DataError(path, "", "cannot be read: %s" % err.strerror)
@@ -86,8 +95,10 @@ class ZipSource(Source):
         try:
             self.zip = zipfile.ZipFile(path)
             infos = self.zip.infolist()
-        except (zipfile.BadZipfile, zipfile.LargeZipFile, OSError, IOError, ValueError) as err:
-            raise NothingToScore("%s is not a readable zip file (%s)." % (os.path.basename(path), err))
+        except Exception as err:  # hostile bytes make zipfile raise many kinds of errors (BadZipFile,
+            # NotImplementedError for an unknown version, struct.error, ...): all mean "unreadable"
+            raise NothingToScore("%s is not a readable zip file (%s: %s)."
+                                 % (os.path.basename(path), type(err).__name__, err))
         if len(infos) > limits["members"]:
             raise NothingToScore("the zip has %d members; at most %d are accepted." % (len(infos), limits["members"]))
         total = sum(info.file_size for info in infos)
@@ -108,15 +119,16 @@ class ZipSource(Source):
         return sorted(self.infos)
 
     def read(self, path, limit):
-        """Bytes of member ``path`` (an oversize member reads as ``limit`` + 1 bytes without unpacking)."""
+        """Bytes of member ``path`` (at most ``limit`` + 1 even if the zip lies about its size);
+        DataError when it is over ``limit`` bytes or cannot be unpacked."""
         info = self.infos[path]
         if info.file_size > limit:
-            return b"\0" * (limit + 1)
+            raise _too_big(path, info.file_size, limit)
         try:
             with self.zip.open(info) as handle:
                 return handle.read(limit + 1)
-        except (zipfile.BadZipfile, RuntimeError, NotImplementedError, OSError, IOError, ValueError) as err:
-            raise DataError(path, "", "cannot be read from the zip (%s)" % err)
+        except Exception as err:  # as above: any failure to unpack hostile bytes is "unreadable"
+            raise DataError(path, "", "cannot be read from the zip (%s: %s)" % (type(err).__name__, err))
 
 
 class Submission(object):
