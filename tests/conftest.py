@@ -3,6 +3,13 @@ import os
 import sys
 
 import pytest
+from hypothesis import settings
+
+# CI runs the property tests with a fixed derandomised seed, so a red run can be reproduced exactly;
+# local runs explore new random examples each time (and keep failures in .hypothesis/).
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCORING_PROGRAM = os.path.join(ROOT, "scoring_program")
