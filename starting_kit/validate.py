@@ -282,10 +282,15 @@ def main(argv=None):
         print("not checked (no %s input in %s): %s/ %s" % (args.split, args.data, folder, ", ".join(langs)))
     errors = sum(1 for m in messages if m["severity"] == "error")
     warnings = sum(1 for m in messages if m["severity"] == "warning")
-    print("%s: %d files checked against the %s input, %d errors, %d warnings%s"
-          % (args.submission, checked, args.split, errors, warnings,
-             "" if errors else " -- ready to upload"))
+    print("%s: %s checked against the %s input, %s, %s%s"
+          % (args.submission, plural(checked, "file"), args.split, plural(errors, "error"),
+             plural(warnings, "warning"), "" if errors else " -- ready to upload"))
     return 1 if errors else 0
+
+
+def plural(count, noun):
+    """``"1 error"``, ``"2 errors"``."""
+    return "%d %s%s" % (count, noun, "" if count == 1 else "s")
 
 
 if __name__ == "__main__":
