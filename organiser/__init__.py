@@ -8,5 +8,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCORING_PROGRAM = os.path.join(ROOT, "scoring_program")
-if SCORING_PROGRAM not in sys.path:
-    sys.path.insert(0, SCORING_PROGRAM)
+STARTING_KIT = os.path.join(ROOT, "starting_kit")   # its readers and baselines are shared, not copied
+for _path in (STARTING_KIT, SCORING_PROGRAM):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)

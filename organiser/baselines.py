@@ -27,11 +27,8 @@ import time
 
 import st2024
 from organiser import ROOT, SCORING_PROGRAM, release
-
-STARTING_KIT = os.path.join(ROOT, "starting_kit")
-if STARTING_KIT not in sys.path:
-    sys.path.insert(0, STARTING_KIT)
-import baseline_models as models  # noqa: E402  (shipped in the starting kit: standard library only)
+import baseline_models as models  # the starting kit's (standard library only): what participants run
+import make_submission
 
 SYSTEMS = models.SYSTEMS
 SPLITS = ("valid", "test")
@@ -43,14 +40,6 @@ NO_TRAIN_MARK = "\u2020"
 def release_kind(task):
     """The release folder holding the input of ``task`` (``morphology`` for the CoNLL-U tasks)."""
     return task.folder if task.kind == "fill_mask" else "morphology"
-
-
-# --------------------------------------------------------------------------- reading the release
-
-def conllu_rows(path):
-    """The sentences of a CoNLL-U file as lists of :class:`baseline_models.Row`."""
-    return [[models.Row(row["form"], row["lemma"], row["upos"], tuple(sorted(row["feats"].items())),
-                        "-" in row["id"]) for row in sentence] for sentence in release.read_conllu(path)]
 
 
 class Job(object):
@@ -69,15 +58,13 @@ class Job(object):
         path = release.find(self.data_dir, self.kind, "train", self.lang)
         if path is None:
             return None
-        if self.kind == "morphology":
-            return conllu_rows(path)
-        return models.fill_mask_training(self.tasks[0], release.read_tsv(path))
+        rows = make_submission.read_kind(path, self.kind)
+        return rows if self.kind == "morphology" else models.fill_mask_training(self.tasks[0], rows)
 
     def load_input(self, split):
         """The input of ``split``: CoNLL-U rows or masked lines."""
-        if self.kind == "morphology":
-            return conllu_rows(self.inputs[split])
-        return [masked for masked, _ in release.read_tsv(self.inputs[split])]
+        rows = make_submission.read_kind(self.inputs[split], self.kind)
+        return rows if self.kind == "morphology" else [masked for masked, _ in rows]
 
 
 # --------------------------------------------------------------------------- predicting

@@ -7,14 +7,14 @@ score keys (from ``st2024.TASKS`` and ``evalkit.keys``), the submission layout, 
 competition's own ``phases``) and the baseline table (``dist/baselines/table.html`` when it exists).
 Pages are self-contained: inline CSS scoped to ``.st2024-page``, no scripts, no external assets.
 """
-import csv
 import html
 import os
 import re
 import sys
 
-from organiser import ROOT  # noqa: F401  (puts the scoring program on sys.path)
+from organiser import ROOT, release
 import st2024
+import validate  # the starting kit's standard-library readers of the release
 from evalkit import keys
 
 PAGES_DIR = os.path.join(ROOT, "pages")
@@ -42,45 +42,14 @@ def escape(value):
 
 # --------------------------------------------------------------------------- data sizes
 
-def _prefixes(lang):
-    """File-name prefixes under which ``lang`` may appear in the release (e.g. ``sanv`` for ``san``)."""
-    return [lang] + sorted(alias for alias, code in st2024.LANGUAGE_ALIASES.items() if code == lang)
-
-
-def _find(folder, lang, split, extension):
-    """Path of ``<folder>/<prefix>_<split>.<extension>`` for the first prefix that exists, or None."""
-    for prefix in _prefixes(lang):
-        path = os.path.join(folder, "%s_%s.%s" % (prefix, split, extension))
-        if os.path.isfile(path):
-            return path
-    return None
-
-
 def count_conllu(path):
-    """Return (sentences, tokens) of a CoNLL-U file.
+    """Return (sentences, tokens) of a CoNLL-U file, read as the starting kit's validator reads it.
 
     Tokens are counted as the submission layout does: one per row, multiword-token ranges included,
     empty nodes (decimal ids) excluded.
     """
-    sentences = tokens = 0
-    in_sentence = False
-    with open(path, encoding="utf-8-sig", errors="replace") as handle:
-        for line in handle:
-            line = line.rstrip("\r\n")
-            if not line.strip():
-                if in_sentence:
-                    sentences += 1
-                in_sentence = False
-                continue
-            if line.startswith("#"):
-                continue
-            in_sentence = True
-            token_id = line.split("\t", 1)[0]
-            if "." not in token_id:
-                tokens += 1
-    if in_sentence:
-        sentences += 1
-    return sentences, tokens
+    sentences = validate.read_conllu(path)
+    return len(sentences), sum(len(sentence) for sentence in sentences)
 
 
 def count_tsv(path):
@@ -89,23 +58,8 @@ def count_tsv(path):
     Tokens are the whitespace-separated words of the ``src`` column (of ``masked`` when the file has
     no ``src``, as in the test split).
     """
-    csv.field_size_limit(1 << 30)
-    sentences = tokens = 0
-    with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
-        rows = csv.reader(handle, delimiter="\t", quotechar="^")
-        column = None
-        for index, row in enumerate(rows):
-            if not row:
-                continue
-            if index == 0 and row[0].strip() == "masked":
-                column = row.index("src") if "src" in row else 0
-                continue
-            if column is None:
-                column = 1 if len(row) > 1 else 0
-            text = row[column] if column < len(row) else row[0]
-            sentences += 1
-            tokens += len(text.split())
-    return sentences, tokens
+    rows = validate.read_tsv(path)
+    return len(rows), sum(len((masked if src is None else src).split()) for masked, src in rows)
 
 
 def count_sizes(data_dir, languages=None):
@@ -122,11 +76,11 @@ def count_sizes(data_dir, languages=None):
         sizes[lang] = {}
         for split in SPLITS:
             found = None
-            conllu = _find(os.path.join(data_dir, "morphology", split), lang, split, "conllu")
+            conllu = release.find(data_dir, "morphology", split, lang)
             if conllu and lang not in st2024.FILL_MASK_ONLY:
                 found = dict(zip(("sentences", "tokens"), count_conllu(conllu)), source="morphology")
             else:
-                tsv = _find(os.path.join(data_dir, "fill_mask_word", split), lang, split, "tsv")
+                tsv = release.find(data_dir, "fill_mask_word", split, lang)
                 if tsv:
                     found = dict(zip(("sentences", "tokens"), count_tsv(tsv)), source="fill_mask_word")
                     if lang not in st2024.FILL_MASK_ONLY:
