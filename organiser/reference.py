@@ -523,10 +523,10 @@ def json_hints(entries, rows, marker):
     return hints
 
 
-def derive_word(rows, sentences=None, marker=WORD_MARKER, entries=None):
-    """Word-level golds of TSV ``rows`` (``[(masked, src)]``), using the CoNLL-U ``sentences`` of
-    the same split when they are given and as many as the rows (same order), else the source.
-    ``entries`` (the release JSON) only settle ambiguous gaps."""
+def _derive_lines(rows, sentences, entries, marker, derive_line):
+    """One ``Derivation`` per TSV row: a row without ``marker`` needs no gold; any other goes to
+    ``derive_line(masked, src, sentence, hint)``, where ``sentence`` is the CoNLL-U sentence of the
+    same number (``None`` unless ``sentences`` has one per row) and ``hint`` the JSON's golds."""
     if sentences is not None and len(sentences) != len(rows):
         sentences = None
     hints = json_hints(entries, rows, marker)
@@ -534,41 +534,44 @@ def derive_word(rows, sentences=None, marker=WORD_MARKER, entries=None):
     for number, (masked, src) in enumerate(rows):
         if marker not in masked:
             derived.append(Derivation([], None, "none"))
-            continue
+        else:
+            sentence = None if sentences is None else sentences[number]
+            derived.append(derive_line(masked, src, sentence, hints[number]))
+    return derived
+
+
+def derive_word(rows, sentences=None, marker=WORD_MARKER, entries=None):
+    """Word-level golds of TSV ``rows`` (``[(masked, src)]``), using the CoNLL-U ``sentences`` of
+    the same split when they are given and as many as the rows (same order), else the source.
+    ``entries`` (the release JSON) only settle ambiguous gaps."""
+    def line(masked, src, sentence, hint):
         result = None
-        if sentences is not None:
-            result = align_rows(masked, [row["form"] for row in sentences[number]], marker,
-                                hints[number])
+        if sentence is not None:
+            result = align_rows(masked, [row["form"] for row in sentence], marker, hint)
         if (result is None or result.golds is None) and src is not None:
-            fallback = align_source(masked, src, marker, hints[number])
+            fallback = align_source(masked, src, marker, hint)
             if fallback.golds is not None or result is None:
                 result = fallback
         if result is None:
             result = Derivation(None, "no CoNLL-U sentence and no source text", "none")
-        derived.append(result)
-    return derived
+        return result
+
+    return _derive_lines(rows, sentences, entries, marker, line)
 
 
 def derive_char(rows, lang, sentences=None, marker=CHAR_MARKER, entries=None):
     """Character-level golds of TSV ``rows`` (``[(masked, src)]``); ``sentences`` (CoNLL-U, same
     order) only matter for Classical Chinese, whose masking is per token. ``entries`` (the
     release JSON) only settle ambiguous gaps."""
-    if sentences is not None and len(sentences) != len(rows):
-        sentences = None
-    hints = json_hints(entries, rows, marker)
-    derived = []
-    for number, (masked, src) in enumerate(rows):
-        if marker not in masked:
-            derived.append(Derivation([], None, "none"))
-        elif src is None:
-            derived.append(Derivation(None, "no source text", "none"))
-        elif lang in HANZI_LANGUAGES:
-            tokens = None if sentences is None else [
-                row["form"] for row in sentences[number] if "-" not in row["id"]]
-            derived.append(align_hanzi(masked, src, tokens, marker, hint=hints[number]))
-        else:
-            derived.append(align_chars(masked, src, marker, hints[number]))
-    return derived
+    def line(masked, src, sentence, hint):
+        if src is None:
+            return Derivation(None, "no source text", "none")
+        if lang in HANZI_LANGUAGES:
+            tokens = None if sentence is None else [row["form"] for row in sentence if "-" not in row["id"]]
+            return align_hanzi(masked, src, tokens, marker, hint=hint)
+        return align_chars(masked, src, marker, hint)
+
+    return _derive_lines(rows, sentences, entries, marker, line)
 
 
 def derive_fill_mask(data_dir, task, split, lang):
