@@ -1,5 +1,4 @@
 """Competition pages (organiser/pages.py and pages/*.html): counted sizes, valid self-contained HTML5."""
-import html.parser
 import os
 import re
 import shutil
@@ -11,25 +10,21 @@ from conftest import needs_shared, SHARED
 import st2024
 from evalkit import keys
 from organiser import bundle, pages
+from html_check import NestingParser
 from test_bundle import CONLLU, make_data, write
 
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-
-
-class Auditor(html.parser.HTMLParser):
-    """Collects structure problems and external references of an HTML document."""
+class Auditor(NestingParser):
+    """Collects structure problems (``problems``) and external references of an HTML document."""
 
     def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.stack, self.problems, self.doctype, self.charset = [], [], None, False
-        self.tables = 0
-        self.text = []
+        NestingParser.__init__(self)
+        self.problems = self.errors
+        self.doctype, self.charset, self.tables = None, False, 0
 
     def handle_decl(self, decl):
         self.doctype = decl
 
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
+    def check_start(self, tag, attrs):
         if tag == "meta" and attrs.get("charset", "").lower() == "utf-8":
             self.charset = True
         if tag in ("script", "iframe", "object", "embed", "link"):
@@ -40,22 +35,6 @@ class Auditor(html.parser.HTMLParser):
             self.problems.append("inline style attribute on <%s>" % tag)
         if tag == "table":
             self.tables += 1
-        if tag not in VOID:
-            self.stack.append(tag)
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        if not self.stack or self.stack[-1] != tag:
-            self.problems.append("unexpected </%s> (open: %s)" % (tag, self.stack[-3:]))
-            if tag in self.stack:
-                while self.stack and self.stack.pop() != tag:
-                    pass
-            return
-        self.stack.pop()
-
-    def handle_data(self, data):
-        self.text.append(data)
 
 
 def audit(text):

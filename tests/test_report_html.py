@@ -9,18 +9,16 @@ import struct
 import subprocess
 import tempfile
 import time
-from html.parser import HTMLParser
 
 import pytest
 
 from evalkit import report_html
+from html_check import NestingParser
 
 HOSTILE_TAG = "<script>alert(1)</script>"
 HOSTILE_FEATURE = "\"&'<b>Case</b>"
 HOSTILE_FILE = "pos_tagging/<img src=x onerror=alert(1)>.json"
 HOSTILE_TEXT = "expected \"a\" & 'b' <script>alert('x')</script>"
-VOID_ELEMENTS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-                 "track", "wbr"}
 SVG_SELF_CLOSING = {"line", "rect"}
 TASKS = [
     {"folder": "pos_tagging", "key": "pos", "label": "POS tagging", "kind": "tagging", "components": ["acc", "f1"]},
@@ -107,36 +105,9 @@ def big_report(n_messages=5000):
             "messages": messages}
 
 
-class StrictParser(HTMLParser):
-    """Collects tags, attributes and text and checks that every non-void element is closed in order."""
-
-    def __init__(self):
-        HTMLParser.__init__(self, convert_charrefs=True)
-        self.stack, self.errors, self.tags, self.attrs, self.text = [], [], [], [], []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append(tag)
-        self.attrs.extend((tag, name, value) for name, value in attrs)
-        if tag not in VOID_ELEMENTS:
-            self.stack.append(tag)
-
-    def handle_startendtag(self, tag, attrs):
-        self.tags.append(tag)
-        self.attrs.extend((tag, name, value) for name, value in attrs)
-
-    def handle_endtag(self, tag):
-        if not self.stack or self.stack[-1] != tag:
-            self.errors.append("unexpected </%s> (open: %s)" % (tag, self.stack[-3:]))
-        else:
-            self.stack.pop()
-
-    def handle_data(self, data):
-        self.text.append(data)
-
-
 def parse(page):
     """Parse ``page`` with ``html.parser`` and return the parser (asserting a well-nested document)."""
-    parser = StrictParser()
+    parser = NestingParser()
     parser.feed(page)
     parser.close()
     assert parser.errors == []
