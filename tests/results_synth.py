@@ -32,19 +32,25 @@ def prediction(task, sentences, rng, noise):
     return out
 
 
-def write_team(competition, ref_dir, path, noise, seed, skip=()):
-    """Write a submission zip at ``path`` for every reference file of ``ref_dir`` (but ``skip``:
-    ``(task folder, lang)`` pairs left out)."""
+def write_team(competition, ref_dir, path, noise, seed, skip=(), cache=None):
+    """Write a submission zip at ``path`` (a file name or a binary file object) for every reference file of
+    ``ref_dir`` (but ``skip``: ``(task folder, lang)`` pairs left out); return ``path``. ``cache``: a dict
+    keeping the parsed reference files between calls."""
     rng = random.Random(seed)
     tasks = dict((task.folder, task) for task in competition.TASKS)
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+    if isinstance(path, str):
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
         for ref in sorted(glob.glob(os.path.join(ref_dir, "*", "*.json"))):
             folder, lang = os.path.basename(os.path.dirname(ref)), os.path.basename(ref)[:-5]
             if folder not in tasks or (folder, lang) in skip:
                 continue
-            with open(ref, encoding="utf-8") as handle:
-                sentences = json.load(handle)
+            if cache is None or ref not in cache:
+                with open(ref, encoding="utf-8") as handle:
+                    sentences = json.load(handle)
+                if cache is not None:
+                    cache[ref] = sentences
+            sentences = cache[ref] if cache is not None else sentences
             archive.writestr("%s/%s.json" % (folder, lang),
                              json.dumps(prediction(tasks[folder], sentences, rng, noise), ensure_ascii=False))
     return path

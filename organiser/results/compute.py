@@ -75,7 +75,7 @@ class Selection(object):
         row = cand.describe()
         row.update({"subtask": subtask, "state": state, "reason": reason})
         if outcome is not None and outcome.status == "scored":
-            row["avg_score"] = outcome.score(keys.OVERALL_KEY)
+            row["overall_score"] = outcome.score(keys.OVERALL_KEY)
             row["signature"] = outcome.signature
         self.records.append(row)
 
