@@ -243,7 +243,11 @@ def compute(competition, module_name, ref_dir, downloads, options, log):
     scratch = tempfile.mkdtemp(prefix="results-ref-")
     try:
         subtasks, records, notes = [], [], []
+        given = [name for name, _ in downloads]
         for name, download in downloads:
+            if given.count(name) > 1:
+                raise DataError(download.path, "", "subtask %s is given more than one download: give one "
+                                "(a folder can hold every team's zips)" % name)
             if name not in declared:
                 raise DataError(download.path, "", "unknown subtask %r: expected one of %s" % (name, ", ".join(declared)))
             view = os.path.join(scratch, name)

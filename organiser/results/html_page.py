@@ -78,6 +78,20 @@ def failures_html(results):
             "<tbody>%s</tbody></table>" % "\n".join(rows))
 
 
+def submissions_html(results):
+    """Every submission found: team, name, time, platform status, what became of it, its scores."""
+    heads = ("Subtask", "Team", "Submission", "Time", "Platform status", "State", "Re-scored overall",
+             "Platform's overall")
+    rows = []
+    for rec in results["submissions"]:
+        texts = [rec["subtask"], rec["team"], rec["label"], rec["time"] or "", rec["status"] or "", rec["state"]]
+        nums = [rec.get("overall_score"), rec.get("platform_avg_score")]
+        rows.append("<tr>%s%s</tr>" % ("".join('<td class="name">%s</td>' % esc(t) for t in texts),
+                                       "".join("<td>%s</td>" % ("" if n is None else fmt(n)) for n in nums)))
+    return "<table><thead><tr>%s</tr></thead><tbody>%s</tbody></table>" % (
+        "".join("<th>%s</th>" % esc(h) for h in heads), "\n".join(rows))
+
+
 def page(results, svgs):
     """The whole page; ``svgs`` maps a subtask name to its ``[(slug, svg)]``."""
     title = "Results: %s" % results["competition"]["title"]
@@ -94,7 +108,8 @@ def page(results, svgs):
             out.append('<div class="figure" id="fig-%s">%s</div>' % (esc(slug), svg))
         for tab in subtask_tables(sub):
             out += ["<h3>%s</h3>" % esc(tab.title), table_html(tab)]
-    out += ["<h2>Submissions not in the tables</h2>", failures_html(results)]
+    out += ["<h2>Submissions not in the tables</h2>", failures_html(results), "<h2>Every submission</h2>",
+            submissions_html(results)]
     if results["notes"]:
         out += ["<h2>Notes</h2>", "<ul>%s</ul>" % "".join("<li>%s</li>" % esc(n) for n in results["notes"])]
     out += ["</body>", "</html>"]

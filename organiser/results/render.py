@@ -113,6 +113,16 @@ def markdown(results):
                 rec["subtask"], rec["team"], rec["label"], rec["platform"], rec["state"], rec["reason"])))
     else:
         out.append("None: every team's official submission was re-scored.")
+    out += ["", "## Every submission", "", "| Subtask | Team | Submission | Time | Platform status | State | "
+            "Re-scored overall | Platform's overall |", "|---|---|---|---|---|---|---|---|"]
+    for rec in results["submissions"]:
+        cells = [rec["subtask"], rec["team"], rec["label"], rec["time"] or "", rec["status"] or "", rec["state"]]
+        cells = [md_escape(c) for c in cells] + [_num(rec.get("overall_score")), _num(rec.get("platform_avg_score"))]
+        out.append("| " + " | ".join(cells) + " |")
     if results["notes"]:
         out += ["", "## Notes", ""] + ["- %s" % md_escape(note) for note in results["notes"]]
     return "\n".join(out) + "\n"
+
+
+def _num(value):
+    return "" if value is None else fmt(value)
