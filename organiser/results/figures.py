@@ -11,15 +11,31 @@ Plain SVG 1.1 with text as text; every label is XML-escaped.
 import html
 
 ROW = 18          # px per row
-LABEL = 170       # px for team names
 PANEL = 150       # px per panel
 CELL_W, CELL_H = 44, 18
 
 
-def esc(text):
-    """``text`` escaped for SVG text and attributes (one line, at most 40 characters)."""
+MAX_LABEL = 40    # characters of a team name shown in a figure
+
+
+def _short(text):
+    """``text`` on one line, at most :data:`MAX_LABEL` characters."""
     text = " ".join(str(text).split())
-    return html.escape(text if len(text) <= 40 else text[:39] + "\u2026", quote=True)
+    return text if len(text) <= MAX_LABEL else text[:MAX_LABEL - 1] + "\u2026"
+
+
+def esc(text):
+    """``text`` escaped for SVG text and attributes (one line, at most MAX_LABEL characters)."""
+    return html.escape(_short(text), quote=True)
+
+
+def _label(row):
+    return row["name"] + (" (baseline)" if row["baseline"] else "")
+
+
+def _label_width(rows):
+    """Pixels for the row labels: about 6.5 px per character of the longest one (11 px sans-serif)."""
+    return int(max([60] + [len(_short(_label(row))) * 6.5 + 12 for row in rows]))
 
 
 def _svg(width, height, body, title):
@@ -47,16 +63,17 @@ def scores_figure(sub):
     rows = _rows(sub)
     lo, hi = _extent(sub, [k for k, _ in keys])
     top, gap = 34, 30
-    width = LABEL + len(keys) * (PANEL + gap)
+    label_width = _label_width(rows)
+    width = label_width + len(keys) * (PANEL + gap)
     height = top + len(rows) * ROW + 28
     body = []
     for i, row in enumerate(rows):
         y = top + i * ROW + ROW / 2
-        label = row["name"] + (" (baseline)" if row["baseline"] else "")
         body.append('<text x="%d" y="%.1f" text-anchor="end" dominant-baseline="middle"%s>%s</text>'
-                    % (LABEL - 6, y, ' fill="#666" font-style="italic"' if row["baseline"] else "", esc(label)))
+                    % (label_width - 6, y, ' fill="#666" font-style="italic"' if row["baseline"] else "",
+                       esc(_label(row))))
     for p, (key, title) in enumerate(keys):
-        x0 = LABEL + p * (PANEL + gap)
+        x0 = label_width + p * (PANEL + gap)
         scale = lambda v: x0 + (v - lo) / (hi - lo) * PANEL  # noqa: E731  (one panel's x mapping)
         body.append('<text x="%.1f" y="16" text-anchor="middle" font-weight="bold">%s</text>'
                     % (x0 + PANEL / 2, esc(title)))
@@ -94,26 +111,26 @@ def heatmap_figure(sub):
     values = [row["scores"][lang["key"]]["value"] for row in rows for lang in langs if lang["key"] in row["scores"]]
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
     top = 40
-    width = LABEL + len(langs) * CELL_W + 10
+    label_width = _label_width(rows)
+    width = label_width + len(langs) * CELL_W + 10
     height = top + len(rows) * CELL_H + 30
     body = ['<text x="%d" y="14" font-weight="bold">Language averages (colour: %.2f to %.2f)</text>'
-            % (LABEL, lo, hi)]
+            % (label_width, lo, hi)]
     for j, lang in enumerate(langs):
         body.append('<text x="%.1f" y="%d" text-anchor="middle"><title>%s</title>%s</text>'
-                    % (LABEL + j * CELL_W + CELL_W / 2, top - 8, esc(lang["name"]), esc(lang["code"])))
+                    % (label_width + j * CELL_W + CELL_W / 2, top - 8, esc(lang["name"]), esc(lang["code"])))
     for i, row in enumerate(rows):
         y = top + i * CELL_H
-        label = row["name"] + (" (baseline)" if row["baseline"] else "")
         body.append('<text x="%d" y="%.1f" text-anchor="end" dominant-baseline="middle"%s>%s</text>'
-                    % (LABEL - 6, y + CELL_H / 2, ' fill="#666" font-style="italic"' if row["baseline"] else "",
-                       esc(label)))
+                    % (label_width - 6, y + CELL_H / 2, ' fill="#666" font-style="italic"' if row["baseline"] else "",
+                       esc(_label(row))))
         for j, lang in enumerate(langs):
             score = row["scores"].get(lang["key"])
             if score is None:
                 continue
             fill = _colour(score["value"], lo, hi)
             dark = (score["value"] - lo) > 0.55 * (hi - lo)
-            x = LABEL + j * CELL_W
+            x = label_width + j * CELL_W
             body.append('<rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="white"><title>%s, %s: '
                         '%.4f [%.4f, %.4f]</title></rect>' % (x, y, CELL_W, CELL_H, fill, esc(row["name"]),
                                                              esc(lang["code"]), score["value"], score["lo"], score["hi"]))

@@ -89,7 +89,8 @@ def submissions_html(results):
         rows.append("<tr>%s%s</tr>" % ("".join('<td class="name">%s</td>' % esc(t) for t in texts),
                                        "".join("<td>%s</td>" % ("" if n is None else fmt(n)) for n in nums)))
     return "<table><thead><tr>%s</tr></thead><tbody>%s</tbody></table>" % (
-        "".join("<th>%s</th>" % esc(h) for h in heads), "\n".join(rows))
+        "".join('<th%s>%s</th>' % (' class="name"' if i < 6 else "", esc(h)) for i, h in enumerate(heads)),
+        "\n".join(rows))
 
 
 def page(results, svgs):
