@@ -7,6 +7,7 @@ names no task, language or key of its own.
 import os
 import shutil
 import tempfile
+import time
 
 from evalkit import keys
 from evalkit.layout import ReferenceError, scan_reference
@@ -166,10 +167,15 @@ class Runner(object):
 
 def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candidates, options, log):
     """Select, re-score and bootstrap one subtask; return its part of ``results.json`` and its records."""
+    started = time.time()
     with Rescorer(module_name, options["workers"]) as rescorer:
         runner = Runner(rescorer, ref_view, log)
         selection, baselines = _select_all(name, candidates, options, runner)
+    scored = time.time()
+    log("results: %s: %d submission(s) re-scored in %.1f s on %d process(es)"
+        % (name, runner.scored, scored - started, options["workers"]))
     result, records = _tabulate(competition, name, spec, pairs, selection, options)
+    log("results: %s: bootstrap (%d resamples) and rankings in %.1f s" % (name, options["resamples"], time.time() - scored))
     result["scored_submissions"] = runner.scored
     return result, records
 
