@@ -122,7 +122,8 @@ def test_intervals_contain_the_point_estimates(synthetic):
 
 def test_identical_predictions_are_not_significantly_different(synthetic):
     sub = subtask(synthetic["results"])
-    tests = [t for t in sub["rankings"][keys.OVERALL_KEY]["adjacent"] if {t["above"], t["below"]} == {"twin-a", "twin-b"}]
+    tests = [t for t in sub["rankings"][keys.OVERALL_KEY]["adjacent"]
+             if {t["above"], t["below"]} == {"twin-a", "twin-b"}]
     assert len(tests) == 1 and tests[0]["p_value"] == 1.0 and not tests[0]["significant"]
     ranks = sub["rankings"][keys.OVERALL_KEY]["ranks"]
     assert ranks["twin-a"] == ranks["twin-b"] and ranks["twin-a"][0] < ranks["twin-a"][1]
@@ -397,7 +398,7 @@ def test_per_sentence_opt_in_is_off_by_default_and_averages_to_the_entry(referen
     detailed = scoring.evaluate(st2024, reference, sub, per_sentence=True)
     for entry in detailed["entries"]:
         values = entry["per_sentence"]
-        assert len(set(len(v) for v in values.values())) == 1 and len(next(iter(values.values()))) == entry["scored_sentences"]
+        assert set(len(v) for v in values.values()) == {entry["scored_sentences"]}
         means = [sum(v) / len(v) for v in values.values()]
         assert sum(means) / len(means) == pytest.approx(entry["score"], abs=1e-12)
     for entry in detailed["entries"]:
@@ -409,8 +410,9 @@ def test_reference_cache_gives_the_same_reports(reference, tmp_path):
     cache = {}
     for noise in (0.0, 0.4):
         sub = results_synth.write_team(st2024, reference, str(tmp_path / ("%s.zip" % noise)), noise, 3)
-        assert scoring.evaluate(st2024, reference, sub, reference_cache=cache) == scoring.evaluate(st2024, reference, sub)
-    assert len(cache) == len(glob.glob(os.path.join(reference, "*", "*.json"))) - 0
+        cached = scoring.evaluate(st2024, reference, sub, reference_cache=cache)
+        assert cached == scoring.evaluate(st2024, reference, sub)
+    assert len(cache) == len(glob.glob(os.path.join(reference, "*", "*.json")))
 
 
 def test_bootstrap_uses_the_declared_aggregation_of_any_competition(tmp_path):

@@ -93,7 +93,8 @@ def _check_row(task, lang, kind, row, names, n):
         raise BootstrapError("%s: per-sentence values of different shapes across teams (%s)" % (where, names))
     point = kind.score_value(dict((k, float(np.mean(v)) if n else 0.0) for k, v in row["per_sentence"].items()))
     if abs(point - row["score"]) > 1e-9:
-        raise BootstrapError("%s: the per-sentence values average to %r, the scorer says %r" % (where, point, row["score"]))
+        raise BootstrapError("%s: the per-sentence values average to %r, the scorer says %r"
+                             % (where, point, row["score"]))
 
 
 def bootstrap(competition, pairs, rows, resamples, seed, keep):
@@ -113,8 +114,8 @@ def bootstrap(competition, pairs, rows, resamples, seed, keep):
     tail = (1.0 - CONFIDENCE) / 2 * 100
     for start in range(0, len(rows), ROW_CHUNK):
         part = slice(start, min(start + ROW_CHUNK, len(rows)))
-        chunk = [dict(e, score=e["score"][:, part], components=dict((k, v[:, part]) for k, v in e["components"].items()))
-                 for e in entries]
+        chunk = [dict(e, score=e["score"][:, part],
+                      components=dict((k, v[:, part]) for k, v in e["components"].items())) for e in entries]
         for key, values in scoring.aggregate(competition, chunk, pairs):
             values = np.broadcast_to(values, (resamples, part.stop - part.start))
             lo, hi = np.percentile(values, [tail, 100 - tail], axis=0)

@@ -175,7 +175,8 @@ def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candi
     log("results: %s: %d submission(s) re-scored in %.1f s on %d process(es)"
         % (name, runner.scored, scored - started, options["workers"]))
     result, records = _tabulate(competition, name, spec, pairs, selection, options)
-    log("results: %s: bootstrap (%d resamples) and rankings in %.1f s" % (name, options["resamples"], time.time() - scored))
+    log("results: %s: bootstrap (%d resamples) and rankings in %.1f s"
+        % (name, options["resamples"], time.time() - scored))
     result["scored_submissions"] = runner.scored
     return result, records
 
@@ -255,7 +256,8 @@ def compute(competition, module_name, ref_dir, downloads, options, log):
                 raise DataError(download.path, "", "subtask %s is given more than one download: give one "
                                 "(a folder can hold every team's zips)" % name)
             if name not in declared:
-                raise DataError(download.path, "", "unknown subtask %r: expected one of %s" % (name, ", ".join(declared)))
+                raise DataError(download.path, "", "unknown subtask %r: expected one of %s"
+                                % (name, ", ".join(declared)))
             view = os.path.join(scratch, name)
             pairs = subtask_reference(competition, ref_dir, declared[name], view)
             if not pairs:

@@ -133,7 +133,8 @@ def heatmap_figure(sub):
             x = label_width + j * CELL_W
             body.append('<rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="white"><title>%s, %s: '
                         '%.4f [%.4f, %.4f]</title></rect>' % (x, y, CELL_W, CELL_H, fill, esc(row["name"]),
-                                                             esc(lang["code"]), score["value"], score["lo"], score["hi"]))
+                                                             esc(lang["code"]), score["value"], score["lo"],
+                                                             score["hi"]))
             body.append('<text x="%.1f" y="%.1f" text-anchor="middle" dominant-baseline="middle" font-size="9" '
                         'fill="%s">%.2f</text>' % (x + CELL_W / 2, y + CELL_H / 2, "white" if dark else "#111",
                                                   score["value"]))

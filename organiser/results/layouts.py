@@ -22,6 +22,7 @@ Three layouts are recognised, each from what the platform's source writes:
 A team name can be substituted for a user name with a ``user,team`` CSV (``--teams``).
 """
 import csv
+import datetime
 import io
 import os
 import re
@@ -105,7 +106,8 @@ class Container(object):
             try:
                 data = self.zip.read(member)
             except Exception as err:
-                raise DataError("%s!%s" % (self.path, member), "", "cannot be read (%s: %s)" % (type(err).__name__, err))
+                raise DataError("%s!%s" % (self.path, member), "", "cannot be read (%s: %s)"
+                                % (type(err).__name__, err))
         else:
             with open(os.path.join(self.path, *member.split("/")), "rb") as handle:
                 data = handle.read()
@@ -115,9 +117,8 @@ class Container(object):
         """Modification time of ``member`` as an ISO string (zip: the stored date)."""
         if self.is_zip:
             return "%04d-%02d-%02dT%02d:%02d:%02d" % self.zip.getinfo(member).date_time
-        import datetime
         stamp = os.path.getmtime(os.path.join(self.path, *member.split("/")))
-        return datetime.datetime.utcfromtimestamp(stamp).strftime("%Y-%m-%dT%H:%M:%S")
+        return datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
 
 
 class Download(object):
