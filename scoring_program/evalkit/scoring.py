@@ -8,9 +8,10 @@ docs/architecture.md).
 import contextlib
 import gc
 import hashlib
+import os
 from collections import OrderedDict
 
-from . import __version__, keys, metrics
+from . import __version__, fingerprint, keys, metrics
 from .kinds import KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes
@@ -56,8 +57,11 @@ def _failed_entry(task, lang, status):
             "sentences": 0, "scored_sentences": 0, "items": 0, "zeroed_sentences": 0, "details": {}}
 
 
-def score_file(task, lang, ref, submission, limits, messages):
-    """Score one (task, language) file of ``submission`` against parsed ``ref``; return its entry dict."""
+def score_file(task, lang, ref, submission, limits, messages, other=None):
+    """Score one (task, language) file of ``submission`` against parsed ``ref``; return its entry dict.
+
+    ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None.
+    """
     name = "%s/%s.json" % (task.folder, lang)
     if (task.folder, lang) not in submission.files:
         messages.append(Message(name, ERROR, "", "missing: expected %s in the submission (scored 0)" % name))
@@ -66,6 +70,7 @@ def score_file(task, lang, ref, submission, limits, messages):
     log = MessageLog(name)
     try:
         value = parse_json_bytes(submission.read(task.folder, lang, limits["file"]), name, limits["file"])
+        _check_split(task, lang, name, value, ref, other, messages)
         pred = kind.parse_prediction(value, ref, log, task)
     except DataError as err:
         messages.extend(log.close())
@@ -81,6 +86,17 @@ def score_file(task, lang, ref, submission, limits, messages):
                   "items": result.items, "zeroed_sentences": result.zeroed_sentences, "details": result.details})
     entry["components"] = dict((c, result.components[c]) for c in task.components)
     return entry
+
+
+def _check_split(task, lang, name, value, ref, other, messages):
+    """Add one message when ``value`` looks like predictions for the other split (see :mod:`evalkit.fingerprint`)."""
+    if other is None:
+        return
+    found = fingerprint.wrong_split_message(
+        name, task.kind, value, ref, other["files"].get("%s/%s" % (task.folder, lang)), other["split"],
+        other["phase_split"], other["samples"])
+    if found is not None:
+        messages.append(found)
 
 
 def aggregate(competition, entries, pairs):
@@ -154,9 +170,10 @@ def _evaluate(competition, ref_dir, submission_path):
                                        aliases, messages)
     digest = hashlib.sha256()
     entries = []
+    other = fingerprint.read_fingerprint(os.path.join(ref_dir, fingerprint.FILE_NAME))
     for task, lang in pairs:
         ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest)
-        entries.append(score_file(task, lang, ref, submission, limits, messages))
+        entries.append(score_file(task, lang, ref, submission, limits, messages, other))
         del ref
     return build_report(competition, entries, pairs, messages, digest.hexdigest())
 
