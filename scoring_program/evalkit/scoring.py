@@ -175,7 +175,33 @@ def _evaluate(competition, ref_dir, submission_path):
         ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest)
         entries.append(score_file(task, lang, ref, submission, limits, messages, other))
         del ref
-    return build_report(competition, entries, pairs, messages, digest.hexdigest())
+    report = build_report(competition, entries, pairs, messages, digest.hexdigest())
+    baseline = read_baseline(os.path.join(ref_dir, BASELINE_FILE))
+    if baseline is not None:
+        report["baseline"] = baseline
+    return report
+
+
+#: Optional file of a phase's reference folder: the baseline's scores on this phase (not a scored file).
+BASELINE_FILE = "baseline_scores.json"
+
+
+def read_baseline(path, max_bytes=4 * 1024 * 1024):
+    """``{"label", "scores"}`` from the optional baseline file at ``path``; None when it is absent or
+    unusable (the report works without it). Only numeric scores are kept."""
+    import json
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+        value = json.loads(data.decode("utf-8")) if len(data) <= max_bytes else None
+    except (IOError, OSError, ValueError):
+        return None
+    if type(value) is not dict or type(value.get("scores")) is not dict:
+        return None
+    scores = OrderedDict((key, number) for key, number in value["scores"].items()
+                         if type(number) in (int, float) and number == number)
+    label = value.get("label") if type(value.get("label")) is str else "baseline"
+    return {"label": label[:80], "scores": scores} if scores else None
 
 
 def build_report(competition, entries, pairs, messages, ref_hash):
