@@ -310,7 +310,7 @@ def _status_summary(view):
     parts = []
     for status, count in counts.items():
         css = "" if status == STATUS_SCORED else ' class="bad"'
-        parts.append("<span%s>%d %s</span>" % (css, count, _e(status)))
+        parts.append("<span%s>%d %s</span>" % (css, count, _e(STATUS_LABELS.get(status, status))))
     return '<p class="note">Entries: %s.</p>' % ", ".join(parts)
 
 
@@ -464,7 +464,7 @@ def _task_summary(view, task, entries):
         cells += [_num_td(_as_dict(entry.get("components")).get(n)) for n in comps]
         cells += [_num_td(_as_dict(entry.get("micro")).get(n)) for n in micro]
         cells += [_num_td(entry.get(c), counts=True) for c in counts]
-        status = _e(entry.get("status") or "unknown")
+        status = _e(STATUS_LABELS.get(_key(entry.get("status"))) or entry.get("status") or "unknown")
         status = status if entry.get("status") == STATUS_SCORED else '<span class="bad">%s</span>' % status
         rows.append("<tr><td>%s</td><td>%s</td>%s</tr>" % (view.lang_label(_key(entry.get("lang"))), status,
                                                           "".join(cells)))
@@ -548,7 +548,7 @@ def _entry_details(view, task, entry):
     body = [_entry_counts(entry)]
     if entry.get("status") != STATUS_SCORED:
         body.append('<p class="bad">Not scored as submitted (%s); see the messages for this file.</p>'
-                    % _e(entry.get("status") or "unknown"))
+                    % _e(STATUS_LABELS.get(_key(entry.get("status"))) or entry.get("status") or "unknown"))
     body.append(_comparison_table(entry))
     if kind == "tagging":
         body.append("<h3>Per tag</h3>" + _per_tag_table(details.get("per_tag")))
