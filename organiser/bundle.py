@@ -220,11 +220,14 @@ def directory_members(root, prefix=""):
     return members
 
 
-def reference_members(phase_dir, subtask):
+def reference_members(phase_dir, subtask, baselines_dir=None):
     """The reference files of ``subtask`` in ``phase_dir``: ``({"<task>/<lang>.json": bytes}, missing)``.
 
     Only the subtask's (task, lang) pairs are taken (what the scorer scores is exactly the files
-    present); ``missing`` lists the declared pairs without a file.
+    present); ``missing`` lists the declared pairs without a file. Two optional files the scorer
+    does not score ride along: ``other_split.json`` (recognises predictions for the other split) and,
+    from ``baselines_dir`` (``make baselines``), ``baseline_scores.json`` (the baseline's scores on
+    this phase, shown beside the participant's in ``detailed_results.html``).
     """
     members, missing = {}, []
     for task, lang in subtask_pairs(subtask):
@@ -235,6 +238,16 @@ def reference_members(phase_dir, subtask):
                 members[name] = handle.read()
         else:
             missing.append(name)
+    if os.path.isfile(os.path.join(phase_dir, "other_split.json")):
+        with open(os.path.join(phase_dir, "other_split.json"), "rb") as handle:
+            members["other_split.json"] = handle.read()
+    split = {"dev": "valid", "test": "test"}.get(os.path.basename(os.path.normpath(phase_dir)))
+    scores = os.path.join(baselines_dir or "", "scores-baseline-%s-%s.json" % (subtask, split))
+    if baselines_dir and split and os.path.isfile(scores):
+        with open(scores, encoding="utf-8") as handle:
+            found = json.load(handle).get("scores", {})
+        members["baseline_scores.json"] = json.dumps(
+            {"label": "baseline", "system": "baseline", "scores": found}, indent=1).encode("utf-8")
     return members, missing
 
 
@@ -331,7 +344,8 @@ def build_subtask(build, source, subtask, phases_found, shared):
         if name == "embeddings":
             data = zip_bytes(embeddings_reference_members(subtask))
         else:
-            refs, missing = reference_members(os.path.join(build.args.reference, name), subtask)
+            refs, missing = reference_members(os.path.join(build.args.reference, name), subtask,
+                                              os.path.join(build.out, "baselines"))
             if missing:
                 build.warn("%s %s: %d declared reference file(s) missing, their leaderboard columns will stay "
                            "empty: %s" % (subtask, name, len(missing), ", ".join(missing)))
