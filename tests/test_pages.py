@@ -10,6 +10,7 @@ from conftest import needs_shared, SHARED
 import st2024
 from evalkit import keys
 from organiser import bundle, pages
+from evalkit.messages import DataError
 from html_check import NestingParser
 from test_bundle import CONLLU, make_data, write
 
@@ -260,3 +261,192 @@ def test_pages_render_in_a_headless_browser(rendered, tmp_path):
         pytest.skip("chromium did not answer in time")
     dom = process.stdout.decode("utf-8")
     assert "Classical Chinese" in dom and "<table " in dom
+
+
+# --------------------------------------------------------------------------- links, citation, wording
+
+def test_links_declaration_defaults_and_checks(tmp_path):
+    links = pages.load_links()
+    assert links["registration"].startswith("https://docs.google.com/forms/")
+    assert set(links["competitions"]) == set(st2024.SUBTASKS) and all(links["competitions"].values())
+    assert links["citation"].endswith("bibliography.bib") and "Dereza" in links["contact"]["name"]
+    path = tmp_path / "links.yaml"
+    path.write_text("registration: javascript:alert(1)\n", encoding="utf-8")
+    with pytest.raises(DataError) as error:
+        pages.load_links(str(path))
+    assert "registration" in str(error.value) and "http(s)://" in str(error.value)
+    path.write_text("competitions: {subtask_c: https://x.org}\n", encoding="utf-8")
+    with pytest.raises(DataError, match="unknown subtask"):
+        pages.load_links(str(path))
+    path.write_text("contact: {url: mailto:st@example.org}\n", encoding="utf-8")
+    assert pages.load_links(str(path))["contact"] == {"name": "the organisers", "url": "mailto:st@example.org"}
+
+
+def test_every_page_links_registration_other_subtask_citation_and_contact(rendered):
+    links = pages.load_links()
+    for subtask, members in rendered.items():
+        (other,) = [s for s in st2024.SUBTASKS if s != subtask]
+        for member, text in members.items():
+            hrefs = re.findall(r'href="([^"]*)"', text)
+            for url in (links["registration"], links["competitions"][other], links["citation"],
+                        links["contact"]["url"]):
+                assert pages.escape(url) in hrefs, (subtask, member, url)
+            assert pages.escape(links["competitions"][subtask]) not in hrefs, (subtask, member)
+
+
+def test_the_bibliography_is_shown_or_linked(rendered, tmp_path):
+    shown = rendered["unconstrained"]["data.html"]
+    assert "\\emph{invented} entry: &lt;lang&gt; \\&amp; co" in shown
+    linked = rendered["constrained"]["data.html"].split("<h2")[-1]
+    assert "Citation" in linked and pages.escape(pages.load_links()["citation"]) in linked
+    assert pages.read_bibliography(str(tmp_path)) is None
+    (tmp_path / "bibliography.bib").write_text("\ufeff@misc{a,}\n\n", encoding="utf-8")
+    assert pages.read_bibliography(str(tmp_path)) == "@misc{a,}"
+
+
+def test_no_organiser_side_wording_on_participant_pages(rendered):
+    for subtask, members in rendered.items():
+        for member, text in members.items():
+            for phrase in ("data directory", "checkout", "these pages were built", "make baselines",
+                           "Not found in"):
+                assert phrase not in text, (subtask, member, phrase)
+
+
+def test_one_candidate_rule_and_optional_fill_mask_fields(rendered):
+    for subtask, members in rendered.items():
+        text = " ".join(members["evaluation.html"].split())
+        assert "pad" not in re.sub(r"<[^>]*>", " ", text).lower(), subtask
+        assert "up to 3 candidates count, in order" in text.lower() and "fewer is fine" in text
+        assert "an empty string is accepted and never matches" in text
+        if "fill_mask_word" in st2024.SUBTASKS[subtask]["tasks"]:
+            assert "<code>text</code> (your restored sentence) are optional" in text
+
+
+def test_component_is_defined_once_for_classical_chinese(rendered):
+    for members in rendered.values():
+        text = " ".join(members["data.html"].split())
+        assert text.count("A <strong>component</strong> is") == 1
+        assert "one <code>[_]</code> hides one component" in text and "strokes are masked" not in text
+
+
+def test_size_table_legend_lists_only_the_marks_it_uses():
+    sizes = {"lat": {split: {"sentences": 3, "tokens": 9, "source": "morphology"} for split in pages.SPLITS}}
+    table = pages.languages_table(["lat"], sizes)
+    assert "&#8224;" not in table and "&#8212;" not in table and "<ul" not in table
+    sizes["lat"]["test"] = None
+    assert "&#8212; not counted" in pages.languages_table(["lat"], sizes)
+    assert pages.missing_files(["lat"], sizes) == ["lat test"]
+
+
+# --------------------------------------------------------------------------- the fill-mask TSV files
+
+def tsv_files(root):
+    """``(split, path)`` of every fill-mask TSV of a release checkout."""
+    found = []
+    for kind in ("fill_mask_word", "fill_mask_char"):
+        for split in pages.SPLITS:
+            folder = os.path.join(root, kind, split)
+            if os.path.isdir(folder):
+                found += [(split, os.path.join(folder, n)) for n in sorted(os.listdir(folder)) if n.endswith(".tsv")]
+    return found
+
+
+def example_readers():
+    """The functions of pages/read_tsv_example.py (the code the Data page shows)."""
+    namespace = {}
+    with open(pages.READ_TSV_EXAMPLE, encoding="utf-8") as handle:
+        exec(compile(handle.read(), pages.READ_TSV_EXAMPLE, "exec"), namespace)
+    return namespace["read_tsv"], namespace["read_tsv_plain"]
+
+
+def test_data_page_states_the_header_of_each_split_and_shows_the_reader(rendered):
+    text = rendered["unconstrained"]["data.html"]
+    rows = re.findall(r"<tr><td[^>]*>(train|valid|test)</td><td[^>]*>(yes|no[^<]*)</td>", text)
+    assert rows == [("train", "yes"), ("valid", "yes"), ("test", "no: the first line is a sentence")]
+    text = " ".join(text.split())
+    assert "header=None" in text and "405,781 bytes" in text and "field larger than field limit" in text
+
+
+def test_example_readers_on_a_fake_split_of_each_kind(tmp_path):
+    read_tsv, read_tsv_plain = example_readers()
+    with_header = tmp_path / "a_valid.tsv"
+    with_header.write_text("masked\tsrc\nNA [MASK]\tNA b\n\"q [MASK]\t\"q r\n", encoding="utf-8")
+    no_header = tmp_path / "a_test.tsv"
+    no_header.write_text("masked [MASK]\nnull\n", encoding="utf-8")
+    assert read_tsv(str(with_header)).values.tolist() == [["NA [MASK]", "NA b"], ["\"q [MASK]", "\"q r"]]
+    assert read_tsv(str(no_header))["masked"].tolist() == ["masked [MASK]", "null"]
+    assert read_tsv_plain(str(with_header)) == [["NA [MASK]", "NA b"], ["\"q [MASK]", "\"q r"]]
+    assert read_tsv_plain(str(no_header)) == [["masked [MASK]"], ["null"]]
+
+
+@needs_shared
+def test_header_facts_and_the_reader_hold_on_every_release_tsv():
+    read_tsv, read_tsv_plain = example_readers()
+    files = tsv_files(SHARED)
+    assert set(split for split, _ in files) == set(pages.SPLITS)
+    for split, path in files:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        header = split in pages.TSV_HEADER_SPLITS
+        assert (lines[0] == "\t".join(pages.TSV_COLUMNS[split])) == header, path
+        body = lines[1:] if header else lines
+        assert all(line.count("\t") == len(pages.TSV_COLUMNS[split]) - 1 for line in body), path
+        table, plain = read_tsv(path), read_tsv_plain(path)
+        assert len(table) == len(plain) == len(body), path
+        assert table["masked"].tolist() == [row[0] for row in plain] == [l.split("\t")[0] for l in body], path
+
+
+@needs_shared
+def test_the_long_line_the_data_page_names():
+    path = os.path.join(SHARED, "fill_mask_word", "valid", "ghc_valid.tsv")
+    if not os.path.isfile(path):
+        pytest.skip("ghc_valid.tsv is not in this copy of the release")
+    with open(path, "rb") as handle:
+        lines = handle.read().split(b"\n")
+    assert len(lines[857]) == 405781, "the Data page says line 858 is 405,781 bytes long"
+    import csv
+    raised = csv.field_size_limit(131072)  # the default (the starting kit's reader raises it for itself)
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            with pytest.raises(csv.Error, match="field larger than field limit"):
+                list(csv.reader(handle, delimiter="\t", quotechar="^"))
+    finally:
+        csv.field_size_limit(raised)
+    assert len(example_readers()[0](path)) == len([l for l in lines if l]) - 1
+
+
+# --------------------------------------------------------------------------- baseline tables
+
+def fake_detailed_results(subtask, offset):
+    """A ``detailed_results.json`` shaped dict for every pair of ``subtask`` (scores are made up)."""
+    pairs = pages.subtask_pairs(subtask)
+    tasks = list(dict.fromkeys(task for task, _ in pairs))
+    langs = list(st2024.SUBTASKS[subtask]["languages"])
+    scores = {"avg_score": 0.5 + offset}
+    scores.update(("avg_" + task.key, 0.4 + offset) for task in tasks)
+    scores.update((lang + "_avg_score", 0.3 + offset) for lang in langs)
+    return {"tasks": [{"folder": task.folder} for task in tasks], "languages": [{"code": lang} for lang in langs],
+            "entries": [{"task": task.folder, "lang": lang, "score": 0.25 + offset} for task, lang in pairs],
+            "scores": scores}
+
+
+def test_each_subtask_gets_its_own_baseline_table_with_legends(tmp_path):
+    from organiser import baselines
+    os.makedirs(str(tmp_path / "baselines"))
+    scores = dict(((system, subtask), fake_detailed_results(subtask, 0.5 if system == "baseline" else 0.0))
+                  for system in baselines.SYSTEMS for subtask in st2024.SUBTASKS)
+    scores[("baseline", "unconstrained")]["entries"] = [
+        e for e in scores[("baseline", "unconstrained")]["entries"] if e["lang"] != "sga" or "fill" in e["task"]]
+    markdown = baselines.write_table(str(tmp_path), scores, "st2024", [("morphology", "cop")])
+    constrained = pages.read_baseline_html(str(tmp_path), "constrained")
+    unconstrained = pages.read_baseline_html(str(tmp_path), "unconstrained")
+    assert "Filling the gaps" not in constrained and "(sga)" not in constrained and "(lat)" in constrained
+    assert "Filling the gaps" in unconstrained and "(sga)" in unconstrained
+    assert (tmp_path / "baselines" / "table.html").read_text(encoding="utf-8") == unconstrained + "\n"
+    assert markdown == (tmp_path / "baselines" / "table.md").read_text(encoding="utf-8")
+    assert '<td class="num">0.750 / 0.250\u2020</td>' in constrained
+    assert "\u2020: no training data in the release" in constrained and "checkout" not in constrained
+    assert "\u2014: the task does not apply" in unconstrained and "\u2014: the task" not in constrained
+    assert '<td class="num">\u2014</td>' in unconstrained

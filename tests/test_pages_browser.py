@@ -11,24 +11,12 @@ from conftest import ROOT, SHARED
 import st2024
 from organiser import baselines, pages
 from test_bundle import build_tree, write
+from test_pages import fake_detailed_results
 
 sys.path.insert(0, os.path.join(ROOT, "tests", "browser"))
 import platforms  # noqa: E402
 
 NUMBER = re.compile(r"^[\d,.]+(?: / [\d,.]+)?[\u2020*]?$")
-
-
-def fake_detailed_results(subtask, offset):
-    """A ``detailed_results.json`` shaped dict for every pair of ``subtask`` (scores are made up)."""
-    pairs = pages.subtask_pairs(subtask)
-    tasks = list(dict.fromkeys(task for task, _ in pairs))
-    langs = list(st2024.SUBTASKS[subtask]["languages"])
-    scores = {"avg_score": 0.5 + offset}
-    scores.update(("avg_" + task.key, 0.4 + offset) for task in tasks)
-    scores.update((lang + "_avg_score", 0.3 + offset) for lang in langs)
-    return {"tasks": [{"folder": task.folder} for task in tasks], "languages": [{"code": lang} for lang in langs],
-            "entries": [{"task": task.folder, "lang": lang, "score": 0.25 + offset} for task, lang in pairs],
-            "scores": scores}
 
 
 @pytest.fixture(scope="module")
