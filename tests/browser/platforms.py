@@ -141,15 +141,17 @@ def _item(platform, kind, key, content):
             " })(document.currentScript.parentNode);</script></div>" % (attr, _js_string(content)))
 
 
-def host_page(items):
-    """A host document rendering ``items`` (``(platform, kind, key, content)``) in one content column."""
+def host_page(items, measured=True):
+    """A host document rendering ``items`` (``(platform, kind, key, content)``) in one content column, with
+    the script that writes the measures at the end of the document when ``measured``."""
     platforms = set(item[0] for item in items)
     heads = "".join('<script src="%s"></script>' % _file_url(SCRIPTS[p]) for p in sorted(platforms)
                     if p in SCRIPTS)
     body = "\n".join('<div class="st2024-host" style="width:%dpx;margin:8px">%s</div>'
                      % (COLUMN_WIDTH, _item(*item)) for item in items)
-    return ('<!DOCTYPE html><html><head><meta charset="utf-8">%s<script>%s</script></head>'
-            '<body style="font-family:sans-serif;font-size:14px">%s</body></html>' % (heads, MEASURE_JS, body))
+    script = "<script>%s</script>" % MEASURE_JS if measured else ""
+    return ('<!DOCTYPE html><html><head><meta charset="utf-8">%s%s</head>'
+            '<body style="font-family:sans-serif;font-size:14px">%s</body></html>' % (heads, script, body))
 
 
 def _run(arguments, timeout=240):
@@ -182,8 +184,8 @@ def measure(items):
     return json.loads(html_module.unescape(match.group(1)))
 
 
-def screenshot(platform, kind, content, path, height=3000):
-    """Write a PNG of ``content`` rendered as ``platform`` shows it."""
+def screenshot(platform, kind, content, path, height=3000, offset=0):
+    """Write a PNG of ``content`` rendered as ``platform`` shows it (from ``offset`` pixels down)."""
     folder = tempfile.mkdtemp(prefix="st2024-shot-")
     try:
         host = os.path.join(folder, "host.html")
@@ -191,7 +193,9 @@ def screenshot(platform, kind, content, path, height=3000):
         if platform == "local":
             text = content
         else:
-            text = host_page([item])
+            text = host_page([item], measured=False)
+        text = re.sub(r"<body([^>]*)>", lambda m: '<body%s><div style="margin-top:-%dpx">' % (m.group(1), offset),
+                      text, count=1)
         with open(host, "w", encoding="utf-8") as handle:
             handle.write(text)
         _run(["--virtual-time-budget=10000", "--window-size=%d,%d" % (COLUMN_WIDTH + 60, height),
@@ -227,6 +231,7 @@ def main(argv=None):
     parser.add_argument("bundles", nargs="+")
     parser.add_argument("--out", required=True)
     parser.add_argument("--height", type=int, default=3000)
+    parser.add_argument("--offset", type=int, default=0, help="start this many pixels down the page")
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     for bundle_path in args.bundles:
@@ -236,7 +241,7 @@ def main(argv=None):
         for member, text in sorted(pages.items()):
             for platform in PLATFORMS:
                 path = os.path.join(args.out, "%s-%s-%s.png" % (stem, member[:-5], platform))
-                screenshot(platform, "page", text, path, args.height)
+                screenshot(platform, "page", text, path, args.height, args.offset)
                 print(path)
         for label, text in sorted(descriptions.items()):
             for platform in ("legacy", "codabench"):
