@@ -93,7 +93,7 @@ def inline_styles(text):
         if not rules:
             return match.group(0)
         if "style" in found:
-            rules.append(found["style"])
+            rules.append(html.unescape(found["style"]))
             attrs = ATTRIBUTE.sub(lambda m: "" if m.group(1) == "style" else m.group(0), attrs)
         return '<%s%s style="%s">' % (tag, attrs, escape("; ".join(rules)))
     return START_TAG.sub(styled, text)

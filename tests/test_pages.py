@@ -269,7 +269,7 @@ def test_links_declaration_defaults_and_checks(tmp_path):
     links = pages.load_links()
     assert links["registration"].startswith("https://docs.google.com/forms/")
     assert set(links["competitions"]) == set(st2024.SUBTASKS) and all(links["competitions"].values())
-    assert links["citation"].endswith("bibliography.bib") and "Dereza" in links["contact"]["name"]
+    assert links["citation"].endswith("bibliography.bib") and "organisers" in links["contact"]["name"]
     path = tmp_path / "links.yaml"
     path.write_text("registration: javascript:alert(1)\n", encoding="utf-8")
     with pytest.raises(DataError) as error:
