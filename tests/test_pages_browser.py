@@ -21,7 +21,8 @@ NUMBER = re.compile(r"^[\d,.]+(?: / [\d,.]+)?[\u2020*]?$")
 
 @pytest.fixture(scope="module")
 def bundles(tmp_path_factory):
-    """Both bundles built from the fake release, with per-subtask baseline tables and a bibliography."""
+    """``{bundle name: (pages, phase descriptions)}`` of every bundle built from the fake release, with
+    per-subtask baseline tables and a bibliography."""
     from organiser import bundle
     base = tmp_path_factory.mktemp("browser")
     argv = build_tree(base, phases=("dev", "test"))
@@ -39,15 +40,17 @@ def bundles(tmp_path_factory):
               "@misc{x2024,\n  title = {{An \\emph{invented} entry} <lang> & co},\n  author = {Doe, Jane},\n}\n")
     assert bundle.main(argv) == 0
     result = {}
-    for subtask in st2024.SUBTASKS:
-        with open(os.path.join(out, "bundles", "st2024-%s.zip" % subtask), "rb") as handle:
-            result[subtask] = platforms.bundle_contents(handle.read())
+    for name in sorted(os.listdir(os.path.join(out, "bundles"))):  # every bundle the build writes
+        if name.endswith(".zip"):
+            with open(os.path.join(out, "bundles", name), "rb") as handle:
+                result[name[:-len(".zip")]] = platforms.bundle_contents(handle.read())
+    assert set("st2024-%s" % subtask for subtask in st2024.SUBTASKS) <= set(result)
     return result
 
 
 @pytest.fixture(scope="module")
 def measured(bundles):
-    """``{(subtask, kind, name, platform): measures}`` for every page and phase description."""
+    """``{(bundle, kind, name, platform): measures}`` for every page and phase description."""
     try:
         platforms.chromium()
     except platforms.BrowserUnavailable as error:
@@ -55,22 +58,22 @@ def measured(bundles):
             raise
         pytest.skip(str(error))
     items = []
-    for subtask, (page_texts, descriptions) in bundles.items():
+    for bundle, (page_texts, descriptions) in bundles.items():
         for member, text in page_texts.items():
-            items += [(p, "page", "%s|page|%s|%s" % (subtask, member, p), text) for p in platforms.PLATFORMS]
+            items += [(p, "page", "%s|page|%s|%s" % (bundle, member, p), text) for p in platforms.PLATFORMS]
         for label, text in descriptions.items():
-            items += [(p, "description", "%s|description|%s|%s" % (subtask, label, p), text)
+            items += [(p, "description", "%s|description|%s|%s" % (bundle, label, p), text)
                       for p in ("legacy", "codabench")]
     found = platforms.measure(items)
     return dict((tuple(key.split("|")), value) for key, value in found.items())
 
 
 def renders(measured, kind):
-    """``{(subtask, name): {platform: measures}}`` of one kind."""
+    """``{(bundle, name): {platform: measures}}`` of one kind."""
     grouped = {}
-    for (subtask, found_kind, name, platform), value in measured.items():
+    for (bundle, found_kind, name, platform), value in measured.items():
         if found_kind == kind:
-            grouped.setdefault((subtask, name), {})[platform] = value
+            grouped.setdefault((bundle, name), {})[platform] = value
     return grouped
 
 
@@ -83,19 +86,19 @@ def test_every_page_and_description_is_rendered(bundles, measured):
 
 
 def test_nothing_in_the_bundles_is_taken_for_a_code_block_or_latex_by_codabench(bundles):
-    for subtask, (page_texts, descriptions) in bundles.items():
+    for bundle, (page_texts, descriptions) in bundles.items():
         for name, text in list(page_texts.items()) + list(descriptions.items()):
-            platforms.assert_markdown_neutral("%s %s" % (subtask, name), text)
+            platforms.assert_markdown_neutral("%s %s" % (bundle, name), text)
 
 
 def test_pages_read_the_same_on_every_platform(measured):
-    for (subtask, name), by_platform in renders(measured, "page").items():
+    for (bundle, name), by_platform in renders(measured, "page").items():
         local = by_platform["local"]
-        assert local["text"] and local["styleElements"] == 0, (subtask, name)
+        assert local["text"] and local["styleElements"] == 0, (bundle, name)
         for platform in ("legacy", "codabench"):
             seen = by_platform[platform]
-            assert seen["text"] == local["text"], (subtask, name, platform, first_difference(local, seen))
-            assert seen["links"] == local["links"] and seen["pre"] == local["pre"], (subtask, name, platform)
+            assert seen["text"] == local["text"], (bundle, name, platform, first_difference(local, seen))
+            assert seen["links"] == local["links"] and seen["pre"] == local["pre"], (bundle, name, platform)
 
 
 def first_difference(local, seen):
@@ -106,24 +109,24 @@ def first_difference(local, seen):
 
 
 def test_every_lang_placeholder_is_visible_everywhere(bundles, measured):
-    for (subtask, name), by_platform in renders(measured, "page").items():
-        expected = bundles[subtask][0][name].count("&lt;lang&gt;")
+    for (bundle, name), by_platform in renders(measured, "page").items():
+        expected = bundles[bundle][0][name].count("&lt;lang&gt;")
         for platform, seen in by_platform.items():
-            assert seen["text"].count("<lang>") == expected, (subtask, name, platform)
+            assert seen["text"].count("<lang>") == expected, (bundle, name, platform)
     assert any(page["text"].count("<lang>") > 5 for page in measured.values())
 
 
 def test_tables_keep_their_borders_alignment_and_unwrapped_numbers(measured):
     tables = 0
-    for (subtask, name), by_platform in renders(measured, "page").items():
+    for (bundle, name), by_platform in renders(measured, "page").items():
         local = by_platform["local"]
         for platform, seen in by_platform.items():
-            assert len(seen["tables"]) == len(local["tables"]), (subtask, name, platform)
+            assert len(seen["tables"]) == len(local["tables"]), (bundle, name, platform)
             for table, local_table in zip(seen["tables"], local["tables"]):
                 tables += 1
-                assert len(table) == len(local_table), (subtask, name, platform)
+                assert len(table) == len(local_table), (bundle, name, platform)
                 for cell, local_cell in zip(table, local_table):
-                    where = (subtask, name, platform, cell["text"][:40])
+                    where = (bundle, name, platform, cell["text"][:40])
                     assert all(float(w[:-2]) >= 1 for w in cell["borders"]), where
                     assert "none" not in cell["styles"] and "hidden" not in cell["styles"], where
                     assert cell["align"] == local_cell["align"], where
@@ -133,18 +136,18 @@ def test_tables_keep_their_borders_alignment_and_unwrapped_numbers(measured):
 
 
 def test_baseline_cells_do_not_wrap(measured):
-    for (subtask, name), by_platform in renders(measured, "page").items():
+    for (bundle, name), by_platform in renders(measured, "page").items():
         if name != "evaluation.html":
             continue
         for platform, seen in by_platform.items():
             baseline = [t for t in seen["tables"] if t and t[0]["text"] == "Language"]
-            assert baseline, (subtask, platform)
+            assert baseline, (bundle, platform)
             cells = [c for c in baseline[-1] if "/" in c["text"]]
-            assert cells and all(c["lines"] == 1 for c in cells), (subtask, platform)
+            assert cells and all(c["lines"] == 1 for c in cells), (bundle, platform)
 
 
 def test_phase_descriptions_read_the_same_on_both_platforms(bundles, measured):
-    for (subtask, label), by_platform in renders(measured, "description").items():
-        raw = " ".join(bundles[subtask][1][label].split())
-        assert by_platform["legacy"]["text"] == raw, (subtask, label)
-        assert by_platform["codabench"]["text"] == raw, (subtask, label, by_platform["codabench"]["text"])
+    for (bundle, label), by_platform in renders(measured, "description").items():
+        raw = " ".join(bundles[bundle][1][label].split())
+        assert by_platform["legacy"]["text"] == raw, (bundle, label)
+        assert by_platform["codabench"]["text"] == raw, (bundle, label, by_platform["codabench"]["text"])
