@@ -61,7 +61,7 @@ BIB = "@misc{doe2024,\n  title = {{An \\emph{invented} entry: <lang> \\& co}},\n
 
 @pytest.fixture(scope="module")
 def rendered(sizes):
-    """``{subtask: {member: html}}`` with a baseline table and a bibliography for the unconstrained pages only."""
+    """``{subtask: {member: html}}``; the unconstrained pages only get a baseline table and a bibliography."""
     result = {}
     for subtask in st2024.SUBTASKS:
         competition = bundle.derive_competition(bundle.load_competition(), subtask, {"dev", "test"})
@@ -347,7 +347,8 @@ def tsv_files(root):
         for split in pages.SPLITS:
             folder = os.path.join(root, kind, split)
             if os.path.isdir(folder):
-                found += [(split, os.path.join(folder, n)) for n in sorted(os.listdir(folder)) if n.endswith(".tsv")]
+                found += [(split, os.path.join(folder, name)) for name in sorted(os.listdir(folder))
+                          if name.endswith(".tsv")]
     return found
 
 

@@ -194,8 +194,8 @@ def screenshot(platform, kind, content, path, height=3000, offset=0):
             text = content
         else:
             text = host_page([item], measured=False)
-        text = re.sub(r"<body([^>]*)>", lambda m: '<body%s><div style="margin-top:-%dpx">' % (m.group(1), offset),
-                      text, count=1)
+        shifted = '<body\\1><div style="margin-top:-%dpx">' % offset
+        text = re.sub(r"<body([^>]*)>", shifted, text, count=1)
         with open(host, "w", encoding="utf-8") as handle:
             handle.write(text)
         _run(["--virtual-time-budget=10000", "--window-size=%d,%d" % (COLUMN_WIDTH + 60, height),
