@@ -29,6 +29,7 @@ import yaml
 from organiser import ROOT, SCORING_PROGRAM, logo, pages
 import st2024
 from evalkit import keys
+from evalkit.messages import DataError
 
 COMPETITION_YAML = os.path.join(ROOT, "competition.yaml")
 EMBEDDINGS_PROGRAM = os.path.join(ROOT, "embeddings_scoring_program")
@@ -51,8 +52,8 @@ EMBEDDINGS_PHASE = {
     "description": (
         "Phase 2 of the constrained subtask: upload the embeddings your system was built on, as a zip with an "
         "embeddings/ folder (load_embeddings.py defining load_model, requirements.txt, a non-empty "
-        "metadata.txt and one <lang>.bin per language). Only the layout is checked: the score is the share "
-        "of languages covered. See the Evaluation page."),
+        "metadata.txt and one .bin file per language, named by its code, e.g. chu.bin). Only the layout is "
+        "checked: the score is the share of languages covered. See the Evaluation page."),
     "color": "orange",
     "start_date": datetime.date(2024, 1, 16),
     "max_submissions": 10,
@@ -356,7 +357,8 @@ def build_subtask(build, source, subtask, phases_found, shared):
         build.wrote(os.path.join(build.out, "reference", "%s-%s.zip" % (subtask, name)), data)
         members[member] = data
     for page_member, text in pages.build_pages(competition, subtask, shared["sizes"],
-                                               shared["baseline_html"]).items():
+                                               shared["baseline_html"][subtask], shared["bibliography"],
+                                               shared["links"]).items():
         data = text.encode("utf-8")
         page_path = os.path.join(build.out, "pages", subtask, page_member)
         write_file(page_path, data)
@@ -426,8 +428,31 @@ def shared_inputs(build):
     build.wrote(os.path.join(args.out, "starting_kit.zip"), kit)
     if not os.path.isdir(args.data):
         build.warn("data folder %s not found: the overview's size table will be empty" % args.data)
-    return {"sizes": pages.count_sizes(args.data), "baseline_html": pages.read_baseline_html(args.out),
-            "logo": logo.png_bytes(), "starting_kit": kit}
+    return dict(page_inputs(build), logo=logo.png_bytes(), starting_kit=kit)
+
+
+def page_inputs(build):
+    """What the pages are built from besides the competition: sizes, baseline tables, BibTeX, links;
+    what is missing is said to the organiser (never on the pages)."""
+    args = build.args
+    sizes = pages.count_sizes(args.data)
+    missing = pages.missing_files(list(st2024.LANGUAGES), sizes)
+    if missing and os.path.isdir(args.data):
+        build.warn("no file in %s for %s: the size table shows a dash there" % (args.data, ", ".join(missing)))
+    tables = dict((subtask, pages.read_baseline_html(args.out, subtask)) for subtask in st2024.SUBTASKS)
+    for subtask, table in sorted(tables.items()):
+        if table is None:
+            build.warn("no baseline table for the %s pages (%s): run `make baselines` first" % (
+                subtask, os.path.join(args.out, "baselines", "table-%s.html" % subtask)))
+    bibliography = pages.read_bibliography(args.data)
+    if bibliography is None:
+        build.warn("no %s in %s: the Data page links the citation file instead of showing it"
+                   % (pages.BIBLIOGRAPHY, args.data))
+    try:
+        links = pages.load_links()
+    except DataError as error:
+        raise BundleError(str(error))
+    return {"sizes": sizes, "baseline_html": tables, "bibliography": bibliography, "links": links}
 
 
 def main(argv=None):
