@@ -31,25 +31,33 @@ def subtasks_of(competition):
 
 
 def subtask_reference(competition, ref_dir, spec, target):
-    """Link the reference files of one subtask (its tasks x languages) under ``target``; return the
-    ``(task, lang)`` pairs found, in the scorer's order. The scorer then sees exactly the reference
+    """Link the reference files of one subtask (its tasks x languages, and the phase's other files) under
+    ``target``; return the ``(task, lang)`` pairs found, in the scorer's order. The scorer then sees exactly the reference
     the subtask's bundle ships, so its scores and signature are the platform's."""
     tasks = dict((t.folder, t) for t in competition.TASKS)
     try:
         found = scan_reference(ref_dir, set(tasks), competition.LANGUAGES)
     except ReferenceError as err:
         raise DataError(ref_dir, "", str(err))
+    os.makedirs(target, exist_ok=True)
+    for name in sorted(os.listdir(ref_dir)):     # the phase's other files (e.g. its split fingerprint)
+        if os.path.isfile(os.path.join(ref_dir, name)):
+            _link(os.path.join(ref_dir, name), os.path.join(target, name))
     pairs = []
     for folder, lang, path in found:
         if folder in spec["tasks"] and lang in spec["languages"] and lang in tasks[folder].languages:
             os.makedirs(os.path.join(target, folder), exist_ok=True)
-            link = os.path.join(target, folder, lang + ".json")
-            try:
-                os.symlink(os.path.abspath(path), link)
-            except OSError:
-                shutil.copyfile(path, link)
+            _link(path, os.path.join(target, folder, lang + ".json"))
             pairs.append((tasks[folder], lang))
     return keys.ordered_pairs(competition.TASKS, list(competition.LANGUAGES), pairs)
+
+
+def _link(source, target):
+    """A symbolic link to ``source`` at ``target`` (a copy where links are not possible)."""
+    try:
+        os.symlink(os.path.abspath(source), target)
+    except OSError:
+        shutil.copyfile(source, target)
 
 
 class Entrant(object):
