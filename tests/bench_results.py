@@ -43,6 +43,7 @@ def write_teams(ref_dir, out, count):
 
 
 def main():
+    """Build (or reuse) the reference and the teams, time one results run, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default=os.path.join(os.path.dirname(ROOT), "shared", "st2024"))
     parser.add_argument("--work", default=os.path.join(ROOT, "dist", "bench"))

@@ -166,6 +166,7 @@ class Runner(object):
         step = max(1, len(jobs) // 10)
 
         def progress(done, total):
+            """One line at every tenth of the jobs."""
             if done % step == 0 or done == total:
                 self.log("  scored %d/%d" % (done, total))
         outcomes = self.rescorer(jobs, progress)
