@@ -101,7 +101,7 @@ def _colour(value, lo, hi):
     """White (lowest) to dark blue (highest)."""
     t = 0.0 if hi <= lo else min(1.0, max(0.0, (value - lo) / (hi - lo)))
     start, end = (247, 251, 255), (8, 48, 107)
-    return "#%02x%02x%02x" % tuple(int(round(a + (b - a) * t)) for a, b in zip(start, end))  # both 3 long
+    return "#%02x%02x%02x" % tuple(int(round(start[i] + (end[i] - start[i]) * t)) for i in range(3))
 
 
 def heatmap_figure(sub):
