@@ -1,8 +1,8 @@
 """SVG figures of a subtask (written as files and embedded in results.html).
 
-- ``<subtask>-scores``: one panel per ranking (overall, then each task mean); a row per team in the
-  order of the overall ranking, then the baselines (grey, hollow); a dot at the score and a bar over
-  its 95% interval.
+- ``<subtask>-scores``: one panel per ranking (overall, then each task mean) on a common x axis from the
+  lowest to the highest interval bound; a row per team in the order of the overall ranking, then the
+  baselines (grey, hollow); a dot at the score and a bar over its 95% interval.
 - ``<subtask>-languages``: a language x team heat map of the language averages, with the value in
   each cell (white to dark blue; a blank cell when the language has no score).
 
@@ -51,10 +51,12 @@ def _rows(sub):
 
 
 def _extent(sub, keys):
-    """The common x range of the panels: [min(0, lowest bound), max(1, highest bound)]."""
+    """The common x range of the panels: the lowest to the highest interval bound, padded by 5%."""
     lows = [row["scores"][k]["lo"] for row in sub["rows"] for k in keys]
     highs = [row["scores"][k]["hi"] for row in sub["rows"] for k in keys]
-    return min([0.0] + lows), max([1.0] + highs)
+    lo, hi = min(lows), max(highs)
+    pad = (hi - lo) * 0.05 or 0.05
+    return lo - pad, hi + pad
 
 
 def scores_figure(sub):
