@@ -714,10 +714,10 @@ class UnionRI(RepeatingInterval):
         self.range = max((r.range for r in self.repeatings), key=lambda u: u.seconds)
 
     def preceding(self, moment):
-        """Latest first: the interval with the latest end (the shorter one on ties) next."""
+        """Latest first: the interval with the latest end (the longer one on ties) next."""
         iterators = [_Peek(r.preceding(moment)) for r in self.repeatings]
         for _ in range(MAX_STEPS):
-            best = max(iterators, key=lambda it: (it.head.end, -_length(it.head)))
+            best = max(iterators, key=lambda it: (it.head.end, _length(it.head)))
             yield best.next()
 
     def following(self, moment):
