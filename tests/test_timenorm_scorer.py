@@ -9,6 +9,7 @@ from evalkit.timenorm import metrics as M
 from evalkit.timenorm import types as T
 from evalkit.timenorm.scate import parse_dct
 
+
 def of(*parts):
     """The reference's SimpleInterval.of: one year, month, day, hour, minute or second."""
     units = [cal.YEARS, cal.MONTHS, cal.DAYS, cal.HOURS, cal.MINUTES, cal.SECONDS]

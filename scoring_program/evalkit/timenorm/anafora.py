@@ -132,15 +132,19 @@ class Entity(object):
 
 
 class Document(object):
-    """The entities of one Anafora file, with id look-up and the reference's "top entities"."""
+    """The entities of one Anafora file, with id look-up (the last entity of a duplicated id wins, its id listed in
+    ``duplicate_ids``) and the reference's "top entities"."""
 
     def __init__(self, entities, file="", text=None):
         self.entities = entities
         self.file = file
         self.text = text
         self.by_id = {}
+        self.duplicate_ids = []
         for entity in entities:
-            self.by_id.setdefault(entity.id, entity)
+            if entity.id in self.by_id:
+                self.duplicate_ids.append(entity.id)
+            self.by_id[entity.id] = entity
 
     def top_entities(self):
         """Entities that no property of any entity names (the roots of the annotation graphs)."""
@@ -227,8 +231,8 @@ def _entity(element, file, text_length):
 def read_anafora(data, file, text=None):
     """Read Anafora XML bytes into a :class:`Document`; spans are checked against ``text`` when given.
 
-    Entities are taken from ``<annotations>``; relations are ignored (SCATE uses none). Duplicate ids keep the
-    first entity, as a look-up table would.
+    Entities are taken from ``<annotations>``; relations are ignored (SCATE uses none). A link to a duplicated id
+    reaches the last entity with that id, as in the reference reader; ``Document.duplicate_ids`` lists them.
 
     >>> doc = read_anafora(b"<data><annotations><entity><id>1</id><span>0,4</span><type>Year</type>"
     ...                    b"<properties><Value>1998</Value></properties></entity></annotations></data>", "a.xml")

@@ -16,7 +16,8 @@ or impossible expression raises :class:`TimeError`, never anything else that a c
 """
 import datetime
 
-from .calendar import (TimeError, YEARS, MONTH_OF_YEAR, DAY_OF_MONTH, truncate, add_months)
+from .calendar import (TimeError, MONTH_OF_YEAR, DAY_OF_MONTH, truncate, add_months)
+from .calendar import MILLENNIA as cal_MILLENNIA
 
 MAX_STEPS = 20000  # bound on any search along the timeline (an impossible combination ends here, with a message)
 ONE_TICK = datetime.timedelta(microseconds=1)
@@ -629,8 +630,29 @@ class RepeatingUnit(RepeatingInterval):
         self.modifier = modifier
         self.defined = _unmodified(modifier)
 
+    def _month_start(self, index):
+        """The start of month number ``index`` (year * 12 + month - 1); year 0 is clipped to 0001-01-01."""
+        year, month = divmod(index, 12)
+        if year > 9999:
+            raise TimeError("year %d is outside 1-9999" % year)
+        return datetime.datetime(year, month + 1, 1) if year >= 1 else datetime.datetime(1, 1, 1)
+
+    def _calendar_index(self, moment):
+        """The month number where ``moment``'s unit starts (units of whole months, aligned as java's truncation,
+        so that the century of year 1 starts at year 0), or None for other units."""
+        if self.unit.months and self.unit is not cal_MILLENNIA:
+            months = moment.year * 12 + moment.month - 1
+            return months // self.unit.months * self.unit.months
+        return None
+
     def preceding(self, moment):
         """Whole units ending at or before the start of ``moment``'s unit, latest first."""
+        index = self._calendar_index(moment)
+        if index is not None:
+            for _ in range(MAX_STEPS):
+                index -= self.unit.months
+                yield SimpleInterval(self._month_start(index), self._month_start(index + self.unit.months))
+            return
         start = truncate(moment, self.unit)
         for _ in range(MAX_STEPS):
             end = start
@@ -639,6 +661,14 @@ class RepeatingUnit(RepeatingInterval):
 
     def following(self, moment):
         """Whole units starting at or after ``moment``, earliest first."""
+        index = self._calendar_index(moment)
+        if index is not None:
+            if self._month_start(index) < moment:
+                index += self.unit.months
+            for _ in range(MAX_STEPS):
+                yield SimpleInterval(self._month_start(index), self._month_start(index + self.unit.months))
+                index += self.unit.months
+            return
         truncated = truncate(moment, self.unit)
         end = self.unit.add(truncated, 1) if truncated < moment else truncated
         for _ in range(MAX_STEPS):
