@@ -10,6 +10,7 @@ or impossible expression raises :class:`TimeError`, never anything else that a c
 >>> since_1985 = Between(Year(1985), dct)
 >>> since_1985.start, since_1985.end
 (datetime.datetime(1986, 1, 1, 0, 0), datetime.datetime(1998, 3, 1, 14, 11))
+>>> from .calendar import YEARS
 >>> next_3_years = NextP(Year(1985), SimplePeriod(YEARS, IntNumber(3)))
 >>> next_3_years.start, next_3_years.end
 (datetime.datetime(1986, 1, 1, 0, 0), datetime.datetime(1989, 1, 1, 0, 0))
