@@ -2,7 +2,8 @@
 
 A value is an interval when it names one calendar stretch: a century ("19"), decade ("199"), year, season
 ("1998-SU"), quarter ("1998-Q3"), month, ISO week ("1998-W32", "1998-W32-WE" its weekend), day, part of a day
-("1998-08-07TNI"), hour, minute or second. Durations ("P3Y"), values with unknown digits ("XXXX-08"), the
+("1998-08-07TNI"), hour, minute or second. Weeks are ISO 8601 weeks (Monday to Sunday, week 1 holding the
+year's first Thursday). Durations ("P3Y"), values with unknown digits ("XXXX-08"), the
 references PRESENT_REF, PAST_REF, FUTURE_REF and TIMEX3s with a ``mod`` are not intervals, as in the reference
 comparison (``timeml/TimeMLScorer.scala``). A time zone offset after the seconds is dropped.
 
@@ -38,6 +39,8 @@ def timex3_interval(value, mod=None):
     SimpleInterval(1998-08-07T21:00:00, 1998-08-08T04:00:00)
     >>> timex3_interval("1998-W32-WE")
     SimpleInterval(1998-08-08T00:00:00, 1998-08-10T00:00:00)
+    >>> timex3_interval("1998-W01")
+    SimpleInterval(1997-12-29T00:00:00, 1998-01-05T00:00:00)
     """
     if mod or not interval_value(value):
         return None
@@ -55,9 +58,15 @@ def _year(text):
 
 
 def _week(year, text):
-    start = year + datetime.timedelta(weeks=int(text) - cal.WEEK_OF_YEAR.get(year))
-    return cal.truncate(start, cal.WEEKS) if start.year == year.year else \
-        start - datetime.timedelta(days=start.isoweekday() - 1)
+    """Monday of ISO 8601 week ``text`` of ``year`` (week 1 holds the year's first Thursday)."""
+    week = int(text)
+    if not 1 <= week <= 53:
+        raise ValueError("week %d" % week)
+    january4 = year.replace(day=4)
+    monday = january4 - datetime.timedelta(days=january4.isoweekday() - 1) + datetime.timedelta(weeks=week - 1)
+    if (monday + datetime.timedelta(days=3)).year != year.year:
+        raise ValueError("%d has no ISO week %d" % (year.year, week))
+    return monday
 
 
 def _parse(parts):
