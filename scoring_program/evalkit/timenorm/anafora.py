@@ -61,7 +61,6 @@ def parse_xml(data, file):
     parser.StartDoctypeDeclHandler = _refuse("doctype", "a document type declaration (DTD)")
     parser.EntityDeclHandler = _refuse("entity", "an entity declaration")
     parser.ExternalEntityRefHandler = _refuse("external", "an external entity reference")
-    parser.ProcessingInstructionHandler = None
     root_holder = []
     stack = []
     count = [0]

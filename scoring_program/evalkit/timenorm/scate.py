@@ -473,7 +473,7 @@ def interpret(interpreter, entity):
         return Timex(entity, expression, [], False, "not an interval (%s)" % type(expression).__name__)
     try:
         defined = expression.defined
-    except _FAILURES as error:
+    except _FAILURES:
         defined = False
     if isinstance(expression, T.Interval) and not defined:
         return Timex(entity, expression, [], False, "not a defined interval (%s)" % type(expression).__name__)
