@@ -31,6 +31,9 @@ def test_identification_and_composition():
     # the month links to a different day, so it differs too: only the year is composed right
     assert metrics.entity_counts(gold, system, "composition") == (1, 4, 3)
     assert metrics.prf(*metrics.entity_counts(gold, system, "composition")) == (0.25, 1 / 3.0, pytest.approx(2 / 7.0))
+    assert metrics.entity_counts_by_type(gold, system, "composition") == {
+        "Day-Of-Month": (0, 1, 1), "Month-Of-Year": (0, 1, 1), "Year": (1, 2, 1)}
+    assert metrics.entity_counts(gold, system, "identification", skip=("Year",)) == (2, 2, 2)
 
 
 def test_empty_sides_score_zero():

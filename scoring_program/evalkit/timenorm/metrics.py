@@ -223,13 +223,28 @@ def composition_key(document, entity, _seen=None):
     return identification_key(entity) + (tuple(props),)
 
 
+def _keys(document, key, skip):
+    entities = [e for e in document.entities if e.type not in skip]
+    if key == "identification":
+        return [(e.type, identification_key(e)) for e in entities]
+    return [(e.type, composition_key(document, e)) for e in entities]
+
+
 def entity_counts(gold_document, system_document, key="identification", skip=()):
     """(matched, system count, gold count) of entities equal under ``key`` ("identification": span + type;
-    "composition": span + type + properties and linked entities, recursively); types in ``skip`` are left out."""
-    def keys(document):
-        entities = [e for e in document.entities if e.type not in skip]
-        if key == "identification":
-            return [identification_key(e) for e in entities]
-        return [composition_key(document, e) for e in entities]
-    gold_keys, system_keys = keys(gold_document), keys(system_document)
+    "composition": span + type + properties and linked entities, recursively); types in ``skip`` are left out.
+    Each gold entity matches at most one system entity (duplicates count once each)."""
+    gold_keys = [k for _, k in _keys(gold_document, key, skip)]
+    system_keys = [k for _, k in _keys(system_document, key, skip)]
     return _matched(gold_keys, system_keys), len(system_keys), len(gold_keys)
+
+
+def entity_counts_by_type(gold_document, system_document, key="identification", skip=()):
+    """{entity type: (matched, system count, gold count)} under ``key``, for the types on either side."""
+    gold, system = _keys(gold_document, key, skip), _keys(system_document, key, skip)
+    result = {}
+    for entity_type in sorted(set(t for t, _ in gold) | set(t for t, _ in system)):
+        gold_keys = [k for t, k in gold if t == entity_type]
+        system_keys = [k for t, k in system if t == entity_type]
+        result[entity_type] = (_matched(gold_keys, system_keys), len(system_keys), len(gold_keys))
+    return result
