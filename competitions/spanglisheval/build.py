@@ -93,6 +93,17 @@ def make_set(set_id, seed, gold, found):
             "gold_type": gold.kind(), "types": types}
 
 
+def _kind(line):
+    """'cs' or 'mono': the quota a gold line counts towards."""
+    return "cs" if alternatives.Gold(line).is_cs() else "mono"
+
+
+def _full(taken, quotas, kind=None):
+    """Whether the quota of ``kind`` (of every kind when None) is full."""
+    kinds = [kind] if kind else list(quotas)
+    return all(len(taken[k]) >= quotas[k] for k in kinds)
+
+
 def build_split(data, split, seed, quotas, jobs, limit=None):
     """Return (reference records, funnel counts) of one split."""
     lines = read_gold(gold_path(data, split), limit)
@@ -103,27 +114,24 @@ def build_split(data, split, seed, quotas, jobs, limit=None):
     pool = multiprocessing.Pool(jobs, _init, (data,)) if jobs > 1 else None
     try:
         position = 0
-        while position < len(order) and any(len(taken[c]) < quotas[c] for c in quotas):
-            batch = []
-            while position < len(order) and len(batch) < BATCH * max(jobs, 1):
-                index = order[position]
-                position += 1
-                cls = "cs" if alternatives.Gold(lines[index]).is_cs() else "mono"
-                if len(taken[cls]) >= quotas[cls]:
+        while position < len(order) and not _full(taken, quotas):
+            batch = order[position:position + BATCH * max(jobs, 1)]
+            position += len(batch)
+            # lines whose kind is full now stay full: only the others are worth examining
+            jobs_ = [(data, seed, split, i, lines[i]) for i in batch if not _full(taken, quotas, _kind(lines[i]))]
+            results = dict(pool.map(examine, jobs_, chunksize=4) if pool else [examine(job) for job in jobs_])
+            for index in batch:                   # the accounting is sequential, so batching cannot show
+                if _full(taken, quotas):
+                    break
+                cls = _kind(lines[index])
+                if _full(taken, quotas, cls):
                     funnel["skipped_quota_full"] += 1
                     continue
-                batch.append((data, seed, split, index, lines[index]))
-            results = pool.map(examine, batch, chunksize=4) if pool else [examine(job) for job in batch]
-            for index, (outcome, found) in results:
-                gold = alternatives.Gold(lines[index])
-                cls = "cs" if gold.is_cs() else "mono"
-                if len(taken[cls]) >= quotas[cls]:
-                    funnel["skipped_quota_full"] += 1
-                    continue
+                outcome, found = results[index]
                 funnel["visited"] += 1
                 funnel[outcome] += 1
                 if outcome == "ok":
-                    taken[cls].append((index, gold, found))
+                    taken[cls].append((index, alternatives.Gold(lines[index]), found))
     finally:
         if pool:
             pool.close()
