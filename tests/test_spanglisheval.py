@@ -152,6 +152,7 @@ def test_quotas_filters_and_types_hold_in_every_set(dataset, built):
             assert len(set(record["sentences"])) == len(record["sentences"])
             for kind in ("cs", "en", "sp"):
                 assert 5 <= record["types"].count(kind) <= 10
+            assert len(record["sentences"]) == len(record["types"])
             for sentence, kind in zip(record["sentences"], record["types"]):
                 langs = set(t.rpartition("__")[2] for t in sentence.split() if "__" in t)
                 assert langs == ({"en", "sp"} if kind == "cs" else {kind} if kind != "gold" else langs)

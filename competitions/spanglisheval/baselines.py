@@ -162,8 +162,8 @@ def report(reference, scored):
     expected = choice.accuracy([1.0 / len(s["sentences"]) for s in reference])
     lines = ["| baseline | accuracy | on code-switched golds | on monolingual golds | WER |", "|---|---|---|---|---|"]
     for name, scores in scored.items():
-        lines.append("| %s | %.1f | %.1f | %.1f | %.3f |" % (name, 100 * scores["accuracy"], 100 * scores["accuracy_cs"],
-                                                           100 * scores["accuracy_mono"], scores["wer"]))
+        lines.append("| %s | %.1f | %.1f | %.1f | %.3f |" % (
+            name, 100 * scores["accuracy"], 100 * scores["accuracy_cs"], 100 * scores["accuracy_mono"], scores["wer"]))
     lines += ["", "Random chooser's expected accuracy (mean of 1/set size over %d sets): %.2f%%." % (
         len(reference), 100 * expected), "",
         "The paper's Table 3 (its own sets, LSTM models; accuracies as stated in its text): " + ", ".join(

@@ -49,8 +49,11 @@ def read_gold(path, limit=None):
     """The lines of a gold file (UTF-8), at most ``limit``."""
     if not os.path.isfile(path):
         raise DataError(path, "", "missing gold file (expected bangor_raw/bangor_<split>_gold)")
-    with io.open(path, encoding="utf-8") as handle:
-        lines = [line.rstrip("\r\n") for line in handle]
+    try:
+        with io.open(path, encoding="utf-8") as handle:
+            lines = [line.rstrip("\r\n") for line in handle]
+    except UnicodeDecodeError as error:
+        raise DataError(path, "byte %d" % error.start, "expected UTF-8 text (%s)" % error.reason)
     return lines[:limit] if limit else lines
 
 
@@ -107,6 +110,7 @@ def _full(taken, quotas, kind=None):
 def build_split(data, split, seed, quotas, jobs, limit=None):
     """Return (reference records, funnel counts) of one split."""
     lines = read_gold(gold_path(data, split), limit)
+    _init(data)   # resources are read (and checked) here; worker processes inherit them
     order = list(range(len(lines)))
     random.Random("%s:%s:lines" % (seed, split)).shuffle(order)
     taken = {"cs": [], "mono": []}
@@ -185,8 +189,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     started = time.time()
     try:
-        built = build(args.data, args.out, args.seed, {"cs": args.cs, "mono": args.mono}, args.jobs, args.limit,
-                      [s for s in args.splits.split(",") if s])
+        splits = [s for s in args.splits.split(",") if s]
+        built = build(args.data, args.out, args.seed, {"cs": args.cs, "mono": args.mono}, args.jobs, args.limit, splits)
     except DataError as error:
         sys.stderr.write("error: %s\n" % error)
         return 2
