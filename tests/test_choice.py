@@ -2,11 +2,15 @@
 submissions (ties and malformed sets included), jiwer as the WER oracle, and located validation messages."""
 import doctest
 import math
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from conftest import SCORING_PROGRAM
 from evalkit import choice
 from evalkit.messages import DataError
 
@@ -217,3 +221,25 @@ def test_duplicate_reference_ids_are_refused():
     with pytest.raises(DataError) as caught:
         choice.parse_reference([line, line], "ref.jsonl")
     assert "line 2" in str(caught.value)
+
+
+def test_the_portability_run_covers_choice_py():
+    """tests/test_portability.py runs vermin on scoring_program/: that run analyses this module too."""
+    vermin = os.path.join(os.path.dirname(sys.executable), "vermin")
+    proc = subprocess.run([vermin, "--no-tips", "-v", "-t=3.7-", SCORING_PROGRAM], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, universal_newlines=True)
+    assert proc.returncode == 0, proc.stdout
+    assert os.path.join("evalkit", "choice.py") in proc.stdout
+
+
+@pytest.mark.parametrize("data, where, expected", [
+    (b"", "", "the file is empty; expected a JSON object"),
+    (b'{"a": [1, 2', "line 1, column 12", "invalid JSON"),
+    (b"\xff{}", "byte 0", "not valid UTF-8"),
+    (b"[]", "", "expected a JSON object"),
+])
+def test_unusable_submission_files_are_one_located_error(data, where, expected):
+    reference = [{"id": "a", "sentences": ["x", "y"], "gold": 1, "gold_type": "cs"}]
+    with pytest.raises(DataError) as caught:
+        choice.read_submission(data, reference, "sub.json")
+    assert caught.value.message.where == where and expected in caught.value.message.text

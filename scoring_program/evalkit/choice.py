@@ -34,7 +34,10 @@ Rules for edge cases (the metric card):
 import json
 import math
 
+from .loading import parse_json_bytes
 from .messages import ERROR, WARNING, DataError, MessageLog
+
+MAX_SUBMISSION_BYTES = 64 * 1024 * 1024
 
 GOLD_TYPES = ("cs", "en", "sp")
 
@@ -173,7 +176,8 @@ def _describe(value):
         return "the string %r" % (value[:40] + ("..." if len(value) > 40 else ""))
     if isinstance(value, (list, dict)):
         return "a %s of %d item(s)" % ("list" if isinstance(value, list) else "JSON object", len(value))
-    return repr(value)
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _is_number(value):
@@ -198,8 +202,8 @@ def check_answer(set_id, value, size, log):
     if isinstance(value, int) and not isinstance(value, bool):
         if 0 <= value < size:
             return value
-        log.add(ERROR, where, "expected a sentence index from 0 to %d, got %d: the set counts as wrong"
-                % (size - 1, value), kind="index out of range")
+        log.add(ERROR, where, "expected a sentence index from 0 to %d, got %s: the set counts as wrong"
+                % (size - 1, _describe(value)), kind="index out of range")
         return None
     log.add(ERROR, where, "expected a list of %d scores or a sentence index from 0 to %d, got %s: the set "
             "counts as wrong" % (size, size - 1, _describe(value)), kind="answer of the wrong type")
@@ -236,6 +240,25 @@ def parse_submission(data, reference, file="predictions.json"):
         if set_id not in known:
             log.add(WARNING, "set %s" % set_id[:60], "not a set of the reference: ignored", kind="unknown set")
     return answers, log.close()
+
+
+def read_submission(data, reference, file="predictions.json", max_bytes=MAX_SUBMISSION_BYTES):
+    """Parse submission bytes (UTF-8 JSON) and validate them: ({set id: answer or None}, messages).
+
+    Raises DataError when the file is unusable as a whole (size, encoding, JSON syntax with line and
+    column, not an object).
+
+    >>> ref = [{"id": "a", "sentences": ["x", "y"], "gold": 1, "gold_type": "cs"}]
+    >>> read_submission(b'{"a": 1}', ref)
+    ({'a': 1}, [])
+    >>> read_submission(b'{"a": [1, 2}', ref)
+    Traceback (most recent call last):
+    ...
+    evalkit.messages.DataError: predictions.json, line 1, column 12: invalid JSON: Expecting ',' delimiter
+    """
+    if not data.strip():
+        raise DataError(file, "", "the file is empty; expected a JSON object {set id: list of scores or index}")
+    return parse_submission(parse_json_bytes(data, file, max_bytes), reference, file)
 
 
 def parse_reference(lines, file="reference.jsonl"):
