@@ -235,7 +235,7 @@ def test_the_portability_run_covers_choice_py():
 @pytest.mark.parametrize("data, where, expected", [
     (b"", "", "the file is empty; expected a JSON object"),
     (b'{"a": [1, 2', "line 1, column 12", "invalid JSON"),
-    (b"\xff{}", "byte 0", "not valid UTF-8"),
+    (b"\xff{}", "byte 0 (line 1)", "not valid UTF-8"),
     (b"[]", "", "expected a JSON object"),
 ])
 def test_unusable_submission_files_are_one_located_error(data, where, expected):
