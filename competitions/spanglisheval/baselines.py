@@ -1,5 +1,9 @@
 """Baselines on the rebuilt sets: a random chooser, a unigram model, a Kneser-Ney n-gram model.
 
+Two more rows for reference: a constant scorer (every sentence the same score: the tie rule makes it
+earn exactly the random chooser's expected accuracy) and the medoid of each set (the sentence closest to
+all the others, no language model: how much the sets' construction alone gives away).
+
 ``python -m competitions.spanglisheval.baselines --data ../shared/spanglisheval --sets DIR [--split dev]``
 
 The models are trained on the Bangor training sentences (``bangor_raw/bangor_train_gold``), normalised
@@ -134,6 +138,17 @@ class KneserNey(object):
         return sum(self.logprob(padded[i], padded[i - self.order + 1:i]) for i in range(self.order - 1, len(padded)))
 
 
+def medoid_scores(sentences):
+    """Minus each sentence's total word edit distance to the others of its set: a guess without any
+    language model (the gold is the sentence every alternative was derived from).
+
+    >>> medoid_scores(["a b c", "a b d", "a x c"])
+    [-2, -3, -3]
+    """
+    split = [s.split() for s in sentences]
+    return [-sum(choice.edit_distance(a, b) for b in split) for a in split]
+
+
 def read_reference(sets_dir, split):
     """The reference sets of a split built by ``build``."""
     path = os.path.join(sets_dir, split, "reference.jsonl")
@@ -151,6 +166,7 @@ def submissions(reference, data, seed="spanglisheval-random"):
     return {
         "random": {s["id"]: rng.randrange(len(s["sentences"])) for s in reference},
         "constant": {s["id"]: [0.0] * len(s["sentences"]) for s in reference},
+        "medoid (no language model)": {s["id"]: medoid_scores(s["sentences"]) for s in reference},
         "unigram": {s["id"]: [round(unigram.score(x), 6) for x in s["sentences"]] for s in reference},
         "kneser_ney_%d" % ORDER: {s["id"]: [round(kneser_ney.score(x), 6) for x in s["sentences"]]
                                   for s in reference},
@@ -179,11 +195,12 @@ def run(data, sets_dir, split):
         os.makedirs(out)
     scored = {}
     for name, submission in submissions(reference, data).items():
-        with io.open(os.path.join(out, name + ".json"), "w", encoding="utf-8", newline="\n") as handle:
+        filename = name.split(" ")[0] + ".json"
+        with io.open(os.path.join(out, filename), "w", encoding="utf-8", newline="\n") as handle:
             handle.write(json.dumps(submission, sort_keys=True) + "\n")
-        answers, messages = choice.parse_submission(submission, reference, name + ".json")
+        answers, messages = choice.parse_submission(submission, reference, filename)
         if messages:
-            raise DataError(name + ".json", "", "baseline submission invalid: %s" % messages[0])
+            raise DataError(filename, "", "baseline submission invalid: %s" % messages[0])
         scored[name] = choice.evaluate(reference, answers)
     with io.open(os.path.join(out, "baselines.md"), "w", encoding="utf-8", newline="\n") as handle:
         handle.write(report(reference, scored))
