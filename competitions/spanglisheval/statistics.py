@@ -85,9 +85,11 @@ def markdown(built, options):
               "- These are new sets built by the paper's recipe, not the paper's sets (those are not reachable): "
               "the search is the project's own lattice k-best, not Carmel; the paper's 1000-best lists, "
               "heuristic ties and random draws cannot be replayed.",
-              "- Alternatives per type are at most 10 by construction; fewer appear when the k-best list has "
-              "fewer distinct sequences different from the gold, and sets with fewer than 5 of a type are "
-              "discarded (the funnel above).",
+              "- Alternatives per type are at most 10 by construction, and sets with fewer than 5 of a type "
+              "are discarded (the funnel above). Here almost every set has the full 10 of each type: the "
+              "lattice keeps one edge per word and span, so its k best paths are mostly distinct word "
+              "sequences, whereas Carmel's k best paths repeat a sentence once per alignment of its phones "
+              "(the authors removed the repeats afterwards), which left fewer alternatives in some sets.",
               "- Gold words are turned into phones with their dictionary's first pronunciation only (Carmel "
               "composed all of them); only the 4 most frequent homophones per pronunciation and the 40 "
               "cheapest words per phone span are searched; phone changes cost at most 11 nats per word.",
