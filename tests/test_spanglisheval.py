@@ -245,3 +245,22 @@ def test_baselines_are_ordered_random_unigram_ngram_on_dev(tmp_path):
     assert scored["constant"]["accuracy"] == pytest.approx(random_expected)
     assert random_expected < scored["unigram"]["accuracy"] < scored["kneser_ney_3"]["accuracy"]
     assert scored["kneser_ney_3"]["wer"] < scored["unigram"]["wer"] < scored["constant"]["wer"]
+
+
+def test_docstring_examples_run():
+    import doctest
+    from competitions.spanglisheval import decoder
+    for module in (decoder, baselines):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0
+
+
+def test_a_malformed_counts_line_is_located(dataset, tmp_path, capsys):
+    import shutil
+    broken = str(tmp_path / "broken")
+    shutil.copytree(dataset, broken)
+    with io.open(os.path.join(broken, "generation_resources", "probs_sp.txt"), "a", encoding="utf-8") as handle:
+        handle.write("NOCOUNT\n")
+    assert build.main(["--data", broken, "--out", str(tmp_path / "out"), "--jobs", "1"]) == 2
+    error = capsys.readouterr().err
+    assert "probs_sp.txt, line 126: expected WORD<TAB>count, got 'NOCOUNT'" in error
