@@ -501,7 +501,7 @@ CODABENCH_RULES = collections.OrderedDict([
                    "public data) is a member; programs and data are .zip members"),
     ("v2.pages", "each page has a title and an HTML5 UTF-8 file that is not empty"),
     ("v2.tasks", "task indexes are unique; every task has a scoring program whose metadata has a command"),
-    ("v2.phases", "each phase has a name, tasks that exist, limits, and start/end written as quoted "
+    ("v2.phases", "each phase has a name, tasks that exist, limits, and start (end) written as quoted "
                   "'YYYY-MM-DD HH:MM:SS' (an unquoted YAML datetime loses its time on Codabench)"),
     ("v2.sequential", "every phase but the last ends, strictly before the next starts"),
     ("v2.leaderboard", "one leaderboard (key at most 36 characters) whose columns are the declared columns of "
@@ -522,9 +522,8 @@ def _fail_v2(failures, rule, where, text):
 
 
 def is_codabench_v2(competition):
-    """A native Codabench competition: ``version: 2`` and phases as a list."""
-    return (isinstance(competition, dict) and str(competition.get("version")) == "2"
-            and isinstance(competition.get("phases"), list))
+    """A native Codabench competition: phases as a list (a v1.5 one maps phase numbers to phases)."""
+    return isinstance(competition, dict) and "version" in competition and isinstance(competition.get("phases"), list)
 
 
 def _v2_member(failures, members, where, name, zipped):
@@ -590,9 +589,8 @@ def _check_v2_phases(failures, competition, members, tasks):
             _fail_v2(failures, "v2.phases", where + ".tasks", "must list existing task indexes, got %r"
                      % (phase.get("tasks"),))
         for key in ("start", "end"):
-            last = position == len(competition["phases"]) - 1
-            if key == "end" and last and phase.get(key) is None:
-                continue
+            if key == "end" and phase.get(key) is None:
+                continue  # only the last phase may have no end: rule v2.sequential
             if not (isinstance(phase.get(key), str) and DATETIME_PATTERN.match(phase[key])):
                 _fail_v2(failures, "v2.phases", "%s.%s" % (where, key),
                          "must be a quoted 'YYYY-MM-DD HH:MM:SS', got %r" % (phase.get(key),))
