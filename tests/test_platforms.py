@@ -267,3 +267,47 @@ def test_public_test_data_never_carries_gold(tmp_path, capsys):
     native = competition_of(os.path.join(dist, "bundles", "st2024-unconstrained-codabench.zip"))
     assert native["phases"][1]["public_data"] == bundle.PUBLIC_DATA_MEMBER
     assert bundle.PUBLIC_DATA_MEMBER in read_zip(os.path.join(dist, "bundles", "st2024-unconstrained.zip"))
+
+
+# --------------------------------------------------------------------------- Phase 2: Python 3.9 loaders, the page
+
+PY39_LOADERS = [
+    "def load_model(path, /):\n    return path\n",                                            # 3.8 positional-only
+    "def load_model(path):\n    if (n := len(path)) > 3:\n        return n\n    return f'{path=}'\n",  # 3.8 walrus, f'{x=}'
+    "import functools\n@functools.lru_cache()[0] if False else functools.cache\ndef load_model(p):\n    return p\n",
+    "from gensim.models import KeyedVectors\n\n\ndef load_model(path: str) -> dict[str, list]:\n"
+    "    return KeyedVectors.load_word2vec_format(path, binary=True)\n",                     # 3.9 generics
+    "with (open('a') as f,\n      open('b') as g):\n    pass\nload_model = lambda p: p\n",   # 3.9 parser
+]
+
+
+@pytest.mark.parametrize("source", PY39_LOADERS, ids=[str(i) for i in range(len(PY39_LOADERS))])
+def test_python39_loaders_are_accepted_whatever_the_worker_python(tmp_path, source):
+    from test_bundle import GOOD, embeddings_run
+    files = dict(GOOD, **{"load_embeddings.py": source.encode("utf-8")})
+    status, scores, _, out = embeddings_run(tmp_path, files)
+    assert status == 0 and scores["avg_score"] == 1.0, out
+
+
+@pytest.mark.parametrize("source, message", [
+    ("def load_model(p)):\n    return p\n", "unmatched ')'"),
+    ("s = '''\ndef load_model(p): pass\n", "does not parse"),
+    ("class Loader:\n    def load_model(self, p):\n        return p\n", "does not define"),
+])
+def test_broken_or_nested_loaders_score_zero(tmp_path, source, message):
+    from test_bundle import GOOD, embeddings_run
+    files = dict(GOOD, **{"load_embeddings.py": source.encode("utf-8")})
+    status, scores, _, out = embeddings_run(tmp_path, files)
+    assert status == 0 and scores["avg_score"] == 0.0 and message in out
+
+
+def test_embeddings_page_shows_the_loader_rules_dates_and_upload_limits():
+    from organiser import pages
+    competition = bundle.derive_competition(bundle.load_competition(), "constrained", {"dev", "test"})
+    text = pages.build_pages(competition, "constrained", {})["evaluation.html"]
+    window = schedule_module.load().window("embeddings")
+    for needle in ("Python 3.9", "load_model(path)", "model[word]", "requirements.txt", "metadata.txt",
+                   "KeyedVectors.load_word2vec_format", "300 MB", "15 GB", schedule_module.human(window.closes)):
+        assert needle in text, needle
+    assert "Python 3.9" not in pages.build_pages(bundle.derive_competition(
+        bundle.load_competition(), "unconstrained", {"dev", "test"}), "unconstrained", {})["evaluation.html"]
