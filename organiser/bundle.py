@@ -1,18 +1,23 @@
-"""Competition bundles (CodaLab v1.5 format, accepted by CodaLab Competitions and Codabench).
+"""Competition bundles: CodaLab v1.5 (for CodaLab Competitions) and native Codabench v2, per subtask.
 
-``python -m organiser bundle --data DIR --reference reference_data --out dist`` writes:
+``python -m organiser bundle --data DIR --reference reference_data --out dist [--schedule schedule.yaml]`` writes:
 
-- ``dist/bundles/st2024-unconstrained.zip`` and ``dist/bundles/st2024-constrained.zip``;
+- ``dist/bundles/st2024-<subtask>.zip`` (v1.5: upload on CodaLab) and ``dist/bundles/st2024-<subtask>-codabench.zip``
+  (``version: 2``: upload on Codabench), for the unconstrained and constrained subtasks, with the same members;
 - ``dist/reference/<subtask>-<phase>.zip`` (the reference data of each phase, ``phase`` = ``dev`` | ``test``
-  | ``embeddings``), also nested in the bundles;
+  | ``embeddings``), also nested in the bundles; without test gold the test phase nests a placeholder instead
+  (``TEST_REFERENCE_PENDING.txt``) and ``dist/reference/<subtask>-test.zip`` is built later (docs/organisers.md);
+- ``dist/public_data/<subtask>-test.zip`` (the release's unannotated test input, the test phase's public data);
 - ``dist/starting_kit.zip`` (``starting_kit/`` + the scoring program, with the baseline table in its README);
-- ``dist/pages/<subtask>/*.html`` (the pages nested in each bundle).
+- ``dist/pages/<subtask>/*.html`` (the pages nested in each bundle);
+- ``dist/build.json`` (the data, references and schedule of this build: what ``make check`` checks).
 
 The top-level ``competition.yaml`` is the source of the unconstrained bundle; the constrained one is derived
-from it (its own title and description, its tasks and languages, plus "Phase 2: embeddings"). The
-leaderboard columns are generated from ``evalkit.keys.leaderboard_columns`` and ``st2024.SUBTASKS``, the
-same declaration the scorer uses. Zips are deterministic (fixed timestamps and permissions, sorted members,
-``competition.yaml`` first), so rebuilding from the same inputs gives identical bytes.
+from it (its own title, description and phase labels, its tasks and languages, plus "Phase 2: embeddings").
+Every date comes from ``schedule.yaml`` (``organiser.schedule``). The leaderboard columns are generated from
+``evalkit.keys.leaderboard_columns`` and ``st2024.SUBTASKS``, the same declaration the scorer uses. Zips are
+deterministic (fixed timestamps and permissions, sorted members, ``competition.yaml`` first), so rebuilding
+from the same inputs gives identical bytes.
 """
 import argparse
 import copy

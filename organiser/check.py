@@ -1,7 +1,11 @@
-"""``python -m organiser check BUNDLE... --submissions DIR``: validate bundles, then run them as the workers do.
+"""``python -m organiser check (BUNDLE... | --dist DIST [--data DATA]) --submissions DIR``: validate bundles, then
+run them as the workers do.
 
-Part 1 re-states, in code, every rule of the portable CodaLab v1.5 format that both CodaLab Competitions
-and Codabench accept (issue 3); each failure names its rule and the offending key or member. Part 2
+With ``--dist`` it checks the bundles of the last build (``DIST/build.json``) and refuses when ``--data`` is not
+the data that build was made from. Part 1 re-states, in code, every rule of the portable CodaLab v1.5 format
+(issue 3; RULES) and of the native Codabench v2 format (CODABENCH_RULES), each bundle by its own; the phase
+windows each platform derives (``organiser.platforms``) must match the schedule. Each failure names its rule
+and the offending key or member; a test phase whose reference is the placeholder is a warning. Part 2
 simulates both workers on every phase of each bundle: it unzips the phase's scoring program and
 reference data, lays out ``run/{program,input/ref,input/res,output}``, substitutes ``$program``,
 ``$input`` and ``$output`` in the ``command:`` of the program's ``metadata``, splits it on single spaces
