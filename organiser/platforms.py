@@ -164,7 +164,7 @@ def platform_of(competition):
 def schedule_failures(platform_view, schedule, gap):
     """``[text]``: each phase of the view must open and close at the schedule's instants.
 
-    On Codabench a phase followed by another may close ``gap`` earlier (it refuses equal instants).
+    On Codabench a phase that follows another may open ``gap`` later (it refuses equal instants).
     """
     problems = []
     windows = platform_view.phases
@@ -173,13 +173,13 @@ def schedule_failures(platform_view, schedule, gap):
             problems.append("phase %s (%s): not in the schedule" % (window.number, window.label))
             continue
         declared = schedule.phases[window.reference]
-        allowed = [declared.closes]
-        if platform_view.platform == CODABENCH and index + 1 < len(windows):
-            allowed.append(declared.closes - gap)
-        if window.opens != declared.opens:
+        allowed = [declared.opens]
+        if platform_view.platform == CODABENCH and index > 0:
+            allowed.append(declared.opens + gap)
+        if window.opens not in allowed:
             problems.append("phase %s (%s) opens at %s, the schedule says %s"
                             % (window.number, window.label, window.opens, declared.opens))
-        if window.closes not in allowed:
+        if window.closes != declared.closes:
             problems.append("phase %s (%s) closes at %s on %s, the schedule says %s"
                             % (window.number, window.label, window.closes, platform_view.platform, declared.closes))
     return problems

@@ -20,7 +20,7 @@ PHASE_ORDER = ("dev", "test", "embeddings")
 FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S")
 #: How the bundles write an instant (both platforms parse it; quoted in the YAML, so never a YAML datetime).
 PLATFORM_FORMAT = "%Y-%m-%d %H:%M:%S"
-#: Codabench refuses a phase that ends when the next one starts: it ends this much earlier there.
+#: Codabench refuses a phase that starts when the previous one ends: it starts this much later there.
 CODABENCH_GAP = datetime.timedelta(seconds=1)
 
 Window = collections.namedtuple("Window", "opens closes")
@@ -149,12 +149,12 @@ def codalab_dates(schedule, names):
 def codabench_dates(schedule, names):
     """What a Codabench v2 bundle with phases ``names`` (in order) declares: ``[(start, end)]``.
 
-    A phase followed by another ends CODABENCH_GAP before the declared instant (Codabench refuses equal
-    instants); the last one ends at its declared instant.
+    Every phase ends at its declared instant; a phase that follows another starts CODABENCH_GAP after its
+    declared instant (Codabench refuses a phase starting when the previous one ends), so no deadline moves.
     """
     result = []
     for index, name in enumerate(names):
         window = schedule.window(name)
-        closes = window.closes - CODABENCH_GAP if index < len(names) - 1 else window.closes
-        result.append((platform_text(window.opens), platform_text(closes)))
+        opens = window.opens + CODABENCH_GAP if index > 0 else window.opens
+        result.append((platform_text(opens), platform_text(window.closes)))
     return result
