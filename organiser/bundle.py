@@ -21,7 +21,6 @@ from the same inputs gives identical bytes.
 """
 import argparse
 import copy
-import datetime
 import io
 import json
 import os

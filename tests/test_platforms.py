@@ -271,7 +271,8 @@ def test_public_test_data_never_carries_gold(tmp_path, capsys):
 
 PY39_LOADERS = [
     "def load_model(path, /):\n    return path\n",                                            # 3.8 positional-only
-    "def load_model(path):\n    if (n := len(path)) > 3:\n        return n\n    return f'{path=}'\n",  # 3.8 walrus, f'{x=}'
+    # 3.8 walrus and f'{x=}'
+    "def load_model(path):\n    if (n := len(path)) > 3:\n        return n\n    return f'{path=}'\n",
     "import functools\n@functools.lru_cache()[0] if False else functools.cache\ndef load_model(p):\n    return p\n",
     "from gensim.models import KeyedVectors\n\n\ndef load_model(path: str) -> dict[str, list]:\n"
     "    return KeyedVectors.load_word2vec_format(path, binary=True)\n",                     # 3.9 generics
