@@ -34,7 +34,8 @@ def parse_args(argv):
     parser.add_argument("--competition", default=DEFAULT_COMPETITION,
                         help="the competition's declaration module in scoring_program/ (default %(default)s)")
     parser.add_argument("--official", choices=compute.RULES, default="last",
-                        help="official submission of a team: the last (the bundle's rule, default) or the best")
+                        help="official submission of a team: the last (default: the bundles' rule, Codabench's "
+                             "Force_Last and CodaLab's force_submission_to_leaderboard) or the best")
     parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default %(default)s)")
     parser.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default %(default)s)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="scoring processes (default: cores)")
