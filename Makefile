@@ -60,6 +60,17 @@ bench: venv
 summary: venv
 	$(ORG) summary --out $(DIST)
 
+# Final results of a phase (issue 13): SUBMISSIONS=the platform's bulk download (or <team>/<name>.zip folder);
+# RESULTS_PHASE picks the reference phase (test by default); RESULTS_OPTIONS passes more options.
+.PHONY: results bench-results
+RESULTS_PHASE ?= test
+results: venv
+	@test -n "$(SUBMISSIONS)" || { echo "make results: give SUBMISSIONS=<download zip or folder>" >&2; exit 2; }
+	$(ORG) results --reference $(REF)/$(RESULTS_PHASE) --submissions $(SUBMISSIONS) --out $(DIST)/results $(RESULTS_OPTIONS)
+
+bench-results: venv
+	$(PY) tests/bench_results.py --data $(SHARED)
+
 test: venv browser
 	$(PY) -m pytest -q tests
 

@@ -8,6 +8,7 @@ COMMANDS = {
     "check": ("organiser.check", "validate bundles and simulate the CodaLab and Codabench workers"),
     "baselines": ("organiser.baselines", "train, predict and score the baseline submissions"),
     "summary": ("organiser.summary", "print where everything built by `make` is"),
+    "results": ("organiser.results", "re-score the official submissions, rank with confidence intervals"),
 }
 
 

@@ -143,9 +143,14 @@ def _candidates(value, log, max_candidates, where):
 
 
 class Entry(object):
-    """The result of scoring one file: official components, corpus-level accuracies, details."""
+    """The result of scoring one file: official components, corpus-level accuracies, details.
 
-    def __init__(self, components, micro, sentences, scored, items, zeroed, details):
+    ``per_sentence`` holds, per component, the list of per-sentence values whose mean is that
+    component (one value per scored sentence, in file order): the input of confidence intervals.
+    """
+
+    def __init__(self, components, micro, sentences, scored, items, zeroed, details, per_sentence=None):
+        self.per_sentence = per_sentence
         self.components = components
         self.micro = micro
         self.sentences = sentences
@@ -315,7 +320,7 @@ class TaggingKind(PairKind):
             all_hits.extend(label for label, count in hits.items() for _ in range(count))
         return Entry({"acc": metrics.mean(acc), "f1": metrics.mean(f1)},
                      {"acc": metrics.mean([len(all_hits)], len(all_gold))}, len(ref), len(acc), len(all_gold),
-                     zeroed, {"per_tag": _per_tag(all_gold, all_pred, all_hits)})
+                     zeroed, {"per_tag": _per_tag(all_gold, all_pred, all_hits)}, per_sentence={"acc": acc, "f1": f1})
 
 
 def _per_tag(gold, pred, hits):
@@ -353,7 +358,7 @@ def topk_entry(ref_golds, pred, sentences):
         hits3_all += h3
     return Entry({"acc1": metrics.mean(acc1), "acc3": metrics.mean(acc3)},
                  {"acc1": metrics.mean([hits1_all], items), "acc3": metrics.mean([hits3_all], items)},
-                 sentences, len(acc1), items, zeroed, {})
+                 sentences, len(acc1), items, zeroed, {}, per_sentence={"acc1": acc1, "acc3": acc3})
 
 
 class CandidatesKind(PairKind):
@@ -464,7 +469,8 @@ class MorphKind(Kind):
         correct = sum(row["correct"] for row in per_feature.values())
         total = sum(row["total"] for row in per_feature.values())
         return Entry({"score": metrics.mean(sent_scores)}, {"feature_acc": metrics.mean([correct], total)},
-                     len(ref), len(sent_scores), items, zeroed, {"per_feature": per_feature})
+                     len(ref), len(sent_scores), items, zeroed, {"per_feature": per_feature},
+                     per_sentence={"score": sent_scores})
 
 
 def _per_feature(gold_keys, hit_keys, extra_keys, ignored):

@@ -36,15 +36,28 @@ def signature(competition, ref_hash):
         ref_hash[:16], __version__)
 
 
-def load_reference(task, lang, path, competition, digest):
-    """Parse one reference file; feed its bytes to ``digest``; raise ReferenceError when it is broken."""
+def load_reference(task, lang, path, competition, digest, cache=None):
+    """Parse one reference file; feed its bytes to ``digest``; raise ReferenceError when it is broken.
+
+    ``cache`` (opt-in, a dict the caller keeps between calls, off by default): the bytes and parsed
+    sentences of ``path`` are kept there and reused, so a caller scoring many submissions against one
+    reference parses each file once (the digest still gets the same bytes).
+    """
     name = "reference %s/%s.json" % (task.folder, lang)
+    if cache is not None and path in cache:
+        data, ref = cache[path]
+        digest.update(("%s/%s\0%d\0" % (task.folder, lang, len(data))).encode("utf-8"))
+        digest.update(data)
+        return ref
     try:
         with open(path, "rb") as handle:
             data = handle.read()
         digest.update(("%s/%s\0%d\0" % (task.folder, lang, len(data))).encode("utf-8"))
         digest.update(data)
-        return KINDS[task.kind].parse_reference(parse_json_bytes(data, name, len(data)), name, task)
+        ref = KINDS[task.kind].parse_reference(parse_json_bytes(data, name, len(data)), name, task)
+        if cache is not None:
+            cache[path] = (data, ref)
+        return ref
     except DataError as err:
         raise ReferenceError(str(err))
     except (IOError, OSError) as err:
@@ -57,10 +70,12 @@ def _failed_entry(task, lang, status):
             "sentences": 0, "scored_sentences": 0, "items": 0, "zeroed_sentences": 0, "details": {}}
 
 
-def score_file(task, lang, ref, submission, limits, messages, other=None):
+def score_file(task, lang, ref, submission, limits, messages, other=None, per_sentence=False):
     """Score one (task, language) file of ``submission`` against parsed ``ref``; return its entry dict.
 
     ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None.
+    ``per_sentence`` (opt-in): a scored entry also carries ``"per_sentence"``, ``{component: [value per
+    scored sentence]}`` as the kind computed it (a failed entry has none: every sentence counts 0).
     """
     name = "%s/%s.json" % (task.folder, lang)
     if (task.folder, lang) not in submission.files:
@@ -85,6 +100,8 @@ def score_file(task, lang, ref, submission, limits, messages, other=None):
                   "sentences": result.sentences, "scored_sentences": result.scored_sentences,
                   "items": result.items, "zeroed_sentences": result.zeroed_sentences, "details": result.details})
     entry["components"] = dict((c, result.components[c]) for c in task.components)
+    if per_sentence:
+        entry["per_sentence"] = result.per_sentence
     return entry
 
 
@@ -144,18 +161,21 @@ def cyclic_gc_paused():
             gc.enable()
 
 
-def evaluate(competition, ref_dir, submission_path):
+def evaluate(competition, ref_dir, submission_path, per_sentence=False, reference_cache=None):
     """Score the submission at ``submission_path`` (directory or zip) against ``ref_dir``.
 
     Returns the report dict (``detailed_results.json``). Raises :class:`~evalkit.layout.ReferenceError` when the
     reference is unusable and :class:`~evalkit.layout.NothingToScore` when the submission holds no
     expected file; every other problem becomes a message and a zero for the entry concerned.
+    Opt-ins for the organisers' re-scoring (off by default, the platforms never use them):
+    ``per_sentence`` adds each scored entry's per-sentence values (see :func:`score_file`);
+    ``reference_cache`` is a dict kept between calls (see :func:`load_reference`).
     """
     with cyclic_gc_paused():
-        return _evaluate(competition, ref_dir, submission_path)
+        return _evaluate(competition, ref_dir, submission_path, per_sentence, reference_cache)
 
 
-def _evaluate(competition, ref_dir, submission_path):
+def _evaluate(competition, ref_dir, submission_path, per_sentence=False, reference_cache=None):
     """:func:`evaluate` itself: find the files, then load, check and score them one at a time."""
     tasks = dict((task.folder, task) for task in competition.TASKS)
     found = scan_reference(ref_dir, set(tasks), competition.LANGUAGES)
@@ -172,8 +192,8 @@ def _evaluate(competition, ref_dir, submission_path):
     entries = []
     other = fingerprint.read_fingerprint(os.path.join(ref_dir, fingerprint.FILE_NAME))
     for task, lang in pairs:
-        ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest)
-        entries.append(score_file(task, lang, ref, submission, limits, messages, other))
+        ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest, reference_cache)
+        entries.append(score_file(task, lang, ref, submission, limits, messages, other, per_sentence))
         del ref
     report = build_report(competition, entries, pairs, messages, digest.hexdigest())
     baseline = read_baseline(os.path.join(ref_dir, BASELINE_FILE))

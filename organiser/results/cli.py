@@ -1,0 +1,110 @@
+"""``python -m organiser results --reference DIR --submissions [SUBTASK=]PATH --out DIR``.
+
+Re-scores every team's official submission of a phase with the scoring program, ranks the teams with
+paired-bootstrap confidence intervals and writes the tables and figures of the findings paper under
+``--out``: ranking.csv, results.json, results.md, results.tex, results.html, figures/*.svg.
+"""
+import argparse
+import importlib
+import os
+import sys
+import time
+
+from organiser import ROOT
+from evalkit.messages import DataError
+
+from . import compute, layouts, render
+from .rescoring import RescoreError
+
+#: The kit's competition (its declaration module in scoring_program/); --competition picks another.
+DEFAULT_COMPETITION = "st2024"
+#: Reference phase folder -> split of the kit's baseline zips (organiser/baselines.py names them so).
+PHASE_SPLITS = {"dev": "valid", "test": "test"}
+
+
+def parse_args(argv):
+    """The command line (see the module docstring)."""
+    parser = argparse.ArgumentParser(prog="python -m organiser results", description=__doc__.split("\n\n")[1])
+    parser.add_argument("--reference", required=True, help="reference folder of the phase (<task>/<lang>.json)")
+    parser.add_argument("--submissions", required=True, action="append", metavar="[SUBTASK=]PATH",
+                        help="a download of the phase's submissions (legacy CodaLab or Codabench zip, or a "
+                             "<team>/<name>.zip folder); SUBTASK= says which subtask (default: the first "
+                             "declared); repeat for several subtasks")
+    parser.add_argument("--out", required=True, help="output folder")
+    parser.add_argument("--competition", default=DEFAULT_COMPETITION,
+                        help="the competition's declaration module in scoring_program/ (default %(default)s)")
+    parser.add_argument("--official", choices=compute.RULES, default="last",
+                        help="official submission of a team: the last (default: the bundles' rule, Codabench's "
+                             "Force_Last and CodaLab's force_submission_to_leaderboard) or the best")
+    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default %(default)s)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="scoring processes (default: cores)")
+    parser.add_argument("--baselines", default=os.path.join(ROOT, "dist", "submissions"),
+                        help="folder of the kit's baseline zips <system>-<subtask>-<split>.zip (default %(default)s)")
+    parser.add_argument("--no-baselines", action="store_true", help="leave the baselines out")
+    parser.add_argument("--phase", help="phase of the reference (dev or test; default: the reference folder's name)")
+    parser.add_argument("--teams", help="CSV with columns user,team: team names for user names")
+    parser.add_argument("--metadata", help="Codabench's submissions CSV (id, owner, status, created_when...)")
+    parser.add_argument("--phase-id", type=int, help="Codabench phase id to keep when a download mixes phases")
+    args = parser.parse_args(argv)
+    if args.resamples < 10:
+        parser.error("--resamples must be at least 10, got %d" % args.resamples)
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1, got %d" % args.jobs)
+    return args
+
+
+def split_submissions(values, subtask_names):
+    """``[(subtask, path)]`` from ``[SUBTASK=]PATH`` values; a bare path is the first declared subtask."""
+    pairs = []
+    for value in values:
+        name, sep, path = value.partition("=")
+        if sep and name in subtask_names:
+            pairs.append((name, path))
+        elif sep and not os.path.exists(value):
+            raise DataError(value, "", "unknown subtask %r before '=': expected one of %s"
+                            % (name, ", ".join(subtask_names)))
+        else:
+            pairs.append((subtask_names[0], value))
+    return pairs
+
+
+def log(text):
+    """Progress on stderr (stdout stays for the summary)."""
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def run(args):
+    """Read the downloads, compute and write everything; return the results dict."""
+    competition = importlib.import_module(args.competition)
+    names = [name for name, _ in compute.subtasks_of(competition)]
+    teams = layouts.read_teams(args.teams) if args.teams else None
+    downloads = [(name, layouts.read_download(path, teams, args.metadata, args.phase_id))
+                 for name, path in split_submissions(args.submissions, names)]
+    phase = args.phase or os.path.basename(os.path.normpath(args.reference))
+    options = {"rule": args.official, "resamples": args.resamples, "seed": args.seed, "workers": args.jobs,
+               "baselines": None if args.no_baselines else args.baselines, "split": PHASE_SPLITS.get(phase),
+               "phase": phase}
+    results = compute.compute(competition, args.competition, args.reference, downloads, options, log)
+    render.write_all(results, args.out)
+    return results
+
+
+def main(argv=None):
+    """Entry point; exit status 0 done, 2 bad input (the message names the file and what was expected)."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    started = time.time()
+    try:
+        results = run(args)
+    except (DataError, RescoreError) as err:
+        log("results: %s" % err)
+        return 2
+    for sub in results["subtasks"]:
+        log("results: %s: %d team(s) ranked, %d baseline(s), %d submission(s) scored"
+            % (sub["name"], sum(not r["baseline"] for r in sub["rows"]), sum(r["baseline"] for r in sub["rows"]),
+               sub["scored_submissions"]))
+    if results["failures"]:
+        log("results: %d submission(s) failed or were not scored: listed in results.md" % len(results["failures"]))
+    log("results: written to %s in %.1f s" % (os.path.abspath(args.out), time.time() - started))
+    return 0

@@ -1,0 +1,305 @@
+"""From downloads to the results: official submissions, re-scoring, bootstrap, rankings.
+
+Everything about the competition comes from its declaration module (``TASKS``, ``LANGUAGES``,
+``SUBTASKS`` when it has any, limits) and from :mod:`evalkit.keys` (score-key names); the results code
+names no task, language or key of its own.
+"""
+import os
+import shutil
+import tempfile
+import time
+
+from evalkit import keys
+from evalkit.layout import ReferenceError, scan_reference
+from evalkit.messages import DataError
+
+from . import bootstrap
+from .layouts import Candidate
+from .rescoring import Rescorer
+
+RULES = ("last", "best")
+
+
+def subtasks_of(competition):
+    """``[(name, {"title", "tasks", "languages"})]``: the declared subtasks, or one holding everything."""
+    declared = getattr(competition, "SUBTASKS", None)
+    if declared:
+        return list(declared.items())
+    return [(competition.COMPETITION_ID, {"title": competition.TITLE,
+                                          "tasks": tuple(t.folder for t in competition.TASKS),
+                                          "languages": tuple(competition.LANGUAGES)})]
+
+
+def subtask_reference(competition, ref_dir, spec, target):
+    """Link the reference files of one subtask (its tasks x languages, and the phase's other files) under
+    ``target``; return the ``(task, lang)`` pairs found, in the scorer's order. The scorer then sees exactly the reference
+    the subtask's bundle ships, so its scores and signature are the platform's."""
+    tasks = dict((t.folder, t) for t in competition.TASKS)
+    try:
+        found = scan_reference(ref_dir, set(tasks), competition.LANGUAGES)
+    except ReferenceError as err:
+        raise DataError(ref_dir, "", str(err))
+    os.makedirs(target, exist_ok=True)
+    for name in sorted(os.listdir(ref_dir)):     # the phase's other files (e.g. its split fingerprint)
+        if os.path.isfile(os.path.join(ref_dir, name)):
+            _link(os.path.join(ref_dir, name), os.path.join(target, name))
+    pairs = []
+    for folder, lang, path in found:
+        if folder in spec["tasks"] and lang in spec["languages"] and lang in tasks[folder].languages:
+            os.makedirs(os.path.join(target, folder), exist_ok=True)
+            _link(path, os.path.join(target, folder, lang + ".json"))
+            pairs.append((tasks[folder], lang))
+    return keys.ordered_pairs(competition.TASKS, list(competition.LANGUAGES), pairs)
+
+
+def _link(source, target):
+    """A symbolic link to ``source`` at ``target`` (a copy where links are not possible)."""
+    try:
+        os.symlink(os.path.abspath(source), target)
+    except OSError:
+        shutil.copyfile(source, target)
+
+
+class Entrant(object):
+    """One row of a subtask's tables: a team (its official submission) or a baseline."""
+
+    def __init__(self, name, candidate, outcome):
+        self.name, self.candidate, self.outcome = name, candidate, outcome
+
+    @property
+    def baseline(self):
+        """Whether this row is one of the kit's baselines (never ranked)."""
+        return self.candidate.baseline
+
+
+class Selection(object):
+    """The official submission of every team of one subtask and what became of every submission."""
+
+    def __init__(self):
+        self.entrants = []
+        self.records = []       # one dict per candidate: describe() + subtask, state, reason
+
+    def record(self, subtask, cand, state, reason="", outcome=None):
+        """Note what happened to ``cand`` (official, superseded, failed, not scored)."""
+        row = cand.describe()
+        row.update({"subtask": subtask, "state": state, "reason": reason})
+        if outcome is not None and outcome.status == "scored":
+            row["overall_score"] = outcome.score(keys.OVERALL_KEY)
+            row["signature"] = outcome.signature
+        self.records.append(row)
+
+
+def select(subtask, candidates, rule, run):
+    """Choose each team's official submission among ``candidates`` by ``rule`` (``last`` or ``best``).
+
+    ``run(list of candidates)`` re-scores them and returns ``{id(candidate): Outcome}``. ``last``: the
+    newest submission that the platform scored and that re-scores; an older one is used (and the newer
+    ones are listed with their reason) only when the newer ones could not be scored. ``best``: the
+    highest overall score among all that re-score.
+    """
+    selection = Selection()
+    queues = {}
+    for cand in sorted(candidates, key=lambda c: c.order, reverse=True):
+        reason = cand.ineligible()
+        if reason:
+            selection.record(subtask, cand, "not scored", reason)
+        else:
+            queues.setdefault(cand.team, []).append(cand)
+    outcomes, official = {}, {}
+    if rule == "best":
+        outcomes.update(run([c for queue in queues.values() for c in queue]))
+        for team, queue in queues.items():
+            scored = [c for c in queue if outcomes[id(c)].status == "scored"]
+            if scored:   # newest first, so max keeps the newest of equal scores
+                official[team] = max(scored, key=lambda c: outcomes[id(c)].score(keys.OVERALL_KEY))
+    else:
+        pending = dict((team, list(queue)) for team, queue in queues.items())
+        while True:
+            batch = [queue[0] for team, queue in pending.items() if queue and team not in official]
+            if not batch:
+                break
+            outcomes.update(run(batch))
+            for cand in batch:
+                pending[cand.team].pop(0)
+                if outcomes[id(cand)].status == "scored":
+                    official[cand.team] = cand
+    for team, queue in sorted(queues.items()):
+        for cand in queue:
+            outcome = outcomes.get(id(cand))
+            if official.get(team) is cand:
+                selection.record(subtask, cand, "official", "", outcome)
+                selection.entrants.append(Entrant(team, cand, outcome))
+            elif outcome is not None and outcome.status != "scored":
+                selection.record(subtask, cand, "failed", outcome.reason, outcome)
+            else:
+                selection.record(subtask, cand, "superseded", "scored lower" if outcome else "an official one is newer",
+                                 outcome)
+        if team not in official:
+            selection.records[-1]["reason"] += " (the team has no usable submission)"
+    return selection
+
+
+def baseline_candidates(directory, subtask, split):
+    """The kit's baseline submissions ``<system>-<subtask>-<split>.zip`` in ``directory``."""
+    if not directory or not split or not os.path.isdir(directory):
+        return []
+    suffix = "-%s-%s.zip" % (subtask, split)
+    found = []
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(suffix):
+            system = name[:-len(suffix)]
+            found.append(Candidate(system, None, name, (0,), None, None, ("path", os.path.join(directory, name)),
+                                   "kit", baseline=True))
+    return found
+
+
+class Runner(object):
+    """Re-scores candidates against one subtask's reference view with a :class:`Rescorer`; counts them."""
+
+    def __init__(self, rescorer, ref_dir, log):
+        self.rescorer, self.ref_dir, self.log = rescorer, ref_dir, log
+        self.scored = 0
+
+    def __call__(self, candidates):
+        """``{id(candidate): Outcome}`` for ``candidates``."""
+        jobs = [(id(c), self.ref_dir, c.locator) for c in candidates]
+        step = max(1, len(jobs) // 10)
+
+        def progress(done, total):
+            """One line at every tenth of the jobs."""
+            if done % step == 0 or done == total:
+                self.log("  scored %d/%d" % (done, total))
+        outcomes = self.rescorer(jobs, progress)
+        self.scored += len(jobs)
+        return outcomes
+
+
+def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candidates, options, log):
+    """Select, re-score and bootstrap one subtask; return its part of ``results.json`` and its records."""
+    started = time.time()
+    with Rescorer(module_name, options["workers"]) as rescorer:
+        runner = Runner(rescorer, ref_view, log)
+        selection, baselines = _select_all(name, candidates, options, runner)
+    scored = time.time()
+    log("results: %s: %d submission(s) re-scored in %.1f s on %d process(es)"
+        % (name, runner.scored, scored - started, options["workers"]))
+    result, records = _tabulate(competition, name, spec, pairs, selection, options)
+    log("results: %s: bootstrap (%d resamples) and rankings in %.1f s"
+        % (name, options["resamples"], time.time() - scored))
+    result["scored_submissions"] = runner.scored
+    return result, records
+
+
+def _select_all(name, candidates, options, runner):
+    """The teams' official submissions, then the kit's baselines, all re-scored."""
+    selection = select(name, candidates, options["rule"], runner)
+    baselines = baseline_candidates(options.get("baselines"), name, options.get("split"))
+    if baselines:
+        outcomes = runner(baselines)
+        for cand in baselines:
+            outcome = outcomes[id(cand)]
+            if outcome.status == "scored":
+                selection.entrants.append(Entrant(cand.team, cand, outcome))
+                selection.record(name, cand, "baseline", "", outcome)
+            else:
+                selection.record(name, cand, "failed", outcome.reason, outcome)
+    return selection, baselines
+
+
+def _tabulate(competition, name, spec, pairs, selection, options):
+    """Bootstrap the entrants of ``selection`` and build the subtask's part of ``results.json``."""
+    tasks = [t for t in competition.TASKS if any(p[0] is t for p in pairs)]
+    languages = [lang for lang in competition.LANGUAGES if any(p[1] == lang for p in pairs)]
+    result = {"name": name, "title": spec.get("title", name),
+              "tasks": [{"folder": t.folder, "key": t.key, "label": t.label, "mean_key": keys.task_mean_key(t)}
+                        for t in tasks],
+              "languages": [{"code": lang, "name": competition.LANGUAGES[lang][0], "key": keys.language_key(lang)}
+                            for lang in languages],
+              "entries": [{"task": t.folder, "lang": lang, "key": keys.entry_key(lang, t)} for t, lang in pairs],
+              "overall_key": keys.OVERALL_KEY, "rows": [], "rankings": {}}
+    entrants = selection.entrants
+    signatures = sorted(set(e.outcome.signature for e in entrants))
+    result["signature"] = signatures[0] if len(signatures) == 1 else signatures
+    if not entrants:
+        return result, selection.records
+    rank_keys = bootstrap.ranking_keys(tasks)
+    intervals, samples = bootstrap.bootstrap(competition, pairs, [e.outcome.entries for e in entrants],
+                                             options["resamples"], options["seed"], rank_keys)
+    for r, entrant in enumerate(entrants):
+        scores = dict(entrant.outcome.scores)
+        result["rows"].append({
+            "name": entrant.name, "baseline": entrant.baseline, "submission": entrant.candidate.describe(),
+            "messages": entrant.outcome.messages,
+            "scores": dict((key, {"value": scores[key], "lo": float(intervals[key][0][r]),
+                                  "hi": float(intervals[key][1][r])}) for key, _ in entrant.outcome.scores)})
+    teams = [r for r, e in enumerate(entrants) if not e.baseline]
+    for key in rank_keys:
+        names = [entrants[r].name for r in teams]
+        points = [dict(entrants[r].outcome.scores)[key] for r in teams]
+        if names:
+            result["rankings"][key] = bootstrap.rank(names, points, samples[key][:, teams])
+    for row in result["rows"]:
+        row["ranks"] = dict((key, ranking["ranks"].get(row["name"]) if not row["baseline"] else None)
+                            for key, ranking in result["rankings"].items())
+    result["rows"].sort(key=lambda row: _row_order(row, result))
+    return result, selection.records
+
+
+def _row_order(row, result):
+    """Teams in the order of the overall ranking, then the baselines from best to worst."""
+    overall = result["rankings"].get(result["overall_key"], {"order": []})["order"]
+    if not row["baseline"] and row["name"] in overall:
+        return (0, overall.index(row["name"]), 0.0, row["name"])
+    return (1, 0, -row["scores"][result["overall_key"]]["value"], row["name"])
+
+
+def compute(competition, module_name, ref_dir, downloads, options, log):
+    """The whole ``results.json`` dict for ``downloads`` (``[(subtask name, Download)]``)."""
+    declared = dict(subtasks_of(competition))
+    scratch = tempfile.mkdtemp(prefix="results-ref-")
+    try:
+        subtasks, records, notes = [], [], []
+        given = [name for name, _ in downloads]
+        for name, download in downloads:
+            if given.count(name) > 1:
+                raise DataError(download.path, "", "subtask %s is given more than one download: give one "
+                                "(a folder can hold every team's zips)" % name)
+            if name not in declared:
+                raise DataError(download.path, "", "unknown subtask %r: expected one of %s"
+                                % (name, ", ".join(declared)))
+            view = os.path.join(scratch, name)
+            pairs = subtask_reference(competition, ref_dir, declared[name], view)
+            if not pairs:
+                raise DataError(ref_dir, "", "holds no reference file of subtask %s" % name)
+            log("results: %s: %d submission(s) from %s (%s), %d reference files"
+                % (name, len(download.candidates), download.path, download.platform, len(pairs)))
+            result, recs = compute_subtask(competition, module_name, name, declared[name], view, pairs,
+                                           download.candidates, options, log)
+            result["download"] = {"path": download.path, "platform": download.platform}
+            subtasks.append(result)
+            records.extend(recs)
+            notes.extend("%s: %s" % (name, note) for note in download.notes)
+            notes.extend(_platform_notes(name, result))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return {
+        "competition": {"id": competition.COMPETITION_ID, "title": competition.TITLE},
+        "method": bootstrap.METHOD % (options["resamples"], options["seed"]),
+        "bootstrap": {"resamples": options["resamples"], "seed": options["seed"], "confidence": bootstrap.CONFIDENCE,
+                      "alpha": bootstrap.ALPHA, "unit": "sentence, within each task x language file, paired"},
+        "rule": options["rule"], "reference": ref_dir, "phase": options.get("phase"),
+        "subtasks": subtasks, "submissions": records,
+        "failures": [r for r in records if r["state"] in ("failed", "not scored")],
+        "notes": notes,
+    }
+
+
+def _platform_notes(name, result):
+    """Differences between the platform's own overall score (when shipped) and the re-scored one."""
+    notes = []
+    for row in result["rows"]:
+        shipped = row["submission"].get("platform_avg_score")
+        if shipped is not None and abs(shipped - row["scores"][result["overall_key"]]["value"]) > 1e-6:
+            notes.append("%s: %s scored %.6f on the platform, %.6f re-scored" % (
+                name, row["name"], shipped, row["scores"][result["overall_key"]]["value"]))
+    return notes

@@ -1,0 +1,56 @@
+"""Synthetic teams for the results tests and benchmark: submissions derived from a reference with
+controlled noise, so the true order of the teams is known (less noise, better team).
+
+``noise`` is the probability that one item (a tag, a lemma's first candidate, a feature value, a gap's
+first candidate) is replaced by a wrong but well-formed value; the random generator is seeded, so a
+team's submission is the same on every run.
+"""
+import glob
+import json
+import os
+import random
+import zipfile
+
+
+def _wrong(value, rng, noise):
+    return value + "x" if rng.random() < noise else value
+
+
+def prediction(task, sentences, rng, noise):
+    """A submission file's JSON for reference ``sentences`` of ``task`` with ``noise``."""
+    if task.kind == "tagging":
+        return [[[form, _wrong(tag, rng, noise)] for form, tag in sent] for sent in sentences]
+    if task.kind == "candidates":
+        return [[[form, [_wrong(lemma, rng, noise), lemma + "a"]] for form, lemma in sent] for sent in sentences]
+    if task.kind == "morph":
+        return [[dict((k, v if k in ("Token", "UPOS", "Lemma") else _wrong(v, rng, noise)) for k, v in tok.items())
+                 for tok in sent] for sent in sentences]
+    out = []
+    for sent in sentences:
+        golds = [m["masked_token"] if isinstance(m, dict) else m for m in (sent.get("masked_tokens") or [])]
+        out.append({"masked": sent["masked"], "masked_tokens": [[_wrong(g, rng, noise), g + "a"] for g in golds]})
+    return out
+
+
+def write_team(competition, ref_dir, path, noise, seed, skip=(), cache=None):
+    """Write a submission zip at ``path`` (a file name or a binary file object) for every reference file of
+    ``ref_dir`` (but ``skip``: ``(task folder, lang)`` pairs left out); return ``path``. ``cache``: a dict
+    keeping the parsed reference files between calls."""
+    rng = random.Random(seed)
+    tasks = dict((task.folder, task) for task in competition.TASKS)
+    if isinstance(path, str):
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        for ref in sorted(glob.glob(os.path.join(ref_dir, "*", "*.json"))):
+            folder, lang = os.path.basename(os.path.dirname(ref)), os.path.basename(ref)[:-5]
+            if folder not in tasks or (folder, lang) in skip:
+                continue
+            if cache is None or ref not in cache:
+                with open(ref, encoding="utf-8") as handle:
+                    sentences = json.load(handle)
+                if cache is not None:
+                    cache[ref] = sentences
+            sentences = cache[ref] if cache is not None else sentences
+            archive.writestr("%s/%s.json" % (folder, lang),
+                             json.dumps(prediction(tasks[folder], sentences, rng, noise), ensure_ascii=False))
+    return path
