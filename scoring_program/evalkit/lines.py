@@ -12,7 +12,7 @@ line per token (the last field is the gold label), a blank line after each sente
 Two kinds:
 
 - ``token_labels``: one label per line, aligned line by line with the test file, a blank line between
-  sentences. Comment lines (``# ...`` with a space) are skipped; of a line with tabs, the last field is
+  sentences. Sentence headers (``# sent_enum = N``) are skipped; of a line with tabs, the last field is
   the label. When the number of labels equals the number of tokens the labels are paired in order
   (blank lines that differ are only reported). Otherwise the blank lines delimit the sentences: a
   sentence whose label count differs scores nothing, and when the number of sentences differs too
@@ -161,8 +161,8 @@ def _text_lines(data, name, max_bytes):
 
 
 def _is_comment(line):
-    """Whether ``line`` is a CoNLL comment (``# sent_enum = 3``; a token such as ``#tag`` is not one)."""
-    return line.startswith("# ") or line == "#"
+    """Whether ``line`` is a sentence header (``# sent_enum = 3``); tokens such as ``#`` or ``#tag`` are not."""
+    return line.startswith("# sent_enum")
 
 
 class Reference(object):

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Check a LinCE submission against the public files of a split before uploading it.
+
+    python3 validate.py SUBMISSION.zip --data LINCE_DIR [--split test|dev]
+
+``LINCE_DIR`` holds the release's datasets (``lid_spaeng/test.conll``, ...). For every dataset whose
+split file is there, this builds in a temporary folder a reference with the file's sentences and
+tokens, and runs the scoring program's own loading and checking code on the submission, so the
+messages are exactly those the platform will give: file names (with a "did you mean"), one label
+per token line and a blank line between sentences (the first misalignment is located), labels
+outside the dataset's label set. When the split file carries gold labels (dev), the scores are
+printed too; otherwise (test) only the structure is checked. Datasets absent from ``LINCE_DIR``
+are not checked (the tool says which).
+
+Exit status: 0 when no error was found, 1 when errors were found, 2 when the data or the scoring
+program could not be found. Standard library only, Python 3.7 or newer.
+"""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+# --------------------------------------------------------------------------- the release's files
+
+def read_conll(path):
+    """Sentences of a LinCE CoNLL file as ``(header fields or None, rows)``; rows are lists of columns.
+
+    A sentence may start with ``# sent_enum = N`` (SA gold: ``# sent_enum = N<TAB>label``); a blank
+    line ends it. ``\\r`` and a UTF-8 BOM are dropped.
+    """
+    sentences, header, rows = [], None, []
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        for line in handle.read().split("\n"):
+            line = line[:-1] if line.endswith("\r") else line
+            if not line.strip():
+                if rows:
+                    sentences.append((header, rows))
+                header, rows = None, []
+            elif line.startswith("# sent_enum"):
+                header = line.split("\t")
+            else:
+                rows.append(line.split("\t"))
+    if rows:
+        sentences.append((header, rows))
+    return sentences
+
+
+def has_gold(sentences, task, pair):
+    """Whether the sentences carry the task's gold labels (SA: in the header; else a last column)."""
+    if task.kind == "sentence_labels":
+        return all(header is not None and len(header) > 1 for header, _ in sentences)
+    return all(len(row) >= task.columns[pair] for _, rows in sentences for row in rows)
+
+
+def reference_text(sentences, task, pair, gold):
+    """Reference text for the scorer: gold labels, or (``gold`` False) the first declared label as a placeholder."""
+    placeholder = task.labels[pair][0]
+    lines = []
+    for number, (header, rows) in enumerate(sentences, 1):
+        if task.kind == "sentence_labels":
+            lines.append("# sent_enum = %d\t%s" % (number, header[-1].strip() if gold else placeholder))
+            lines.extend(row[0] for row in rows)
+        else:
+            lines.append("# sent_enum = %d" % number)
+            lines.extend("%s\t%s" % (row[0], row[-1] if gold else placeholder) for row in rows)
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- the scoring program
+
+def find_program(scorer=None):
+    """Return (folder of lince.py, folder of evalkit/) or None: beside this kit, or in the repository."""
+    candidates = [scorer] if scorer else [os.path.join(HERE, "scoring_program"),
+                                          os.path.join(HERE, os.pardir, "scoring_program"),
+                                          os.path.join(HERE, os.pardir)]
+    for folder in candidates:
+        if folder and os.path.isfile(os.path.join(folder, "lince.py")):
+            for kit in (folder, os.path.join(folder, os.pardir, os.pardir, "scoring_program")):
+                if os.path.isfile(os.path.join(kit, "evalkit", "scoring.py")):
+                    return os.path.abspath(folder), os.path.abspath(kit)
+    return None
+
+
+def load_program(found):
+    """Import ``lince`` and ``evalkit`` from the folders of :func:`find_program`."""
+    for folder in reversed(found):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    import lince
+    from evalkit import layout, scoring
+    return lince, layout, scoring
+
+
+def build_reference(lince, data, split, out):
+    """Write one reference per dataset found in ``data``; return (written, with gold, absent) dataset ids."""
+    written, gold, absent = [], [], []
+    for task, pair in lince.DATASETS:
+        ident = lince.dataset_id(task, pair)
+        path = os.path.join(data, ident, split + ".conll")
+        if not os.path.isfile(path):
+            absent.append(ident)
+            continue
+        sentences = read_conll(path)
+        with_gold = has_gold(sentences, task, pair)
+        name = lince.REFERENCE_FILE.format(task=task.key, lang=pair)
+        with open(os.path.join(out, name), "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(reference_text(sentences, task, pair, with_gold))
+        written.append(ident)
+        if with_gold:
+            gold.append(ident)
+    return written, gold, absent
+
+
+def plural(count, word):
+    """``"1 error"``, ``"2 errors"``."""
+    return "%d %s%s" % (count, word, "" if count == 1 else "s")
+
+
+def report(lince, result, gold, absent, split):
+    """Print the messages (and the scores of datasets with gold); return the number of errors."""
+    errors = [m for m in result["messages"] if m["severity"] == "error"]
+    for message in result["messages"]:
+        where = (", " + message["where"]) if message["where"] else ""
+        print("%s: %s%s: %s" % (message["severity"], message["file"], where, message["text"]))
+    for entry in result["entries"]:
+        task = lince.TASKS_BY_FOLDER[entry["task"]]
+        ident = lince.dataset_id(task, entry["lang"])
+        score = " %s %.4f" % (task.metric, entry["score"]) if ident in gold else ""
+        print("%-16s %-8s %s sentences, %s aligned%s" % (entry["file"], entry["status"], entry["sentences"],
+                                                         entry["scored_sentences"], score))
+    if absent:
+        print("not checked (no %s file in the data): %s" % (split, ", ".join(absent)))
+    print("%s, %s" % (plural(len(errors), "error"),
+                      plural(sum(1 for m in result["messages"] if m["severity"] == "warning"), "warning")))
+    return len(errors)
+
+
+def main(argv=None):
+    """Command line: validate a submission; exit status 0 (fine), 1 (errors) or 2 (cannot check)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("submission", help="the submission zip (or a folder)")
+    parser.add_argument("--data", required=True, help="folder of the LinCE datasets (lid_spaeng/, ...)")
+    parser.add_argument("--split", default="test", choices=("test", "dev"))
+    parser.add_argument("--scorer", help="folder holding lince.py (and evalkit/ or ../../scoring_program)")
+    args = parser.parse_args(argv)
+    found = find_program(args.scorer)
+    if not found:
+        sys.stderr.write("The scoring program (lince.py and evalkit/) was not found; give --scorer DIR.\n")
+        return 2
+    lince, layout, scoring = load_program(found)
+    tmp = tempfile.mkdtemp(prefix="lince-validate-")
+    try:
+        written, gold, absent = build_reference(lince, args.data, args.split, tmp)
+        if not written:
+            sys.stderr.write("No %s.conll file of any LinCE dataset under %s (expected e.g. %s).\n"
+                             % (args.split, args.data, os.path.join(args.data, "lid_spaeng", args.split + ".conll")))
+            return 2
+        try:
+            result = scoring.evaluate(lince, tmp, args.submission)
+        except layout.NothingToScore as err:
+            print(lince.NOTHING_HELP % err)
+            return 1
+        return 1 if report(lince, result, gold, absent, args.split) else 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
