@@ -109,6 +109,14 @@ AVERAGE = "entries"
 #: The options of the signature (LinCE has no ranked candidates).
 SIGNATURE_OPTIONS = "avg:dataset-mean|labels:exact|spans:conlleval"
 
+#: Wording of the detailed-results page where LinCE differs from the defaults.
+REPORT_NOTES = {
+    "overall": "Mean of the dataset scores; each dataset weighs the same (the LinCE leaderboard average).",
+    "official": "Official (corpus-level: all tokens or posts of the file)",
+    "task": "Every metric pools all tokens (or posts) of the file: accuracy, weighted F1, entity-span micro-F1. "
+            "Expand a language pair for its per-label precision, recall and F1.",
+}
+
 #: The one competition of this declaration (one bundle).
 SUBTASKS = OrderedDict([
     ("lince", {"title": TITLE, "tasks": tuple(TASKS_BY_FOLDER), "languages": tuple(LANGUAGES)}),

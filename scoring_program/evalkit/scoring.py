@@ -240,7 +240,7 @@ def build_report(competition, entries, pairs, messages, ref_hash):
     """Assemble the report dict (``detailed_results.json``) from scored entries and messages."""
     used_tasks = [task for task in competition.TASKS if any(t is task for t, _ in pairs)]
     used_langs = [lang for lang in competition.LANGUAGES if any(l == lang for _, l in pairs)]
-    return {
+    report = {
         "competition": competition.COMPETITION_ID,
         "title": competition.TITLE,
         "signature": signature(competition, ref_hash),
@@ -251,3 +251,6 @@ def build_report(competition, entries, pairs, messages, ref_hash):
         "entries": entries,
         "messages": [m.as_dict() for m in messages],
     }
+    if getattr(competition, "REPORT_NOTES", None):   # wording for the HTML page, when the competition has its own
+        report["notes"] = dict(competition.REPORT_NOTES)
+    return report
