@@ -220,3 +220,39 @@ def test_sample_data_generator_is_deterministic(tmp_path):
             rel = os.path.relpath(os.path.join(folder, name), str(tmp_path))
             with open(os.path.join(SAMPLE, rel), encoding="utf-8") as a, open(os.path.join(folder, name), encoding="utf-8") as b:
                 assert a.read() == b.read(), rel
+
+
+def test_long_labels_are_cut_in_messages(ref, gold_files, tmp_path):
+    text = gold_files[LID_NAME].replace("lang1\n", "z" * 5000 + "\n", 1)
+    report = score(ref, dict(gold_files, **{LID_NAME: text}), tmp_path)
+    texts = [m["text"] for m in messages(report, "error")]
+    assert any("(5000 characters)" in t for t in texts) and all(len(t) < 1000 for t in texts)
+
+
+def test_validator_on_the_sample_test_split_checks_structure_and_on_dev_scores(tmp_path):
+    import subprocess
+    from lince_helpers import KIT
+    files = gold_submission(sample_gold("test"))
+    files["ner_hin_eng.txt"] = files["ner_hin_eng.txt"].replace("O\n", "", 1)
+    sub = write_files(tmp_path / "sub", files)
+    proc = subprocess.run([sys.executable, os.path.join(KIT, "validate.py"), sub, "--data", SAMPLE, "--split", "test"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "ner_hin_eng.txt" in proc.stdout and "counts as wrong" in proc.stdout and " acc " not in proc.stdout
+    dev = write_files(tmp_path / "dev", gold_submission(sample_gold("dev")))
+    proc = subprocess.run([sys.executable, os.path.join(KIT, "validate.py"), dev, "--data", SAMPLE, "--split", "dev"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    assert proc.returncode == 0 and "lid_spa_eng.txt  scored" in proc.stdout and "acc 1.0000" in proc.stdout
+    assert "span_f1 1.0000" in proc.stdout and "0 errors, 0 warnings" in proc.stdout
+
+
+def test_sample_baselines_beat_their_floors(ref, tmp_path):
+    import make_submission
+    scores = {}
+    for system in ("floor", "baseline"):
+        sub = str(tmp_path / (system + ".zip"))
+        make_submission.make(lince, SAMPLE, "dev", system, sub)
+        scores[system] = evaluate(lince, os.path.join(ref, "dev"), sub)
+    assert all(e["status"] == "scored" for e in scores["baseline"]["entries"])
+    assert scores["baseline"]["scores"]["avg_score"] > scores["floor"]["scores"]["avg_score"]
+    assert scores["baseline"]["scores"]["spa_eng_lid"] > scores["floor"]["scores"]["spa_eng_lid"]

@@ -294,10 +294,11 @@ def _check_labels(flat, labels, log):
             first[label] = number
     lowered = dict((label.lower(), label) for label in labels)
     for label, count in sorted(bad.items(), key=lambda item: first[item[0]]):
-        guess = lowered.get(label.lower()) or "".join(difflib.get_close_matches(label, list(labels), n=1, cutoff=0.6))
+        guess = lowered.get(label.lower()) or "".join(difflib.get_close_matches(label[:100], list(labels), n=1, cutoff=0.6))
         hint = " Did you mean %r?" % guess if guess else ""
-        log.add(ERROR, "line %d" % first[label], "label %r (%d time%s) is not one of this dataset's labels (%s): it "
-                "never matches.%s" % (label, count, "" if count == 1 else "s", ", ".join(labels), hint),
+        shown = repr(label) if len(label) <= 60 else "%r... (%d characters)" % (label[:60], len(label))
+        log.add(ERROR, "line %d" % first[label], "label %s (%d time%s) is not one of this dataset's labels (%s): it "
+                "never matches.%s" % (shown, count, "" if count == 1 else "s", ", ".join(labels), hint),
                 kind="label outside the label set")
     return set(bad)
 
@@ -360,6 +361,12 @@ class TokenLabelsKind(TextKind):
                     % (got, lengths[first_bad]))
             return
         lost = [i for i, sent in enumerate(aligned) if sent is None]
+        if len(blocks) == len(lengths):   # the blank lines match: each wrong sentence stays on its own
+            for i in lost:
+                log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the test file has %d tokens: "
+                        "this sentence counts as wrong" % (len(blocks[i]), lengths[i]),
+                        kind="sentence with a wrong number of labels (counted as wrong)")
+            return
         log.add(ERROR, where, "first misalignment: %s where the test file has %d tokens (the file has %d labels in "
                 "%d blocks for %d tokens in %d sentences); a missing or extra line shifts everything after it"
                 % (got, lengths[first_bad], n_labels, len(blocks), n_tokens, len(lengths)))
