@@ -9,25 +9,27 @@ SAMPLE = os.path.join(LINCE_DIR, "sample_data")
 KIT = os.path.join(LINCE_DIR, "starting_kit")
 EVALUATE = os.path.join(LINCE_DIR, "evaluate.py")
 LINCE_SHARED = os.environ.get("LINCE_SHARED", os.path.join(os.path.dirname(ROOT), "shared", "lince"))
-for _path in (LINCE_DIR, KIT):
+for _path in (LINCE_DIR, KIT):   # appended: the kit's script names (validate, ...) must not shadow ST2024's
     if _path not in sys.path:
-        sys.path.insert(0, _path)
+        sys.path.append(_path)
 
 import lince  # noqa: E402
-import reference  # noqa: E402
+import lince_baselines  # noqa: E402
+import lince_data  # noqa: E402
 
 
-def _load_generator():
-    """The sample data generator (``sample_data/generate.py``) as the module ``lince_generate``."""
+def _load(name, path):
+    """The module at ``path`` under the unique ``name`` (the kit's folders reuse names such as ``reference``)."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("lince_generate", os.path.join(SAMPLE, "generate.py"))
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-generate_sample = _load_generator()
-import validate  # noqa: E402
+generate_sample = _load("lince_generate", os.path.join(SAMPLE, "generate.py"))
+reference = _load("lince_reference", os.path.join(LINCE_DIR, "reference.py"))
+baseline_table = _load("lince_baseline_table", os.path.join(LINCE_DIR, "baselines.py"))
 
 
 def build_sample_reference(out):
@@ -53,7 +55,7 @@ def sample_gold(split="dev"):
     for task, pair in lince.DATASETS:
         ident = lince.dataset_id(task, pair)
         folder = os.path.join(SAMPLE, "test_gold") if split == "test" else SAMPLE
-        out[(task, pair)] = validate.read_conll(os.path.join(folder, ident, split + ".conll"))
+        out[(task, pair)] = lince_data.read_conll(os.path.join(folder, ident, split + ".conll"))
     return out
 
 

@@ -247,11 +247,11 @@ def test_validator_on_the_sample_test_split_checks_structure_and_on_dev_scores(t
 
 
 def test_sample_baselines_beat_their_floors(ref, tmp_path):
-    import make_submission
+    from lince_helpers import lince_baselines
     scores = {}
     for system in ("floor", "baseline"):
         sub = str(tmp_path / (system + ".zip"))
-        make_submission.make(lince, SAMPLE, "dev", system, sub)
+        lince_baselines.make(lince, SAMPLE, "dev", system, sub)
         scores[system] = evaluate(lince, os.path.join(ref, "dev"), sub)
     assert all(e["status"] == "scored" for e in scores["baseline"]["entries"])
     assert scores["baseline"]["scores"]["avg_score"] > scores["floor"]["scores"]["avg_score"]

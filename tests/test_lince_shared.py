@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from evalkit.scoring import evaluate
-from lince_helpers import KIT, LINCE_SHARED, lince, reference, validate
+from lince_helpers import KIT, LINCE_SHARED, baseline_table, lince, lince_baselines, lince_data, reference
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
@@ -27,15 +27,14 @@ def shared_ref(tmp_path_factory):
 
 
 def gold_and_predicted(path_gold, path_pred):
-    gold = [row[-1] for _, rows in validate.read_conll(path_gold) for row in rows]
-    pred = [row[-1] for _, rows in validate.read_conll(path_pred) for row in rows]
+    gold = [row[-1] for _, rows in lince_data.read_conll(path_gold) for row in rows]
+    pred = [row[-1] for _, rows in lince_data.read_conll(path_pred) for row in rows]
     return gold, pred
 
 
 def test_mbert_dev_predictions_score_exactly_what_scikit_learn_gives(shared_ref, tmp_path):
-    import baselines
     sub = str(tmp_path / "mbert.zip")
-    baselines.conll_to_submission(MBERT_DEV, "lid_spaeng", sub)
+    baseline_table.conll_to_submission(MBERT_DEV, "lid_spaeng", sub)
     report = evaluate(lince, os.path.join(shared_ref, "dev"), sub)
     gold, pred = gold_and_predicted(os.path.join(LINCE_SHARED, "lid_spaeng", "dev.conll"), MBERT_DEV)
     scores = report["scores"]
@@ -70,11 +69,10 @@ def test_a_broken_test_submission_is_caught_by_the_validator(tmp_path):
 
 
 def test_baseline_beats_the_floor_on_lid_spaeng_dev(shared_ref, tmp_path):
-    import make_submission
     scores = {}
     for system in ("floor", "baseline"):
         sub = str(tmp_path / (system + ".zip"))
-        make_submission.make(lince, LINCE_SHARED, "dev", system, sub)
+        lince_baselines.make(lince, LINCE_SHARED, "dev", system, sub)
         scores[system] = evaluate(lince, os.path.join(shared_ref, "dev"), sub)["scores"]["spa_eng_lid"]
     assert scores["baseline"] > scores["floor"] + 0.3
     assert scores["baseline"] > 0.9

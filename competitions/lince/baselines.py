@@ -19,20 +19,22 @@ import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-for _path in (os.path.join(ROOT, "scoring_program"), HERE, os.path.join(HERE, "starting_kit")):
+if os.path.join(ROOT, "scoring_program") not in sys.path:
+    sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
+for _path in (HERE, os.path.join(HERE, "starting_kit")):   # appended: the module names here are all lince*
     if _path not in sys.path:
-        sys.path.insert(0, _path)
+        sys.path.append(_path)
 
 import lince  # noqa: E402
-import make_submission  # noqa: E402
-import validate  # noqa: E402
+import lince_baselines  # noqa: E402
+import lince_data  # noqa: E402
 from evalkit import scoring  # noqa: E402
 
 
 def conll_to_submission(path, dataset, out_zip):
     """Write a submission zip holding one dataset's predictions taken from a CoNLL prediction file."""
     task, pair = next((t, p) for t, p in lince.DATASETS if lince.dataset_id(t, p) == dataset)
-    sentences = validate.read_conll(path)
+    sentences = lince_data.read_conll(path)
     if task.kind == "sentence_labels":
         text = "".join(header[-1].strip() + "\n" for header, _ in sentences)
     else:
@@ -72,7 +74,7 @@ def main(argv=None):
     systems = []
     for name in ("floor", "baseline"):
         path = os.path.join(subs, "lince-dev-%s.zip" % name)
-        make_submission.make(lince, args.data, "dev", name, path)
+        lince_baselines.make(lince, args.data, "dev", name, path)
         systems.append((name, path))
     for spec in args.system:
         label, path = spec.split("=", 1)

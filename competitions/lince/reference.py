@@ -17,12 +17,14 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-for _path in (os.path.join(ROOT, "scoring_program"), HERE, os.path.join(HERE, "starting_kit")):
+if os.path.join(ROOT, "scoring_program") not in sys.path:
+    sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
+for _path in (HERE, os.path.join(HERE, "starting_kit")):   # appended: the module names here are all lince*
     if _path not in sys.path:
-        sys.path.insert(0, _path)
+        sys.path.append(_path)
 
 import lince  # noqa: E402
-import validate  # noqa: E402  (the starting kit's reader of the release's files)
+import lince_data  # noqa: E402  (the starting kit's reader of the release's files)
 from evalkit import lines  # noqa: E402
 from evalkit.messages import DataError  # noqa: E402
 
@@ -41,10 +43,10 @@ def gold_sentences(data, test_gold, task, pair, split):
     candidates.append(public)
     for path in candidates:
         if os.path.isfile(path):
-            sentences = validate.read_conll(path)
-            if validate.has_gold(sentences, task, pair):
+            sentences = lince_data.read_conll(path)
+            if lince_data.has_gold(sentences, task, pair):
                 if path != public and os.path.isfile(public):
-                    check_same_tokens(validate.read_conll(public), sentences, path)
+                    check_same_tokens(lince_data.read_conll(public), sentences, path)
                 return sentences, None
     if not os.path.isfile(public):
         return None, "no %s" % os.path.relpath(public, data)
@@ -62,7 +64,7 @@ def check_same_tokens(public, gold, gold_path):
 
 def write_reference(sentences, task, pair, path):
     """Write the reference text and parse it back with the scorer (labels checked against the declaration)."""
-    text = validate.reference_text(sentences, task, pair, True)
+    text = lince_data.reference_text(sentences, task, pair, True)
     data = text.encode("utf-8")
     try:
         lines.TEXT_KINDS[task.kind].parse_reference_text(data, os.path.basename(path), task, pair)

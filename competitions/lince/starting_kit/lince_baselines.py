@@ -9,11 +9,16 @@
   not continue a span is turned into a ``B-``.
 - :class:`NaiveBayes`: bag-of-words multinomial naive Bayes for sentence labels (SA).
 
-A model is trained on ``[(header, rows), ...]`` from ``validate.read_conll`` and predicts labels
+A model is trained on ``[(header, rows), ...]`` from ``lince_data.read_conll`` and predicts labels
 for the sentences of a test file (tokens in the first column).
 """
 import math
+import os
+import time
+import zipfile
 from collections import Counter, defaultdict
+
+from lince_data import read_conll
 
 
 def has_letter(token):
@@ -182,3 +187,31 @@ def model(system, task, labels):
     if task.kind == "sentence_labels":
         return NaiveBayes(task, labels)
     return LexiconTagger(task, labels)
+
+
+def predictions_text(task, sentences, system):
+    """The submission file's text for one dataset's ``sentences``."""
+    if task.kind == "sentence_labels":
+        return "".join(system.predict([row[0] for row in rows]) + "\n" for _, rows in sentences)
+    return "".join("".join(label + "\n" for label in system.predict([row[0] for row in rows])) + "\n"
+                   for _, rows in sentences)
+
+
+def make(lince, data, split, system_name, out):
+    """Write the submission zip ``out``; return ``[(dataset id, what happened)]``."""
+    done = []
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for task, pair in lince.DATASETS:
+            ident = lince.dataset_id(task, pair)
+            train_path = os.path.join(data, ident, "train.conll")
+            split_path = os.path.join(data, ident, split + ".conll")
+            if not (os.path.isfile(train_path) and os.path.isfile(split_path)):
+                done.append((ident, "skipped: no train.conll or %s.conll" % split))
+                continue
+            start = time.time()
+            system = model(system_name, task, task.labels[pair]).train(read_conll(train_path))
+            sentences = read_conll(split_path)
+            archive.writestr(lince.SUBMISSION_FILE.format(task=task.key, lang=pair),
+                             predictions_text(task, sentences, system))
+            done.append((ident, "%d sentences in %.1f s" % (len(sentences), time.time() - start)))
+    return done
