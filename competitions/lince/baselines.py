@@ -7,7 +7,8 @@ Writes ``<out>/submissions/lince-dev-{floor,baseline}.zip`` (the starting kit's 
 each dataset's train split), scores them and every reference system given with ``--system`` (a
 system's dev predictions in the release's CoNLL layout, ``token<TAB>label`` lines and ``# sent_enum``
 headers, e.g. ``mbert=../shared/lince/systems/mbert_dev_predictions.conll`` for ``lid_spaeng``: the
-dataset is ``NAME@DATASET=PATH``, default ``lid_spaeng``) and writes ``<out>/baselines.md`` and
+dataset is ``NAME@DATASET=PATH``, default ``lid_spaeng``; every ``<DIR>/systems/<name>_dev_predictions.conll``
+is added by itself, as the release's lid_spaeng predictions) and writes ``<out>/baselines.md`` and
 ``<out>/baselines.json``: one row per system, one column per dataset, then the mean.
 """
 import argparse
@@ -76,6 +77,11 @@ def main(argv=None):
         path = os.path.join(subs, "lince-dev-%s.zip" % name)
         lince_baselines.make(lince, args.data, "dev", name, path)
         systems.append((name, path))
+    found = os.path.join(args.data, "systems")
+    if os.path.isdir(found):
+        for name in sorted(os.listdir(found)):
+            if name.endswith("_dev_predictions.conll"):
+                args.system.append("%s=%s" % (name[:-len("_dev_predictions.conll")], os.path.join(found, name)))
     for spec in args.system:
         label, path = spec.split("=", 1)
         name, _, dataset = label.partition("@")
