@@ -15,7 +15,7 @@ REF := reference_data
 SHARED ?= ../shared/st2024
 ORG := $(PY) -m organiser
 
-.PHONY: all venv reference bundle baselines check bench test clean summary
+.PHONY: all venv browser reference bundle baselines check bench test clean summary
 
 all: venv reference bundle baselines summary
 
@@ -25,6 +25,15 @@ $(VENV)/.stamp: requirements.txt requirements-dev.txt
 	touch $@
 
 venv: $(VENV)/.stamp
+
+# The platforms' page sanitisers (DOMPurify, marked), pinned in tests/browser/package-lock.json, for the
+# browser test of the pages (tests/test_pages_browser.py; Chromium comes from the system, .ci/run installs it).
+BROWSER := tests/browser
+$(BROWSER)/node_modules/.stamp: $(BROWSER)/package.json $(BROWSER)/package-lock.json
+	cd $(BROWSER) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+browser: $(BROWSER)/node_modules/.stamp
 
 reference: venv
 	$(ORG) reference --data $(DATA) $(if $(TEST_GOLD),--test-gold $(TEST_GOLD)) --out $(REF) --report $(DIST)/data_quality.md
@@ -44,11 +53,11 @@ bench: venv
 summary: venv
 	$(ORG) summary --out $(DIST)
 
-test: venv
+test: venv browser
 	$(PY) -m pytest -q tests
 
 clean:
-	rm -rf $(DIST) $(REF) .pytest_cache .hypothesis
+	rm -rf $(DIST) $(REF) .pytest_cache .hypothesis $(BROWSER)/node_modules
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # A further competition (competitions/<id>/): `make COMPETITION=lince [DATA=DIR]` builds its references,

@@ -9,7 +9,9 @@ public test inputs carry no gold, which prediction does not need). Written:
   each subtask of ``st2024.SUBTASKS`` (only its tasks and languages), task folders at the root;
 - the ``valid`` zips scored with the scoring program (a subprocess, exactly as participants run
   it) against ``<reference>/dev``: ``dist/baselines/scores-<system>-<subtask>-valid.json``;
-- the language x task table (baseline vs floor) in ``dist/baselines/table.md`` and ``table.html``.
+- the language x task table (baseline vs floor) in ``dist/baselines/table.md`` and ``table.html`` (the
+  unconstrained subtask, a superset: the starting kit's README) and ``table-<subtask>.html`` per subtask
+  (its Evaluation page).
 
 A language without training data in the checkout is reported and submitted without predictions
 (the right shape, so the submission still validates; it scores 0); a file whose input is missing
@@ -35,6 +37,7 @@ SPLITS = ("valid", "test")
 PHASES = {"valid": "dev", "test": "test"}
 SCORER = os.path.join(SCORING_PROGRAM, "evaluate.py")
 NO_TRAIN_MARK = "\u2020"
+NOT_SCORED = "\u2014"
 
 
 def release_kind(task):
@@ -204,8 +207,8 @@ def table_cells(baseline, floor, no_train):
     """``(columns, rows, footer)`` of the baseline-vs-floor table from two ``detailed_results.json`` dicts.
 
     ``columns`` are task labels; each row is ``(language label, [cell text per task], average)``;
-    a cell is ``"baseline / floor"`` (``-`` when the pair is not scored); languages without
-    training data for a task carry ``NO_TRAIN_MARK``.
+    a cell is ``"baseline / floor"`` (``NOT_SCORED`` when the task does not apply to the language);
+    languages without training data for a task carry ``NO_TRAIN_MARK``.
     """
     tasks = [st2024.TASKS_BY_FOLDER[t["folder"]] for t in baseline["tasks"]]
     langs = [entry["code"] for entry in baseline["languages"]]
@@ -220,7 +223,7 @@ def table_cells(baseline, floor, no_train):
         for task in tasks:
             key = (task.folder, lang)
             if key not in b_entries:
-                cells.append("-")
+                cells.append(NOT_SCORED)
                 continue
             mark = NO_TRAIN_MARK if (release_kind(task), lang) in no_train else ""
             cells.append(pair(b_entries[key], f_entries.get(key, 0.0)) + mark)
@@ -233,15 +236,18 @@ def table_cells(baseline, floor, no_train):
     return [task.label for task in tasks], rows, footer
 
 
-def table_note(data_dir, marked):
-    """The sentence under the table (``marked``: some cells carry ``NO_TRAIN_MARK``)."""
+def table_note(data_dir, marked, not_scored=False):
+    """The sentences under the table: what a cell is, and the legend of ``NO_TRAIN_MARK`` (``marked``: some
+    cells carry it) and of ``NOT_SCORED`` (``not_scored``: some cells are it)."""
     note = ("Development (valid) split; each cell is baseline / trivial floor (majority tag, identity "
             "lemma, empty features, most frequent token/character); systems trained on train only. "
             "Data: %s." % os.path.basename(os.path.normpath(data_dir)))
     if marked:
-        note += (" %s: no training data in this checkout: submitted without predictions (the right "
-                 "shape, empty labels and candidates; feature-less tokens still score 1 in "
+        note += (" %s: no training data in the release for this language: submitted without predictions "
+                 "(the right shape, empty labels and candidates; feature-less tokens still score 1 in "
                  "morphology)." % NO_TRAIN_MARK)
+    if not_scored:
+        note += " %s: the task does not apply to this language." % NOT_SCORED
     return note
 
 
@@ -257,11 +263,14 @@ def table_markdown(columns, rows, footer, note):
 
 
 def table_html(columns, rows, footer, note):
-    """The table as an HTML fragment; every string is escaped."""
+    """The table as an HTML fragment; every string is escaped. Score cells have class ``num`` (right-aligned,
+    never wrapped on the pages)."""
     esc = html.escape
 
     def tr(cells, tag):
-        return "<tr>" + "".join("<%s>%s</%s>" % (tag, esc(cell), tag) for cell in cells) + "</tr>"
+        first = "<%s>%s</%s>" % (tag, esc(cells[0]), tag)
+        return "<tr>" + first + "".join('<%s class="num">%s</%s>' % (tag, esc(cell), tag)
+                                        for cell in cells[1:]) + "</tr>"
     parts = ['<table class="baselines">', "<thead>", tr(["Language"] + columns + ["Average"], "th"),
              "</thead>", "<tbody>"]
     parts.extend(tr([label] + cells + [average], "td") for label, cells, average in rows)
@@ -270,17 +279,31 @@ def table_html(columns, rows, footer, note):
     return "\n".join(parts) + "\n"
 
 
-def write_table(out_dir, scores, data_dir, no_train):
-    """``dist/baselines/table.md`` and ``table.html`` from the unconstrained (superset) scores."""
-    baseline, floor = scores[("baseline", "unconstrained")], scores[("floor", "unconstrained")]
+def subtask_table(scores, subtask, data_dir, no_train):
+    """``(markdown, html)`` of the baseline-vs-floor table of ``subtask``."""
+    baseline, floor = scores[("baseline", subtask)], scores[("floor", subtask)]
     columns, rows, footer = table_cells(baseline, floor, set(no_train))
-    marked = any(NO_TRAIN_MARK in cell for _, cells, _ in rows for cell in cells)
-    note = table_note(data_dir, marked)
-    markdown = table_markdown(columns, rows, footer, note)
-    for name, text in (("table.md", markdown), ("table.html", table_html(columns, rows, footer, note))):
-        with open(os.path.join(out_dir, "baselines", name), "w", encoding="utf-8") as handle:
-            handle.write(text)
-    return markdown
+    cells = [cell for _, row_cells, _ in rows for cell in row_cells]
+    note = table_note(data_dir, any(NO_TRAIN_MARK in cell for cell in cells), NOT_SCORED in cells)
+    return table_markdown(columns, rows, footer, note), table_html(columns, rows, footer, note)
+
+
+def write_table(out_dir, scores, data_dir, no_train):
+    """``dist/baselines/table.md`` and ``table.html`` from the unconstrained (superset) scores, and
+    ``table-<subtask>.html`` for every subtask that was scored; return the unconstrained Markdown."""
+    written = None
+    for subtask in st2024.SUBTASKS:
+        if ("baseline", subtask) not in scores or ("floor", subtask) not in scores:
+            continue
+        markdown, table = subtask_table(scores, subtask, data_dir, no_train)
+        names = [("table-%s.html" % subtask, table)]
+        if subtask == "unconstrained":
+            names += [("table.md", markdown), ("table.html", table)]
+            written = markdown
+        for name, text in names:
+            with open(os.path.join(out_dir, "baselines", name), "w", encoding="utf-8") as handle:
+                handle.write(text)
+    return written
 
 
 # --------------------------------------------------------------------------- command line

@@ -29,6 +29,7 @@ import yaml
 from organiser import ROOT, SCORING_PROGRAM, logo, pages
 import st2024
 from evalkit import keys
+from evalkit.messages import DataError
 
 COMPETITION_YAML = os.path.join(ROOT, "competition.yaml")
 EMBEDDINGS_PROGRAM = os.path.join(ROOT, "embeddings_scoring_program")
@@ -51,8 +52,8 @@ EMBEDDINGS_PHASE = {
     "description": (
         "Phase 2 of the constrained subtask: upload the embeddings your system was built on, as a zip with an "
         "embeddings/ folder (load_embeddings.py defining load_model, requirements.txt, a non-empty "
-        "metadata.txt and one <lang>.bin per language). Only the layout is checked: the score is the share "
-        "of languages covered. See the Evaluation page."),
+        "metadata.txt and one .bin file per language, named by its code, e.g. chu.bin). Only the layout is "
+        "checked: the score is the share of languages covered. See the Evaluation page."),
     "color": "orange",
     "start_date": datetime.date(2024, 1, 16),
     "max_submissions": 10,
@@ -220,11 +221,14 @@ def directory_members(root, prefix=""):
     return members
 
 
-def reference_members(phase_dir, subtask):
+def reference_members(phase_dir, subtask, baselines_dir=None):
     """The reference files of ``subtask`` in ``phase_dir``: ``({"<task>/<lang>.json": bytes}, missing)``.
 
     Only the subtask's (task, lang) pairs are taken (what the scorer scores is exactly the files
-    present); ``missing`` lists the declared pairs without a file.
+    present); ``missing`` lists the declared pairs without a file. Two optional files the scorer
+    does not score ride along: ``other_split.json`` (recognises predictions for the other split) and,
+    from ``baselines_dir`` (``make baselines``), ``baseline_scores.json`` (the baseline's scores on
+    this phase, shown beside the participant's in ``detailed_results.html``).
     """
     members, missing = {}, []
     for task, lang in subtask_pairs(subtask):
@@ -235,6 +239,16 @@ def reference_members(phase_dir, subtask):
                 members[name] = handle.read()
         else:
             missing.append(name)
+    if os.path.isfile(os.path.join(phase_dir, "other_split.json")):
+        with open(os.path.join(phase_dir, "other_split.json"), "rb") as handle:
+            members["other_split.json"] = handle.read()
+    split = {"dev": "valid", "test": "test"}.get(os.path.basename(os.path.normpath(phase_dir)))
+    scores = os.path.join(baselines_dir or "", "scores-baseline-%s-%s.json" % (subtask, split))
+    if baselines_dir and split and os.path.isfile(scores):
+        with open(scores, encoding="utf-8") as handle:
+            found = json.load(handle).get("scores", {})
+        members["baseline_scores.json"] = json.dumps(
+            {"label": "baseline", "system": "baseline", "scores": found}, indent=1).encode("utf-8")
     return members, missing
 
 
@@ -331,7 +345,8 @@ def build_subtask(build, source, subtask, phases_found, shared):
         if name == "embeddings":
             data = zip_bytes(embeddings_reference_members(subtask))
         else:
-            refs, missing = reference_members(os.path.join(build.args.reference, name), subtask)
+            refs, missing = reference_members(os.path.join(build.args.reference, name), subtask,
+                                              os.path.join(build.out, "baselines"))
             if missing:
                 build.warn("%s %s: %d declared reference file(s) missing, their leaderboard columns will stay "
                            "empty: %s" % (subtask, name, len(missing), ", ".join(missing)))
@@ -342,7 +357,8 @@ def build_subtask(build, source, subtask, phases_found, shared):
         build.wrote(os.path.join(build.out, "reference", "%s-%s.zip" % (subtask, name)), data)
         members[member] = data
     for page_member, text in pages.build_pages(competition, subtask, shared["sizes"],
-                                               shared["baseline_html"]).items():
+                                               shared["baseline_html"][subtask], shared["bibliography"],
+                                               shared["links"]).items():
         data = text.encode("utf-8")
         page_path = os.path.join(build.out, "pages", subtask, page_member)
         write_file(page_path, data)
@@ -412,8 +428,31 @@ def shared_inputs(build):
     build.wrote(os.path.join(args.out, "starting_kit.zip"), kit)
     if not os.path.isdir(args.data):
         build.warn("data folder %s not found: the overview's size table will be empty" % args.data)
-    return {"sizes": pages.count_sizes(args.data), "baseline_html": pages.read_baseline_html(args.out),
-            "logo": logo.png_bytes(), "starting_kit": kit}
+    return dict(page_inputs(build), logo=logo.png_bytes(), starting_kit=kit)
+
+
+def page_inputs(build):
+    """What the pages are built from besides the competition: sizes, baseline tables, BibTeX, links;
+    what is missing is said to the organiser (never on the pages)."""
+    args = build.args
+    sizes = pages.count_sizes(args.data)
+    missing = pages.missing_files(list(st2024.LANGUAGES), sizes)
+    if missing and os.path.isdir(args.data):
+        build.warn("no file in %s for %s: the size table shows a dash there" % (args.data, ", ".join(missing)))
+    tables = dict((subtask, pages.read_baseline_html(args.out, subtask)) for subtask in st2024.SUBTASKS)
+    for subtask, table in sorted(tables.items()):
+        if table is None:
+            build.warn("no baseline table for the %s pages (%s): run `make baselines` first" % (
+                subtask, os.path.join(args.out, "baselines", "table-%s.html" % subtask)))
+    bibliography = pages.read_bibliography(args.data)
+    if bibliography is None:
+        build.warn("no %s in %s: the Data page links the citation file instead of showing it"
+                   % (pages.BIBLIOGRAPHY, args.data))
+    try:
+        links = pages.load_links()
+    except DataError as error:
+        raise BundleError(str(error))
+    return {"sizes": sizes, "baseline_html": tables, "bibliography": bibliography, "links": links}
 
 
 def main(argv=None):

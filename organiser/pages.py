@@ -4,8 +4,13 @@ The prose lives in ``pages/*.html`` (templates with ``{{ name }}`` placeholders,
 ``pages/_layout.html``); everything that could drift is generated here: the languages table (from
 ``st2024.LANGUAGES`` with sentence and token counts counted from the data directory), the tasks and
 score keys (from ``st2024.TASKS`` and ``evalkit.keys``), the submission layout, the phases (from the
-competition's own ``phases``) and the baseline table (``dist/baselines/table.html`` when it exists).
-Pages are self-contained: inline CSS scoped to ``.st2024-page``, no scripts, no external assets.
+competition's own ``phases``), the baseline table of the subtask (``dist/baselines/table-<subtask>.html``
+when it exists), the links (``pages/links.yaml``: registration form, the other subtask, citation, contact) and
+the BibTeX of the release (``<data>/bibliography.bib``).
+Pages are self-contained: no scripts, no external assets, and no ``<style>`` element: both platforms drop it
+(legacy CodaLab's DOMPurify forbids ``<style>``; Codabench keeps only ``<body>``), so the look is given by
+``style`` attributes that :func:`inline_styles` adds from :data:`STYLES` (tests/test_pages_browser.py checks
+the pages through both platforms' sanitisers).
 """
 import html
 import os
@@ -16,8 +21,18 @@ from organiser import ROOT, release
 import st2024
 import validate  # the starting kit's standard-library readers of the release
 from evalkit import keys
+from evalkit.messages import DataError
 
 PAGES_DIR = os.path.join(ROOT, "pages")
+LINKS_YAML = os.path.join(PAGES_DIR, "links.yaml")
+BIBLIOGRAPHY = "bibliography.bib"
+#: Columns of the fill-mask TSV files per split, as released: train and valid start with the header line
+#: ``masked<TAB>src``; test files have no header line and only the masked sentences (checked on the release
+#: by tests/test_pages.py).
+TSV_COLUMNS = {"train": ("masked", "src"), "valid": ("masked", "src"), "test": ("masked",)}
+TSV_HEADER_SPLITS = ("train", "valid")
+#: The reader the Data page shows (executed on the release by tests/test_pages.py).
+READ_TSV_EXAMPLE = os.path.join(PAGES_DIR, "read_tsv_example.py")
 PAGE_NAMES = ("overview", "data", "evaluation", "terms", "timeline")
 SPLITS = ("train", "valid", "test")
 #: Only the first N lemma / gap candidates count (declared on st2024.Task by the scorer).
@@ -36,8 +51,63 @@ SUBTASK_TEXT = {
 
 
 def escape(value):
-    """HTML-escape any value (quotes included)."""
-    return html.escape(str(value), quote=True)
+    """HTML-escape any value (quotes included); ``$`` too, which Codabench would take for LaTeX."""
+    return html.escape(str(value), quote=True).replace("$", "&#36;")
+
+
+# --------------------------------------------------------------------------- inline styles
+
+#: The look of the pages, as ``style`` attributes: ``tag`` or ``tag.class`` -> CSS declarations (a class
+#: rule adds to its tag's rule and wins over it).
+STYLES = {
+    "main": "line-height: 1.5; max-width: 68rem",
+    "h2": "font-size: 1.25rem; margin: 1.6rem 0 0.5rem; border-bottom: 1px solid #d8dce5; padding-bottom: 0.2rem",
+    "h3": "font-size: 1.05rem; margin: 1.2rem 0 0.4rem",
+    "table": "border-collapse: collapse; margin: 0.6rem 0 1rem; font-size: 0.9rem",
+    "th": ("border: 1px solid #d8dce5; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; "
+           "background: #eef1f6"),
+    "td": "border: 1px solid #d8dce5; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top",
+    "td.num": "text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap",
+    "th.num": "text-align: right; white-space: nowrap",
+    "caption": "caption-side: top; text-align: left; font-weight: 600; padding-bottom: 0.3rem",
+    "pre": ("background: #f5f6f8; border: 1px solid #d8dce5; padding: 0.6rem 0.8rem; overflow-x: auto; "
+            "font-size: 0.85rem; line-height: 1.35; white-space: pre"),
+    "p.note": "color: #4a5366; font-size: 0.9rem",
+    "ul.note": "color: #4a5366; font-size: 0.9rem",
+    "p.links": "border-top: 1px solid #d8dce5; margin-top: 2rem; padding-top: 0.4rem; font-size: 0.9rem",
+}
+START_TAG = re.compile(r"<([a-z][a-z0-9]*)(\s[^<>]*)?>")
+ATTRIBUTE = re.compile(r'\s([a-z-]+)="([^"]*)"')
+
+
+def inline_styles(text):
+    """``text`` with a ``style`` attribute on every element :data:`STYLES` has a rule for (by tag and class).
+
+    An existing ``style`` attribute is kept after the generated declarations (so it wins).
+    """
+    def styled(match):
+        tag, attrs = match.group(1), match.group(2) or ""
+        found = dict(ATTRIBUTE.findall(attrs))
+        rules = [STYLES.get(tag)] + [STYLES.get("%s.%s" % (tag, c)) for c in found.get("class", "").split()]
+        rules = [rule for rule in rules if rule]
+        if not rules:
+            return match.group(0)
+        if "style" in found:
+            rules.append(html.unescape(found["style"]))
+            attrs = ATTRIBUTE.sub(lambda m: "" if m.group(1) == "style" else m.group(0), attrs)
+        return '<%s%s style="%s">' % (tag, attrs, escape("; ".join(rules)))
+    return START_TAG.sub(styled, text)
+
+
+def separate_pre_blocks(text):
+    """``text`` with a blank line before every line that opens a ``<pre>`` block.
+
+    Codabench renders pages as Markdown: raw HTML that starts a line is kept as is up to the next blank line,
+    except a ``<pre>`` block that starts a block, which is kept up to ``</pre>``. A ``<pre>`` that continued
+    the block of a preceding ``<p>`` would end at its first blank line, and the rest would be read as
+    Markdown (backslashes, ``*`` and ``_`` eaten).
+    """
+    return re.sub(r"\n+(<pre[\s>])", r"\n\n\1", text)
 
 
 # --------------------------------------------------------------------------- data sizes
@@ -139,16 +209,20 @@ def subtask_pairs(name):
 
 # --------------------------------------------------------------------------- generated blocks
 
+MISSING_MARK = "&#8212;"
+TSV_MARK = "&#8224;"
+
+
 def _count_cell(entry, field):
-    """A formatted count, a dagger when counted from the fill-mask TSV, a dash when missing."""
+    """A formatted count, a dagger when counted from the fill-mask TSV, a dash when not counted."""
     if entry is None or entry[field] is None:
-        return "&#8212;"
-    mark = "&#8224;" if entry["source"] == "fill_mask_word" else ""
+        return MISSING_MARK
+    mark = TSV_MARK if entry["source"] == "fill_mask_word" else ""
     return "{:,}{}".format(entry[field], mark)
 
 
 def languages_table(languages, sizes):
-    """The languages with family, branch, script, dating and counted sizes."""
+    """The languages with family, branch, script, dating and counted sizes, and a legend of its marks."""
     headers = ["Language", "Code", "Family", "Branch", "Script", "Dating"]
     headers += ["%s sent." % split.capitalize() for split in SPLITS]
     headers += ["%s tokens" % split.capitalize() for split in SPLITS]
@@ -161,17 +235,41 @@ def languages_table(languages, sizes):
         row += [_count_cell(entries.get(split), "sentences") for split in SPLITS]
         row += [_count_cell(entries.get(split), "tokens") for split in SPLITS]
         rows.append(row)
-    return _table(headers, rows, numeric_from=6)
+    return _table(headers, rows, numeric_from=6) + "\n" + sizes_legend(rows)
 
 
-def missing_files_note(languages, sizes):
-    """A sentence naming the (language, split) files missing from the data directory, or ''."""
-    missing = ["%s %s" % (lang, split) for lang in languages for split in SPLITS
-               if sizes.get(lang, {}).get(split) is None]
-    if not missing:
-        return ""
-    return ("<p class=\"note\">Not found in the data directory these pages were built from: %s.</p>"
-            % escape(", ".join(missing)))
+def sizes_legend(rows):
+    """The legend of the marks that occur in the size table's ``rows`` ('' when none does)."""
+    cells = [cell for row in rows for cell in row[6:]]
+    items = []
+    if any(TSV_MARK in cell for cell in cells):
+        items.append("<li>%s counted from the word-level gap-filling file of that split (the language or "
+                     "the split has no CoNLL-U file): sentences, and for Irish, tokens as the "
+                     "whitespace-separated words of the source sentences.</li>" % TSV_MARK)
+    if any(cell == MISSING_MARK for cell in cells):
+        items.append("<li>%s not counted: the split has no file for this language, or (tokens) it was "
+                     "counted from the gap-filling file, whose words are not the tokens you predict.</li>"
+                     % MISSING_MARK)
+    return '<ul class="note">\n%s\n</ul>' % "\n".join(items) if items else ""
+
+
+def missing_files(languages, sizes):
+    """The ``"<lang> <split>"`` pairs with no file in the data (said to the organiser at build time)."""
+    return ["%s %s" % (lang, split) for lang in languages for split in SPLITS
+            if sizes.get(lang, {}).get(split) is None]
+
+
+def tsv_table():
+    """Which splits' fill-mask TSV files have a header line, and their columns."""
+    rows = [[escape(split), "yes" if split in TSV_HEADER_SPLITS else "no: the first line is a sentence",
+             ", ".join("<code>%s</code>" % escape(c) for c in TSV_COLUMNS[split])] for split in SPLITS]
+    return _table(["Split", "Header line", "Columns"], rows)
+
+
+def read_tsv_example():
+    """The Python reader shown on the Data page, escaped for a ``<pre>`` block."""
+    with open(READ_TSV_EXAMPLE, encoding="utf-8") as handle:
+        return "<pre>%s</pre>" % escape(handle.read().strip("\n"))
 
 
 def tasks_list(tasks):
@@ -230,11 +328,81 @@ def phases_table(competition):
 
 
 def baseline_block(baseline_html):
-    """The baseline scores table, or a sentence saying it was not built."""
+    """The baseline scores table, or a sentence saying it is to come."""
     if baseline_html:
         return baseline_html
-    return ("<p class=\"note\">The baseline table is generated by <code>make baselines</code>; it was not "
-            "available when these pages were built.</p>")
+    return "<p class=\"note\">The scores of the baseline systems will be published here.</p>"
+
+
+# --------------------------------------------------------------------------- links and citation
+
+def _url(value, where):
+    """``value`` if it is an http(s) or mailto URL (or empty), else a DataError naming ``where``."""
+    value = "" if value is None else str(value).strip()
+    if value and not re.match(r"^(https?://|mailto:)[^\s\"<>]+$", value):
+        raise DataError(LINKS_YAML, where, "expected an http(s):// or mailto: URL, got %r" % value)
+    return value
+
+
+def load_links(path=LINKS_YAML):
+    """The links declaration (``pages/links.yaml``), checked: ``{registration, competitions: {subtask: url},
+    citation, contact: {name, url}}``."""
+    import yaml
+    with open(path, encoding="utf-8") as handle:
+        data = yaml.safe_load(handle)
+    if not isinstance(data, dict):
+        raise DataError(path, "", "expected a mapping of links, got %s" % type(data).__name__)
+    competitions = data.get("competitions") or {}
+    contact = data.get("contact") or {}
+    if not isinstance(competitions, dict) or not isinstance(contact, dict):
+        raise DataError(path, "competitions, contact", "expected mappings")
+    unknown = sorted(set(competitions) - set(st2024.SUBTASKS))
+    if unknown:
+        raise DataError(path, "competitions", "unknown subtask(s) %s (expected %s)"
+                        % (", ".join(map(str, unknown)), ", ".join(st2024.SUBTASKS)))
+    return {"registration": _url(data.get("registration"), "registration"),
+            "competitions": dict((name, _url(competitions.get(name), "competitions." + name))
+                                 for name in st2024.SUBTASKS),
+            "citation": _url(data.get("citation"), "citation"),
+            "contact": {"name": str(contact.get("name") or "the organisers"),
+                        "url": _url(contact.get("url"), "contact.url")}}
+
+
+def _link(url, text):
+    """``<a href>`` to ``url`` (already checked), or the plain text when there is no URL."""
+    return '<a href="%s">%s</a>' % (escape(url), text) if url else text
+
+
+def links_line(links, subtask):
+    """One line with the registration form, the other subtask(s), the citation and the contact."""
+    parts = []
+    if links["registration"]:
+        parts.append(_link(links["registration"], "Registration form"))
+    for other in st2024.SUBTASKS:
+        if other != subtask and links["competitions"].get(other):
+            parts.append(_link(links["competitions"][other], "The %s subtask" % escape(other)))
+    if links["citation"]:
+        parts.append(_link(links["citation"], "How to cite (BibTeX)"))
+    parts.append("Contact: %s" % _link(links["contact"]["url"], escape(links["contact"]["name"])))
+    return '<p class="links">%s</p>' % " &#183; ".join(parts)
+
+
+def read_bibliography(data_dir):
+    """The text of ``<data_dir>/bibliography.bib`` (the release's citation file), or None when absent."""
+    path = os.path.join(data_dir, BIBLIOGRAPHY)
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8-sig") as handle:
+        return handle.read().strip("\n") or None
+
+
+def citation_block(bibliography, links):
+    """The BibTeX of the release in a ``<pre>`` block, or where to find it."""
+    if bibliography:
+        return ("<p>If you use the data, please cite the works below (the release's <code>%s</code>).</p>\n"
+                "<pre>%s</pre>" % (BIBLIOGRAPHY, escape(bibliography)))
+    where = _link(links["citation"], "the <code>%s</code> file of the shared task's repository" % BIBLIOGRAPHY)
+    return "<p>If you use the data, please cite the works listed in %s.</p>" % where
 
 
 def metrics_section(tasks):
@@ -266,10 +434,15 @@ def embeddings_block(subtask):
 
 # --------------------------------------------------------------------------- pages
 
-def page_values(competition, subtask, sizes, baseline_html=None):
-    """All placeholder values of the page templates for ``subtask``."""
+def page_values(competition, subtask, sizes, baseline_html=None, bibliography=None, links=None):
+    """All placeholder values of the page templates for ``subtask``.
+
+    ``baseline_html`` is the baseline table of this subtask, ``bibliography`` the release's BibTeX text,
+    ``links`` the checked links declaration (read from ``pages/links.yaml`` when None).
+    """
     declaration, tasks = _subtask(subtask)
     languages = list(declaration["languages"])
+    links = load_links() if links is None else links
     return {
         "competition_title": escape(competition.get("title", declaration["title"])),
         "subtask": escape(subtask),
@@ -277,7 +450,6 @@ def page_values(competition, subtask, sizes, baseline_html=None):
         "language_count": str(len(languages)),
         "task_count": str(len(tasks)),
         "languages_table": languages_table(languages, sizes),
-        "missing_files_note": missing_files_note(languages, sizes),
         "tasks_list": tasks_list(tasks),
         "score_keys_table": score_keys_table(tasks, languages),
         "column_count": str(len(keys.leaderboard_columns(st2024.TASKS, languages,
@@ -289,21 +461,26 @@ def page_values(competition, subtask, sizes, baseline_html=None):
         "metrics_section": metrics_section(tasks),
         "submission_examples": submission_examples(tasks),
         "max_candidates": str(MAX_CANDIDATES),
+        "tsv_table": tsv_table(),
+        "read_tsv_example": read_tsv_example(),
+        "citation": citation_block(bibliography, links),
+        "links_line": links_line(links, subtask),
+        "registration_link": _link(links["registration"], "registration form"),
     }
 
 
 def render_page(name, values, pages_dir=PAGES_DIR):
-    """Render ``pages/<name>.html`` inside ``pages/_layout.html``."""
+    """Render ``pages/<name>.html`` inside ``pages/_layout.html``, with the inline styles."""
     body = fill(read_template(name, pages_dir), values)
     titles = {"overview": "Overview", "data": "Data", "evaluation": "Evaluation",
               "terms": "Terms and conditions", "timeline": "Timeline"}
     layout_values = dict(values, body=body, page_title=escape(titles.get(name, name.capitalize())))
-    return fill(read_template("_layout", pages_dir), layout_values)
+    return separate_pre_blocks(inline_styles(fill(read_template("_layout", pages_dir), layout_values)))
 
 
-def build_pages(competition, subtask, sizes, baseline_html=None):
+def build_pages(competition, subtask, sizes, baseline_html=None, bibliography=None, links=None):
     """Return ``{file name: HTML text}`` for every page of the ``html`` section of ``competition``."""
-    values = page_values(competition, subtask, sizes, baseline_html)
+    values = page_values(competition, subtask, sizes, baseline_html, bibliography, links)
     result = {}
     for key, member in competition["html"].items():
         result[member] = render_page(key, values)
@@ -319,9 +496,9 @@ def html_fragment(text):
     return text.strip()
 
 
-def read_baseline_html(out_dir):
-    """The baseline table written by ``make baselines`` (as an embeddable fragment), or None."""
-    path = os.path.join(out_dir, "baselines", "table.html")
+def read_baseline_html(out_dir, subtask):
+    """The baseline table of ``subtask`` written by ``make baselines`` (an embeddable fragment), or None."""
+    path = os.path.join(out_dir, "baselines", "table-%s.html" % subtask)
     if not os.path.isfile(path):
         return None
     with open(path, encoding="utf-8") as handle:
@@ -340,10 +517,12 @@ def main(argv=None):
     with open(args.competition, encoding="utf-8") as handle:
         competition = yaml.safe_load(handle)
     sizes = count_sizes(args.data)
+    bibliography = read_bibliography(args.data)
     for subtask in st2024.SUBTASKS:
         target = os.path.join(args.out, "pages", subtask)
         os.makedirs(target, exist_ok=True)
-        for member, text in build_pages(competition, subtask, sizes, read_baseline_html(args.out)).items():
+        for member, text in build_pages(competition, subtask, sizes, read_baseline_html(args.out, subtask),
+                                        bibliography).items():
             with open(os.path.join(target, member), "w", encoding="utf-8") as handle:
                 handle.write(text)
     return 0

@@ -871,6 +871,32 @@ def build_phase(build, phase, data_dir, split, out_dir):
         write_json(os.path.join(out_dir, phase, "excluded.json"), excluded)
 
 
+def write_other_split(build, phase, split, out_dir):
+    """Write ``<phase>/other_split.json``: the fingerprint of the other split's public input (in
+    ``--data``) for the files of the phase (see the scoring program's ``evalkit/fingerprint.py``), so
+    that the scorer recognises predictions made for that split. Nothing when that input is absent."""
+    from evalkit import fingerprint
+    other = "test" if split == "valid" else "valid"
+    keys, cache = {}, {}
+    for task, lang in jobs():
+        name = "%s/%s" % (task.folder, lang)
+        if name + ".json" not in build.written[phase]:
+            continue
+        kind = task.folder if task.kind == "fill_mask" else "morphology"
+        path = release.find(build.data_dir, kind, other, lang)
+        if path is None:
+            continue
+        if task.kind == "fill_mask":
+            keys[name] = [masked for masked, _ in release.read_tsv(path)]
+            continue
+        if path not in cache:
+            cache.clear()
+            cache[path] = [[row["form"] for row in sentence] for sentence in release.read_conllu(path)]
+        keys[name] = cache[path]
+    if keys:
+        write_json(os.path.join(out_dir, phase, fingerprint.FILE_NAME), fingerprint.document(other, split, keys))
+
+
 def find_test_gold(build, data_dir, test_gold, out_dir):
     """Where the test phase's gold comes from, or ``None`` (loud warning) when there is none."""
     if test_gold:
@@ -894,9 +920,11 @@ def build_all(data_dir, out_dir, test_gold=None):
     if not os.path.isdir(data_dir):
         raise SystemExit("no release directory at %s" % data_dir)
     build_phase(build, "dev", data_dir, "valid", out_dir)
+    write_other_split(build, "dev", "valid", out_dir)
     gold = find_test_gold(build, data_dir, test_gold, out_dir)
     if gold:
         build_phase(build, "test", gold, "test", out_dir)
+        write_other_split(build, "test", "test", out_dir)
     build.test_gold = gold
     build.seconds = time.time() - started
     return build

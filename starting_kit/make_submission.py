@@ -68,9 +68,33 @@ def predict_pair(competition, data_dir, split, task, lang, system, cache):
     return models.predict(task, systems[system] if systems else None, inputs)
 
 
+def pair_line(competition, data_dir, task, lang, count):
+    """What was written for one (task, language): the sentence count, and when no model could be
+    trained (no train file), that and what the file will score."""
+    sentences = "%d sentence%s" % (count, "" if count == 1 else "s")
+    kind = validate.input_kind(task)
+    if validate.find_input(data_dir, kind, "train", lang, getattr(competition, "LANGUAGE_ALIASES", {})):
+        return sentences
+    expected = os.path.join(kind, "train", "%s_train.%s" % (lang, "conllu" if kind == "morphology" else "tsv"))
+    if task.kind == "morph":
+        outcome = ("every token is written without features: only the tokens whose reference has no feature "
+                   "score (1 each), the others score 0")
+    elif task.kind == "fill_mask":
+        outcome = "every gap gets an empty candidate list: this file will score 0"
+    else:
+        outcome = "every label is empty: this file will score 0"
+    return "%s, NO MODEL: no train file (%s), so %s" % (sentences, expected, outcome)
+
+
+EXIT_HELP = """exit status:
+  0  the submission zip was written (a line per file says what it holds)
+  2  nothing was written: no input of the split under --data, an unknown subtask, or no scoring program"""
+
+
 def parse_args(argv):
     """Command-line options."""
-    parser = argparse.ArgumentParser(prog="make_submission.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="make_submission.py", description=__doc__.split("\n\n")[0], epilog=EXIT_HELP,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", required=True, help="the release folder (morphology/, fill_mask_word/, ...)")
     parser.add_argument("--split", choices=validate.SPLITS, default="valid", help="the split to predict")
     parser.add_argument("--out", required=True, help="the submission zip to write")
@@ -98,7 +122,7 @@ def main(argv=None):
             print("%s/%s: no %s input, skipped" % (task.folder, lang, args.split))
             continue
         members["%s/%s.json" % (task.folder, lang)] = models.to_json(value).encode("utf-8")
-        print("%s/%s: %d sentences" % (task.folder, lang, len(value)))
+        print("%s/%s: %s" % (task.folder, lang, pair_line(competition, args.data, task, lang, len(value))))
     if not members:
         sys.stderr.write("no input of the %s split was found under %s\n" % (args.split, args.data))
         return 2

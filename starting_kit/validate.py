@@ -31,6 +31,10 @@ SPLITS = ("valid", "test")
 #: Phase of the references built from a split (``reference_data/<phase>``).
 PHASES = {"valid": "dev", "test": "test"}
 TSV_HEADER = ("masked", "src")
+EXIT_HELP = """exit status:
+  0  no error found: ready to upload (warnings may remain)
+  1  errors found: each is listed with its file and position
+  2  nothing could be checked: no such submission, no input of the split under --data, or no scoring program"""
 
 
 # --------------------------------------------------------------------------- the release's files
@@ -146,6 +150,31 @@ def write_public_reference(competition, data_dir, split, pairs, out_dir, exclude
     return written, missing
 
 
+def write_other_split(data_dir, split, pairs, out_dir, fingerprint, aliases=None):
+    """Write ``other_split.json`` (the fingerprint of the other split's input, see the scoring program's
+    ``evalkit/fingerprint.py``) under ``out_dir``, so that predictions made for the other split are
+    recognised. Returns False when the other split's input is absent."""
+    other = "test" if split == "valid" else "valid"
+    keys, cache = {}, {}
+    for task, lang in pairs:
+        kind = input_kind(task)
+        path = find_input(data_dir, kind, other, lang, aliases)
+        if path is None:
+            continue
+        if task.kind == "fill_mask":
+            keys["%s/%s" % (task.folder, lang)] = [masked for masked, _ in read_tsv(path)]
+        else:
+            if path not in cache:
+                cache.clear()
+                cache[path] = [[row[1] for row in sentence] for sentence in read_conllu(path)]
+            keys["%s/%s" % (task.folder, lang)] = cache[path]
+    if not keys:
+        return False
+    with open(os.path.join(out_dir, fingerprint.FILE_NAME), "w", encoding="utf-8") as handle:
+        json.dump(fingerprint.document(other, split, keys), handle)
+    return True
+
+
 def expected_pairs(competition, subtask):
     """``(task, lang)`` pairs of a subtask, in the competition's order."""
     spec = competition.SUBTASKS[subtask]
@@ -191,10 +220,10 @@ def find_excluded(explicit, split):
 def validate(submission, data_dir, split, subtask="unconstrained", scorer=None, excluded=None):
     """Check ``submission`` against the public input of ``split``.
 
-    Returns ``(messages, missing_inputs, checked_pairs)``: the scorer's message dicts
+    Returns ``(messages, missing_inputs, expected, found)``: the scorer's message dicts
     (``file``, ``severity``, ``where``, ``text``); the ``(task folder, lang, path)`` whose input is
-    absent (not checked); the number of files checked. Raises ``RuntimeError`` when nothing can
-    be checked.
+    absent (not checked); the number of files expected (those whose input is present) and how many
+    of them the submission holds. Raises ``RuntimeError`` when nothing can be checked.
     """
     folder = find_scorer(scorer)
     if folder is None:
@@ -202,6 +231,7 @@ def validate(submission, data_dir, split, subtask="unconstrained", scorer=None, 
                            % (os.path.join(HERE, "scoring_program"),
                               os.path.join(os.path.dirname(HERE), "scoring_program")))
     competition, scoring, layout = load_scorer(folder)
+    from evalkit import fingerprint
     if subtask not in competition.SUBTASKS:
         raise RuntimeError("unknown subtask %r (choose from %s)" % (subtask, ", ".join(competition.SUBTASKS)))
     skipped = {}
@@ -209,21 +239,23 @@ def validate(submission, data_dir, split, subtask="unconstrained", scorer=None, 
         with open(excluded, encoding="utf-8") as handle:
             skipped = json.load(handle)
     tmp = tempfile.mkdtemp(prefix="st2024-validate-")
+    pairs = expected_pairs(competition, subtask)
     try:
-        written, missing = write_public_reference(competition, data_dir, split,
-                                                  expected_pairs(competition, subtask), tmp, skipped)
+        written, missing = write_public_reference(competition, data_dir, split, pairs, tmp, skipped)
         if not written:
             raise RuntimeError("no input file of the %s split was found under %s" % (split, data_dir))
+        write_other_split(data_dir, split, written, tmp, fingerprint, getattr(competition, "LANGUAGE_ALIASES", {}))
         try:
             report = scoring.evaluate(competition, tmp, submission)
         except layout.NothingToScore as err:
             return ([{"file": os.path.basename(submission), "severity": "error", "where": "layout",
                       "text": "%s Expected <task>/<lang>.json at the root of the zip, e.g. %s/%s.json."
                       % (err, written[0][0].folder, written[0][1])}],
-                    [(t.folder, l, p) for t, l, p in missing], len(written))
+                    [(t.folder, l, p) for t, l, p in missing], len(written), 0)
     finally:
         _remove_tree(tmp)
-    return report["messages"], [(t.folder, l, p) for t, l, p in missing], len(written)
+    found = sum(1 for entry in report["entries"] if entry["status"] != "missing")
+    return report["messages"], [(t.folder, l, p) for t, l, p in missing], len(written), found
 
 
 def _remove_tree(path):
@@ -248,7 +280,8 @@ def print_messages(messages, out=sys.stdout):
 
 def parse_args(argv):
     """Command-line options."""
-    parser = argparse.ArgumentParser(prog="validate.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="validate.py", description=__doc__.split("\n\n")[0], epilog=EXIT_HELP,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("submission", help="the submission zip (or a folder holding the task folders)")
     parser.add_argument("--data", required=True, help="the release folder (morphology/, fill_mask_word/, ...)")
     parser.add_argument("--split", choices=SPLITS, default="valid", help="which inputs it answers (default valid)")
@@ -269,7 +302,7 @@ def main(argv=None):
         sys.stderr.write("no release folder at %s\n" % args.data)
         return 2
     try:
-        messages, missing, checked = validate(args.submission, args.data, args.split, args.subtask,
+        messages, missing, expected, found = validate(args.submission, args.data, args.split, args.subtask,
                                               args.scorer, find_excluded(args.excluded, args.split))
     except RuntimeError as err:
         sys.stderr.write("cannot validate: %s\n" % err)
@@ -282,8 +315,8 @@ def main(argv=None):
         print("not checked (no %s input in %s): %s/ %s" % (args.split, args.data, folder, ", ".join(langs)))
     errors = sum(1 for m in messages if m["severity"] == "error")
     warnings = sum(1 for m in messages if m["severity"] == "warning")
-    print("%s: %s checked against the %s input, %s, %s%s"
-          % (args.submission, plural(checked, "file"), args.split, plural(errors, "error"),
+    print("%s: %d of %s found and checked against the %s input; %s, %s%s"
+          % (args.submission, found, plural(expected, "expected file"), args.split, plural(errors, "error"),
              plural(warnings, "warning"), "" if errors else " -- ready to upload"))
     return 1 if errors else 0
 

@@ -98,6 +98,9 @@ def build_tree(base, phases=("dev",), table=True):
         write(os.path.join(out, "baselines", "table.md"), "| system | avg |\n|---|---|\n| baseline | 0.5 |\n")
         write(os.path.join(out, "baselines", "table.html"),
               "<table class=\"baselines\"><tr><td>baseline</td><td>0.5</td></tr></table>")
+        for subtask in st2024.SUBTASKS:
+            write(os.path.join(out, "baselines", "table-%s.html" % subtask),
+                  "<table class=\"baselines\"><tr><td>%s baseline</td><td>0.5</td></tr></table>" % subtask)
     return ["--data", data, "--reference", reference, "--out", out, "--starting-kit", kit]
 
 

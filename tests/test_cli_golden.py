@@ -106,7 +106,108 @@ def test_broken_reference_exits_2(tmp_path):
     (ref / "lat.json").write_text("[[[\"a\"]]]")
     status, _, stderr = run(["--ref", str(tmp_path / "ref"), "--submission", os.path.join(GOLDEN, "sub")])
     assert status == 2
-    assert "reference data is broken" in stderr and "expected a [form, tag] pair" in stderr
+    assert "No usable reference data at the path given to --ref" in stderr and "expected a [form, tag] pair" in stderr
+    assert "organisers" not in stderr
+
+
+def test_mistyped_ref_locally_says_the_path_holds_no_reference(tmp_path):
+    """Locally the reference is the participant's own path: no blame on the organisers (issue 9, point 7)."""
+    status, _, stderr = run(["--ref", str(tmp_path / "reference_data" / "deev"), "--submission",
+                             os.path.join(GOLDEN, "sub")])
+    assert status == 2
+    assert stderr.startswith("No usable reference data at the path given to --ref, nothing was scored: the reference "
+                             "directory %s does not exist." % (tmp_path / "reference_data" / "deev"))
+    assert "--ref reference_data/dev" in stderr and "organisers" not in stderr
+
+
+def test_broken_reference_on_the_platform_is_the_organisers_side(tmp_path):
+    (tmp_path / "input" / "ref").mkdir(parents=True)
+    shutil.copytree(os.path.join(GOLDEN, "sub"), str(tmp_path / "input" / "res"))
+    status, _, stderr = run([str(tmp_path / "input"), str(tmp_path / "output")])
+    assert status == 2
+    assert "The reference data is broken, nothing was scored" in stderr and "please tell them" in stderr
+
+
+def test_help_lists_the_exit_statuses():
+    status, stdout, _ = run(["--help"])
+    assert status == 0
+    assert "exit status:" in stdout
+    for line in ("  0  scored", "  1  nothing recognisable", "  2  usage error", "  3  internal error"):
+        assert line in stdout
+
+
+def test_summary_counts_use_plural_forms(tmp_path):
+    status, stdout, _ = run(["--ref", os.path.join(GOLDEN, "ref"), "--submission", os.path.join(GOLDEN, "sub"),
+                             "--out", str(tmp_path)])
+    assert status == 0
+    assert "messages: 4 errors, 3 warnings\n" in stdout
+
+
+def _zip_of(path, members):
+    """Write a zip at ``path`` holding ``members`` ({name: bytes})."""
+    with zipfile.ZipFile(str(path), "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return str(path)
+
+
+def _golden_members():
+    members = {}
+    for folder, _, files in os.walk(os.path.join(GOLDEN, "sub")):
+        for name in files:
+            full = os.path.join(folder, name)
+            with open(full, "rb") as handle:
+                members[os.path.relpath(full, os.path.join(GOLDEN, "sub")).replace(os.sep, "/")] = handle.read()
+    return members
+
+
+def test_zip_inside_the_zip_is_scored_with_a_warning_locally_and_on_the_platform(tmp_path):
+    """One rule for both forms (issue 9, point 3; issue 8): the lone inner zip is opened and named."""
+    inner = _zip_of(tmp_path / "inner.zip", _golden_members())
+    with open(inner, "rb") as handle:
+        outer = _zip_of(tmp_path / "outer.zip", {"my_submission.zip": handle.read(), "__MACOSX/._x": b""})
+    status, stdout, stderr = run(["--ref", os.path.join(GOLDEN, "ref"), "--submission", outer,
+                                  "--out", str(tmp_path / "local")])
+    assert status == 0, stderr
+    local = messages_text(str(tmp_path / "local"))
+    assert local.startswith("warning | my_submission.zip | layout | the upload holds a zip inside the zip, "
+                            "my_submission.zip, and nothing else: it was opened and scored, but upload that inner "
+                            "zip itself next time\n")
+    assert local.split("\n", 1)[1] == read(os.path.join(GOLDEN, "expected_messages.txt"))
+    assert read(str(tmp_path / "local" / "scores.txt")) == read(os.path.join(GOLDEN, "expected_scores.txt"))
+    (tmp_path / "input" / "res").mkdir(parents=True)
+    shutil.copytree(os.path.join(GOLDEN, "ref"), str(tmp_path / "input" / "ref"))
+    shutil.copy(inner, str(tmp_path / "input" / "res" / "my_submission.zip"))
+    status, _, stderr = run([str(tmp_path / "input"), str(tmp_path / "platform")])
+    assert status == 0, stderr
+    assert messages_text(str(tmp_path / "platform")) == local
+
+
+def test_zip_inside_the_zip_beside_other_files_is_named(tmp_path):
+    inner = _zip_of(tmp_path / "inner.zip", _golden_members())
+    with open(inner, "rb") as handle:
+        outer = _zip_of(tmp_path / "outer.zip", {"preds/inner.zip": handle.read(), "notes.txt": b"x"})
+    status, _, stderr = run(["--ref", os.path.join(GOLDEN, "ref"), "--submission", outer])
+    assert status == 1
+    assert ("no expected file was found in the submission, but it holds a zip inside the zip (preds/inner.zip): "
+            "upload that zip itself, with the task folders at its root.") in stderr
+
+
+def test_misnamed_folder_gives_one_line_per_folder(tmp_path):
+    members = dict(("POS-tagging/%s.json" % lang, b"[]") for lang in ("lat", "got", "grc", "chu"))
+    members.update(("lemmatization/%s.json" % lang, b"[]") for lang in ("lat", "got", "grc"))
+    members["pos_tagging/lat.json"] = _golden_members()["pos_tagging/lat.json"]
+    status, _, stderr = run(["--ref", os.path.join(GOLDEN, "ref"), "--submission",
+                             _zip_of(tmp_path / "s.zip", members), "--out", str(tmp_path / "out")])
+    assert status == 0, stderr
+    layout = [line for line in messages_text(str(tmp_path / "out")).splitlines() if "| layout |" in line]
+    assert layout == [
+        "warning | POS-tagging/ | layout | unexpected folder (4 files ignored); expected <task>/<language>.json with "
+        "task one of fill_mask_char, fill_mask_word, lemmatisation, morph_features, pos_tagging. Did you mean "
+        "pos_tagging/?",
+        "warning | lemmatization/ | layout | unexpected folder (3 files ignored); expected <task>/<language>.json "
+        "with task one of fill_mask_char, fill_mask_word, lemmatisation, morph_features, pos_tagging. Did you mean "
+        "lemmatisation/?"]
 
 
 def test_usage_error_exits_2():

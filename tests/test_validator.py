@@ -255,9 +255,54 @@ def test_shared_baseline_submissions_validate(shared_run):
     for system in ("baseline", "floor"):
         for subtask in st2024.SUBTASKS:
             for split in ("valid", "test"):
-                messages, missing, checked = V.validate(sample_zip(shared_run, system, subtask, split), SHARED,
-                                                        split, subtask, excluded=excluded if split == "valid" else None)
-                assert checked and [m for m in messages if m["severity"] != "info"] == [], messages[:5]
+                messages, missing, expected, found = V.validate(
+                    sample_zip(shared_run, system, subtask, split), SHARED, split, subtask,
+                    excluded=excluded if split == "valid" else None)
+                assert expected and found == expected, (expected, found)
+                assert [m for m in messages if m["severity"] != "info"] == [], messages[:5]
+
+
+WRONG_SPLIT = "these look like predictions for the test split: "
+
+
+@needs_shared
+def test_shared_test_predictions_checked_against_valid_are_recognised(shared_run, tmp_path):
+    """Issue 9, point 2: test-split predictions against the valid input (validator) and against the
+    development reference (scorer): one "these look like predictions for the test split" per file."""
+    test_zip = sample_zip(shared_run, "baseline", "unconstrained", "test")
+    with zipfile.ZipFile(test_zip) as archive:
+        submitted = sorted(archive.namelist())
+    status, output = run_validator(test_zip, "--data", SHARED, "--split", "valid")
+    assert status == 1
+    hinted = [line for line in output.splitlines() if WRONG_SPLIT in line]
+    assert output.count(WRONG_SPLIT) == len(hinted)
+    files = [line for line in output.splitlines() if line.endswith(".json")]
+    assert "pos_tagging/chu.json" in files and "fill_mask_char/lzh.json" in files
+    chu = output.split("pos_tagging/chu.json\n", 1)[1].splitlines()[0]
+    assert chu == ("  error: " + WRONG_SPLIT + "16 of 16 sampled sentences have the test input's forms, not those of "
+                   "the valid input this phase scores. Predict the valid split (make_submission.py --split valid), "
+                   "or upload this file to the phase of the test split.")
+    per_file = {}
+    for line in output.splitlines():
+        if line.endswith(".json"):
+            current = line
+        elif WRONG_SPLIT in line:
+            per_file[current] = per_file.get(current, 0) + 1
+    assert set(per_file.values()) == {1}
+    both = [name for name in submitted if name in per_file]
+    assert len(both) >= 40, (len(both), sorted(set(submitted) - set(per_file)))
+    scored = subprocess.run([sys.executable, os.path.join(SCORING_PROGRAM, "evaluate.py"), "--ref",
+                             os.path.join(shared_run["ref"], "dev"), "--submission", test_zip, "--out",
+                             str(tmp_path / "scores")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            universal_newlines=True)
+    assert scored.returncode == 0, scored.stderr
+    with open(str(tmp_path / "scores" / "detailed_results.json"), encoding="utf-8") as handle:
+        report = json.load(handle)
+    scorer_files = [m["file"] for m in report["messages"] if m["text"].startswith(WRONG_SPLIT)]
+    assert len(scorer_files) == len(set(scorer_files)) and "pos_tagging/chu.json" in scorer_files
+    valid_zip = sample_zip(shared_run, "baseline", "unconstrained", "valid")
+    status, output = run_validator(valid_zip, "--data", SHARED, "--split", "valid")
+    assert WRONG_SPLIT not in output and "these look like predictions" not in output
 
 
 @needs_shared
@@ -278,7 +323,7 @@ def test_shipped_sample_submission_matches_the_sample_data():
     """starting_kit/sample_submission/ (Latin and Classical Chinese only) answers sample_data's valid
     split: its files raise no message; the other languages are only reported missing."""
     folder = os.path.join(ROOT, "starting_kit", "sample_submission")
-    messages, _, _ = V.validate(folder, SAMPLE, "valid")
+    messages, _, _, _ = V.validate(folder, SAMPLE, "valid")
     shipped = set(os.path.relpath(p, folder).replace(os.sep, "/") for p in glob.glob(os.path.join(folder, "*", "*.json")))
     assert len(shipped) == 10
     stale = [m for m in messages if m["file"] in shipped or not m["text"].startswith("missing: ")]

@@ -22,9 +22,22 @@ NOTHING_HELP = (
     "starting kit (python3 validate.py your.zip).")
 
 
+EXIT_HELP = """exit status:
+  0  scored (possibly with zeros and messages: read them)
+  1  nothing recognisable was submitted (the message says what was found and what is expected)
+  2  usage error, or no usable reference data (locally: check the path given to --ref)
+  3  internal error of the scoring program (a bug: please report it to the organisers)"""
+
+LOCAL_REFERENCE_HELP = (
+    "No usable reference data at the path given to --ref, nothing was scored: %s. Give the folder that "
+    "holds <task>/<language>.json reference files, e.g. --ref reference_data/dev in the starting kit.")
+PLATFORM_REFERENCE_HELP = ("The reference data is broken, nothing was scored: %s. This is the organisers' "
+                           "side: please tell them.")
+
+
 def parse_args(argv):
-    """Parse either form of the command line into (ref_dir, submission, out_dir, quiet)."""
-    parser = argparse.ArgumentParser(prog="evaluate.py", description=__doc__.split("\n\n")[0],
+    """Parse either form of the command line into (ref_dir, submission, out_dir, quiet, platform)."""
+    parser = argparse.ArgumentParser(prog="evaluate.py", description=__doc__.split("\n\n")[0], epilog=EXIT_HELP,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="*", metavar="INPUT OUTPUT",
                         help="platform form: INPUT holds ref/ and res/, OUTPUT receives the scores")
@@ -35,20 +48,19 @@ def parse_args(argv):
     args = parser.parse_args(argv)
     if args.paths and len(args.paths) == 2 and not (args.ref or args.submission):
         input_dir, out = args.paths
-        return os.path.join(input_dir, "ref"), os.path.join(input_dir, "res"), out, args.quiet
+        return os.path.join(input_dir, "ref"), os.path.join(input_dir, "res"), out, args.quiet, True
     if not args.paths and args.ref and args.submission:
-        return args.ref, args.submission, args.out or tempfile.mkdtemp(prefix="scores-"), args.quiet
+        return args.ref, args.submission, args.out or tempfile.mkdtemp(prefix="scores-"), args.quiet, False
     parser.error("give either INPUT OUTPUT, or --ref DIR --submission ZIP_OR_DIR [--out DIR]")
 
 
 def run(competition, argv, render_html):
     """Score, write the outputs and print the summary; return the exit status."""
-    ref_dir, submission, out_dir, quiet = parse_args(argv)
+    ref_dir, submission, out_dir, quiet, platform = parse_args(argv)
     try:
         report = evaluate(competition, ref_dir, submission)
     except ReferenceError as err:
-        sys.stderr.write("The reference data is broken, nothing was scored: %s. This is the organisers' "
-                         "side: please tell them.\n" % err)
+        sys.stderr.write((PLATFORM_REFERENCE_HELP if platform else LOCAL_REFERENCE_HELP) % err + "\n")
         return 2
     except NothingToScore as err:
         if getattr(competition, "NOTHING_HELP", None):   # a competition with its own submission layout

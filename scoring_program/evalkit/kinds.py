@@ -65,10 +65,12 @@ def _lemma_where(si, ti):
 def check_sentence_list(value, name, ref_count=None):
     """Check that ``value`` is a JSON list of sentences (of ``ref_count`` items); raise DataError if not."""
     if type(value) not in _SEQ:
-        raise DataError(name, "$", "expected a list of sentences at the top level, got %s" % _type_name(value))
+        raise DataError(name, "whole file", "expected a list of sentences at the top level, got %s"
+                        % _type_name(value))
     if ref_count is not None and len(value) != ref_count:
-        raise DataError(name, "$", "the file has %d sentences, the reference has %d: every sentence of the "
-                        "input must be present, in order" % (len(value), ref_count), status="sentence_count_mismatch")
+        raise DataError(name, "whole file", "the file has %d sentence%s, the reference has %d: every sentence of "
+                        "the input must be present, in order" % (len(value), "" if len(value) == 1 else "s", ref_count),
+                        status="sentence_count_mismatch")
 
 
 def _check_sentence(sent, name, si, expected):

@@ -10,7 +10,10 @@ absurd size.
 import difflib
 import os
 import posixpath
+import shutil
+import tempfile
 import zipfile
+from collections import Counter
 
 from .messages import DataError, Message, ERROR, WARNING, INFO
 
@@ -91,14 +94,14 @@ class DirSource(Source):
 class ZipSource(Source):
     """A submission zip read in place; unsafe member names are refused and reported."""
 
-    def __init__(self, path, limits, messages):
+    def __init__(self, path, limits, messages, label=None):
         try:
             self.zip = zipfile.ZipFile(path)
             infos = self.zip.infolist()
         except Exception as err:  # hostile bytes make zipfile raise many kinds of errors (BadZipFile,
             # NotImplementedError for an unknown version, struct.error, ...): all mean "unreadable"
             raise NothingToScore("%s is not a readable zip file (%s: %s)."
-                                 % (os.path.basename(path), type(err).__name__, err))
+                                 % (label or os.path.basename(path), type(err).__name__, err))
         if len(infos) > limits["members"]:
             raise NothingToScore("the zip has %d members; at most %d are accepted." % (len(infos), limits["members"]))
         total = sum(info.file_size for info in infos)
@@ -145,18 +148,57 @@ class Submission(object):
         return self.source.read(self.prefix + self.files[(task_folder, lang)], limit)
 
 
+INNER_ZIP_WARNING = ("the upload holds a zip inside the zip, %s, and nothing else: it was opened and scored, "
+                     "but upload that inner zip itself next time")
+
+
+def lone_inner_zip(names):
+    """The name of the one ``.zip`` among ``names`` when it is the only candidate (junk and
+    ``metadata`` aside), else None: such an upload is a zip inside the zip."""
+    names = [n for n in names if not _is_junk(n) and n not in ROOT_IGNORED]
+    return names[0] if len(names) == 1 and names[0].lower().endswith(".zip") else None
+
+
+def _open_inner_zip(outer, name, limits, messages):
+    """The :class:`ZipSource` of member ``name`` of zip source ``outer``, copied to a temporary file
+    (at most the upload limit, so the copy is bounded like any upload)."""
+    info = outer.infos[name]
+    if info.file_size > limits["upload"]:
+        raise NothingToScore("the zip inside the zip, %s, is %d bytes; at most %d are accepted."
+                             % (name, info.file_size, limits["upload"]))
+    copy = tempfile.TemporaryFile()
+    try:
+        with outer.zip.open(info) as handle:
+            shutil.copyfileobj(handle, copy)
+    except Exception as err:  # as in ZipSource.read: any failure to unpack hostile bytes is "unreadable"
+        copy.close()
+        raise NothingToScore("the zip inside the zip, %s, cannot be unpacked (%s: %s)."
+                             % (name, type(err).__name__, err))
+    copy.seek(0)
+    return ZipSource(copy, limits, messages, label=name)
+
+
 def open_source(path, limits, messages):
-    """A :class:`Source` for a submission directory or zip at ``path``; a lone zip inside is opened."""
+    """A :class:`Source` for a submission directory or zip at ``path``.
+
+    One rule for both (the platform form unpacks the upload into a directory, the local form reads
+    the zip): when the only candidate inside is one zip, that inner zip is opened, with a warning
+    naming it (only one level deep).
+    """
     if os.path.isdir(path):
         source = DirSource(path)
-        names = [n for n in source.names() if not _is_junk(n) and n not in ROOT_IGNORED]
-        if len(names) == 1 and names[0].lower().endswith(".zip"):
-            messages.append(Message(names[0], WARNING, "layout", "the upload holds a zip inside the zip; "
-                                    "it was opened, but upload the inner zip itself next time"))
-            return ZipSource(os.path.join(path, names[0]), limits, messages)
+        inner = lone_inner_zip(source.names())
+        if inner:
+            messages.append(Message(inner, WARNING, "layout", INNER_ZIP_WARNING % inner))
+            return ZipSource(os.path.join(path, *inner.split("/")), limits, messages, label=inner)
         return source
     if os.path.isfile(path):
-        return ZipSource(path, limits, messages)
+        source = ZipSource(path, limits, messages)
+        inner = lone_inner_zip(source.names())
+        if inner:
+            messages.append(Message(inner, WARNING, "layout", INNER_ZIP_WARNING % inner))
+            return _open_inner_zip(source, inner, limits, messages)
+        return source
     raise NothingToScore("%s does not exist." % path)
 
 
@@ -206,11 +248,34 @@ def _classify(path, expected, task_folders, languages, aliases):
                    % (what, ", ".join(sorted(task_folders)), hint))
 
 
+def _folder_message(folder, count, task_folders):
+    """One message for an unexpected top-level folder holding ``count`` files (one line per folder)."""
+    guess = _suggest(folder, task_folders)
+    hint = " Did you mean %s/?" % guess if guess and guess != folder else ""
+    return Message(folder + "/", WARNING, "layout", "unexpected folder (%s ignored); expected <task>/<language>.json "
+                   "with task one of %s.%s" % (_files(count), ", ".join(sorted(task_folders)), hint))
+
+
+def _files(count):
+    """``"1 file"``, ``"2 files"``."""
+    return "%d file%s" % (count, "" if count == 1 else "s")
+
+
+def _nothing_found(names):
+    """The NothingToScore for a submission without any expected file (naming a zip inside, if any)."""
+    zips = [n for n in names if n.lower().endswith(".zip")]
+    if zips:
+        return NothingToScore("no expected file was found in the submission, but it holds a zip inside the zip (%s): "
+                              "upload that zip itself, with the task folders at its root." % ", ".join(zips[:5]))
+    return NothingToScore("no expected file was found in the submission.")
+
+
 def find_submission_files(source, expected, task_folders, languages, aliases, messages):
     """Recognise the files of ``source`` against the ``expected`` (task folder, lang) pairs.
 
-    Returns a :class:`Submission`; every name that is not scored gets a message in ``messages``.
-    Raises NothingToScore when no expected file is present.
+    Returns a :class:`Submission`; every name that is not scored gets a message in ``messages``
+    (one per unexpected top-level folder, however many files it holds). Raises NothingToScore when
+    no expected file is present.
     """
     names = [n for n in source.names() if not _is_junk(n)]
     prefix = _wrapping_prefix([n for n in names if n not in ROOT_IGNORED], task_folders)
@@ -218,16 +283,22 @@ def find_submission_files(source, expected, task_folders, languages, aliases, me
         messages.append(Message(prefix, WARNING, "layout", "the task folders are inside the folder '%s'; they must be at "
                                 "the root of the zip. Scored anyway; zip the folders themselves next time." % prefix))
     files = {}
-    for name in names:
-        if name in ROOT_IGNORED or not name.startswith(prefix):
+    relatives = [n[len(prefix):] for n in names if n not in ROOT_IGNORED and n.startswith(prefix)]
+    folders = Counter(r.split("/", 1)[0] for r in relatives if "/" in r and r.split("/", 1)[0] not in task_folders)
+    for relative in relatives:
+        top = relative.split("/", 1)[0]
+        if top in folders:
+            if folders[top]:
+                messages.append(_folder_message(top, folders[top], task_folders))
+                folders[top] = 0        # one message per folder
             continue
-        found = _classify(name[len(prefix):], expected, task_folders, languages, aliases)
+        found = _classify(relative, expected, task_folders, languages, aliases)
         if isinstance(found, Message):
             messages.append(found)
         else:
-            files[found] = name[len(prefix):]
+            files[found] = relative
     if not files:
-        raise NothingToScore("no expected file was found in the submission.")
+        raise _nothing_found([n for n in names if n not in ROOT_IGNORED])
     return Submission(source, prefix, files, messages)
 
 

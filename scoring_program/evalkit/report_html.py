@@ -21,7 +21,13 @@ MAX_DETAIL_ROWS = 200
 
 SEVERITIES = ("error", "warning", "info")
 METRIC_LABELS = {"acc": "accuracy", "f1": "macro-F1", "acc1": "acc@1", "acc3": "acc@3",
-                 "score": "score"}
+                 "score": "score", "feature_acc": "feature accuracy"}
+#: Short labels of entry statuses for the flags of the languages x tasks table.
+STATUS_LABELS = {"missing": "missing", "unreadable": "unreadable", "sentence_count_mismatch": "wrong sentence count"}
+MORPH_NOTE = ("A token whose reference has no feature (punctuation, many particles, multiword-token ranges) scores 1 "
+              "when no feature is predicted for it, whatever else is predicted. So the task score can be well above "
+              "0 while the feature accuracy (over the tokens that do carry features) is 0: a prediction without any "
+              "feature scores exactly the share of feature-less tokens.")
 STATUS_SCORED = "scored"
 
 CSS = """
@@ -54,6 +60,9 @@ tr.total td { font-weight: 600; border-top: 2px solid #aab4c0; }
 .bad { color: #a4262c; font-weight: 600; }
 .flag { display: inline-block; margin-left: .3rem; padding: 0 .3rem; border-radius: 3px;
   background: #fde7e9; color: #a4262c; font-size: .78rem; font-weight: 600; }
+td.num .flag { display: block; margin: .15rem 0 0; white-space: normal; text-align: left; }
+.matrix td:first-child .meta { display: block; font-size: .8rem; }
+.base { color: #56606c; }
 .sev { display: inline-block; min-width: 4.2rem; padding: 0 .3rem; border-radius: 3px;
   font-size: .78rem; font-weight: 600; text-align: center; }
 .sev-error { background: #fde7e9; color: #a4262c; }
@@ -135,6 +144,22 @@ def _num_td(value, counts=False):
     return '<td class="%s">%s</td>' % ("na" if text == "n/a" else "num", text)
 
 
+def _base_td(base, key):
+    """A muted cell with the baseline's score for ``key`` (nothing when no baseline was given)."""
+    if not base:
+        return ""
+    text = _fmt(base.get(key))
+    return '<td class="%s">%s</td>' % ("na" if text == "n/a" else "num base", text)
+
+
+def _base_note(view):
+    """One sentence naming the baseline shown beside the scores (empty without a baseline)."""
+    if not view.baseline_scores:
+        return ""
+    return (" The baseline columns and the black ticks of the chart are the scores of the %s (the starting "
+            "kit's make_submission.py, trained on train only) on the same reference." % _e(view.baseline_label))
+
+
 def _metric_label(name):
     """Human label of a component/micro metric name, escaped."""
     return _e(METRIC_LABELS.get(name, name))
@@ -177,6 +202,9 @@ class _View(object):
         self.notes = _as_dict(report.get("notes"))   # wording a competition declares (REPORT_NOTES)
         self.entries = [entry for entry in _as_list(report.get("entries")) if isinstance(entry, dict)]
         self.messages = [msg for msg in _as_list(report.get("messages")) if isinstance(msg, dict)]
+        baseline = _as_dict(report.get("baseline"))
+        self.baseline_scores = _as_dict(baseline.get("scores"))
+        self.baseline_label = _key(baseline.get("label")) or "baseline"
         self.tasks = self._tasks(_as_list(report.get("tasks")))
         self.languages = self._languages(_as_list(report.get("languages")))
         self.by_pair = {}
@@ -251,17 +279,26 @@ def _overview(view):
     rows = []
     for i, (folder, task) in enumerate(view.tasks.items()):
         key = "avg_%s" % (task.get("key") or folder)
-        rows.append('<tr><td><a href="#task-%d">%s</a></td><td><code>%s</code></td>%s%s</tr>' % (
+        rows.append('<tr><td><a href="#task-%d">%s</a></td><td><code>%s</code></td>%s%s%s</tr>' % (
             i + 1, _e(task.get("label") or folder), _e(key), _num_td(view.scores.get(key)),
-            _num_td(len(view.task_entries(folder)), counts=True)))
-    table = (_table(_head_row(["Task", "Score key", "Mean", "Languages"], 2), rows) if rows
+            _base_td(view.baseline_scores, key), _num_td(len(view.task_entries(folder)), counts=True)))
+    base = ["Baseline"] if view.baseline_scores else []
+    table = (_table(_head_row(["Task", "Score key", "Mean"] + base + ["Languages"], 2), rows) if rows
              else '<p class="note">No tasks in the report.</p>')
     return ('<section id="overview"><h2>Overview</h2><div class="overall">'
             '<div class="card"><div class="meta">Overall score (<code>avg_score</code>)</div>'
-            '<div class="big">%s</div><div class="note">%s'
+            '<div class="big">%s</div><div class="note">%s%s'
             '</div></div><div>%s</div></div>%s</section>'
             % (overall, _e(view.notes.get("overall") or "Mean of the task means; each task weighs the same."),
-               table, _status_summary(view)))
+               _overall_base(view), table, _status_summary(view)))
+
+
+def _overall_base(view):
+    """The baseline's overall score under the participant's (empty without a baseline)."""
+    value = _number(view.baseline_scores.get("avg_score"))
+    if value is None:
+        return ""
+    return '<br><span class="base">%s: %s</span>' % (_e(view.baseline_label), _fmt(value))
 
 
 def _status_summary(view):
@@ -275,7 +312,7 @@ def _status_summary(view):
     parts = []
     for status, count in counts.items():
         css = "" if status == STATUS_SCORED else ' class="bad"'
-        parts.append("<span%s>%d %s</span>" % (css, count, _e(status)))
+        parts.append("<span%s>%d %s</span>" % (css, count, _e(STATUS_LABELS.get(status, status))))
     return '<p class="note">Entries: %s.</p>' % ", ".join(parts)
 
 
@@ -284,7 +321,7 @@ def _status_flag(view, entry):
     status = entry.get("status")
     if status == STATUS_SCORED:
         return ""
-    label = "&#9888; %s" % _e(_key(status).replace("_", " ") or "unknown")
+    label = "&#9888; %s" % _e(STATUS_LABELS.get(_key(status)) or _key(status).replace("_", " ") or "unknown")
     anchor = view.message_anchor.get(_key(entry.get("file")))
     if anchor:
         label = '<a href="#%s">%s</a>' % (anchor, label)
@@ -303,18 +340,22 @@ def _matrix(view):
     """Languages x tasks table of entry scores, with each language's average and the task means."""
     if not view.languages or not view.tasks:
         return '<section id="matrix"><h2>Languages &times; tasks</h2><p class="note">Nothing to show.</p></section>'
-    head = _head_row(["Language"] + [_e(t.get("label") or f) for f, t in view.tasks.items()] + ["Average"])
+    base = view.baseline_scores
+    head = _head_row(["Language"] + [_e(t.get("label") or f) for f, t in view.tasks.items()] + ["Average"]
+                     + (["Baseline average"] if base else []))
     rows = []
     for code in view.languages:
         cells = "".join(_matrix_cell(view, folder, code) for folder in view.tasks)
-        rows.append("<tr><td>%s</td>%s%s</tr>" % (view.lang_label(code), cells,
-                                                 _num_td(view.scores.get(code + "_avg_score"))))
+        rows.append("<tr><td>%s</td>%s%s%s</tr>" % (view.lang_label(code), cells,
+                                                   _num_td(view.scores.get(code + "_avg_score")),
+                                                   _base_td(base, code + "_avg_score")))
     means = "".join(_num_td(view.scores.get("avg_%s" % (t.get("key") or f))) for f, t in view.tasks.items())
-    rows.append('<tr class="total"><td>Task mean</td>%s%s</tr>' % (means, _num_td(view.scores.get("avg_score"))))
+    rows.append('<tr class="total"><td>Task mean</td>%s%s%s</tr>' % (means, _num_td(view.scores.get("avg_score")),
+                                                                    _base_td(base, "avg_score")))
     return ('<section id="matrix"><h2>Languages &times; tasks</h2>%s<p class="note">&ndash; : the pair is not '
             'scored. A flag marks an entry that was not scored as submitted (missing file, unreadable file, '
-            'wrong sentence count); it scores 0 and counts in the averages.</p></section>'
-            % _table(head, rows))
+            'wrong sentence count); it scores 0 and counts in the averages.%s</p></section>'
+            % (_table(head, rows, "matrix"), _base_note(view)))
 
 
 def _chart_rows(view):
@@ -341,11 +382,23 @@ def _chart(view):
     parts.append(_chart_axis(left, width, top, height))
     for i, (code, label, value) in enumerate(rows):
         parts.append(_chart_bar(left, width, top + i * row_h, row_h, label, value))
+        parts.append(_chart_base(view, code, left, width, top + i * row_h, row_h))
     parts.append(_chart_overall(view, left, width, top, height))
     parts.append("</svg>")
     return ('<section id="chart"><h2>Per-language averages</h2><div class="scroll">%s</div>'
             '<p class="note">Mean of each language&#8217;s task scores; the dashed line is the overall score. '
-            'Bars are clipped to [0, 1]; the number is the exact value.</p></section>' % "".join(parts))
+            'Bars are clipped to [0, 1]; the number is the exact value.%s</p></section>'
+            % ("".join(parts), _base_note(view)))
+
+
+def _chart_base(view, code, left, width, y, row_h):
+    """A black tick at the baseline's average for language ``code`` (nothing without one)."""
+    value = _number(view.baseline_scores.get(code + "_avg_score"))
+    if value is None or not math.isfinite(value):
+        return ""
+    x = left + width * min(1.0, max(0.0, value))
+    return ('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#1d232b" stroke-width="3">'
+            '<title>%s: %.4f</title></line>' % (x, y + 1, x, y + row_h - 2, _e(view.baseline_label), value))
 
 
 def _chart_axis(left, width, top, height):
@@ -398,9 +451,11 @@ def _task_summary(view, task, entries):
     comps = _metric_columns(task, entries, "components")
     micro = _metric_columns(task, entries, "micro")
     counts = ("sentences", "scored_sentences", "items", "zeroed_sentences")
-    top = ('<tr><th rowspan="2">Language</th><th rowspan="2">Status</th><th rowspan="2" class="num">Score</th>%s%s'
+    base = view.baseline_scores
+    top = ('<tr><th rowspan="2">Language</th><th rowspan="2">Status</th><th rowspan="2" class="num">Score</th>%s%s%s'
            '<th colspan="4">Counts</th></tr>'
-           % ('<th colspan="%d">%s</th>' % (len(comps), _e(view.notes.get("official") or "Official (sentence-averaged)"))
+           % ('<th rowspan="2" class="num">Baseline</th>' if base else "",
+              '<th colspan="%d">%s</th>' % (len(comps), _e(view.notes.get("official") or "Official (sentence-averaged)"))
               if comps else "",
               '<th colspan="%d">Corpus-level (token-micro)</th>' % len(micro) if micro else ""))
     second = "".join('<th class="num">%s</th>' % _metric_label(n) for n in comps + micro)
@@ -408,10 +463,11 @@ def _task_summary(view, task, entries):
     rows = []
     for entry in entries:
         cells = [_num_td(entry.get("score"))]
+        cells += [_base_td(base, "%s_%s" % (_key(entry.get("lang")), task.get("key") or _key(entry.get("task"))))]
         cells += [_num_td(_as_dict(entry.get("components")).get(n)) for n in comps]
         cells += [_num_td(_as_dict(entry.get("micro")).get(n)) for n in micro]
         cells += [_num_td(entry.get(c), counts=True) for c in counts]
-        status = _e(entry.get("status") or "unknown")
+        status = _e(STATUS_LABELS.get(_key(entry.get("status"))) or entry.get("status") or "unknown")
         status = status if entry.get("status") == STATUS_SCORED else '<span class="bad">%s</span>' % status
         rows.append("<tr><td>%s</td><td>%s</td>%s</tr>" % (view.lang_label(_key(entry.get("lang"))), status,
                                                           "".join(cells)))
@@ -495,14 +551,21 @@ def _entry_details(view, task, entry):
     body = [_entry_counts(entry)]
     if entry.get("status") != STATUS_SCORED:
         body.append('<p class="bad">Not scored as submitted (%s); see the messages for this file.</p>'
-                    % _e(entry.get("status") or "unknown"))
+                    % _e(STATUS_LABELS.get(_key(entry.get("status"))) or entry.get("status") or "unknown"))
     body.append(_comparison_table(entry))
     if kind == "tagging" or details.get("per_tag"):   # the tagging kind and the line-aligned label kinds
         body.append("<h3>Per tag</h3>" + _per_tag_table(details.get("per_tag")))
     elif kind == "morph":
         body.append("<h3>Per feature</h3>" + _per_feature_table(details.get("per_feature")))
+        body.append('<p class="note">%s</p>' % MORPH_NOTE)
     return "<details><summary>%s: <b>%s</b>%s</summary>%s</details>" % (
         view.lang_label(_key(entry.get("lang"))), _fmt(entry.get("score")), _status_flag(view, entry), "".join(body))
+
+
+def _task_base(view, key):
+    """", baseline 0.1234" for a task mean key (empty without a baseline)."""
+    value = _number(view.baseline_scores.get(key))
+    return "" if value is None else ', %s <span class="base">%s</span>' % (_e(view.baseline_label), _fmt(value))
 
 
 def _task_section(view, index, folder, task):
@@ -510,14 +573,16 @@ def _task_section(view, index, folder, task):
     entries = view.task_entries(folder)
     key = "avg_%s" % (task.get("key") or folder)
     parts = ['<section id="task-%d"><h2>%s</h2>' % (index, _e(task.get("label") or folder)),
-             '<p class="meta">Folder <code>%s</code>, kind <code>%s</code>, mean <b>%s</b> (<code>%s</code>).</p>'
-             % (_e(folder), _e(task.get("kind") or "?"), _fmt(view.scores.get(key)), _e(key))]
+             '<p class="meta">Folder <code>%s</code>, mean <b>%s</b> (<code>%s</code>)%s.</p>'
+             % (_e(folder), _fmt(view.scores.get(key)), _e(key), _task_base(view, key))]
     if not entries:
         parts.append('<p class="note">No entries for this task.</p></section>')
         return "".join(parts)
     parts.append(_task_summary(view, task, entries))
-    parts.append('<p class="note">%s</p>' % _e(view.notes.get("task") or "The official metrics are means over sentences "
-                 "(as in 2024); the corpus-level ones pool all items of the file. Expand a language for its detail tables."))
+    parts.append('<p class="note">%s%s</p>' % (
+        _e(view.notes.get("task") or "The official metrics are means over sentences (as in 2024); the corpus-level "
+           "ones pool all items of the file. Expand a language for its detail tables."),
+        (" " + MORPH_NOTE) if task.get("kind") == "morph" else ""))
     parts.extend(_entry_details(view, task, entry) for entry in entries)
     parts.append("</section>")
     return "".join(parts)

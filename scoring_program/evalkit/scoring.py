@@ -8,9 +8,10 @@ docs/architecture.md).
 import contextlib
 import gc
 import hashlib
+import os
 from collections import OrderedDict
 
-from . import __version__, keys, lines, metrics
+from . import __version__, fingerprint, keys, lines, metrics
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes
@@ -75,10 +76,11 @@ def _failed_entry(task, lang, status, name=None):
             "sentences": 0, "scored_sentences": 0, "items": 0, "zeroed_sentences": 0, "details": {}}
 
 
-def score_file(task, lang, ref, submission, limits, messages, name=None):
+def score_file(task, lang, ref, submission, limits, messages, other=None, name=None):
     """Score one (task, language) file of ``submission`` against parsed ``ref``; return its entry dict.
 
-    ``name`` is the file's name in the submission (default ``<folder>/<lang>.json``).
+    ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None. ``name``: the
+    file's name in the submission (default ``<folder>/<lang>.json``).
     """
     if getattr(KINDS[task.kind], "reads_text", False):
         return _score_text_file(task, lang, ref, submission, limits, messages, name)
@@ -90,6 +92,7 @@ def score_file(task, lang, ref, submission, limits, messages, name=None):
     log = MessageLog(name)
     try:
         value = parse_json_bytes(submission.read(task.folder, lang, limits["file"]), name, limits["file"])
+        _check_split(task, lang, name, value, ref, other, messages)
         pred = kind.parse_prediction(value, ref, log, task)
     except DataError as err:
         messages.extend(log.close())
@@ -130,6 +133,17 @@ def _score_text_file(task, lang, ref, submission, limits, messages, name):
                   "items": result.items, "zeroed_sentences": result.zeroed_sentences, "details": result.details})
     entry["components"] = dict((c, result.components[c]) for c in task.components)
     return entry
+
+
+def _check_split(task, lang, name, value, ref, other, messages):
+    """Add one message when ``value`` looks like predictions for the other split (see :mod:`evalkit.fingerprint`)."""
+    if other is None:
+        return
+    found = fingerprint.wrong_split_message(
+        name, task.kind, value, ref, other["files"].get("%s/%s" % (task.folder, lang)), other["split"],
+        other["phase_split"], other["samples"])
+    if found is not None:
+        messages.append(found)
 
 
 def aggregate(competition, entries, pairs):
@@ -208,11 +222,38 @@ def _evaluate(competition, ref_dir, submission_path):
                                        aliases, messages)
     digest = hashlib.sha256()
     entries = []
+    other = fingerprint.read_fingerprint(os.path.join(ref_dir, fingerprint.FILE_NAME))
     for task, lang in pairs:
         ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest)
-        entries.append(score_file(task, lang, ref, submission, limits, messages))
+        entries.append(score_file(task, lang, ref, submission, limits, messages, other))
         del ref
-    return build_report(competition, entries, pairs, messages, digest.hexdigest())
+    report = build_report(competition, entries, pairs, messages, digest.hexdigest())
+    baseline = read_baseline(os.path.join(ref_dir, BASELINE_FILE))
+    if baseline is not None:
+        report["baseline"] = baseline
+    return report
+
+
+#: Optional file of a phase's reference folder: the baseline's scores on this phase (not a scored file).
+BASELINE_FILE = "baseline_scores.json"
+
+
+def read_baseline(path, max_bytes=4 * 1024 * 1024):
+    """``{"label", "scores"}`` from the optional baseline file at ``path``; None when it is absent or
+    unusable (the report works without it). Only numeric scores are kept."""
+    import json
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+        value = json.loads(data.decode("utf-8")) if len(data) <= max_bytes else None
+    except (IOError, OSError, ValueError):
+        return None
+    if type(value) is not dict or type(value.get("scores")) is not dict:
+        return None
+    scores = OrderedDict((key, number) for key, number in value["scores"].items()
+                         if type(number) in (int, float) and number == number)
+    label = value.get("label") if type(value.get("label")) is str else "baseline"
+    return {"label": label[:80], "scores": scores} if scores else None
 
 
 def _evaluate_named(competition, ref_dir, submission_path):
@@ -233,7 +274,11 @@ def _evaluate_named(competition, ref_dir, submission_path):
         entries.append(score_file(task, lang, ref, submission, limits, messages,
                                   name=submission_file_name(competition, task, lang)))
         del ref
-    return build_report(competition, entries, pairs, messages, digest.hexdigest())
+    report = build_report(competition, entries, pairs, messages, digest.hexdigest())
+    baseline = read_baseline(os.path.join(ref_dir, BASELINE_FILE))
+    if baseline is not None:
+        report["baseline"] = baseline
+    return report
 
 
 def build_report(competition, entries, pairs, messages, ref_hash):

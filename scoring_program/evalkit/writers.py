@@ -90,6 +90,15 @@ def _table(report):
     return ["  ".join(cell.rjust(w) for cell, w in zip(row, widths)) for row in rows]
 
 
+def _count_label(count, severity):
+    """``"1 error"``, ``"5 errors"``, ``"3 warnings"``, ``"2 info"`` (info is not counted in the plural).
+
+    >>> _count_label(1, "error"), _count_label(5, "error"), _count_label(2, "info")
+    ('1 error', '5 errors', '2 info')
+    """
+    return "%d %s%s" % (count, severity, "" if count == 1 or severity == "info" else "s")
+
+
 def summary(report, max_messages=20):
     """A short human-readable summary: signature, overall score, table, message counts."""
     lines = ["%s" % report["title"], "signature: %s" % report["signature"],
@@ -100,7 +109,7 @@ def summary(report, max_messages=20):
     for msg in messages:
         counts[msg["severity"]] = counts.get(msg["severity"], 0) + 1
     lines.append("")
-    lines.append("messages: %s" % (", ".join("%d %s" % (n, s) for s, n in sorted(counts.items())) or "none"))
+    lines.append("messages: %s" % (", ".join(_count_label(n, s) for s, n in sorted(counts.items())) or "none"))
     for msg in [m for m in messages if m["severity"] != "info"][:max_messages]:
         where = (", " + msg["where"]) if msg["where"] else ""
         lines.append("  %s: %s%s: %s" % (msg["severity"], msg["file"], where, msg["text"]))
