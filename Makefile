@@ -13,7 +13,12 @@ endif
 DIST := dist
 REF := reference_data
 SHARED ?= ../shared/st2024
+# The schedule every date comes from (see schedule.yaml); `make SCHEDULE=other.yaml` uses another one.
+SCHEDULE ?= schedule.yaml
 ORG := $(PY) -m organiser
+# `make check` checks what was built last (dist/build.json names its data); a DATA given on the command
+# line (or in the environment) must be that data, else the check is refused.
+CHECK_DATA := $(if $(filter command line environment,$(origin DATA)),--data $(DATA))
 
 .PHONY: all venv browser reference bundle baselines check bench test clean summary
 
@@ -39,13 +44,15 @@ reference: venv
 	$(ORG) reference --data $(DATA) $(if $(TEST_GOLD),--test-gold $(TEST_GOLD)) --out $(REF) --report $(DIST)/data_quality.md
 
 bundle: reference baselines
-	$(ORG) bundle --data $(DATA) --reference $(REF) --out $(DIST)
+	$(ORG) bundle --data $(DATA) --reference $(REF) --out $(DIST) --schedule $(SCHEDULE)
 
 baselines: reference
 	$(ORG) baselines --data $(DATA) --reference $(REF) --out $(DIST)
 
-check: bundle baselines
-	$(ORG) check $(DIST)/bundles/st2024-unconstrained.zip $(DIST)/bundles/st2024-constrained.zip --submissions $(DIST)/submissions
+# Checks the last build, never rebuilds it (builds only when nothing was built yet).
+check: venv
+	@test -f $(DIST)/build.json || $(MAKE) --no-print-directory bundle
+	$(ORG) check --dist $(DIST) $(CHECK_DATA) --submissions $(DIST)/submissions
 
 bench: venv
 	$(PY) tests/bench.py --data $(SHARED)

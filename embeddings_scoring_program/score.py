@@ -4,8 +4,9 @@
 cover and the leaderboard columns to write; the submission ``INPUT/res`` holds an ``embeddings/`` folder
 (or the same files at its top level, or inside one wrapping folder):
 
-- ``load_embeddings.py`` defining ``load_model`` (found by parsing the file with ``ast``: participant code
-  is never imported or executed);
+- ``load_embeddings.py`` defining ``load_model`` at module level (found by reading the file with Python's
+  tokenizer, so Python 3.9 code is read alike whatever the worker's Python; participant code is never
+  imported, compiled or executed);
 - ``requirements.txt`` (may be empty);
 - ``metadata.txt``, not empty;
 - one non-empty ``<lang>.bin`` per language.
@@ -16,12 +17,13 @@ phase). Writes ``OUTPUT/scores.txt`` and ``OUTPUT/detailed_results.html`` (parti
 Standard library only, Python 3.7+. Exit status 0 unless the reference is broken or nothing of the
 layout was submitted.
 """
-import ast
 import difflib
 import html
+import io
 import json
 import os
 import sys
+import tokenize
 
 REFERENCE_FILE = "embeddings.json"
 LOADER = "load_embeddings.py"
@@ -70,26 +72,98 @@ def find_root(res_dir):
     return None, None
 
 
+def _module_statements(source):
+    """The module-level logical lines of ``source`` as lists of ``(type, string)`` tokens.
+
+    Read with the tokenizer, not parsed with the running Python's grammar: every Python 3.9 token stream
+    (walrus, positional-only parameters, any decorator expression, ``f"{x=}"``...) is read alike by
+    Python 3.7 to 3.12, so the verdict does not depend on the worker's Python. Raises ValueError with a
+    located message for what cannot be Python (unbalanced brackets, bad indentation, unterminated strings).
+    """
+    statements, current, indent, depth, start_indent = [], [], 0, 0, 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            kind, text = token[0], token[1]
+            if kind == tokenize.INDENT:
+                indent += 1
+            elif kind == tokenize.DEDENT:
+                indent -= 1
+            elif kind == tokenize.NEWLINE or (kind == tokenize.OP and text == ";" and depth == 0):
+                if current and start_indent == 0:
+                    statements.append(current)
+                current = []
+            elif kind not in (tokenize.NL, tokenize.COMMENT, tokenize.ENDMARKER) and kind != getattr(
+                    tokenize, "ENCODING", -1):
+                if kind == tokenize.OP and text in "([{":
+                    depth += 1
+                elif kind == tokenize.OP and text in ")]}":
+                    depth -= 1
+                    if depth < 0:
+                        raise ValueError("line %d: unmatched %r" % (token[2][0], text))
+                if not current:
+                    start_indent = indent
+                current.append((kind, text, depth))
+    except tokenize.TokenError as error:
+        where = error.args[1][0] if len(error.args) > 1 and error.args[1] else "?"
+        raise ValueError("line %s: %s" % (where, error.args[0]))
+    except (SyntaxError, IndentationError) as error:
+        raise ValueError("line %s: %s" % (error.lineno, error.msg))
+    if current and start_indent == 0:
+        statements.append(current)
+    return statements
+
+
+def _imported_names(tokens):
+    """The names an ``import`` / ``from ... import`` statement binds (``as`` names, else the dotted names)."""
+    words = [text for kind, text, _ in tokens if text not in ("(", ")")]
+    if words[0] == "from":
+        if "import" not in words:
+            return []
+        words = words[words.index("import") + 1:]
+    else:
+        words = words[1:]
+    names, item = [], []
+    for word in words + [","]:
+        if word == ",":
+            if item:
+                names.append(item[item.index("as") + 1] if "as" in item and item.index("as") + 1 < len(item)
+                             else "".join(item))
+            item = []
+        else:
+            item.append(word)
+    return names
+
+
+def _binds(tokens, name):
+    """Whether one module-level statement binds ``name`` (def, async def, assignment, import)."""
+    words = [text for _, text, _ in tokens]
+    if words[:2] == ["def", name] or words[:3] == ["async", "def", name]:
+        return True
+    if words[0] in ("import", "from"):
+        return name in _imported_names(tokens)
+    for index, (kind, text, depth) in enumerate(tokens):
+        if kind == tokenize.NAME and text == name and depth == 0 and index + 1 < len(tokens):
+            follows = tokens[index + 1][1]
+            first_target = index == 0 or tokens[index - 1][1] == "="
+            if first_target and follows == "=":
+                return True
+            if index == 0 and follows == ":" and any(t == "=" and d == 0 for _, t, d in tokens[2:]):
+                return True
+    return False
+
+
 def defines_function(source, name):
     """Whether Python ``source`` defines ``name`` at module level (def, assignment or import alias).
 
-    Returns (True/False, message or None). The source is parsed, never executed.
+    Returns (True/False, message or None). The source is tokenized, never executed nor compiled, so any
+    Python 3.9 code is read the same under every Python of the workers (see :func:`_module_statements`).
     """
     try:
-        tree = ast.parse(source)
-    except SyntaxError as error:
-        return False, "%s does not parse: line %s: %s" % (LOADER, error.lineno, error.msg)
+        statements = _module_statements(source)
     except ValueError as error:
         return False, "%s does not parse: %s" % (LOADER, error)
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
-            return True, None
-        if isinstance(node, ast.Assign):
-            if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-                return True, None
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            if any((alias.asname or alias.name) == name for alias in node.names):
-                return True, None
+    if any(_binds(tokens, name) for tokens in statements):
+        return True, None
     return False, "%s does not define a function %s()" % (LOADER, name)
 
 

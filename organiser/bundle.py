@@ -1,22 +1,26 @@
-"""Competition bundles (CodaLab v1.5 format, accepted by CodaLab Competitions and Codabench).
+"""Competition bundles: CodaLab v1.5 (for CodaLab Competitions) and native Codabench v2, per subtask.
 
-``python -m organiser bundle --data DIR --reference reference_data --out dist`` writes:
+``python -m organiser bundle --data DIR --reference reference_data --out dist [--schedule schedule.yaml]`` writes:
 
-- ``dist/bundles/st2024-unconstrained.zip`` and ``dist/bundles/st2024-constrained.zip``;
+- ``dist/bundles/st2024-<subtask>.zip`` (v1.5: upload on CodaLab) and ``dist/bundles/st2024-<subtask>-codabench.zip``
+  (``version: 2``: upload on Codabench), for the unconstrained and constrained subtasks, with the same members;
 - ``dist/reference/<subtask>-<phase>.zip`` (the reference data of each phase, ``phase`` = ``dev`` | ``test``
-  | ``embeddings``), also nested in the bundles;
+  | ``embeddings``), also nested in the bundles; without test gold the test phase nests a placeholder instead
+  (``TEST_REFERENCE_PENDING.txt``) and ``dist/reference/<subtask>-test.zip`` is built later (docs/organisers.md);
+- ``dist/public_data/<subtask>-test.zip`` (the release's unannotated test input, the test phase's public data);
 - ``dist/starting_kit.zip`` (``starting_kit/`` + the scoring program, with the baseline table in its README);
-- ``dist/pages/<subtask>/*.html`` (the pages nested in each bundle).
+- ``dist/pages/<subtask>/*.html`` (the pages nested in each bundle);
+- ``dist/build.json`` (the data, references and schedule of this build: what ``make check`` checks).
 
 The top-level ``competition.yaml`` is the source of the unconstrained bundle; the constrained one is derived
-from it (its own title and description, its tasks and languages, plus "Phase 2: embeddings"). The
-leaderboard columns are generated from ``evalkit.keys.leaderboard_columns`` and ``st2024.SUBTASKS``, the
-same declaration the scorer uses. Zips are deterministic (fixed timestamps and permissions, sorted members,
-``competition.yaml`` first), so rebuilding from the same inputs gives identical bytes.
+from it (its own title, description and phase labels, its tasks and languages, plus "Phase 2: embeddings").
+Every date comes from ``schedule.yaml`` (``organiser.schedule``). The leaderboard columns are generated from
+``evalkit.keys.leaderboard_columns`` and ``st2024.SUBTASKS``, the same declaration the scorer uses. Zips are
+deterministic (fixed timestamps and permissions, sorted members, ``competition.yaml`` first), so rebuilding
+from the same inputs gives identical bytes.
 """
 import argparse
 import copy
-import datetime
 import io
 import json
 import os
@@ -26,7 +30,8 @@ import zipfile
 
 import yaml
 
-from organiser import ROOT, SCORING_PROGRAM, logo, pages
+from organiser import ROOT, SCORING_PROGRAM, logo, pages, release
+from organiser import schedule as schedule_module
 import st2024
 from evalkit import keys
 from evalkit.messages import DataError
@@ -46,16 +51,16 @@ STORED_SUFFIXES = (".zip", ".png", ".gz", ".bin")
 BASELINE_MARKER = "<!-- BASELINE_TABLE -->"
 SPLIT_OF_PHASE = {"dev": "valid", "test": "test"}
 
-#: The constrained subtask's extra phase (the 2024 "Phase 2": the embeddings behind a system).
+#: The constrained subtask's extra phase (the 2024 "Phase 2": the embeddings behind a system). Its dates
+#: come from schedule.yaml (phase ``embeddings``).
 EMBEDDINGS_PHASE = {
     "label": "Phase 2: embeddings",
     "description": (
-        "Phase 2 of the constrained subtask: upload the embeddings your system was built on, as a zip with an "
-        "embeddings/ folder (load_embeddings.py defining load_model, requirements.txt, a non-empty "
-        "metadata.txt and one .bin file per language, named by its code, e.g. chu.bin). Only the layout is "
-        "checked: the score is the share of languages covered. See the Evaluation page."),
+        "Phase 2 of the constrained subtask, open from {opens} to {closes}: upload the embeddings your system "
+        "was built on, as a zip with an embeddings/ folder (load_embeddings.py defining load_model, "
+        "requirements.txt, a non-empty metadata.txt and one .bin file per language, named by its code, e.g. chu.bin). "
+        "Only the layout is checked: the score is the share of languages covered. See the Evaluation page."),
     "color": "orange",
-    "start_date": datetime.date(2024, 1, 16),
     "max_submissions": 10,
     "max_submissions_per_day": 5,
     "execution_time_limit": 300,
@@ -65,6 +70,23 @@ EMBEDDINGS_PHASE = {
     "starting_kit": STARTING_KIT_MEMBER,
 }
 EMBEDDINGS_REFERENCE_FILE = "embeddings.json"
+#: Phase labels per subtask and phase (what participants were told: the constrained subtask has a Phase 1,
+#: predictions, and a Phase 2, embeddings); phases not listed keep the label of competition.yaml.
+PHASE_LABELS = {
+    "constrained": {"dev": "Phase 1: development", "test": "Phase 1: test", "embeddings": "Phase 2: embeddings"},
+}
+#: The phase whose leaderboard is the official result (hidden on CodaLab while it runs).
+OFFICIAL_PHASE = "test"
+#: Stands in for the test reference data while the test gold is not available (see docs/organisers.md).
+PENDING_REFERENCE_FILE = "TEST_REFERENCE_PENDING.txt"
+PENDING_REFERENCE_TEXT = (
+    "The test reference data of this phase has not been uploaded yet: submissions to this phase cannot be\n"
+    "scored until the organisers replace this reference data with the test reference zip built by `make`\n"
+    "(see docs/organisers.md, 'Adding the test phase later').\n")
+PUBLIC_DATA_MEMBER = "public_data_test.zip"
+CODABENCH_SUFFIX = "-codabench"
+CODABENCH_IMAGE_KEY = "docker_image"
+MANIFEST = "build.json"
 
 DESCRIPTIONS = {
     "constrained": (
@@ -131,47 +153,113 @@ def phase_reference(phase):
     return match.group(1)
 
 
-def derive_competition(source, subtask, available_phases):
-    """The competition of ``subtask`` from the source, keeping only phases whose reference exists.
+def derive_competition(source, subtask, available_phases, schedule=None):
+    """The CodaLab v1.5 competition of ``subtask`` from the source and the schedule.
 
-    ``available_phases`` is the set of reference_data/ folders that exist (e.g. {"dev"}). The
-    constrained subtask gets its own title and description and the embeddings phase.
+    ``available_phases`` is the set of reference_data/ folders that exist (e.g. {"dev"}): a phase without
+    reference data is dropped, except the test phase, which is kept with a placeholder reference (see
+    :func:`pending_reference_members`) so that every phase and date exists from the first upload. The
+    constrained subtask gets its own title, description, labels and the embeddings phase. Dates come from
+    ``schedule`` (default: schedule.yaml): each phase starts when it opens, the competition ends when the
+    last phase closes (CodaLab ends a phase when the next starts); the last submission of each team is
+    forced onto the leaderboard and the test phase's leaderboard is hidden while it runs.
     """
-    competition = copy.deepcopy(source)
-    competition["title"] = source["title"] if subtask == "unconstrained" else st2024.SUBTASKS[subtask]["title"]
-    if subtask in DESCRIPTIONS:
-        competition["description"] = DESCRIPTIONS[subtask]
+    schedule = schedule if schedule is not None else schedule_module.load()
     phases = []
     for number in sorted(source["phases"]):
         phase = copy.deepcopy(source["phases"][number])
-        if phase_reference(phase) in available_phases:
+        if phase_reference(phase) in available_phases or phase_reference(phase) == OFFICIAL_PHASE:
             phases.append(phase)
-    if not phases:
+    if not any(phase_reference(p) in available_phases for p in phases):
         raise BundleError("no phase has reference data (looked for %s)" % ", ".join(
             "reference_data/%s" % phase_reference(p) for p in source["phases"].values()))
     if subtask == "constrained":
-        last_start = max(_as_date(p["start_date"]) for p in phases)
-        if _as_date(EMBEDDINGS_PHASE["start_date"]) <= last_start:
-            raise BundleError("the embeddings phase must start after the last phase (%s): edit "
-                              "EMBEDDINGS_PHASE in organiser/bundle.py" % last_start)
         phases.append(dict(EMBEDDINGS_PHASE))
+    names = [phase_reference(phase) for phase in phases]
+    starts, end_date = schedule_module.codalab_dates(schedule, names)
+    competition = {}
+    for key, value in source.items():
+        if key in ("end_date", "force_submission_to_leaderboard"):
+            continue
+        competition[key] = copy.deepcopy(value)
+        if key == "has_registration":
+            competition["end_date"] = end_date
+            competition["force_submission_to_leaderboard"] = True
+    competition["title"] = source["title"] if subtask == "unconstrained" else st2024.SUBTASKS[subtask]["title"]
+    if subtask in DESCRIPTIONS:
+        competition["description"] = DESCRIPTIONS[subtask]
     competition["phases"] = {}
-    for number, phase in enumerate(phases, 1):
-        phase["phasenumber"] = number
-        ordered = {"phasenumber": number}
-        ordered.update((key, value) for key, value in phase.items() if key != "phasenumber")
-        competition["phases"][number] = ordered
+    for index, phase in enumerate(phases):
+        competition["phases"][index + 1] = _dated_phase(phase, index + 1, names[index], starts[index], subtask,
+                                                        schedule)
     competition["leaderboard"] = build_leaderboard(source.get("leaderboard"), subtask)
     return competition
 
 
-def _as_date(value):
-    """A date from a YAML date, datetime or ``"YYYY-MM-DD HH:MM:SS"`` string."""
-    if isinstance(value, datetime.datetime):
-        return value.date()
-    if isinstance(value, datetime.date):
-        return value
-    return datetime.datetime.strptime(str(value)[:10], "%Y-%m-%d").date()
+def _dated_phase(phase, number, name, start, subtask, schedule):
+    """One phase with its number, label, start date, description dates and leaderboard mode."""
+    window = schedule.window(name)
+    ordered = {"phasenumber": number}
+    ordered.update((key, value) for key, value in phase.items() if key not in ("phasenumber", "start_date"))
+    ordered["label"] = PHASE_LABELS.get(subtask, {}).get(name, phase.get("label"))
+    ordered["start_date"] = start
+    if ordered.get("description"):
+        ordered["description"] = " ".join(ordered["description"].split()).replace(
+            "{opens}", schedule_module.human(window.opens)).replace("{closes}", schedule_module.human(window.closes))
+    if name == OFFICIAL_PHASE:
+        ordered["leaderboard_management_mode"] = "hide_results"
+    return ordered
+
+
+PAGE_TITLES = {"overview": "Overview", "evaluation": "Evaluation", "data": "Data", "timeline": "Timeline",
+               "terms": "Terms and conditions"}
+
+
+def codabench_competition(competition, schedule=None):
+    """The native Codabench (``version: 2``) competition equivalent to a v1.5 ``competition``.
+
+    Same pages, programs, references, limits and columns, plus what v1.5 cannot say on Codabench: each
+    phase's own end (:func:`schedule.codabench_dates`), the leaderboard rule ``Force_Last`` (each team's
+    last submission is its entry), detailed results not shown on the leaderboard (participants still see
+    their own in the submission panel) and submissions that participants cannot make public.
+    """
+    schedule = schedule if schedule is not None else schedule_module.load()
+    ordered = [competition["phases"][n] for n in sorted(competition["phases"])]
+    dates = schedule_module.codabench_dates(schedule, [phase_reference(p) for p in ordered])
+    tasks, phases = [], []
+    for index, phase in enumerate(ordered):
+        start, end = dates[index]
+        task = {"index": index, "name": "%s task" % phase["label"], "description": phase.get("description", ""),
+                "scoring_program": phase["scoring_program"], "reference_data": phase["reference_data"]}
+        tasks.append(task)
+        entry = {"index": index, "name": phase["label"], "description": phase.get("description", ""),
+                 "start": start, "end": end, "max_submissions": phase["max_submissions"],
+                 "max_submissions_per_day": phase["max_submissions_per_day"],
+                 "execution_time_limit": phase.get("execution_time_limit", 600),
+                 "auto_migrate_to_this_phase": False, "tasks": [index]}
+        for key in ("starting_kit", "public_data"):
+            if phase.get(key):
+                entry[key] = phase[key]
+        phases.append(entry)
+    (board_key, board), = competition["leaderboard"]["leaderboards"].items()
+    columns = sorted(competition["leaderboard"]["columns"].items(), key=lambda item: item[1]["rank"])
+    leaderboard = {"title": board["label"], "key": board_key, "primary_index": 0, "hidden": False,
+                   "submission_rule": "Force_Last",
+                   "columns": [{"title": column["label"], "key": key, "index": column["rank"] - 1,
+                                "sorting": column["sort"], "precision": column["numeric_format"], "hidden": False}
+                               for key, column in columns]}
+    pages_list = [{"title": PAGE_TITLES.get(key, key.capitalize()), "file": member}
+                  for key, member in competition["html"].items() if key != "terms"]
+    return {
+        "version": 2, "title": competition["title"], "description": competition["description"],
+        "image": competition["image"], "terms": competition["html"]["terms"],
+        "registration_auto_approve": not competition["has_registration"],
+        CODABENCH_IMAGE_KEY: competition["competition_docker_image"],
+        "enable_detailed_results": True, "show_detailed_results_in_submission_panel": True,
+        "show_detailed_results_in_leaderboard": False, "can_participants_make_submissions_public": False,
+        "make_programs_available": False, "make_input_data_available": False, "auto_run_submissions": True,
+        "pages": pages_list, "tasks": tasks, "phases": phases, "leaderboards": [leaderboard],
+    }
 
 
 def dump_yaml(competition):
@@ -242,7 +330,7 @@ def reference_members(phase_dir, subtask, baselines_dir=None):
     if os.path.isfile(os.path.join(phase_dir, "other_split.json")):
         with open(os.path.join(phase_dir, "other_split.json"), "rb") as handle:
             members["other_split.json"] = handle.read()
-    split = {"dev": "valid", "test": "test"}.get(os.path.basename(os.path.normpath(phase_dir)))
+    split = SPLIT_OF_PHASE.get(os.path.basename(os.path.normpath(phase_dir)))
     scores = os.path.join(baselines_dir or "", "scores-baseline-%s-%s.json" % (subtask, split))
     if baselines_dir and split and os.path.isfile(scores):
         with open(scores, encoding="utf-8") as handle:
@@ -262,6 +350,47 @@ def embeddings_reference_members(subtask):
     }
     text = json.dumps(payload, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
     return {EMBEDDINGS_REFERENCE_FILE: text.encode("utf-8")}
+
+
+def pending_reference_members():
+    """The placeholder reference of a test phase built without test gold (scoring it fails with a message)."""
+    return {PENDING_REFERENCE_FILE: PENDING_REFERENCE_TEXT.encode("utf-8")}
+
+
+def is_pending_reference(names):
+    """Whether a reference zip's member names are the placeholder of :func:`pending_reference_members`."""
+    return list(names) == [PENDING_REFERENCE_FILE]
+
+
+def release_kind(task):
+    """The release folder holding the input of ``task`` (``morphology`` for the CoNLL-U tasks)."""
+    return task.folder if task.kind == "fill_mask" else "morphology"
+
+
+def public_test_members(data_dir, subtask):
+    """The public test input of ``subtask`` in the release layout: ``({name: bytes}, problems)``.
+
+    Only unannotated files are taken (CoNLL-U without lemma, UPOS or features; TSV without a ``src``
+    column); a file carrying gold is left out and named in ``problems`` (it must never be published).
+    The fill-mask JSON files are not taken (they name the masked tokens).
+    """
+    members, problems, seen = {}, [], set()
+    for task, lang in subtask_pairs(subtask):
+        kind = release_kind(task)
+        path = release.find(data_dir, kind, "test", lang)
+        if path is None or path in seen:
+            continue
+        seen.add(path)
+        if kind == "morphology":
+            blank = release.is_blank_conllu(release.read_conllu(path))
+        else:
+            blank = all(src is None for _, src in release.read_tsv(path))
+        if not blank:
+            problems.append("%s carries gold annotations: left out of the public test data" % path)
+            continue
+        with open(path, "rb") as handle:
+            members["%s/test/%s" % (kind, os.path.basename(path))] = handle.read()
+    return members, problems
 
 
 def readme_with_table(readme, table_md):
@@ -332,9 +461,47 @@ def loud(text):
     print("\n".join(["", bar, text, bar, ""]), file=sys.stderr)
 
 
+def phase_reference_bytes(build, subtask, name, phases_found):
+    """The reference zip of phase ``name`` and whether it is real (False: the test placeholder)."""
+    if name == "embeddings":
+        return zip_bytes(embeddings_reference_members(subtask)), True
+    if name not in phases_found:
+        return zip_bytes(pending_reference_members()), False
+    refs, missing = reference_members(os.path.join(build.args.reference, name), subtask,
+                                      os.path.join(build.out, "baselines"))
+    if missing:
+        build.warn("%s %s: %d declared reference file(s) missing, their leaderboard columns will stay "
+                   "empty: %s" % (subtask, name, len(missing), ", ".join(missing)))
+    if not refs:
+        raise BundleError("%s %s: no reference file found under %s"
+                          % (subtask, name, os.path.join(build.args.reference, name)))
+    return zip_bytes(refs), True
+
+
+def attach_public_data(build, competition, subtask, members):
+    """Attach the release's public test input to the test phase (``public_data``) and write it to dist/."""
+    found, problems = public_test_members(build.args.data, subtask)
+    for problem in problems:
+        build.warn(problem)
+    if not found:
+        build.warn("%s: no public test input in %s: the test phase has no public data (attach it later, see "
+                   "docs/organisers.md)" % (subtask, build.args.data))
+        return
+    data = zip_bytes(found)
+    build.wrote(os.path.join(build.out, "public_data", "%s-test.zip" % subtask), data)
+    for phase in competition["phases"].values():
+        if phase_reference(phase) == OFFICIAL_PHASE:
+            phase["public_data"] = PUBLIC_DATA_MEMBER
+            members[PUBLIC_DATA_MEMBER] = data
+
+
 def build_subtask(build, source, subtask, phases_found, shared):
-    """Build the reference zips, pages and bundle of one subtask; return the bundle path."""
-    competition = derive_competition(source, subtask, phases_found)
+    """Build the reference zips, pages and both bundles of one subtask; return their paths.
+
+    ``(CodaLab v1.5 bundle, native Codabench bundle)``: the same members, each with its own
+    competition.yaml.
+    """
+    competition = derive_competition(source, subtask, phases_found, shared["schedule"])
     members = {}
     for number in sorted(competition["phases"]):
         phase = competition["phases"][number]
@@ -342,23 +509,13 @@ def build_subtask(build, source, subtask, phases_found, shared):
         if member in members:
             continue
         name = phase_reference(phase)
-        if name == "embeddings":
-            data = zip_bytes(embeddings_reference_members(subtask))
-        else:
-            refs, missing = reference_members(os.path.join(build.args.reference, name), subtask,
-                                              os.path.join(build.out, "baselines"))
-            if missing:
-                build.warn("%s %s: %d declared reference file(s) missing, their leaderboard columns will stay "
-                           "empty: %s" % (subtask, name, len(missing), ", ".join(missing)))
-            if not refs:
-                raise BundleError("%s %s: no reference file found under %s"
-                                  % (subtask, name, os.path.join(build.args.reference, name)))
-            data = zip_bytes(refs)
-        build.wrote(os.path.join(build.out, "reference", "%s-%s.zip" % (subtask, name)), data)
+        data, real = phase_reference_bytes(build, subtask, name, phases_found)
+        if real:
+            build.wrote(os.path.join(build.out, "reference", "%s-%s.zip" % (subtask, name)), data)
         members[member] = data
-    for page_member, text in pages.build_pages(competition, subtask, shared["sizes"],
-                                               shared["baseline_html"][subtask], shared["bibliography"],
-                                               shared["links"]).items():
+    attach_public_data(build, competition, subtask, members)
+    for page_member, text in pages.build_pages(competition, subtask, shared["sizes"], shared["baseline_html"][subtask],
+                                               shared["schedule"], shared["bibliography"], shared["links"]).items():
         data = text.encode("utf-8")
         page_path = os.path.join(build.out, "pages", subtask, page_member)
         write_file(page_path, data)
@@ -378,13 +535,41 @@ def build_subtask(build, source, subtask, phases_found, shared):
     members[YAML_MEMBER] = dump_yaml(competition).encode("utf-8")
     path = os.path.join(build.out, "bundles", "st2024-%s.zip" % subtask)
     build.wrote(path, zip_bytes(members))
-    return path
+    members[YAML_MEMBER] = dump_yaml(codabench_competition(competition, shared["schedule"])).encode("utf-8")
+    codabench_path = os.path.join(build.out, "bundles", "st2024-%s%s.zip" % (subtask, CODABENCH_SUFFIX))
+    build.wrote(codabench_path, zip_bytes(members))
+    return path, codabench_path
+
+
+def write_manifest(build, bundles, pending):
+    """``dist/build.json``: which data, test gold, references and schedule built the bundles (read by check)."""
+    args = build.args
+    manifest = {
+        "data": os.path.abspath(args.data), "reference": os.path.abspath(args.reference),
+        "schedule": os.path.abspath(args.schedule), "test_reference_pending": pending,
+        "bundles": {"codalab": [os.path.basename(p) for p, _ in bundles],
+                    "codabench": [os.path.basename(p) for _, p in bundles]},
+    }
+    text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+    write_file(os.path.join(build.out, MANIFEST), text.encode("utf-8"))
+
+
+def read_manifest(out):
+    """The manifest of the last build in ``out`` (a dict), or None when there is none."""
+    path = os.path.join(out, MANIFEST)
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as handle:
+        try:
+            return json.load(handle)
+        except ValueError as error:
+            raise BundleError("%s is not valid JSON (%s): rebuild with `make`" % (path, error))
 
 
 def remove_stale(build):
     """Delete reference zips and pages of earlier builds that this build did not write (e.g. a test phase)."""
     written = set(os.path.abspath(path) for path, _ in build.log)
-    folders = [os.path.join(build.out, "reference")]
+    folders = [os.path.join(build.out, "reference"), os.path.join(build.out, "public_data")]
     folders += [os.path.join(build.out, "pages", subtask) for subtask in st2024.SUBTASKS]
     pages_written = set(os.path.abspath(p) for p in build.pages_written)
     for folder in folders:
@@ -404,6 +589,7 @@ def parse_args(argv):
     parser.add_argument("--reference", default="reference_data", help="reference_data/ built by `make reference`")
     parser.add_argument("--out", default="dist", help="output folder (default: dist)")
     parser.add_argument("--competition", default=COMPETITION_YAML, help="source competition.yaml")
+    parser.add_argument("--schedule", default=schedule_module.SCHEDULE_YAML, help="the schedule (schedule.yaml)")
     parser.add_argument("--scoring-program", default=SCORING_PROGRAM)
     parser.add_argument("--embeddings-program", default=EMBEDDINGS_PROGRAM)
     parser.add_argument("--starting-kit", default=STARTING_KIT)
@@ -428,7 +614,8 @@ def shared_inputs(build):
     build.wrote(os.path.join(args.out, "starting_kit.zip"), kit)
     if not os.path.isdir(args.data):
         build.warn("data folder %s not found: the overview's size table will be empty" % args.data)
-    return dict(page_inputs(build), logo=logo.png_bytes(), starting_kit=kit)
+    return dict(page_inputs(build), logo=logo.png_bytes(), starting_kit=kit,
+                schedule=schedule_module.load(args.schedule))
 
 
 def page_inputs(build):
@@ -465,19 +652,24 @@ def main(argv=None):
         source = load_competition(args.competition)
         phases_found = available_phases(args.reference)
         wanted = [phase_reference(p) for p in source["phases"].values()]
-        if "test" in wanted and "test" not in phases_found:
-            loud("NO TEST GOLD: %s/test does not exist, so the bundles have a DEVELOPMENT PHASE ONLY.\n"
-                 "Build the test references with `make reference TEST_GOLD=<release layout with test gold>`\n"
-                 "and rebuild before the test phase is due." % args.reference)
+        pending = "test" in wanted and "test" not in phases_found
+        if pending:
+            loud("NO TEST GOLD: %s/test does not exist, so the TEST PHASE of the bundles has a PLACEHOLDER\n"
+                 "REFERENCE: its dates and settings are final, but nothing can be scored in it until you upload\n"
+                 "the test reference zip (`make reference TEST_GOLD=<test gold>` then `make`, and follow\n"
+                 "docs/organisers.md, 'Adding the test phase later') before the test phase opens." % args.reference)
         shared = shared_inputs(build)
         bundles = [build_subtask(build, source, subtask, phases_found, shared) for subtask in st2024.SUBTASKS]
-    except (BundleError, OSError, yaml.YAMLError) as error:
+        write_manifest(build, bundles, pending)
+    except (BundleError, DataError, OSError, yaml.YAMLError) as error:
         print("bundle: %s" % error, file=sys.stderr)
         return 1
     remove_stale(build)
     for path, size in build.log:
         print("%10.1f KiB  %s" % (size / 1024.0, path))
-    print("bundles: %s (%d warning(s))" % (", ".join(bundles), len(build.warnings)))
+    print("bundles: %s (%d warning(s))" % (", ".join(p for pair in bundles for p in pair), len(build.warnings)))
+    print("upload st2024-<subtask>.zip on CodaLab and st2024-<subtask>%s.zip on Codabench "
+          "(docs/organisers.md)" % CODABENCH_SUFFIX)
     return 0
 
 

@@ -1,7 +1,11 @@
-"""``python -m organiser check BUNDLE... --submissions DIR``: validate bundles, then run them as the workers do.
+"""``python -m organiser check (BUNDLE... | --dist DIST [--data DATA]) --submissions DIR``: validate bundles, then
+run them as the workers do.
 
-Part 1 re-states, in code, every rule of the portable CodaLab v1.5 format that both CodaLab Competitions
-and Codabench accept (issue 3); each failure names its rule and the offending key or member. Part 2
+With ``--dist`` it checks the bundles of the last build (``DIST/build.json``) and refuses when ``--data`` is not
+the data that build was made from. Part 1 re-states, in code, every rule of the portable CodaLab v1.5 format
+(issue 3; RULES) and of the native Codabench v2 format (CODABENCH_RULES), each bundle by its own; the phase
+windows each platform derives (``organiser.platforms``) must match the schedule. Each failure names its rule
+and the offending key or member; a test phase whose reference is the placeholder is a warning. Part 2
 simulates both workers on every phase of each bundle: it unzips the phase's scoring program and
 reference data, lays out ``run/{program,input/ref,input/res,output}``, substitutes ``$program``,
 ``$input`` and ``$output`` in the ``command:`` of the program's ``metadata``, splits it on single spaces
@@ -26,7 +30,10 @@ import zipfile
 
 import yaml
 
-from organiser import logo, ROOT  # noqa: F401  (ROOT puts the scoring program on sys.path)
+from organiser import logo, platforms, ROOT  # noqa: F401  (ROOT puts the scoring program on sys.path)
+from organiser import bundle as bundle_module
+from organiser import schedule as schedule_module
+from evalkit.messages import DataError
 import st2024
 from evalkit import keys
 
@@ -34,14 +41,15 @@ Failure = collections.namedtuple("Failure", "rule where text")
 
 YAML_NAME = "competition.yaml"
 EMBEDDINGS_REFERENCE = "embeddings.json"
-TOP_LEVEL_KEYS = ("title", "description", "image", "has_registration", "end_date", "enable_detailed_results",
-                  "competition_docker_image", "html", "phases", "leaderboard")
-REQUIRED_TOP_LEVEL = ("title", "description", "image", "has_registration", "enable_detailed_results",
-                      "competition_docker_image", "html", "phases", "leaderboard")
+TOP_LEVEL_KEYS = ("title", "description", "image", "has_registration", "end_date", "force_submission_to_leaderboard",
+                  "enable_detailed_results", "competition_docker_image", "html", "phases", "leaderboard")
+REQUIRED_TOP_LEVEL = ("title", "description", "image", "has_registration", "end_date",
+                      "force_submission_to_leaderboard", "enable_detailed_results", "competition_docker_image",
+                      "html", "phases", "leaderboard")
 REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
 PHASE_KEYS = ("phasenumber", "label", "start_date", "scoring_program", "reference_data", "description",
               "max_submissions", "max_submissions_per_day", "color", "execution_time_limit", "is_scoring_only",
-              "auto_migration", "starting_kit", "public_data")
+              "auto_migration", "starting_kit", "public_data", "leaderboard_management_mode")
 REQUIRED_PHASE = ("phasenumber", "label", "start_date", "scoring_program", "reference_data",
                   "max_submissions", "max_submissions_per_day")
 PHASE_FILES = ("scoring_program", "reference_data", "starting_kit", "public_data")
@@ -64,7 +72,9 @@ RULES = collections.OrderedDict([
     ("yaml.required", "the keys both platforms need are set explicitly"),
     ("yaml.title", "title is a non-empty string of at most 100 characters"),
     ("yaml.values", "has_registration is a boolean, enable_detailed_results is true, the docker image is set"),
-    ("yaml.end-date", "end_date, if any, is an unquoted date or a quoted 'YYYY-MM-DD HH:MM:SS'"),
+    ("yaml.end-date", "end_date (when the last phase closes) is an unquoted date or a quoted 'YYYY-MM-DD HH:MM:SS'"),
+    ("yaml.official-rule", "force_submission_to_leaderboard is true: each team's last submission is its "
+                           "leaderboard entry without pressing a button (CodaLab)"),
     ("image.png", "image names a member that is a real PNG"),
     ("html.pages", "html maps overview, evaluation, terms and data (more allowed) to members"),
     ("html.utf8", "every page is UTF-8 HTML5"),
@@ -80,6 +90,9 @@ RULES = collections.OrderedDict([
     ("phase.order", "phases start in increasing order"),
     ("phase.limits", "max_submissions and max_submissions_per_day are positive integers"),
     ("phase.auto-migration", "auto_migration is never on the first phase"),
+    ("phase.test-hidden", "the test phase has leaderboard_management_mode: hide_results (CodaLab then shows no "
+                          "other team's results or detailed results while it runs)"),
+    ("schedule.windows", "every phase opens and closes, as the platform derives it, at the instants of the schedule"),
     ("phase.members", "scoring program, reference data, starting kit and public data are nested .zip members"),
     ("phase.program-metadata", "the scoring program zip has a metadata file with a command line"),
     ("phase.reference-coverage", "the reference data of a scored phase has a <task>/<lang>.json for every "
@@ -229,6 +242,9 @@ def check_top_level(competition, members):
         _fail(failures, "yaml.title", "title", "must be a non-empty string of at most %d characters" % MAX_TITLE)
     if "has_registration" in competition and not isinstance(competition["has_registration"], bool):
         _fail(failures, "yaml.values", "has_registration", "must be true or false")
+    if "force_submission_to_leaderboard" in competition and competition["force_submission_to_leaderboard"] is not True:
+        _fail(failures, "yaml.official-rule", "force_submission_to_leaderboard",
+              "must be true, got %r" % (competition["force_submission_to_leaderboard"],))
     if "enable_detailed_results" in competition and competition["enable_detailed_results"] is not True:
         _fail(failures, "yaml.values", "enable_detailed_results", "must be true")
     image = competition.get("competition_docker_image")
@@ -341,6 +357,13 @@ def check_phases(competition, members):
                 _fail(failures, "phase.limits", "%s.%s" % (where, key), "must be a positive integer")
         if index == 0 and phase.get("auto_migration"):
             _fail(failures, "phase.auto-migration", where + ".auto_migration", "never on the first phase")
+        mode = phase.get("leaderboard_management_mode", "default")
+        if phase.get("reference_data") == "reference_data_test.zip" and mode != "hide_results":
+            _fail(failures, "phase.test-hidden", where + ".leaderboard_management_mode",
+                  "must be hide_results on the test phase, got %r" % (mode,))
+        elif mode not in ("default", "hide_results"):
+            _fail(failures, "phase.test-hidden", where + ".leaderboard_management_mode",
+                  "must be default or hide_results, got %r" % (mode,))
         _check_phase_files(failures, where, phase, members)
     return failures
 
@@ -360,6 +383,11 @@ def check_reference_coverage(competition, members):
         except (KeyError, TypeError, zipfile.BadZipFile):
             continue  # reported by phase.members
         if EMBEDDINGS_REFERENCE in names:
+            continue
+        if bundle_module.is_pending_reference(names):
+            _fail(failures, "phase.reference-coverage", "phases.%s.reference_data: %s" % (number, member),
+                  "PENDING: the test reference is a placeholder (no test gold when this was built): upload the "
+                  "test reference zip before the phase opens (docs/organisers.md)")
             continue
         present = set((t.folder, lang) for t, lang in reference_pairs(names))
         missing = ["%s/%s.json" % (t.folder, lang) for t, lang in declared if (t.folder, lang) not in present]
@@ -454,6 +482,202 @@ def _check_declaration(competition, ordered):
     return [Failure("column.declaration", "leaderboard.columns", detail)]
 
 
+def check_schedule(competition, schedule, platform=platforms.CODALAB):
+    """The phase windows ``platform`` derives from ``competition`` match ``schedule`` (rule schedule.windows)."""
+    failures = []
+    try:
+        derived = platforms.view(competition, platform)
+    except (platforms.PlatformError, KeyError, TypeError, AttributeError) as error:
+        _fail(failures, "schedule.windows", "phases", "the platform cannot derive the phase windows: %s" % error)
+        return failures
+    for text in platforms.schedule_failures(derived, schedule, schedule_module.CODABENCH_GAP):
+        _fail(failures, "schedule.windows", "phases", text)
+    return failures
+
+
+# --------------------------------------------------------------------------- Codabench v2 rules
+
+#: The rules of a native Codabench bundle (``version: 2``), checked by :func:`check_codabench`.
+CODABENCH_RULES = collections.OrderedDict([
+    ("v2.version", "version is 2 (else Codabench reads the file as v1.5)"),
+    ("v2.required", "title, image, terms, pages, tasks, phases and leaderboards are set"),
+    ("v2.members", "every file named (image, terms, pages, task programs and references, starting kits, "
+                   "public data) is a member; programs and data are .zip members"),
+    ("v2.pages", "each page has a title and an HTML5 UTF-8 file that is not empty"),
+    ("v2.tasks", "task indexes are unique; every task has a scoring program whose metadata has a command"),
+    ("v2.phases", "each phase has a name, tasks that exist, limits, and start (end) written as quoted "
+                  "'YYYY-MM-DD HH:MM:SS' (an unquoted YAML datetime loses its time on Codabench)"),
+    ("v2.sequential", "every phase but the last ends, strictly before the next starts"),
+    ("v2.leaderboard", "one leaderboard (key at most 36 characters) whose columns are the declared columns of "
+                       "a subtask, avg_score first (primary index 0), unique indexes 0..n-1"),
+    ("v2.official-rule", "the leaderboard's submission_rule is Force_Last: each team's last submission is its entry"),
+    ("v2.details-hidden", "enable_detailed_results is true and show_detailed_results_in_leaderboard is false: "
+                          "participants see their own detailed results, not other teams'"),
+    ("schedule.windows", RULES["schedule.windows"]),
+    ("phase.reference-coverage", RULES["phase.reference-coverage"]),
+])
+
+
+def _fail_v2(failures, rule, where, text):
+    """Append a failure of a Codabench v2 rule."""
+    if rule not in CODABENCH_RULES:
+        raise ValueError("unknown rule %r" % rule)
+    failures.append(Failure(rule, where, text))
+
+
+def is_codabench_v2(competition):
+    """A native Codabench competition: phases as a list (a v1.5 one maps phase numbers to phases)."""
+    return isinstance(competition, dict) and "version" in competition and isinstance(competition.get("phases"), list)
+
+
+def _v2_member(failures, members, where, name, zipped):
+    """A named member exists (and is a valid zip when ``zipped``); returns its bytes or None."""
+    if not isinstance(name, str) or name not in members or (zipped and not name.endswith(".zip")):
+        _fail_v2(failures, "v2.members", "%s: %s" % (where, name), "must name a%s member of the bundle"
+                 % (" .zip" if zipped else ""))
+        return None
+    if zipped:
+        try:
+            zipfile.ZipFile(io.BytesIO(members[name])).namelist()
+        except zipfile.BadZipFile:
+            _fail_v2(failures, "v2.members", "%s: %s" % (where, name), "not a valid zip")
+            return None
+    return members[name]
+
+
+def _check_v2_pages(failures, competition, members):
+    """The terms and pages of a v2 competition."""
+    entries = [("terms", {"title": "terms", "file": competition.get("terms")})]
+    entries += [("pages[%d]" % i, page) for i, page in enumerate(competition.get("pages") or [])]
+    for where, page in entries:
+        if not isinstance(page, dict) or not page.get("title"):
+            _fail_v2(failures, "v2.pages", where, "needs a title and a file")
+            continue
+        data = _v2_member(failures, members, where + ".file", page.get("file"), False)
+        if data is None:
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            _fail_v2(failures, "v2.pages", page["file"], "not UTF-8 (%s)" % error)
+            continue
+        if not text.strip() or not text.lstrip("\ufeff").lstrip().lower().startswith("<!doctype html>"):
+            _fail_v2(failures, "v2.pages", page["file"], "empty or does not start with <!DOCTYPE html>")
+
+
+def _check_v2_tasks(failures, competition, members):
+    """Tasks: unique indexes, programs with a command, references that are zips. Returns {index: task}."""
+    tasks = {}
+    for position, task in enumerate(competition.get("tasks") or []):
+        where = "tasks[%d]" % position
+        if not isinstance(task, dict) or not _is_int(task.get("index")) or task["index"] in tasks:
+            _fail_v2(failures, "v2.tasks", where, "needs a unique integer index")
+            continue
+        tasks[task["index"]] = task
+        program = _v2_member(failures, members, where + ".scoring_program", task.get("scoring_program"), True)
+        if program is not None and program_command(zipfile.ZipFile(io.BytesIO(program))) is None:
+            _fail_v2(failures, "v2.tasks", where + ".scoring_program", "no metadata file with a `command:` line")
+        if "reference_data" in task:
+            _v2_member(failures, members, where + ".reference_data", task["reference_data"], True)
+    return tasks
+
+
+def _check_v2_phases(failures, competition, members, tasks):
+    """Phases: names, tasks, limits, quoted dates, nested members."""
+    for position, phase in enumerate(competition.get("phases") or []):
+        where = "phases[%d]" % position
+        if not isinstance(phase, dict) or not isinstance(phase.get("name"), str) or not phase["name"]:
+            _fail_v2(failures, "v2.phases", where, "needs a name")
+            continue
+        if not phase.get("tasks") or any(index not in tasks for index in phase["tasks"]):
+            _fail_v2(failures, "v2.phases", where + ".tasks", "must list existing task indexes, got %r"
+                     % (phase.get("tasks"),))
+        for key in ("start", "end"):
+            if key == "end" and phase.get(key) is None:
+                continue  # only the last phase may have no end: rule v2.sequential
+            if not (isinstance(phase.get(key), str) and DATETIME_PATTERN.match(phase[key])):
+                _fail_v2(failures, "v2.phases", "%s.%s" % (where, key),
+                         "must be a quoted 'YYYY-MM-DD HH:MM:SS', got %r" % (phase.get(key),))
+        for key in ("max_submissions", "max_submissions_per_day"):
+            if not (_is_int(phase.get(key)) and phase[key] > 0):
+                _fail_v2(failures, "v2.phases", "%s.%s" % (where, key), "must be a positive integer")
+        for key in ("starting_kit", "public_data"):
+            if key in phase:
+                _v2_member(failures, members, "%s.%s" % (where, key), phase[key], True)
+
+
+def _v2_columns(failures, competition):
+    """The first leaderboard's column keys in index order (failures for anything malformed)."""
+    boards = competition.get("leaderboards")
+    if not isinstance(boards, list) or len(boards) != 1 or not isinstance(boards[0], dict):
+        _fail_v2(failures, "v2.leaderboard", "leaderboards", "declare exactly one leaderboard")
+        return []
+    board = boards[0]
+    if not isinstance(board.get("key"), str) or len(board["key"]) > MAX_KEY or not board.get("title"):
+        _fail_v2(failures, "v2.leaderboard", "leaderboards[0]", "needs a title and a key of at most %d characters"
+                 % MAX_KEY)
+    columns = board.get("columns") if isinstance(board.get("columns"), list) else []
+    indexes = [c.get("index") for c in columns if isinstance(c, dict)]
+    if sorted(i for i in indexes if _is_int(i)) != list(range(len(columns))):
+        _fail_v2(failures, "v2.leaderboard", "leaderboards[0].columns", "indexes must be 0..%d, each once"
+                 % (len(columns) - 1))
+        return []
+    ordered = [c.get("key") for c in sorted(columns, key=lambda c: c["index"])]
+    if ordered and ordered[0] != keys.OVERALL_KEY or board.get("primary_index", 0) != 0:
+        _fail_v2(failures, "v2.leaderboard", "leaderboards[0]", "the primary column (index 0) must be %s"
+                 % keys.OVERALL_KEY)
+    if not any(ordered == subtask_columns(name) for name in st2024.SUBTASKS):
+        _fail_v2(failures, "v2.leaderboard", "leaderboards[0].columns",
+                 "the columns are not the declared columns of a subtask of st2024.SUBTASKS")
+    if board.get("submission_rule") != "Force_Last":
+        _fail_v2(failures, "v2.official-rule", "leaderboards[0].submission_rule",
+                 "must be Force_Last, got %r" % (board.get("submission_rule"),))
+    return ordered
+
+
+def as_v15_view(competition):
+    """A v1.5-shaped view of a v2 competition (phases by number, columns by rank) for the shared checks."""
+    tasks = dict((t.get("index"), t) for t in competition.get("tasks") or [] if isinstance(t, dict))
+    phases = {}
+    for number, phase in enumerate(sorted(competition["phases"], key=lambda p: p.get("index", 0)), 1):
+        task = tasks.get((phase.get("tasks") or [None])[0], {})
+        phases[number] = {"label": phase.get("name"), "scoring_program": task.get("scoring_program"),
+                          "reference_data": task.get("reference_data")}
+    board = (competition.get("leaderboards") or [{}])[0]
+    columns = dict((c["key"], {"rank": c["index"] + 1}) for c in board.get("columns") or [])
+    return {"title": competition.get("title"), "phases": phases, "leaderboard": {"columns": columns}}
+
+
+def check_codabench(competition, members, schedule):
+    """Every rule of CODABENCH_RULES on a native Codabench competition."""
+    failures = []
+    if str(competition.get("version")) != "2":
+        _fail_v2(failures, "v2.version", "version", "must be 2, got %r" % (competition.get("version"),))
+    for key in ("title", "image", "terms", "pages", "tasks", "phases", "leaderboards"):
+        if not competition.get(key):
+            _fail_v2(failures, "v2.required", key, "missing")
+    if failures:
+        return failures
+    _v2_member(failures, members, "image", competition["image"], False)
+    _check_v2_pages(failures, competition, members)
+    tasks = _check_v2_tasks(failures, competition, members)
+    _check_v2_phases(failures, competition, members, tasks)
+    _v2_columns(failures, competition)
+    if competition.get("enable_detailed_results") is not True or \
+            competition.get("show_detailed_results_in_leaderboard", True) is not False:
+        _fail_v2(failures, "v2.details-hidden", "show_detailed_results_in_leaderboard",
+                 "enable_detailed_results must be true and show_detailed_results_in_leaderboard false")
+    if not any(f.rule == "v2.phases" for f in failures):
+        try:
+            platforms.codabench(competition)
+        except platforms.PlatformError as error:
+            _fail_v2(failures, "v2.sequential", "phases", str(error))
+        else:
+            failures.extend(check_schedule(competition, schedule, platforms.CODABENCH))
+    failures.extend(check_reference_coverage(as_v15_view(competition), members))
+    return failures
+
+
 def read_bundle(path):
     """``(names, {name: bytes}, competition or None, failures)`` of a bundle zip."""
     failures = []
@@ -483,15 +707,24 @@ def read_bundle(path):
     return names, members, competition, failures
 
 
-def check_bundle(path):
-    """Every static rule on the bundle at ``path``: ``(failures, competition, members)``."""
+def check_bundle(path, schedule=None):
+    """Every static rule on the bundle at ``path``: ``(failures, competition, members)``.
+
+    A native Codabench bundle (``version: 2``, phases as a list) is checked by CODABENCH_RULES, any other by
+    RULES (CodaLab v1.5); the phase windows are compared with ``schedule`` (default: schedule.yaml).
+    """
     names, members, competition, failures = read_bundle(path)
-    if competition is not None:
+    schedule = schedule if schedule is not None else schedule_module.load()
+    if is_codabench_v2(competition):
+        failures.extend(check_codabench(competition, members, schedule))
+    elif competition is not None:
         failures.extend(check_top_level(competition, members))
         failures.extend(check_pages(competition, members))
         failures.extend(check_phases(competition, members))
         failures.extend(check_leaderboard(competition))
         failures.extend(check_reference_coverage(competition, members))
+        if not [f for f in failures if f.rule.startswith(("phases.", "phase.date", "phase.required", "yaml.end"))]:
+            failures.extend(check_schedule(competition, schedule))
     return failures, competition, members
 
 
@@ -681,8 +914,9 @@ def check_outputs(kind, output, columns):
     return failures
 
 
-def simulate(competition, members, subtask, submissions_dir, timeout=600, report=print):
-    """Run every phase of a bundle under both workers; return the failures."""
+def simulate(competition, members, subtask, submissions_dir, timeout=600, report=print,
+             workers=("codalab", "codabench")):
+    """Run every phase of a bundle under ``workers``; return the failures (a placeholder reference is skipped)."""
     failures = []
     all_columns = [k for k, _ in sorted(competition["leaderboard"]["columns"].items(), key=lambda kv: kv[1]["rank"])]
     for number in sorted(competition["phases"]):
@@ -692,6 +926,9 @@ def simulate(competition, members, subtask, submissions_dir, timeout=600, report
             ref_probe = os.path.join(workdir, "probe")
             _extract(members[phase["reference_data"]], ref_probe)
             names = zipfile.ZipFile(io.BytesIO(members[phase["reference_data"]])).namelist()
+            if bundle_module.is_pending_reference(names):
+                report("  phase %s %-22s not run: its reference is the test placeholder" % (number, phase["label"]))
+                continue
             columns = all_columns
             if EMBEDDINGS_REFERENCE not in names and subtask in st2024.SUBTASKS:
                 # Columns whose reference file is missing are reported once, by phase.reference-coverage.
@@ -702,7 +939,7 @@ def simulate(competition, members, subtask, submissions_dir, timeout=600, report
                 choose_submission(submissions_dir, subtask, name)
             submission = chosen or trivial_submission(ref_probe)
             label = os.path.basename(chosen) if chosen else "a trivial submission built from the reference"
-            for kind in ("codalab", "codabench"):
+            for kind in workers:
                 found, elapsed = run_worker(kind, members[phase["scoring_program"]], members[phase["reference_data"]],
                                             submission, columns, workdir, timeout)
                 for failure in found:
@@ -723,46 +960,98 @@ def _reference_name(member):
 
 # --------------------------------------------------------------------------- command line
 
-def check_one(path, submissions, run=True, timeout=600, report=print):
+def check_one(path, submissions, run=True, timeout=600, report=print, schedule=None):
     """Static rules, then (if they pass and ``run``) the worker simulation; return the failures."""
-    failures, competition, members = check_bundle(path)
-    static = len([rule for rule in RULES if not rule.startswith("run.")])
-    report("%s: %d static rules checked, %d failure(s)" % (path, static, len(failures)))
+    failures, competition, members = check_bundle(path, schedule)
+    native = is_codabench_v2(competition)
+    rules = CODABENCH_RULES if native else RULES
+    static = len([rule for rule in rules if not rule.startswith("run.")])
+    report("%s: %s, %d static rules checked, %d failure(s)" % (
+        path, "native Codabench (v2) bundle" if native else "CodaLab v1.5 bundle", static, len(failures)))
     blocking = [f for f in failures if f.rule != "phase.reference-coverage"]
     if blocking or not run:
         return failures
-    subtask = declared_subtask(competition) or _subtask_from_name(path)
-    return failures + simulate(competition, members, subtask, submissions, timeout, report)
+    view = as_v15_view(competition) if native else competition
+    subtask = declared_subtask(view) or _subtask_from_name(path)
+    workers = ("codabench",) if native else ("codalab", "codabench")
+    return failures + simulate(view, members, subtask, submissions, timeout, report, workers)
 
 
 def _subtask_from_name(path):
     """``constrained`` for ``st2024-constrained.zip``; the first subtask otherwise."""
     for name in st2024.SUBTASKS:
-        if os.path.basename(path) == "st2024-%s.zip" % name:
+        if os.path.basename(path) in ("st2024-%s.zip" % name, "st2024-%s-codabench.zip" % name):
             return name
     return next(iter(st2024.SUBTASKS))
 
 
+def built_bundles(dist, data=None):
+    """The bundles of the last build in ``dist`` and the schedule that dated them: ``(paths, schedule path)``.
+
+    Raises ValueError when nothing was built, or when ``data`` is given and is not the data the last build
+    was made from (checking one data set's bundles as another's is refused).
+    """
+    manifest = bundle_module.read_manifest(dist)
+    if manifest is None:
+        raise ValueError("nothing built in %s (no %s): run `make` first" % (dist, bundle_module.MANIFEST))
+    if data is not None and os.path.abspath(data) != manifest["data"]:
+        raise ValueError("%s was built from %s, not from %s: run `make DATA=%s` to build that, or `make check` "
+                         "without DATA to check what was built" % (dist, manifest["data"], os.path.abspath(data), data))
+    paths = [os.path.join(dist, "bundles", name) for platform in (platforms.CODALAB, platforms.CODABENCH)
+             for name in manifest["bundles"][platform]]
+    return paths, manifest.get("schedule")
+
+
+def _size_text(path):
+    """``12.3 MiB`` for the file at ``path``."""
+    size = float(os.path.getsize(path))
+    for unit in ("B", "KiB", "MiB"):
+        if size < 1024 or unit == "MiB":
+            return "%.1f %s" % (size, unit)
+        size /= 1024
+
+
 def main(argv=None):
-    """Check every bundle given; exit 1 when any rule fails."""
+    """Check every bundle given (or every bundle of the last build with ``--dist``); exit 1 when a rule fails."""
     parser = argparse.ArgumentParser(prog="python -m organiser check", description=__doc__.split("\n")[0])
-    parser.add_argument("bundles", nargs="+")
+    parser.add_argument("bundles", nargs="*")
+    parser.add_argument("--dist", default=None, help="check the bundles of the last build in this folder")
+    parser.add_argument("--data", default=None, help="with --dist: refuse unless the last build used this data")
+    parser.add_argument("--schedule", default=None, help="the schedule the windows must match (default: the "
+                                                         "one that built them, else schedule.yaml)")
     parser.add_argument("--submissions", default=None, help="folder with baseline-<subtask>-<split>.zip files")
     parser.add_argument("--static-only", action="store_true", help="check the rules without running workers")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per scoring run (default 900)")
     parser.add_argument("--allow-missing-references", action="store_true",
                         help="report phase.reference-coverage as a warning (e.g. for a partial sample dataset)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    bundles, schedule_path = list(args.bundles), args.schedule
+    try:
+        if args.dist:
+            found, built_schedule = built_bundles(args.dist, args.data)
+            bundles += found
+            schedule_path = schedule_path or built_schedule
+        if not bundles:
+            parser.error("give bundles or --dist")
+        schedule = schedule_module.load(schedule_path or schedule_module.SCHEDULE_YAML)
+    except (ValueError, DataError, bundle_module.BundleError) as error:
+        print("check: REFUSED: %s" % error, file=sys.stderr)
+        return 2
     total = []
-    for path in args.bundles:
-        failures = check_one(path, args.submissions, run=not args.static_only, timeout=args.timeout)
+    for path in bundles:
+        failures = check_one(path, args.submissions, run=not args.static_only, timeout=args.timeout,
+                             schedule=schedule)
         for failure in failures:
-            if args.allow_missing_references and failure.rule == "phase.reference-coverage":
+            pending = failure.rule == "phase.reference-coverage" and failure.text.startswith("PENDING")
+            if pending or (args.allow_missing_references and failure.rule == "phase.reference-coverage"):
                 print("WARNING [%s] %s: %s" % failure)
                 continue
             print("FAIL [%s] %s: %s" % failure)
             total.append(failure)
-    print("check: %d bundle(s), %s" % (len(args.bundles), "%d failure(s)" % len(total) if total else "all rules pass"))
+    for path in bundles:
+        if os.path.isfile(path):
+            print("%10s  %s" % (_size_text(path), path))
+    print("check: %d bundle(s), %s" % (len(bundles), "%d failure(s)" % len(total) if total else "all rules pass"))
     return 1 if total else 0
 
 

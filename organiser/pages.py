@@ -18,6 +18,7 @@ import re
 import sys
 
 from organiser import ROOT, release
+from organiser import schedule as schedule_module
 import st2024
 import validate  # the starting kit's standard-library readers of the release
 from evalkit import keys
@@ -311,20 +312,47 @@ def submission_tree(tasks, languages):
     return "<pre>%s</pre>" % escape("\n".join(lines))
 
 
-def phases_table(competition):
-    """The competition's phases: label, start date, submission limits."""
+def _phase_window(phase, schedule):
+    """The schedule's Window of a phase of the competition (found by its reference member's name)."""
+    match = re.match(r"^reference_data_([a-z0-9]+)\.zip$", str(phase.get("reference_data", "")))
+    return schedule.window(match.group(1)) if match else None
+
+
+def phases_table(competition, schedule):
+    """The competition's phases: label, when it opens and closes (from the schedule), submission limits."""
     rows = []
     for number in sorted(competition.get("phases", {})):
         phase = competition["phases"][number]
+        window = _phase_window(phase, schedule)
         rows.append([escape(phase.get("phasenumber", number)), escape(phase.get("label", "")),
-                     escape(phase.get("start_date", "")), escape(phase.get("max_submissions", "")),
-                     escape(phase.get("max_submissions_per_day", "")),
+                     escape(schedule_module.human(window.opens)) if window else "",
+                     escape(schedule_module.human(window.closes)) if window else "",
+                     escape(phase.get("max_submissions", "")), escape(phase.get("max_submissions_per_day", "")),
                      escape(phase.get("description", ""))])
-    note = ("<p>A phase ends when the next one starts (on Codabench, the day before); the last phase "
-            "stays open%s.</p>" % (" until %s" % escape(competition["end_date"])
-                                    if competition.get("end_date") else ""))
-    return _table(["#", "Phase", "Starts (UTC)", "Max. submissions", "Per day", "What is scored"],
+    note = ("<p>A phase accepts submissions from the moment it opens until the moment it closes; the next "
+            "phase opens when it closes. In the test phase the last submission of each team is its official "
+            "result: it replaces the team's previous entry on the leaderboard without any action, and other "
+            "teams' detailed results are not shown (on CodaLab the test leaderboard stays hidden until the "
+            "results are notified).</p>")
+    return _table(["#", "Phase", "Opens (UTC)", "Closes (UTC)", "Max. submissions", "Per day", "What is scored"],
                   rows) + "\n" + note
+
+
+def important_dates(competition, schedule):
+    """The Timeline page's dates: data releases, deadlines and notification from the schedule, then the rest."""
+    names = [re.sub(r"^reference_data_|\.zip$", "", str(p.get("reference_data", "")))
+             for p in competition.get("phases", {}).values()]
+    rows = [(schedule.window("dev").opens, "Release of training and validation data; development phase opens")]
+    if "test" in schedule.phases and "test" in names:
+        test = schedule.window("test")
+        rows.append((test.opens, "Release of test data; test phase opens"))
+        rows.append((test.closes, "Submission of results: the test phase closes"))
+    if "embeddings" in schedule.phases and "embeddings" in names:
+        rows.append((schedule.window("embeddings").closes, "Phase 2 (embeddings) closes"))
+    rows.append((schedule.results_notification, "Notification of results"))
+    cells = [[escape(schedule_module.human(when)), escape(text)] for when, text in rows]
+    cells += [[escape("%d %s" % (day.day, day.strftime("%B %Y"))), escape(text)] for day, text in schedule.later]
+    return _table(["Date", "Event"], cells)
 
 
 def baseline_block(baseline_html):
@@ -425,21 +453,25 @@ def submission_examples(tasks):
     return "\n".join(read_template("_submission_" + task.folder) for task in tasks)
 
 
-def embeddings_block(subtask):
-    """The Phase 2 (embeddings) section, constrained subtask only."""
+def embeddings_block(subtask, schedule):
+    """The Phase 2 (embeddings) section with its dates, constrained subtask only."""
     if subtask != "constrained":
         return ""
-    return read_template("_embeddings")
+    window = schedule.window("embeddings")
+    return fill(read_template("_embeddings"), {"embeddings_opens": escape(schedule_module.human(window.opens)),
+                                               "embeddings_closes": escape(schedule_module.human(window.closes))})
 
 
 # --------------------------------------------------------------------------- pages
 
-def page_values(competition, subtask, sizes, baseline_html=None, bibliography=None, links=None):
+def page_values(competition, subtask, sizes, baseline_html=None, schedule=None, bibliography=None, links=None):
     """All placeholder values of the page templates for ``subtask``.
 
-    ``baseline_html`` is the baseline table of this subtask, ``bibliography`` the release's BibTeX text,
-    ``links`` the checked links declaration (read from ``pages/links.yaml`` when None).
+    ``baseline_html`` is the baseline table of this subtask, ``schedule`` the dates (default
+    schedule.yaml), ``bibliography`` the release's BibTeX text, ``links`` the checked links declaration
+    (read from ``pages/links.yaml`` when None).
     """
+    schedule = schedule if schedule is not None else schedule_module.load()
     declaration, tasks = _subtask(subtask)
     languages = list(declaration["languages"])
     links = load_links() if links is None else links
@@ -455,9 +487,10 @@ def page_values(competition, subtask, sizes, baseline_html=None, bibliography=No
         "column_count": str(len(keys.leaderboard_columns(st2024.TASKS, languages,
                                                          subtask_pairs(subtask)))),
         "submission_tree": submission_tree(tasks, languages),
-        "phases_table": phases_table(competition),
+        "phases_table": phases_table(competition, schedule),
+        "important_dates": important_dates(competition, schedule),
         "baseline_table": baseline_block(baseline_html),
-        "embeddings_section": embeddings_block(subtask),
+        "embeddings_section": embeddings_block(subtask, schedule),
         "metrics_section": metrics_section(tasks),
         "submission_examples": submission_examples(tasks),
         "max_candidates": str(MAX_CANDIDATES),
@@ -478,9 +511,9 @@ def render_page(name, values, pages_dir=PAGES_DIR):
     return separate_pre_blocks(inline_styles(fill(read_template("_layout", pages_dir), layout_values)))
 
 
-def build_pages(competition, subtask, sizes, baseline_html=None, bibliography=None, links=None):
+def build_pages(competition, subtask, sizes, baseline_html=None, schedule=None, bibliography=None, links=None):
     """Return ``{file name: HTML text}`` for every page of the ``html`` section of ``competition``."""
-    values = page_values(competition, subtask, sizes, baseline_html, bibliography, links)
+    values = page_values(competition, subtask, sizes, baseline_html, schedule, bibliography, links)
     result = {}
     for key, member in competition["html"].items():
         result[member] = render_page(key, values)
@@ -522,7 +555,7 @@ def main(argv=None):
         target = os.path.join(args.out, "pages", subtask)
         os.makedirs(target, exist_ok=True)
         for member, text in build_pages(competition, subtask, sizes, read_baseline_html(args.out, subtask),
-                                        bibliography).items():
+                                        bibliography=bibliography).items():
             with open(os.path.join(target, member), "w", encoding="utf-8") as handle:
                 handle.write(text)
     return 0

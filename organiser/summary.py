@@ -29,8 +29,12 @@ def expected_items(out, reference):
     """``[(section, label, path, how to build it, required)]`` for everything `make` builds."""
     items = []
     for subtask in st2024.SUBTASKS:
-        items.append(("Bundles (upload these)", "%s bundle" % subtask,
+        items.append(("Bundles (upload these)", "%s bundle for CodaLab" % subtask,
                       os.path.join(out, "bundles", "st2024-%s.zip" % subtask), "make bundle", True))
+        items.append(("Bundles (upload these)", "%s bundle for Codabench" % subtask,
+                      os.path.join(out, "bundles", "st2024-%s-codabench.zip" % subtask), "make bundle", True))
+        items.append(("Test phase pieces (docs/organisers.md)", "%s public test data" % subtask,
+                      os.path.join(out, "public_data", "%s-test.zip" % subtask), "make bundle", False))
     for phase, required in (("dev", True), ("test", False)):
         items.append(("Reference data", "reference_data/%s" % phase, os.path.join(reference, phase),
                       "make reference" if required else "make reference TEST_GOLD=<test gold>", required))
@@ -74,8 +78,9 @@ def summarise(out, reference, stream=sys.stdout):
             print("\nBaseline scores (%s)\n%s" % (table, handle.read().rstrip()), file=stream)
     print("", file=stream)
     if not os.path.isdir(os.path.join(reference, "test")):
-        print("NOTE: no test gold, so the bundles have a development phase only "
-              "(make reference TEST_GOLD=<release layout with test gold>, then make bundle).", file=stream)
+        print("NOTE: no test gold, so the test phase of the bundles has a placeholder reference: build the test "
+              "references (make reference TEST_GOLD=<release layout with test gold>, then make bundle) and upload "
+              "them as docs/organisers.md says, before the test phase opens.", file=stream)
     if missing:
         print("Missing: %d item(s): %s" % (len(missing), "; ".join("%s (%s)" % (l, h) for l, _, h in missing)),
               file=stream)

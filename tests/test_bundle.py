@@ -19,6 +19,7 @@ from conftest import ROOT
 import st2024
 from evalkit import keys
 from organiser import bundle, check, pages
+from organiser import schedule as schedule_module
 
 EMBEDDINGS_PROGRAM = os.path.join(ROOT, "embeddings_scoring_program")
 
@@ -152,25 +153,31 @@ def test_leaderboard_columns_come_from_the_scorer_declaration():
     assert "sga_fill_mask_char" in unconstrained and "sga_pos" not in unconstrained
 
 
-def test_dates_are_dumped_unquoted_and_the_leaderboard_is_an_anchor():
+def test_dates_are_quoted_instants_from_the_schedule_and_the_leaderboard_is_an_anchor():
+    # Dates are quoted "YYYY-MM-DD HH:MM:SS" strings (an unquoted YAML datetime loses its time on Codabench).
+    schedule = schedule_module.load()
     competition = bundle.derive_competition(bundle.load_competition(), "unconstrained", {"dev", "test"})
     text = bundle.dump_yaml(competition)
-    assert "start_date: 2023-11-05\n" in text and "start_date: 2024-01-02\n" in text
+    for name in ("dev", "test"):
+        assert "start_date: '%s'\n" % schedule_module.platform_text(schedule.window(name).opens) in text
+    assert "end_date: '%s'\n" % schedule_module.platform_text(schedule.window("test").closes) in text
     assert "Results: &" in text and "leaderboard: *" in text
     assert "version" not in yaml.safe_load(text)
 
 
-def test_embeddings_phase_must_start_after_the_last_phase(monkeypatch):
+def test_no_date_in_the_source_yaml_nor_in_python():
     source = bundle.load_competition()
-    source["phases"][2]["start_date"] = bundle.EMBEDDINGS_PHASE["start_date"]
-    with pytest.raises(bundle.BundleError):
-        bundle.derive_competition(source, "constrained", {"dev", "test"})
+    assert "end_date" not in source
+    assert not any("start_date" in phase for phase in source["phases"].values())
+    assert "start_date" not in bundle.EMBEDDINGS_PHASE
 
 
 # --------------------------------------------------------------------------- built bundles
 
 def test_outputs_exist(built):
     for name in ("bundles/st2024-unconstrained.zip", "bundles/st2024-constrained.zip", "starting_kit.zip",
+                 "bundles/st2024-unconstrained-codabench.zip", "bundles/st2024-constrained-codabench.zip",
+                 "public_data/unconstrained-test.zip", "build.json",
                  "reference/unconstrained-dev.zip", "reference/unconstrained-test.zip",
                  "reference/constrained-dev.zip", "reference/constrained-test.zip",
                  "reference/constrained-embeddings.zip", "pages/unconstrained/overview.html",
@@ -201,17 +208,22 @@ def test_bundle_layout(built):
 
 
 def test_phases_with_and_without_test_gold(built, tmp_path, capsys):
+    # Labels follow what participants were told: the constrained subtask's Phase 1 (predictions) and Phase 2.
     full = {s: competition_of(os.path.join(built, "bundles", "st2024-%s.zip" % s)) for s in st2024.SUBTASKS}
     assert [p["label"] for p in full["unconstrained"]["phases"].values()] == ["Development", "Test"]
     assert [p["label"] for p in full["constrained"]["phases"].values()] == [
-        "Development", "Test", bundle.EMBEDDINGS_PHASE["label"]]
+        "Phase 1: development", "Phase 1: test", "Phase 2: embeddings"]
     dist = run_bundle(tmp_path)
     err = capsys.readouterr().err
-    assert "NO TEST GOLD" in err and "DEVELOPMENT PHASE ONLY" in err
+    assert "NO TEST GOLD" in err and "PLACEHOLDER" in err
+    # Without test gold the test phase still exists (all dates final), with a placeholder reference.
     dev = {s: competition_of(os.path.join(dist, "bundles", "st2024-%s.zip" % s)) for s in st2024.SUBTASKS}
-    assert list(dev["unconstrained"]["phases"]) == [1]
-    assert [p["phasenumber"] for p in dev["constrained"]["phases"].values()] == [1, 2]
+    assert [p["label"] for p in dev["constrained"]["phases"].values()] == [
+        "Phase 1: development", "Phase 1: test", "Phase 2: embeddings"]
+    members = read_zip(os.path.join(dist, "bundles", "st2024-unconstrained.zip"))
+    assert list(read_zip(members["reference_data_test.zip"])) == [bundle.PENDING_REFERENCE_FILE]
     assert not os.path.exists(os.path.join(dist, "reference", "unconstrained-test.zip"))
+    assert json.load(open(os.path.join(dist, "build.json")))["test_reference_pending"] is True
 
 
 def test_references_hold_exactly_the_subtask_pairs(built):
@@ -244,6 +256,8 @@ def test_no_reference_at_all_fails(tmp_path, capsys):
 def test_rebuilding_gives_identical_bytes(built, tmp_path):
     again = run_bundle(tmp_path, phases=("dev", "test"))
     for name in ("bundles/st2024-unconstrained.zip", "bundles/st2024-constrained.zip", "starting_kit.zip",
+                 "bundles/st2024-unconstrained-codabench.zip", "bundles/st2024-constrained-codabench.zip",
+                 "public_data/unconstrained-test.zip",
                  "reference/constrained-test.zip"):
         with open(os.path.join(built, name), "rb") as first, open(os.path.join(again, name), "rb") as second:
             assert first.read() == second.read(), name

@@ -107,6 +107,12 @@ YAML_CASES = [
     ("yaml.values", set_key("enable_detailed_results", False)),
     ("yaml.values", set_key("has_registration", "yes")),
     ("yaml.end-date", set_key("end_date", "2024-01-15")),
+    ("yaml.required", del_key("end_date")),
+    ("yaml.official-rule", set_key("force_submission_to_leaderboard", False)),
+    ("phase.test-hidden", del_key("phases", 2, "leaderboard_management_mode")),
+    ("phase.test-hidden", set_key("phases", 1, "leaderboard_management_mode", "hidden")),
+    ("schedule.windows", set_key("phases", 3, "start_date", "2024-01-15 13:00:00")),
+    ("schedule.windows", set_key("end_date", "2024-01-16 00:00:00")),
     ("image.png", set_key("image", "missing.png")),
     ("html.pages", del_key("html", "terms")),
     ("html.pages", set_key("html", "timeline", "nowhere.html")),
@@ -281,9 +287,9 @@ def with_program(small, tmp_path, body, command=None):
 
 
 def simulated_rules(path):
-    """Failures of the worker simulation: ``{(rule, worker)}``."""
+    """Failures of the worker simulation: ``{(rule, worker)}`` (the test placeholder is not a failure here)."""
     failures, competition, members = check.check_bundle(path)
-    assert failures == []
+    assert [f for f in failures if not f.text.startswith("PENDING")] == []
     found = check.simulate(competition, members, "unconstrained", None, timeout=60, report=lambda *_: None)
     return set((f.rule, "codabench" if "codabench" in f.where else "codalab") for f in found)
 

@@ -9,6 +9,7 @@ import pytest
 from conftest import needs_shared, SHARED
 import st2024
 from evalkit import keys
+from organiser import schedule as schedule_module
 from organiser import bundle, pages
 from evalkit.messages import DataError
 from html_check import NestingParser
@@ -67,7 +68,7 @@ def rendered(sizes):
         competition = bundle.derive_competition(bundle.load_competition(), subtask, {"dev", "test"})
         table = "<table class=\"baselines\"><tr><td>b</td></tr></table>" if subtask == "unconstrained" else None
         result[subtask] = pages.build_pages(competition, subtask, sizes, table,
-                                            BIB if subtask == "unconstrained" else None)
+                                            bibliography=BIB if subtask == "unconstrained" else None)
     return result
 
 
@@ -196,8 +197,13 @@ def test_evaluation_states_every_key_metric_and_difference(rendered):
 
 def test_timeline_lists_the_phases(rendered):
     text = rendered["constrained"]["timeline.html"]
-    assert "2023-11-05" in text and "2024-01-02" in text and "2024-01-16" in text
-    assert "Phase 2: embeddings" in text
+    schedule = schedule_module.load()
+    for name in ("dev", "test", "embeddings"):
+        window = schedule.window(name)
+        assert schedule_module.human(window.opens) in text and schedule_module.human(window.closes) in text
+    assert schedule_module.human(schedule.results_notification) in text
+    assert "Phase 2: embeddings" in text and "Phase 2 (embeddings) closes" in text
+    assert "Phase 2 (embeddings)" not in rendered["unconstrained"]["timeline.html"]
 
 
 def test_baseline_table_is_embedded_as_a_fragment(tmp_path):

@@ -1,0 +1,228 @@
+"""Baselines on the rebuilt sets: a random chooser, a unigram model, a Kneser-Ney n-gram model.
+
+Two more rows for reference: a constant scorer (every sentence the same score: the tie rule makes it
+earn exactly the random chooser's expected accuracy) and the medoid of each set (the sentence closest to
+all the others, no language model: how much the sets' construction alone gives away).
+
+``python -m competitions.spanglisheval.baselines --data ../shared/spanglisheval --sets DIR [--split dev]``
+
+The models are trained on the Bangor training sentences (``bangor_raw/bangor_train_gold``), normalised
+exactly like the sentences of the sets (lower-cased ``word__lang`` tokens, inner punctuation removed, final
+punctuation kept), and score every sentence of a set by its log-probability. The random chooser's expected
+accuracy is the mean of 1/set size over the sets; its seeded draw is scored too. Writes
+``DIR/baselines/<split>/<name>.json`` (submissions) and ``DIR/baselines/<split>/baselines.md``.
+"""
+import argparse
+import io
+import json
+import math
+import os
+import random
+import sys
+
+import competitions.spanglisheval  # noqa: F401  (puts the scoring program on sys.path)
+from competitions.spanglisheval.alternatives import Gold
+from evalkit import choice
+from evalkit.messages import DataError
+
+BOS, EOS = "<s>", "</s>"
+DISCOUNT = 0.75
+ORDER = 3
+# The paper's Table 3 accuracies as its text states them (dev/test not said for each); LSTM models trained
+# on the Bangor training data (CS-ONLY), plus monolingual data (FINE-TUNED), and discriminative training.
+PAPER_TABLE3 = [("CS-ONLY-LM", 57.9), ("FINE-TUNED-LM", 65.4), ("CS-ONLY-DISCRIMINATIVE", 70.5),
+                ("FINE-TUNED-DISCRIMINATIVE", 75.5)]
+
+
+def tokens(sentence):
+    """The tokens of a normalised sentence."""
+    return sentence.split()
+
+
+def training_sentences(data):
+    """Normalised training sentences (token lists) of the Bangor training split (empty ones dropped)."""
+    path = os.path.join(data, "bangor_raw", "bangor_train_gold")
+    if not os.path.isfile(path):
+        raise DataError(path, "", "missing training file (expected bangor_raw/bangor_train_gold)")
+    with io.open(path, encoding="utf-8") as handle:
+        sentences = [tokens(Gold(line).text()) for line in handle]
+    return [s for s in sentences if s]
+
+
+class Unigram(object):
+    """Add-one unigram model with one unknown-word class; a sentence scores the sum of its log-probabilities.
+
+    >>> model = Unigram([["a", "b"], ["a"]])
+    >>> round(math.exp(model.logprob("a")), 3), round(math.exp(model.logprob("zzz")), 3)
+    (0.5, 0.167)
+    """
+
+    def __init__(self, sentences):
+        self.counts = {}
+        for sentence in sentences:
+            for token in sentence:
+                self.counts[token] = self.counts.get(token, 0) + 1
+        self.total = sum(self.counts.values())
+        self.types = len(self.counts) + 1
+
+    def logprob(self, token):
+        """ln p(token), add-one smoothed over the known types plus the unknown word."""
+        return math.log((self.counts.get(token, 0) + 1.0) / (self.total + self.types))
+
+    def score(self, sentence):
+        """ln p of a sentence (a string)."""
+        return sum(self.logprob(token) for token in tokens(sentence))
+
+
+class KneserNey(object):
+    """Interpolated Kneser-Ney n-gram model (absolute discount 0.75), interpolated down to a uniform
+    distribution over the vocabulary plus the unknown word. Lower orders use continuation counts, except
+    for n-grams that begin with the sentence start (raw counts, as they have no left context).
+
+    >>> model = KneserNey([["a", "b"], ["a", "b"], ["b", "a"]], order=2)
+    >>> total = sum(math.exp(model.logprob(w, ("a",))) for w in ("a", "b", EOS, "<unk>"))
+    >>> round(total, 6)
+    1.0
+    >>> model.logprob("b", ("a",)) > model.logprob("a", ("a",))
+    True
+    """
+
+    def __init__(self, sentences, order=ORDER, discount=DISCOUNT):
+        self.order, self.discount = order, discount
+        raw = [dict() for _ in range(order + 1)]
+        for sentence in sentences:
+            padded = [BOS] * (order - 1) + list(sentence) + [EOS]
+            for i in range(order - 1, len(padded)):
+                for k in range(1, order + 1):
+                    gram = tuple(padded[i - k + 1:i + 1])
+                    raw[k][gram] = raw[k].get(gram, 0) + 1
+        self.counts = [dict() for _ in range(order + 1)]
+        self.counts[order] = raw[order]
+        for k in range(1, order):
+            left = {}
+            for gram in raw[k + 1]:
+                left[gram[1:]] = left.get(gram[1:], 0) + 1
+            for gram, count in raw[k].items():
+                self.counts[k][gram] = count if gram[0] == BOS else left.get(gram, count)
+        self.context_total = [dict() for _ in range(order + 1)]
+        self.context_types = [dict() for _ in range(order + 1)]
+        for k in range(1, order + 1):
+            for gram, count in self.counts[k].items():
+                context = gram[:-1]
+                self.context_total[k][context] = self.context_total[k].get(context, 0) + count
+                self.context_types[k][context] = self.context_types[k].get(context, 0) + 1
+        self.vocabulary = set(gram[0] for gram in self.counts[1])
+        self.uniform = 1.0 / (len(self.vocabulary) + 1)
+
+    def prob(self, token, context):
+        """p(token | context), ``context`` the preceding tokens (only the last order-1 are used)."""
+        context = tuple(context)[-(self.order - 1):] if self.order > 1 else ()
+        prob = self.uniform
+        for k in range(1, len(context) + 2):
+            history = context[len(context) - (k - 1):] if k > 1 else ()
+            total = self.context_total[k].get(history)
+            if not total:
+                continue
+            count = self.counts[k].get(history + (token,), 0)
+            backoff = self.discount * self.context_types[k][history] / total
+            prob = max(count - self.discount, 0) / total + backoff * prob
+        return prob
+
+    def logprob(self, token, context):
+        """ln p(token | context)."""
+        return math.log(self.prob(token, context))
+
+    def score(self, sentence):
+        """ln p of a sentence (a string), sentence end included."""
+        padded = [BOS] * (self.order - 1) + tokens(sentence) + [EOS]
+        return sum(self.logprob(padded[i], padded[i - self.order + 1:i]) for i in range(self.order - 1, len(padded)))
+
+
+def medoid_scores(sentences):
+    """Minus each sentence's total word edit distance to the others of its set: a guess without any
+    language model (the gold is the sentence every alternative was derived from).
+
+    >>> medoid_scores(["a b c", "a b d", "a x c"])
+    [-2, -3, -3]
+    """
+    split = [s.split() for s in sentences]
+    return [-sum(choice.edit_distance(a, b) for b in split) for a in split]
+
+
+def read_reference(sets_dir, split):
+    """The reference sets of a split built by ``build``."""
+    path = os.path.join(sets_dir, split, "reference.jsonl")
+    if not os.path.isfile(path):
+        raise DataError(path, "", "missing reference (run competitions.spanglisheval.build first)")
+    with io.open(path, encoding="utf-8") as handle:
+        return choice.parse_reference(handle, path)
+
+
+def submissions(reference, data, seed="spanglisheval-random"):
+    """{name: submission object} of the baselines on ``reference``."""
+    train = training_sentences(data)
+    unigram, kneser_ney = Unigram(train), KneserNey(train)
+    rng = random.Random(seed)
+    return {
+        "random": {s["id"]: rng.randrange(len(s["sentences"])) for s in reference},
+        "constant": {s["id"]: [0.0] * len(s["sentences"]) for s in reference},
+        "medoid (no language model)": {s["id"]: medoid_scores(s["sentences"]) for s in reference},
+        "unigram": {s["id"]: [round(unigram.score(x), 6) for x in s["sentences"]] for s in reference},
+        "kneser_ney_%d" % ORDER: {s["id"]: [round(kneser_ney.score(x), 6) for x in s["sentences"]]
+                                  for s in reference},
+    }
+
+
+def report(reference, scored):
+    """Markdown table of the baselines' scores beside the paper's Table 3 accuracies."""
+    expected = choice.accuracy([1.0 / len(s["sentences"]) for s in reference])
+    lines = ["| baseline | accuracy | on code-switched golds | on monolingual golds | WER |", "|---|---|---|---|---|"]
+    for name, scores in scored.items():
+        lines.append("| %s | %.1f | %.1f | %.1f | %.3f |" % (
+            name, 100 * scores["accuracy"], 100 * scores["accuracy_cs"], 100 * scores["accuracy_mono"], scores["wer"]))
+    lines += ["", "Random chooser's expected accuracy (mean of 1/set size over %d sets): %.2f%%." % (
+        len(reference), 100 * expected), "",
+        "The paper's Table 3 (its own sets, LSTM models; accuracies as stated in its text): " + ", ".join(
+            "%s %.1f" % pair for pair in PAPER_TABLE3) + ". Compare ranges, not digits: the sets differ.", ""]
+    return "\n".join(lines)
+
+
+def run(data, sets_dir, split):
+    """Write the baselines' submissions and report for one split; return {name: scores}."""
+    reference = read_reference(sets_dir, split)
+    out = os.path.join(sets_dir, "baselines", split)
+    if not os.path.isdir(out):
+        os.makedirs(out)
+    scored = {}
+    for name, submission in submissions(reference, data).items():
+        filename = name.split(" ")[0] + ".json"
+        with io.open(os.path.join(out, filename), "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(json.dumps(submission, sort_keys=True) + "\n")
+        answers, messages = choice.parse_submission(submission, reference, filename)
+        if messages:
+            raise DataError(filename, "", "baseline submission invalid: %s" % messages[0])
+        scored[name] = choice.evaluate(reference, answers)
+    with io.open(os.path.join(out, "baselines.md"), "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(report(reference, scored))
+    return scored
+
+
+def main(argv=None):
+    """Command line."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--sets", required=True, help="output folder of competitions.spanglisheval.build")
+    parser.add_argument("--split", default="dev")
+    args = parser.parse_args(argv)
+    try:
+        run(args.data, args.sets, args.split)
+    except DataError as error:
+        sys.stderr.write("error: %s\n" % error)
+        return 2
+    with io.open(os.path.join(args.sets, "baselines", args.split, "baselines.md"), encoding="utf-8") as handle:
+        print(handle.read())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

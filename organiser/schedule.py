@@ -1,0 +1,160 @@
+"""The competition's schedule (``schedule.yaml``): the one declaration every date comes from.
+
+``load(path)`` reads and checks it and returns a :class:`Schedule`: for each phase (named like its
+reference folder: ``dev``, ``test``, ``embeddings``) the instant it opens and the instant it closes (UTC,
+naive datetimes), the instant the results are notified and the later dates of the Timeline page. The
+bundle builder writes the platforms' dates from it (:func:`codalab_dates`, :func:`codabench_dates`), the
+pages show it, and ``organiser.platforms`` checks that what each platform derives from a bundle matches it.
+"""
+import collections
+import datetime
+import os
+
+import yaml
+
+from organiser import ROOT
+from evalkit.messages import DataError
+
+SCHEDULE_YAML = os.path.join(ROOT, "schedule.yaml")
+PHASE_ORDER = ("dev", "test", "embeddings")
+FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S")
+#: How the bundles write an instant (both platforms parse it; quoted in the YAML, so never a YAML datetime).
+PLATFORM_FORMAT = "%Y-%m-%d %H:%M:%S"
+#: Codabench refuses a phase that starts when the previous one ends: it starts this much later there.
+CODABENCH_GAP = datetime.timedelta(seconds=1)
+
+Window = collections.namedtuple("Window", "opens closes")
+
+
+class Schedule(object):
+    """The checked schedule: ``phases`` ({name: Window}), ``results_notification``, ``later`` [(date, text)]."""
+
+    def __init__(self, path, phases, results_notification, later):
+        self.path = path
+        self.phases = phases
+        self.results_notification = results_notification
+        self.later = later
+
+    def window(self, name):
+        """The Window of phase ``name``; a DataError naming the file when it is not declared."""
+        if name not in self.phases:
+            raise DataError(self.path, "phases", "no phase %r declared (declared: %s)"
+                            % (name, ", ".join(self.phases) or "none"))
+        return self.phases[name]
+
+
+def parse_instant(value, path, where):
+    """A naive UTC datetime from ``"YYYY-MM-DD HH:MM"`` (or with seconds, or a YAML date/datetime)."""
+    if isinstance(value, datetime.datetime):
+        return value.replace(tzinfo=None)
+    if isinstance(value, datetime.date):
+        return datetime.datetime.combine(value, datetime.time())
+    for layout in FORMATS:
+        try:
+            return datetime.datetime.strptime(str(value).strip(), layout)
+        except ValueError:
+            continue
+    raise DataError(path, where, 'expected a UTC time "YYYY-MM-DD HH:MM", got %r' % (value,))
+
+
+def parse_day(value, path, where):
+    """A date from ``YYYY-MM-DD`` (a YAML date or a string)."""
+    if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+        return value
+    try:
+        return datetime.datetime.strptime(str(value).strip(), "%Y-%m-%d").date()
+    except ValueError:
+        raise DataError(path, where, "expected a date YYYY-MM-DD, got %r" % (value,))
+
+
+def _read(path):
+    """The YAML mapping of ``path``."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = yaml.safe_load(handle)
+    except OSError as error:
+        raise DataError(path, "", "cannot read the schedule: %s" % error)
+    except yaml.YAMLError as error:
+        raise DataError(path, "", "not valid YAML: %s" % str(error).replace("\n", " "))
+    if not isinstance(data, dict) or not isinstance(data.get("phases"), dict):
+        raise DataError(path, "", "expected a mapping with a `phases` mapping")
+    return data
+
+
+def _phases(data, path):
+    """``{name: Window}`` in PHASE_ORDER, each opening before it closes and when the previous one closes."""
+    unknown = [name for name in data["phases"] if name not in PHASE_ORDER]
+    if unknown:
+        raise DataError(path, "phases.%s" % unknown[0], "unknown phase (expected one of %s)" % ", ".join(PHASE_ORDER))
+    phases = collections.OrderedDict()
+    previous = None
+    for name in PHASE_ORDER:
+        if name not in data["phases"]:
+            continue
+        spec = data["phases"][name]
+        if not isinstance(spec, dict) or "opens" not in spec or "closes" not in spec:
+            raise DataError(path, "phases.%s" % name, "expected a mapping with `opens` and `closes`, got %r" % (spec,))
+        window = Window(parse_instant(spec["opens"], path, "phases.%s.opens" % name),
+                        parse_instant(spec["closes"], path, "phases.%s.closes" % name))
+        if window.closes <= window.opens:
+            raise DataError(path, "phases.%s.closes" % name, "closes (%s) must be after opens (%s)"
+                            % (window.closes, window.opens))
+        if previous is not None and window.opens != phases[previous].closes:
+            raise DataError(path, "phases.%s.opens" % name,
+                            "must be %s, when phase %s closes (on CodaLab a phase ends exactly when the next one "
+                            "opens), got %s" % (phases[previous].closes, previous, window.opens))
+        phases[name] = window
+        previous = name
+    if "dev" not in phases:
+        raise DataError(path, "phases.dev", "the development phase must be declared")
+    return phases
+
+
+def load(path=SCHEDULE_YAML):
+    """Read and check the schedule at ``path``; a DataError names the key and what was expected."""
+    data = _read(path)
+    phases = _phases(data, path)
+    notification = parse_instant(data.get("results_notification"), path, "results_notification")
+    last = list(phases.values())[-1].closes
+    if notification < last:
+        raise DataError(path, "results_notification", "must not be before the last phase closes (%s), got %s"
+                        % (last, notification))
+    later = []
+    for index, item in enumerate(data.get("later") or []):
+        if not isinstance(item, (list, tuple)) or len(item) != 2:
+            raise DataError(path, "later[%d]" % index, "expected [YYYY-MM-DD, event], got %r" % (item,))
+        later.append((parse_day(item[0], path, "later[%d]" % index), str(item[1])))
+    return Schedule(path, phases, notification, later)
+
+
+def platform_text(instant):
+    """An instant as the bundles write it (``"YYYY-MM-DD HH:MM:SS"``)."""
+    return instant.strftime(PLATFORM_FORMAT)
+
+
+def human(instant):
+    """An instant for the pages: ``15 January 2024, 12:00 UTC``."""
+    return "%d %s, %s UTC" % (instant.day, instant.strftime("%B %Y"), instant.strftime("%H:%M"))
+
+
+def codalab_dates(schedule, names):
+    """What a CodaLab v1.5 bundle with phases ``names`` (in order) declares: ``([start_date], end_date)``.
+
+    CodaLab has no phase end: a phase ends when the next starts and the last at the competition's end_date.
+    """
+    windows = [schedule.window(name) for name in names]
+    return [platform_text(w.opens) for w in windows], platform_text(windows[-1].closes)
+
+
+def codabench_dates(schedule, names):
+    """What a Codabench v2 bundle with phases ``names`` (in order) declares: ``[(start, end)]``.
+
+    Every phase ends at its declared instant; a phase that follows another starts CODABENCH_GAP after its
+    declared instant (Codabench refuses a phase starting when the previous one ends), so no deadline moves.
+    """
+    result = []
+    for index, name in enumerate(names):
+        window = schedule.window(name)
+        opens = window.opens + CODABENCH_GAP if index > 0 else window.opens
+        result.append((platform_text(opens), platform_text(window.closes)))
+    return result

@@ -1,0 +1,260 @@
+"""A safe reader for Anafora XML annotation files.
+
+Anafora files are small XML documents (``<data><annotations><entity>...``). The reader refuses any document type
+declaration (so no DTD, no internal or external entity can be declared, hence no "billion laughs" and no external
+entity fetch), refuses references to undeclared entities (expat reports them), and bounds the file size, the
+element count and the nesting depth. Every problem raises :class:`evalkit.messages.DataError` naming the file,
+the position (line and column, or the entity id) and what was expected versus what was found.
+"""
+import xml.parsers.expat
+
+from ..messages import DataError
+
+MAX_BYTES = 20 * 1024 * 1024
+MAX_ELEMENTS = 500000
+MAX_DEPTH = 32
+MAX_SPANS = 64
+
+
+class Element(object):
+    """A minimal XML element: tag, children, text (concatenated character data) and source line."""
+
+    __slots__ = ("tag", "children", "parts", "line")
+
+    def __init__(self, tag, line):
+        self.tag = tag
+        self.children = []
+        self.parts = []
+        self.line = line
+
+    @property
+    def text(self):
+        """The element's own character data, stripped."""
+        return "".join(self.parts).strip()
+
+    def find_all(self, tag):
+        """Children with this tag, in document order."""
+        return [child for child in self.children if child.tag == tag]
+
+
+def _refuse(name, what):
+    def handler(*args):
+        raise _Refused(what)
+    handler.__name__ = name
+    return handler
+
+
+class _Refused(Exception):
+    pass
+
+
+def parse_xml(data, file):
+    """Parse ``data`` (bytes) into an :class:`Element` tree, refusing DTDs and entities.
+
+    >>> parse_xml(b"<data><a>1</a></data>", "x.xml").children[0].text
+    '1'
+    """
+    if len(data) > MAX_BYTES:
+        raise DataError(file, "", "expected at most %d bytes, got %d" % (MAX_BYTES, len(data)))
+    parser = xml.parsers.expat.ParserCreate()
+    parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.StartDoctypeDeclHandler = _refuse("doctype", "a document type declaration (DTD)")
+    parser.EntityDeclHandler = _refuse("entity", "an entity declaration")
+    parser.ExternalEntityRefHandler = _refuse("external", "an external entity reference")
+    root_holder = []
+    stack = []
+    count = [0]
+
+    def start(tag, attributes):
+        count[0] += 1
+        if count[0] > MAX_ELEMENTS:
+            raise _Refused("more than %d elements" % MAX_ELEMENTS)
+        if len(stack) >= MAX_DEPTH:
+            raise _Refused("elements nested deeper than %d" % MAX_DEPTH)
+        element = Element(tag, parser.CurrentLineNumber)
+        if stack:
+            stack[-1].children.append(element)
+        else:
+            root_holder.append(element)
+        stack.append(element)
+
+    def end(tag):
+        stack.pop()
+
+    def chars(text):
+        if stack:
+            stack[-1].parts.append(text)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = chars
+    try:
+        parser.Parse(data, True)
+    except _Refused as error:
+        where = "line %d, column %d" % (parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+        raise DataError(file, where, "expected plain Anafora XML, got %s (refused)" % error)
+    except xml.parsers.expat.ExpatError as error:
+        where = "line %d, column %d" % (error.lineno, error.offset + 1)
+        raise DataError(file, where, "expected well-formed XML without entities, got: %s"
+                        % xml.parsers.expat.ErrorString(error.code))
+    return root_holder[0]
+
+
+class Entity(object):
+    """One Anafora entity: id, type, parentsType, sorted spans and properties.
+
+    ``properties`` maps a property name to the list of its non-empty values, in document order (an empty
+    ``<Interval></Interval>`` is absent, as in the reference reader).
+    """
+
+    __slots__ = ("id", "type", "parents_type", "spans", "properties", "line")
+
+    def __init__(self, id, type, parents_type, spans, properties, line=0):
+        self.id = id
+        self.type = type
+        self.parents_type = parents_type
+        self.spans = sorted(spans)
+        self.properties = properties
+        self.line = line
+
+    @property
+    def full_span(self):
+        """(first start, last end) over the entity's spans."""
+        return (min(s for s, _ in self.spans), max(e for _, e in self.spans))
+
+    def values(self, name):
+        """The non-empty values of property ``name`` (a list, possibly empty)."""
+        return self.properties.get(name, [])
+
+    def __repr__(self):
+        return "Entity(%r, %r, %r)" % (self.id, self.type, self.spans)
+
+
+class Document(object):
+    """The entities of one Anafora file, with id look-up (the last entity of a duplicated id wins, its id listed in
+    ``duplicate_ids``) and the reference's "top entities"."""
+
+    def __init__(self, entities, file="", text=None):
+        self.entities = entities
+        self.file = file
+        self.text = text
+        self.by_id = {}
+        self.duplicate_ids = []
+        for entity in entities:
+            if entity.id in self.by_id:
+                self.duplicate_ids.append(entity.id)
+            self.by_id[entity.id] = entity
+
+    def top_entities(self):
+        """Entities that no property of any entity names (the roots of the annotation graphs)."""
+        named = set()
+        for entity in self.entities:
+            for values in entity.properties.values():
+                named.update(values)
+        return [entity for entity in self.entities if entity.id not in named]
+
+    def children(self, entity):
+        """Entities named by ``entity``'s properties, in property order (unknown ids skipped)."""
+        result = []
+        for values in entity.properties.values():
+            result.extend(self.by_id[v] for v in values if v in self.by_id)
+        return result
+
+    def descendants(self, entity):
+        """``entity`` and every entity reachable through properties (each once; cycles are safe)."""
+        seen = {entity.id}
+        order = [entity]
+        index = 0
+        while index < len(order):
+            for child in self.children(order[index]):
+                if child.id not in seen:
+                    seen.add(child.id)
+                    order.append(child)
+            index += 1
+        return order
+
+    def expanded_span(self, entity):
+        """(min start, max end) over the spans of ``entity`` and all its descendants."""
+        spans = [span for e in self.descendants(entity) for span in e.spans]
+        return (min(s for s, _ in spans), max(e for _, e in spans))
+
+
+def _spans(text, file, where, text_length):
+    spans = []
+    for part in text.split(";"):
+        pieces = part.split(",")
+        if len(pieces) != 2 or not all(p.strip().isdigit() for p in pieces):
+            raise DataError(file, where, "expected a span 'start,end' of two non-negative integers, got %r"
+                            % part[:40])
+        start, end = int(pieces[0]), int(pieces[1])
+        if start > end:
+            raise DataError(file, where, "expected span start <= end, got %d,%d" % (start, end))
+        if text_length is not None and end > text_length:
+            raise DataError(file, where, "span %d,%d ends outside the document (%d characters)"
+                            % (start, end, text_length))
+        spans.append((start, end))
+    if len(spans) > MAX_SPANS:
+        raise DataError(file, where, "expected at most %d spans, got %d" % (MAX_SPANS, len(spans)))
+    return spans
+
+
+def _single(element, tag, file, where, required=True):
+    found = element.find_all(tag)
+    if len(found) > 1 or (required and not found):
+        raise DataError(file, where, "expected one <%s>, got %d" % (tag, len(found)))
+    return found[0].text if found else ""
+
+
+def _entity(element, file, text_length):
+    where = "line %d" % element.line
+    entity_id = _single(element, "id", file, where)
+    where = "entity %s (line %d)" % (entity_id, element.line)
+    entity_type = _single(element, "type", file, where)
+    span_elements = element.find_all("span")
+    if not span_elements or not span_elements[0].text:
+        raise DataError(file, where, "expected a <span>, got none")
+    spans = []
+    for span_element in span_elements:
+        spans.extend(_spans(span_element.text, file, where, text_length))
+    properties = {}
+    for holder in element.find_all("properties"):
+        for prop in holder.children:
+            value = prop.text
+            properties.setdefault(prop.tag, [])
+            if value:
+                properties[prop.tag].append(value)
+    parents = _single(element, "parentsType", file, where, required=False)
+    return Entity(entity_id, entity_type, parents, spans, properties, element.line)
+
+
+def read_anafora(data, file, text=None):
+    """Read Anafora XML bytes into a :class:`Document`; spans are checked against ``text`` when given.
+
+    Entities are taken from ``<annotations>``; relations are ignored (SCATE uses none). A link to a duplicated id
+    reaches the last entity with that id, as in the reference reader; ``Document.duplicate_ids`` lists them.
+
+    >>> doc = read_anafora(b"<data><annotations><entity><id>1</id><span>0,4</span><type>Year</type>"
+    ...                    b"<properties><Value>1998</Value></properties></entity></annotations></data>", "a.xml")
+    >>> doc.entities[0].type, doc.entities[0].values("Value"), doc.entities[0].full_span
+    ('Year', ['1998'], (0, 4))
+    """
+    root = parse_xml(data, file)
+    if root.tag != "data":
+        raise DataError(file, "line %d" % root.line, "expected root element <data>, got <%s>" % root.tag)
+    text_length = len(text) if text is not None else None
+    entities = []
+    for annotations in root.find_all("annotations"):
+        for element in annotations.find_all("entity"):
+            entities.append(_entity(element, file, text_length))
+    return Document(entities, file, text)
+
+
+def read_anafora_file(path, text=None, display=None):
+    """Read the Anafora XML file at ``path`` (see :func:`read_anafora`); ``display`` names it in messages."""
+    name = display or path
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except (IOError, OSError) as error:
+        raise DataError(name, "", "cannot read the file: %s" % error.strerror)
+    return read_anafora(data, name, text)

@@ -1,0 +1,250 @@
+"""Interval-based precision and recall (the SCATE paper, Section 3) and the entity metrics.
+
+Interval metric, as ``scate/TimeNormScorer.scala``: every system annotation gets the interval precision of its
+intervals against the intervals of all gold annotations whose text overlaps it (sharing at least one character);
+every gold annotation gets the interval recall the same way; P and R are the means over all system / gold
+annotations, F1 their harmonic mean. Lengths are whole seconds.
+
+Division by zero: an annotation whose overlap is empty scores 0; P is 0 when there is no system annotation, R is 0
+when there is no gold annotation, F1 is 0 when P + R is 0.
+
+>>> import datetime
+>>> day = lambda d: (datetime.datetime(1998, 3, d), datetime.datetime(1998, 3, d + 1))
+>>> gold = [Item((0, 10), [day(1), day(2)])]       # "March 1 and 2"
+>>> system = [Item((0, 7), [day(1)]), Item((8, 10), [day(5)])]
+>>> interval_scores(gold, system)
+(0.5, 0.5, 0.5)
+"""
+from .calendar import epoch_seconds
+
+
+class Item(object):
+    """An annotation to score: its character span (start, end) and its list of (start, end) date-time intervals."""
+
+    __slots__ = ("span", "intervals", "key")
+
+    def __init__(self, span, intervals, key=None):
+        self.span = span
+        self.intervals = [tuple(i) for i in intervals]
+        self.key = key
+
+    def __repr__(self):
+        return "Item(%r, %r)" % (self.span, self.intervals)
+
+
+def text_overlaps(a, b):
+    """Whether spans a and b share a character (touching spans do not).
+
+    >>> text_overlaps((0, 4), (3, 8)), text_overlaps((0, 4), (4, 8))
+    (True, False)
+    """
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def size(intervals):
+    """Total length in seconds of (start, end) intervals (overlaps counted twice, as the reference)."""
+    return sum(epoch_seconds(end) - epoch_seconds(start) for start, end in intervals)
+
+
+def compact(intervals):
+    """Merge overlapping or touching intervals; sorted.
+
+    >>> compact([(3, 5), (1, 2), (2, 3), (7, 8)])
+    [(1, 5), (7, 8)]
+    """
+    merged = []
+    for start, end in sorted(intervals):
+        if merged and not merged[-1][1] < start:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def intersection(intervals1, intervals2):
+    """COMPACT of all pairwise intersections between two lists of intervals.
+
+    >>> intersection([(0, 10)], [(2, 4), (3, 6), (12, 15)])
+    [(2, 6)]
+    """
+    return compact([(max(a[0], b[0]), min(a[1], b[1])) for a in intervals1 for b in intervals2
+                    if a[0] < b[1] and b[0] < a[1]])
+
+
+def interval_precision(reference, intervals):
+    """P_int: length of ``intervals`` in common with ``reference`` over the length of ``intervals``; 0 if none.
+
+    With the roles swapped it is R_int. An empty intersection scores 0 (even for zero-length intervals).
+    """
+    common = size(intersection(reference, intervals))
+    if common == 0:
+        return 0.0
+    return common / float(size(intervals))
+
+
+def harmonic(precision, recall):
+    """F1 = 2PR / (P + R), 0 when P + R is 0.
+
+    >>> harmonic(0.5, 1.0), harmonic(0.0, 0.0)
+    (0.6666666666666666, 0.0)
+    """
+    return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+
+
+def _mean(values):
+    return sum(values) / float(len(values)) if values else 0.0
+
+
+def interval_item_scores(gold, system):
+    """(per-system-item precisions, per-gold-item recalls) for one document, as TimeNormScorer.intervalScores."""
+    precisions = []
+    for item in system:
+        overlapping = [i for g in gold if text_overlaps(item.span, g.span) for i in g.intervals]
+        precisions.append(interval_precision(overlapping, item.intervals))
+    recalls = []
+    for item in gold:
+        overlapping = [i for s in system if text_overlaps(item.span, s.span) for i in s.intervals]
+        recalls.append(interval_precision(overlapping, item.intervals))
+    return precisions, recalls
+
+
+def interval_scores(gold, system):
+    """(P, R, F1) of the interval metric for one list of items (see the module doc)."""
+    precisions, recalls = interval_item_scores(gold, system)
+    precision, recall = _mean(precisions), _mean(recalls)
+    return precision, recall, harmonic(precision, recall)
+
+
+def pooled_interval_scores(documents):
+    """(P, R, F1) over several documents: ``documents`` is a list of (gold items, system items); means are taken
+    over all items of all documents (the reference's corpus-level figure)."""
+    precisions, recalls = [], []
+    for gold, system in documents:
+        p, r = interval_item_scores(gold, system)
+        precisions.extend(p)
+        recalls.extend(r)
+    precision, recall = _mean(precisions), _mean(recalls)
+    return precision, recall, harmonic(precision, recall)
+
+
+def pair_scores(gold, system):
+    """(precision, recall) of one system item against one gold item: common length over each one's length."""
+    common = size(intersection(gold.intervals, system.intervals))
+    system_size, gold_size = size(system.intervals), size(gold.intervals)
+    return (common / float(system_size) if system_size else 0.0,
+            common / float(gold_size) if gold_size else 0.0)
+
+
+def cross_scheme_sums(gold, system):
+    """The sums of ``timeml/TimeMLScorer.scala`` for one document: (sum of pair precisions, sum of best recalls,
+    number of gold items, number of system items). Items pair when their spans overlap or touch (gold spans are
+    expanded to their linked entities by the caller); each pair adds its precision; each gold item adds its best
+    recall. See :func:`cross_scheme_scores`."""
+    sum_precision = sum_recall = 0.0
+    for g in gold:
+        recalls = []
+        for s in system:
+            if g.span[0] <= s.span[1] and g.span[1] >= s.span[0]:
+                precision, recall = pair_scores(g, s)
+                sum_precision += precision
+                recalls.append(recall)
+        if recalls:
+            sum_recall += max(recalls)
+    return sum_precision, sum_recall, len(gold), len(system)
+
+
+def cross_scheme_scores(documents):
+    """(P, R, F1) comparing two schemes (the SCATE paper's Table 2): P = sum of pair precisions / system items,
+    R = sum of best recalls / gold items, pooled over ``documents`` (a list of (gold items, system items)).
+
+    >>> import datetime
+    >>> d = lambda n: datetime.datetime(1998, 3, n)
+    >>> gold = [Item((0, 10), [(d(1), d(3))])]
+    >>> system = [Item((0, 4), [(d(1), d(2))]), Item((20, 24), [(d(9), d(10))])]
+    >>> cross_scheme_scores([(gold, system)])
+    (0.5, 0.5, 0.5)
+    """
+    totals = [0.0, 0.0, 0, 0]
+    for gold, system in documents:
+        for index, value in enumerate(cross_scheme_sums(gold, system)):
+            totals[index] += value
+    precision = totals[0] / totals[3] if totals[3] else 0.0
+    recall = totals[1] / totals[2] if totals[2] else 0.0
+    return precision, recall, harmonic(precision, recall)
+
+
+# ---------------------------------------------------------------- entity metrics
+
+def prf(matched, n_system, n_gold):
+    """(P, R, F1) from counts: P = matched / system, R = matched / gold, each 0 when its denominator is 0.
+
+    >>> prf(3, 4, 6)
+    (0.75, 0.5, 0.6)
+    """
+    precision = matched / float(n_system) if n_system else 0.0
+    recall = matched / float(n_gold) if n_gold else 0.0
+    return precision, recall, harmonic(precision, recall)
+
+
+def _matched(gold_keys, system_keys):
+    counts = {}
+    for key in gold_keys:
+        counts[key] = counts.get(key, 0) + 1
+    matched = 0
+    for key in system_keys:
+        if counts.get(key, 0) > 0:
+            counts[key] -= 1
+            matched += 1
+    return matched
+
+
+def identification_key(entity):
+    """Span(s) and type."""
+    return (tuple(entity.spans), entity.type)
+
+
+def composition_key(document, entity, _seen=None):
+    """Span(s), type and properties; a property naming another entity compares that entity's key, recursively
+    (a link cycle compares the entity's span and type at the point it repeats)."""
+    seen = (_seen or frozenset()) | {entity.id}
+    props = []
+    for name in sorted(entity.properties):
+        values = []
+        for value in entity.properties[name]:
+            linked = document.by_id.get(value)
+            if linked is None:
+                values.append(value)
+            elif linked.id in seen:
+                values.append(identification_key(linked))
+            else:
+                values.append(composition_key(document, linked, seen))
+        if values:
+            props.append((name, tuple(sorted(values, key=repr))))
+    return identification_key(entity) + (tuple(props),)
+
+
+def _keys(document, key, skip):
+    entities = [e for e in document.entities if e.type not in skip]
+    if key == "identification":
+        return [(e.type, identification_key(e)) for e in entities]
+    return [(e.type, composition_key(document, e)) for e in entities]
+
+
+def entity_counts(gold_document, system_document, key="identification", skip=()):
+    """(matched, system count, gold count) of entities equal under ``key`` ("identification": span + type;
+    "composition": span + type + properties and linked entities, recursively); types in ``skip`` are left out.
+    Each gold entity matches at most one system entity (duplicates count once each)."""
+    gold_keys = [k for _, k in _keys(gold_document, key, skip)]
+    system_keys = [k for _, k in _keys(system_document, key, skip)]
+    return _matched(gold_keys, system_keys), len(system_keys), len(gold_keys)
+
+
+def entity_counts_by_type(gold_document, system_document, key="identification", skip=()):
+    """{entity type: (matched, system count, gold count)} under ``key``, for the types on either side."""
+    gold, system = _keys(gold_document, key, skip), _keys(system_document, key, skip)
+    result = {}
+    for entity_type in sorted(set(t for t, _ in gold) | set(t for t, _ in system)):
+        gold_keys = [k for t, k in gold if t == entity_type]
+        system_keys = [k for t, k in system if t == entity_type]
+        result[entity_type] = (_matched(gold_keys, system_keys), len(system_keys), len(gold_keys))
+    return result
