@@ -15,7 +15,9 @@ import importlib.util
 import os
 import sys
 
-from organiser import ROOT, SCORING_PROGRAM, bundle
+import zlib
+
+from organiser import ROOT, SCORING_PROGRAM, bundle, logo
 from evalkit import keys, lines
 
 COMPETITIONS = os.path.join(ROOT, "competitions")
@@ -51,6 +53,25 @@ def leaderboard(source, competition, pairs):
                                                                  pairs), 1):
         columns[key] = {"leaderboard": board, "label": label, "numeric_format": 4, "rank": rank, "sort": "desc"}
     return {"leaderboards": {board_key: board}, "columns": columns}
+
+
+def logo_png(cid, size=160):
+    """A plain logo for competition ``cid``: rows of two-coloured bars (code-switched "text"), seeded by the id."""
+    colours = ((0x3B, 0x6E, 0xA5), (0xD9, 0x8C, 0x2B))
+    background = (0xF4, 0xF6, 0xF9)
+    pixels = [[background] * size for _ in range(size)]
+    seed = zlib.crc32(cid.encode("utf-8"))
+    for line in range(6):
+        x, y = 20, 24 + line * 20
+        for run in range(4):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            length = 10 + seed % 22
+            colour = colours[(seed >> 8) % 2]
+            for row in range(y, y + 8):
+                for col in range(x, min(x + length, size - 20)):
+                    pixels[row][col] = colour
+            x += length + 6
+    return logo.png_bytes(pixels)
 
 
 def reference_members(competition, phase_dir):
@@ -101,6 +122,8 @@ def build(cid, reference_dir, out, baselines_md=None):
             kit[readme] = bundle.readme_with_table(kit[readme].decode("utf-8"), handle.read()).encode("utf-8")
     kit_zip = bundle.zip_bytes(kit)
     members = {"scoring_program.zip": program, "starting_kit.zip": kit_zip}
+    if source.get("image"):
+        members[source["image"]] = logo_png(cid)
     members.update(page_members(cid, source, competition.TITLE))
     phases, present = [], set()
     for number in sorted(source["phases"]):

@@ -34,7 +34,7 @@ def test_bundle_members_and_leaderboard(built):
         names = archive.namelist()
         competition = yaml.safe_load(archive.read("competition.yaml"))
     assert names[0] == "competition.yaml"
-    for name in ("scoring_program.zip", "reference_data_dev.zip", "reference_data_test.zip", "starting_kit.zip",
+    for name in ("scoring_program.zip", "reference_data_dev.zip", "reference_data_test.zip", "starting_kit.zip", "logo.png",
                  "overview.html", "evaluation.html", "data.html", "terms.html"):
         assert name in names
     columns = competition["leaderboard"]["columns"]
