@@ -77,3 +77,21 @@ test: venv browser
 clean:
 	rm -rf $(DIST) $(REF) .pytest_cache .hypothesis $(BROWSER)/node_modules
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# A further competition (competitions/<id>/): `make COMPETITION=lince [DATA=DIR]` builds its references,
+# baseline table and bundle under reference_data/<id>/ and dist/<id>/ (DATA defaults to its embedded
+# synthetic sample, with the sample's test gold). ST2024's targets above are unchanged.
+ifneq ($(COMPETITION),)
+.DEFAULT_GOAL := competition
+endif
+CDIR = competitions/$(COMPETITION)
+CSAMPLE = $(filter sample_data,$(DATA))
+CDATA = $(if $(CSAMPLE),$(CDIR)/sample_data,$(DATA))
+
+.PHONY: competition
+competition: venv
+	@test -n "$(COMPETITION)" || { echo "give COMPETITION=<id> (one of: $$(ls competitions))"; exit 2; }
+	$(PY) $(CDIR)/reference.py --data $(CDATA) $(if $(CSAMPLE),--test-gold $(CDIR)/sample_data/test_gold) --out $(REF)/$(COMPETITION)
+	$(PY) $(CDIR)/baselines.py --data $(CDATA) --reference $(REF)/$(COMPETITION)/dev --out $(DIST)/$(COMPETITION)
+	$(PY) -m organiser.competition_bundle --competition $(COMPETITION) --reference $(REF)/$(COMPETITION) \
+		--out $(DIST)/$(COMPETITION) --baselines $(DIST)/$(COMPETITION)/baselines.md

@@ -63,6 +63,9 @@ def run(competition, argv, render_html):
         sys.stderr.write((PLATFORM_REFERENCE_HELP if platform else LOCAL_REFERENCE_HELP) % err + "\n")
         return 2
     except NothingToScore as err:
+        if getattr(competition, "NOTHING_HELP", None):   # a competition with its own submission layout
+            sys.stderr.write(competition.NOTHING_HELP % err + "\n")
+            return 1
         folders = ", ".join(task.folder for task in competition.TASKS)
         sys.stderr.write(NOTHING_HELP % (err, folders) + "\n")
         return 1

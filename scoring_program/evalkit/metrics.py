@@ -148,3 +148,141 @@ def mean(values, count=None):
     """
     count = len(values) if count is None else count
     return (sum(values) / float(count)) if count else 0.0
+
+
+# --------------------------------------------------------------------------- corpus-level label metrics
+# Used by the line-aligned label files (evalkit.lines): unlike the functions above, each scores a whole
+# file at once (all tokens or all posts pooled), as the benchmarks that use them define their metrics.
+
+def accuracy(gold, pred):
+    """Share of positions where ``pred`` equals ``gold`` (pooled over the whole file).
+
+    Both are equal-length sequences of labels (ValueError otherwise). Empty input: 0.0.
+
+    >>> accuracy(["lang1", "lang2", "other", "ne"], ["lang1", "lang1", "other", "ne"])
+    0.75
+    >>> accuracy([], [])
+    0.0
+    """
+    if len(gold) != len(pred):
+        raise ValueError("gold has %d labels, prediction %d" % (len(gold), len(pred)))
+    return mean([1 for g, p in zip(gold, pred) if g == p], len(gold)) if gold else 0.0
+
+
+def label_counts(gold, pred):
+    """``{label: (tp, fp, fn)}`` over every label that occurs in ``gold`` or ``pred`` (equal lengths).
+
+    >>> sorted(label_counts(["a", "a", "b"], ["a", "b", "b"]).items())
+    [('a', (1, 0, 1)), ('b', (1, 1, 0))]
+    """
+    hits, gold_counts, pred_counts = tag_counts(gold, pred)
+    return dict((label, (hits.get(label, 0), pred_counts.get(label, 0) - hits.get(label, 0),
+                         gold_counts.get(label, 0) - hits.get(label, 0)))
+                for label in set(gold_counts) | set(pred_counts))
+
+
+def precision_recall_f1(tp, fp, fn):
+    """``(precision, recall, f1)`` from counts; each is 0.0 when its denominator is 0.
+
+    precision = tp / (tp + fp), recall = tp / (tp + fn), F1 = 2 P R / (P + R) (0 when P + R = 0),
+    as scikit-learn with its default ``zero_division``.
+
+    >>> precision_recall_f1(1, 1, 0)
+    (0.5, 1.0, 0.6666666666666666)
+    >>> precision_recall_f1(0, 0, 3)
+    (0.0, 0.0, 0.0)
+    """
+    precision = tp / float(tp + fp) if tp + fp else 0.0
+    recall = tp / float(tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
+def weighted_f1(gold, pred):
+    """Support-weighted mean of the per-label F1 (scikit-learn's ``f1_score(average="weighted")``).
+
+    Every label of ``gold`` weighs its number of gold occurrences; a label only predicted has weight 0
+    (but its false positives lower the precision of no other label). Empty gold: 0.0.
+
+    >>> round(weighted_f1(["a", "a", "b"], ["a", "b", "b"]), 4)   # a: F1 2/3 (w 2), b: F1 2/3 (w 1)
+    0.6667
+    >>> weighted_f1(["a", "b"], ["c", "c"])
+    0.0
+    """
+    if not gold:
+        return 0.0
+    total = 0.0
+    for label, (tp, fp, fn) in label_counts(gold, pred).items():
+        if tp + fn:
+            total += (tp + fn) * precision_recall_f1(tp, fp, fn)[2]
+    return total / len(gold)
+
+
+def _bio_split(tag):
+    """``(prefix, type)`` of a BIO tag: ``"B-PER"`` -> ``("B", "PER")``, ``"O"`` -> ``("O", "")``."""
+    if tag == "O" or not isinstance(tag, str) or len(tag) < 3 or tag[1] != "-" or tag[0] not in "BI":
+        return "O", ""
+    return tag[0], tag[2:]
+
+
+def bio_spans(tags):
+    """The entity spans ``(start, end, type)`` (end exclusive) of one sentence's BIO tags.
+
+    conlleval / seqeval default semantics: a span starts at ``B-X``, or at ``I-X`` that does not
+    continue a span of type X (after ``O``, at the start, or after a span of another type: an
+    ``I-`` without its ``B-`` still opens a span); it ends before ``O``, ``B-`` or a tag of another
+    type. Anything that is not ``B-<type>``, ``I-<type>`` or ``O`` counts as ``O``.
+
+    >>> bio_spans(["B-PER", "I-PER", "O", "I-LOC", "B-LOC", "I-ORG"])
+    [(0, 2, 'PER'), (3, 4, 'LOC'), (4, 5, 'LOC'), (5, 6, 'ORG')]
+    >>> bio_spans([])
+    []
+    """
+    spans = []
+    start, current = None, None
+    for i, tag in enumerate(tags):
+        prefix, kind = _bio_split(tag)
+        if start is not None and (prefix != "I" or kind != current):
+            spans.append((start, i, current))
+            start, current = None, None
+        if prefix != "O" and start is None:
+            start, current = i, kind
+    if start is not None:
+        spans.append((start, len(tags), current))
+    return spans
+
+
+def span_counts(gold_sentences, pred_sentences):
+    """``(correct, gold_spans, predicted_spans)`` over sentences of BIO tags (equal lengths per sentence).
+
+    A predicted span is correct when a gold span has exactly its boundaries and type.
+
+    >>> span_counts([["B-PER", "I-PER", "O"]], [["B-PER", "O", "O"]])
+    (0, 1, 1)
+    """
+    correct = n_gold = n_pred = 0
+    if len(gold_sentences) != len(pred_sentences):
+        raise ValueError("%d gold sentences, %d predicted" % (len(gold_sentences), len(pred_sentences)))
+    for gold, pred in zip(gold_sentences, pred_sentences):
+        if len(gold) != len(pred):
+            raise ValueError("gold has %d tags, prediction %d" % (len(gold), len(pred)))
+        gold_spans, pred_spans = set(bio_spans(gold)), bio_spans(pred)
+        n_gold += len(gold_spans)
+        n_pred += len(pred_spans)
+        correct += sum(1 for span in pred_spans if span in gold_spans)
+    return correct, n_gold, n_pred
+
+
+def span_f1(gold_sentences, pred_sentences):
+    """Micro-F1 over entity spans (conlleval / seqeval default): ``2 P R / (P + R)`` from :func:`span_counts`.
+
+    Precision = correct / predicted spans, recall = correct / gold spans, each 0.0 when its
+    denominator is 0, so no gold span (or no predicted span) gives 0.0, as seqeval does.
+
+    >>> span_f1([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "O", "O"]])   # P 1, R 1/2
+    0.6666666666666666
+    >>> span_f1([["O", "O"]], [["O", "O"]])
+    0.0
+    """
+    correct, n_gold, n_pred = span_counts(gold_sentences, pred_sentences)
+    return precision_recall_f1(correct, n_pred - correct, n_gold - correct)[2]

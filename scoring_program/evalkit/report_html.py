@@ -199,6 +199,7 @@ class _View(object):
         self.competition = report.get("competition")
         self.signature = report.get("signature")
         self.scores = _as_dict(report.get("scores"))
+        self.notes = _as_dict(report.get("notes"))   # wording a competition declares (REPORT_NOTES)
         self.entries = [entry for entry in _as_list(report.get("entries")) if isinstance(entry, dict)]
         self.messages = [msg for msg in _as_list(report.get("messages")) if isinstance(msg, dict)]
         baseline = _as_dict(report.get("baseline"))
@@ -286,9 +287,10 @@ def _overview(view):
              else '<p class="note">No tasks in the report.</p>')
     return ('<section id="overview"><h2>Overview</h2><div class="overall">'
             '<div class="card"><div class="meta">Overall score (<code>avg_score</code>)</div>'
-            '<div class="big">%s</div><div class="note">Mean of the task means; each task weighs the same.%s'
+            '<div class="big">%s</div><div class="note">%s%s'
             '</div></div><div>%s</div></div>%s</section>'
-            % (overall, _overall_base(view), table, _status_summary(view)))
+            % (overall, _e(view.notes.get("overall") or "Mean of the task means; each task weighs the same."),
+               _overall_base(view), table, _status_summary(view)))
 
 
 def _overall_base(view):
@@ -453,7 +455,8 @@ def _task_summary(view, task, entries):
     top = ('<tr><th rowspan="2">Language</th><th rowspan="2">Status</th><th rowspan="2" class="num">Score</th>%s%s%s'
            '<th colspan="4">Counts</th></tr>'
            % ('<th rowspan="2" class="num">Baseline</th>' if base else "",
-              '<th colspan="%d">Official (sentence-averaged)</th>' % len(comps) if comps else "",
+              '<th colspan="%d">%s</th>' % (len(comps), _e(view.notes.get("official") or "Official (sentence-averaged)"))
+              if comps else "",
               '<th colspan="%d">Corpus-level (token-micro)</th>' % len(micro) if micro else ""))
     second = "".join('<th class="num">%s</th>' % _metric_label(n) for n in comps + micro)
     second += "".join('<th class="num">%s</th>' % c.replace("_", " ") for c in counts)
@@ -550,7 +553,7 @@ def _entry_details(view, task, entry):
         body.append('<p class="bad">Not scored as submitted (%s); see the messages for this file.</p>'
                     % _e(STATUS_LABELS.get(_key(entry.get("status"))) or entry.get("status") or "unknown"))
     body.append(_comparison_table(entry))
-    if kind == "tagging":
+    if kind == "tagging" or details.get("per_tag"):   # the tagging kind and the line-aligned label kinds
         body.append("<h3>Per tag</h3>" + _per_tag_table(details.get("per_tag")))
     elif kind == "morph":
         body.append("<h3>Per feature</h3>" + _per_feature_table(details.get("per_feature")))
@@ -576,9 +579,10 @@ def _task_section(view, index, folder, task):
         parts.append('<p class="note">No entries for this task.</p></section>')
         return "".join(parts)
     parts.append(_task_summary(view, task, entries))
-    parts.append('<p class="note">The official metrics are means over sentences (as in 2024); the corpus-level '
-                 'ones pool all items of the file. Expand a language for its detail tables.%s</p>'
-                 % ((" " + MORPH_NOTE) if task.get("kind") == "morph" else ""))
+    parts.append('<p class="note">%s%s</p>' % (
+        _e(view.notes.get("task") or "The official metrics are means over sentences (as in 2024); the corpus-level "
+           "ones pool all items of the file. Expand a language for its detail tables."),
+        (" " + MORPH_NOTE) if task.get("kind") == "morph" else ""))
     parts.extend(_entry_details(view, task, entry) for entry in entries)
     parts.append("</section>")
     return "".join(parts)

@@ -11,11 +11,14 @@ import hashlib
 import os
 from collections import OrderedDict
 
-from . import __version__, fingerprint, keys, metrics
-from .kinds import KINDS
+from . import __version__, fingerprint, keys, lines, metrics
+from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes
 from .messages import DataError, Message, MessageLog, ERROR
+
+#: Every kind by name: the JSON kinds (evalkit.kinds) and the line-aligned text kinds (evalkit.lines).
+KINDS = dict(JSON_KINDS, **lines.TEXT_KINDS)
 
 
 def _limits(competition):
@@ -30,6 +33,10 @@ def signature(competition, ref_hash):
     (sentence-level means, each task weighing the same), the first 16 hex digits of the reference
     data's SHA-256, then the evalkit version.
     """
+    options = getattr(competition, "SIGNATURE_OPTIONS", None)   # declared by competitions without top-k
+    if options:
+        return "%s|metrics:%s|%s|ref:sha256:%s|evalkit:%s" % (
+            competition.COMPETITION_ID, competition.METRICS_VERSION, options, ref_hash[:16], __version__)
     topk = sorted(set(task.max_candidates for task in competition.TASKS))
     return "%s|metrics:%s|topk:%s|avg:sentence-macro|ref:sha256:%s|evalkit:%s" % (
         competition.COMPETITION_ID, competition.METRICS_VERSION, ",".join(str(k) for k in topk),
@@ -44,6 +51,8 @@ def load_reference(task, lang, path, competition, digest, cache=None):
     reference parses each file once (the digest still gets the same bytes).
     """
     name = "reference %s/%s.json" % (task.folder, lang)
+    if lines.declares_names(competition):
+        name = "reference " + lines.reference_name(competition, task, lang)
     if cache is not None and path in cache:
         data, ref = cache[path]
         digest.update(("%s/%s\0%d\0" % (task.folder, lang, len(data))).encode("utf-8"))
@@ -54,7 +63,10 @@ def load_reference(task, lang, path, competition, digest, cache=None):
             data = handle.read()
         digest.update(("%s/%s\0%d\0" % (task.folder, lang, len(data))).encode("utf-8"))
         digest.update(data)
-        ref = KINDS[task.kind].parse_reference(parse_json_bytes(data, name, len(data)), name, task)
+        if getattr(KINDS[task.kind], "reads_text", False):
+            ref = KINDS[task.kind].parse_reference_text(data, name, task, lang)
+        else:
+            ref = KINDS[task.kind].parse_reference(parse_json_bytes(data, name, len(data)), name, task)
         if cache is not None:
             cache[path] = (data, ref)
         return ref
@@ -64,19 +76,30 @@ def load_reference(task, lang, path, competition, digest, cache=None):
         raise ReferenceError("%s cannot be read: %s" % (name, err))
 
 
-def _failed_entry(task, lang, status):
-    return {"task": task.folder, "lang": lang, "file": "%s/%s.json" % (task.folder, lang), "status": status,
+def submission_file_name(competition, task, lang):
+    """The name of (task, lang)'s file in a submission: the declared pattern, else ``<folder>/<lang>.json``."""
+    if lines.declares_names(competition):
+        return lines.submission_name(competition, task, lang)
+    return "%s/%s.json" % (task.folder, lang)
+
+
+def _failed_entry(task, lang, status, name=None):
+    name = name or "%s/%s.json" % (task.folder, lang)
+    return {"task": task.folder, "lang": lang, "file": name, "status": status,
             "score": 0.0, "components": dict((c, 0.0) for c in task.components), "micro": {},
             "sentences": 0, "scored_sentences": 0, "items": 0, "zeroed_sentences": 0, "details": {}}
 
 
-def score_file(task, lang, ref, submission, limits, messages, other=None, per_sentence=False):
+def score_file(task, lang, ref, submission, limits, messages, other=None, name=None, per_sentence=False):
     """Score one (task, language) file of ``submission`` against parsed ``ref``; return its entry dict.
 
-    ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None.
+    ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None. ``name``: the
+    file's name in the submission (default ``<folder>/<lang>.json``).
     ``per_sentence`` (opt-in): a scored entry also carries ``"per_sentence"``, ``{component: [value per
     scored sentence]}`` as the kind computed it (a failed entry has none: every sentence counts 0).
     """
+    if getattr(KINDS[task.kind], "reads_text", False):
+        return _score_text_file(task, lang, ref, submission, limits, messages, name)
     name = "%s/%s.json" % (task.folder, lang)
     if (task.folder, lang) not in submission.files:
         messages.append(Message(name, ERROR, "", "missing: expected %s in the submission (scored 0)" % name))
@@ -105,6 +128,31 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, per_se
     return entry
 
 
+def _score_text_file(task, lang, ref, submission, limits, messages, name):
+    """:func:`score_file` for the line-aligned text kinds (:mod:`evalkit.lines`)."""
+    kind = KINDS[task.kind]
+    if (task.folder, lang) not in submission.files:
+        messages.append(Message(name, ERROR, "", "missing: expected %s in the submission (scored 0)" % name))
+        return _failed_entry(task, lang, "missing", name)
+    log = MessageLog(name)
+    limit = kind.prediction_limit(ref, limits["file"])
+    try:
+        pred = kind.parse_prediction_text(submission.read(task.folder, lang, limit), ref, log, task, limit)
+    except DataError as err:
+        messages.extend(log.close())
+        err.message.text += " (this file scores 0)"
+        messages.append(err.message)
+        return _failed_entry(task, lang, err.status, name)
+    result = kind.score(ref, pred, task)
+    messages.extend(log.close())
+    entry = _failed_entry(task, lang, "scored", name)
+    entry.update({"score": kind.score_value(result.components), "micro": result.micro,
+                  "sentences": result.sentences, "scored_sentences": result.scored_sentences,
+                  "items": result.items, "zeroed_sentences": result.zeroed_sentences, "details": result.details})
+    entry["components"] = dict((c, result.components[c]) for c in task.components)
+    return entry
+
+
 def _check_split(task, lang, name, value, ref, other, messages):
     """Add one message when ``value`` looks like predictions for the other split (see :mod:`evalkit.fingerprint`)."""
     if other is None:
@@ -121,7 +169,8 @@ def aggregate(competition, entries, pairs):
 
     Entry score per (language, task); language average = mean of its task scores; task mean = mean
     over the languages where the task is scored; ``avg_score`` = mean of the task means (each task
-    weighs the same). An entry that failed counts as 0 everywhere.
+    weighs the same). An entry that failed counts as 0 everywhere. A competition that declares
+    ``AVERAGE = "entries"`` ranks by the plain mean of its entry scores instead (each dataset weighs the same).
     """
     by_pair = dict(((e["task"], e["lang"]), e) for e in entries)
     languages = list(competition.LANGUAGES)
@@ -142,6 +191,8 @@ def aggregate(competition, entries, pairs):
         if scores:
             values[keys.language_key(lang)] = metrics.mean(scores)
     values[keys.OVERALL_KEY] = metrics.mean(task_means)
+    if getattr(competition, "AVERAGE", "tasks") == "entries":
+        values[keys.OVERALL_KEY] = metrics.mean([by_pair[(task.folder, lang)]["score"] for task, lang in pairs])
     return [(key, values[key]) for key in keys.all_score_keys(competition.TASKS, languages, pairs)]
 
 
@@ -178,6 +229,8 @@ def evaluate(competition, ref_dir, submission_path, per_sentence=False, referenc
 def _evaluate(competition, ref_dir, submission_path, per_sentence=False, reference_cache=None):
     """:func:`evaluate` itself: find the files, then load, check and score them one at a time."""
     tasks = dict((task.folder, task) for task in competition.TASKS)
+    if lines.declares_names(competition):
+        return _evaluate_named(competition, ref_dir, submission_path)
     found = scan_reference(ref_dir, set(tasks), competition.LANGUAGES)
     pairs = keys.ordered_pairs(competition.TASKS, list(competition.LANGUAGES),
                                [(tasks[folder], lang) for folder, lang, _ in found])
@@ -193,7 +246,7 @@ def _evaluate(competition, ref_dir, submission_path, per_sentence=False, referen
     other = fingerprint.read_fingerprint(os.path.join(ref_dir, fingerprint.FILE_NAME))
     for task, lang in pairs:
         ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest, reference_cache)
-        entries.append(score_file(task, lang, ref, submission, limits, messages, other, per_sentence))
+        entries.append(score_file(task, lang, ref, submission, limits, messages, other, per_sentence=per_sentence))
         del ref
     report = build_report(competition, entries, pairs, messages, digest.hexdigest())
     baseline = read_baseline(os.path.join(ref_dir, BASELINE_FILE))
@@ -224,11 +277,36 @@ def read_baseline(path, max_bytes=4 * 1024 * 1024):
     return {"label": label[:80], "scores": scores} if scores else None
 
 
+def _evaluate_named(competition, ref_dir, submission_path):
+    """:func:`_evaluate` for competitions that declare flat file names (``SUBMISSION_FILE``)."""
+    tasks = dict((task.folder, task) for task in competition.TASKS)
+    found = lines.scan_reference(ref_dir, competition)
+    pairs = keys.ordered_pairs(competition.TASKS, list(competition.LANGUAGES),
+                               [(tasks[folder], lang) for folder, lang, _ in found])
+    paths = dict(((folder, lang), path) for folder, lang, path in found)
+    limits = _limits(competition)
+    messages = []
+    source = open_source(submission_path, limits, messages)
+    submission = lines.find_named_files(source, competition, pairs, messages)
+    digest = hashlib.sha256()
+    entries = []
+    for task, lang in pairs:
+        ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest)
+        entries.append(score_file(task, lang, ref, submission, limits, messages,
+                                  name=submission_file_name(competition, task, lang)))
+        del ref
+    report = build_report(competition, entries, pairs, messages, digest.hexdigest())
+    baseline = read_baseline(os.path.join(ref_dir, BASELINE_FILE))
+    if baseline is not None:
+        report["baseline"] = baseline
+    return report
+
+
 def build_report(competition, entries, pairs, messages, ref_hash):
     """Assemble the report dict (``detailed_results.json``) from scored entries and messages."""
     used_tasks = [task for task in competition.TASKS if any(t is task for t, _ in pairs)]
     used_langs = [lang for lang in competition.LANGUAGES if any(l == lang for _, l in pairs)]
-    return {
+    report = {
         "competition": competition.COMPETITION_ID,
         "title": competition.TITLE,
         "signature": signature(competition, ref_hash),
@@ -239,3 +317,6 @@ def build_report(competition, entries, pairs, messages, ref_hash):
         "entries": entries,
         "messages": [m.as_dict() for m in messages],
     }
+    if getattr(competition, "REPORT_NOTES", None):   # wording for the HTML page, when the competition has its own
+        report["notes"] = dict(competition.REPORT_NOTES)
+    return report

@@ -1,0 +1,133 @@
+"""The facts of LinCE (Linguistic Code-switching Evaluation, Aguilar et al., LREC 2020), declared as data.
+
+Same interface as ``scoring_program/st2024.py``: ``COMPETITION_ID``, ``TITLE``, ``METRICS_VERSION``,
+``LANGUAGES``, ``TASKS``, ``SUBTASKS`` and the upload limits, plus what LinCE adds, all as data:
+
+- flat file names (``SUBMISSION_FILE``, ``REFERENCE_FILE``; the release's dataset ids such as
+  ``lid_spaeng`` are aliases for the did-you-mean);
+- per (task, language pair) the label set (``Task.labels``) and the official metric (``Task.metric``);
+- the leaderboard average: the plain mean of the dataset scores (``AVERAGE = "entries"``, the paper's
+  Table 5 "Avg" column), not a mean of task means.
+
+Ten datasets (task x language pair): LID spa-eng, hin-eng, nep-eng, msa-ea; POS spa-eng, hin-eng;
+NER spa-eng, hin-eng, msa-ea; SA spa-eng. The machinery in ``evalkit`` reads these declarations
+and never names a task, a language pair or a label itself.
+"""
+from collections import OrderedDict
+
+COMPETITION_ID = "lince"
+TITLE = "LinCE: Centralized Benchmark for Linguistic Code-switching Evaluation"
+
+#: Version of the metric definitions (bumped whenever a score could change for the same input).
+METRICS_VERSION = "lince-metrics-1"
+
+#: Language pairs: code -> (name, lang1, lang2). ``lang1`` / ``lang2`` are what the LID labels mean.
+LANGUAGES = OrderedDict([
+    ("spa_eng", ("Spanish-English", "English", "Spanish")),
+    ("hin_eng", ("Hindi-English", "English", "Hindi")),
+    ("nep_eng", ("Nepali-English", "English", "Nepali")),
+    ("msa_ea", ("Modern Standard Arabic-Egyptian Arabic", "Modern Standard Arabic", "Egyptian Arabic")),
+])
+
+# Label sets as the LinCE release distributes them (paper, appendix A; the same lists are in the
+# public Hugging Face ``lince`` loading script).
+_LID8 = ("lang1", "lang2", "other", "ne", "ambiguous", "mixed", "fw", "unk")
+_LID6 = ("lang1", "lang2", "other", "ne", "ambiguous", "mixed")
+_POS_SPA = ("ADJ", "ADP", "ADV", "AUX", "CONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN",
+            "PUNCT", "SCONJ", "UNK", "VERB", "X")
+_POS_HIN = ("ADJ", "ADP", "ADV", "CONJ", "DET", "NOUN", "NUM", "PART", "PART_NEG", "PRON", "PRON_WH",
+            "PROPN", "VERB", "X")
+
+
+def bio(types):
+    """The BIO label set of entity ``types``: ``O``, then ``B-T`` and ``I-T`` for each type."""
+    return ("O",) + tuple("%s-%s" % (prefix, kind) for kind in types for prefix in "BI")
+
+
+_NER_CALCS = bio(("PER", "LOC", "ORG", "PROD", "EVENT", "GROUP", "TITLE", "TIME", "OTHER"))
+_NER_HIN = bio(("PERSON", "ORGANISATION", "PLACE"))
+_SA = ("positive", "neutral", "negative")
+
+
+class Task(object):
+    """One task of LinCE over some language pairs.
+
+    ``folder`` is the task's id in reports; ``key`` the stem of its score keys (``<pair>_<key>``) and of
+    its file names; ``kind`` one of ``evalkit.lines.TEXT_KINDS``; ``metric`` the official metric (the
+    dataset score); ``components`` the metrics written to ``scores.txt`` (``<pair>_<key>_<metric>``);
+    ``labels[pair]`` the dataset's label set; ``columns`` the number of tab-separated columns of the
+    release's annotated files (token, LID labels, task labels), for the organiser's tools.
+    """
+
+    def __init__(self, key, label, kind, metric, components, labels, columns):
+        self.folder = key
+        self.key = key
+        self.label = label
+        self.kind = kind
+        self.metric = metric
+        self.components = tuple(components)
+        self.labels = OrderedDict(labels)
+        self.languages = tuple(self.labels)
+        self.columns = dict(columns)
+
+    def __repr__(self):
+        return "Task(%r)" % self.key
+
+
+TASKS = (
+    Task("lid", "Language identification", "token_labels", "acc", ("acc", "weighted_f1"),
+         [("spa_eng", _LID8), ("hin_eng", _LID8), ("nep_eng", _LID6), ("msa_ea", _LID6)],
+         {"spa_eng": 2, "hin_eng": 2, "nep_eng": 2, "msa_ea": 2}),
+    Task("pos", "Part-of-speech tagging", "token_labels", "acc", ("acc",),
+         [("spa_eng", _POS_SPA), ("hin_eng", _POS_HIN)], {"spa_eng": 3, "hin_eng": 3}),
+    Task("ner", "Named entity recognition", "token_labels", "span_f1", ("span_f1",),
+         [("spa_eng", _NER_CALCS), ("hin_eng", _NER_HIN), ("msa_ea", _NER_CALCS)],
+         {"spa_eng": 3, "hin_eng": 3, "msa_ea": 2}),
+    Task("sa", "Sentiment analysis", "sentence_labels", "acc", ("acc", "weighted_f1"),
+         [("spa_eng", _SA)], {"spa_eng": 2}),
+)
+TASKS_BY_FOLDER = OrderedDict((task.folder, task) for task in TASKS)
+
+#: Every dataset as (task, pair), in the paper's Table 5 order.
+DATASETS = tuple((task, pair) for task in TASKS for pair in task.languages)
+
+
+def dataset_id(task, pair):
+    """The release's id of a dataset (its folder in the LinCE release), e.g. ``lid_spaeng``."""
+    return "%s_%s" % (task.key, pair.replace("_", ""))
+
+
+#: Submission files: ``lid_spa_eng.txt``, ... at the root of the zip (as the LinCE site names them).
+SUBMISSION_FILE = "{task}_{lang}.txt"
+#: Reference files: ``lid_spa_eng.conll``, ... (gold in the release's CoNLL layout).
+REFERENCE_FILE = "{task}_{lang}.conll"
+#: Other spellings of a file stem, for the did-you-mean: the release's dataset ids.
+NAME_ALIASES = dict((dataset_id(task, pair), "%s_%s" % (task.key, pair)) for task, pair in DATASETS)
+
+#: The leaderboard score is the plain mean of the dataset scores (every dataset weighs the same).
+AVERAGE = "entries"
+#: The options of the signature (LinCE has no ranked candidates).
+SIGNATURE_OPTIONS = "avg:dataset-mean|labels:exact|spans:conlleval"
+
+#: Wording of the detailed-results page where LinCE differs from the defaults.
+REPORT_NOTES = {
+    "overall": "Mean of the dataset scores; each dataset weighs the same (the LinCE leaderboard average).",
+    "official": "Official (corpus-level: all tokens or posts of the file)",
+    "task": "Every metric pools all tokens (or posts) of the file: accuracy, weighted F1, entity-span micro-F1. "
+            "Expand a language pair for its per-label precision, recall and F1.",
+}
+
+#: The one competition of this declaration (one bundle).
+SUBTASKS = OrderedDict([
+    ("lince", {"title": TITLE, "tasks": tuple(TASKS_BY_FOLDER), "languages": tuple(LANGUAGES)}),
+])
+
+NOTHING_HELP = (
+    "Nothing could be scored: %s A LinCE submission is a zip whose root holds one text file per dataset, "
+    "named like lid_spa_eng.txt (task_pair.txt), with one label per line aligned with the test file. "
+    "Zip the files themselves, not a folder, and check the zip with the starting kit (python3 validate.py).")
+
+#: Limits applied to participant uploads.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_UPLOAD_BYTES = 1024 * 1024 * 1024
+MAX_MEMBERS = 1000

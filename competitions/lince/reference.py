@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""LinCE's reference builder: release layout -> reference data for the dev and test phases.
+
+    python3 competitions/lince/reference.py --data DIR [--test-gold DIR] --out reference_data/lince
+
+``DIR`` holds the release's datasets (``lid_spaeng/{train,dev,test}.conll``, ...). For each of the
+ten datasets it writes ``<out>/dev/<task>_<pair>.conll`` from ``dev.conll`` and, when test gold exists
+(``--test-gold DIR/<dataset>/test.conll``, or a ``test.conll`` that carries the labels),
+``<out>/test/<task>_<pair>.conll``, after checking that the gold has exactly the public test file's
+sentences and tokens. Every gold label must be in the declared label set. Datasets it lacks are
+listed loudly on stderr and in ``<out>/MISSING.txt``: a bundle built from this reference scores only
+the datasets present. Organiser tooling (run with the repository's Python).
+"""
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+if os.path.join(ROOT, "scoring_program") not in sys.path:
+    sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
+for _path in (HERE, os.path.join(HERE, "starting_kit")):   # appended: the module names here are all lince*
+    if _path not in sys.path:
+        sys.path.append(_path)
+
+import lince  # noqa: E402
+import lince_data  # noqa: E402  (the starting kit's reader of the release's files)
+from evalkit import lines  # noqa: E402
+from evalkit.messages import DataError  # noqa: E402
+
+PHASES = (("dev", "dev"), ("test", "test"))
+
+
+class BuildError(Exception):
+    """The release's files cannot make a reference (wrong labels, test gold that does not match)."""
+
+
+def gold_sentences(data, test_gold, task, pair, split):
+    """The annotated sentences of one dataset's ``split``, or (None, why) when there is no gold."""
+    ident = lince.dataset_id(task, pair)
+    public = os.path.join(data, ident, split + ".conll")
+    candidates = [os.path.join(test_gold, ident, "test.conll")] if split == "test" and test_gold else []
+    candidates.append(public)
+    for path in candidates:
+        if os.path.isfile(path):
+            sentences = lince_data.read_conll(path)
+            if lince_data.has_gold(sentences, task, pair):
+                if path != public and os.path.isfile(public):
+                    check_same_tokens(lince_data.read_conll(public), sentences, path)
+                return sentences, None
+    if not os.path.isfile(public):
+        return None, "no %s" % os.path.relpath(public, data)
+    return None, "%s has no gold labels" % os.path.relpath(public, data)
+
+
+def check_same_tokens(public, gold, gold_path):
+    """Raise BuildError unless ``gold`` has exactly the sentences and tokens of the public file."""
+    if len(public) != len(gold):
+        raise BuildError("%s: %d sentences, the public test file has %d" % (gold_path, len(gold), len(public)))
+    for number, ((_, rows), (_, gold_rows)) in enumerate(zip(public, gold), 1):
+        if [row[0] for row in rows] != [row[0] for row in gold_rows]:
+            raise BuildError("%s: sentence %d differs from the public test file's tokens" % (gold_path, number))
+
+
+def write_reference(sentences, task, pair, path):
+    """Write the reference text and parse it back with the scorer (labels checked against the declaration)."""
+    text = lince_data.reference_text(sentences, task, pair, True)
+    data = text.encode("utf-8")
+    try:
+        lines.TEXT_KINDS[task.kind].parse_reference_text(data, os.path.basename(path), task, pair)
+    except DataError as err:
+        raise BuildError(str(err))
+    with open(path, "wb") as handle:
+        handle.write(data)
+
+
+def build(data, out, test_gold=None):
+    """Build every phase's references; return ``{phase: {"written": [...], "missing": {dataset: why}}}``."""
+    summary = {}
+    for phase, split in PHASES:
+        folder = os.path.join(out, phase)
+        os.makedirs(folder, exist_ok=True)
+        for name in os.listdir(folder):
+            if name.endswith(".conll"):
+                os.remove(os.path.join(folder, name))
+        written, missing = [], {}
+        for task, pair in lince.DATASETS:
+            sentences, why = gold_sentences(data, test_gold, task, pair, split)
+            if sentences is None:
+                missing[lince.dataset_id(task, pair)] = why
+                continue
+            write_reference(sentences, task, pair, os.path.join(folder, lince.REFERENCE_FILE.format(task=task.key, lang=pair)))
+            written.append(lince.dataset_id(task, pair))
+        summary[phase] = {"written": written, "missing": missing}
+    write_missing(out, summary)
+    return summary
+
+
+def write_missing(out, summary):
+    """``<out>/MISSING.txt``: per phase, the datasets without a reference and why (empty when none)."""
+    lines_out = []
+    for phase, info in summary.items():
+        for ident, why in info["missing"].items():
+            lines_out.append("%s\t%s\t%s" % (phase, ident, why))
+    with open(os.path.join(out, "MISSING.txt"), "w", encoding="utf-8") as handle:
+        handle.write("".join(line + "\n" for line in lines_out))
+
+
+def main(argv=None):
+    """Command line; exit status 0 (built, possibly with datasets missing), 1 (bad release files)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--test-gold")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    try:
+        summary = build(args.data, args.out, args.test_gold)
+    except BuildError as err:
+        sys.stderr.write("Cannot build the LinCE reference: %s\n" % err)
+        return 1
+    for phase, info in summary.items():
+        print("%s: %d of %d datasets (%s)" % (phase, len(info["written"]), len(lince.DATASETS),
+                                              ", ".join(info["written"]) or "none"))
+        if info["missing"]:
+            sys.stderr.write("WARNING: the %s phase LACKS %d dataset(s); they will not be scored:\n" % (phase, len(info["missing"])))
+            for ident, why in info["missing"].items():
+                sys.stderr.write("  MISSING %s: %s\n" % (ident, why))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

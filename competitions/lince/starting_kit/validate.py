@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Check a LinCE submission against the public files of a split before uploading it.
+
+    python3 validate.py SUBMISSION.zip --data LINCE_DIR [--split test|dev]
+
+``LINCE_DIR`` holds the release's datasets (``lid_spaeng/test.conll``, ...). For every dataset whose
+split file is there, this builds in a temporary folder a reference with the file's sentences and
+tokens, and runs the scoring program's own loading and checking code on the submission, so the
+messages are exactly those the platform will give: file names (with a "did you mean"), one label
+per token line and a blank line between sentences (the first misalignment is located), labels
+outside the dataset's label set. When the split file carries gold labels (dev), the scores are
+printed too; otherwise (test) only the structure is checked. Datasets absent from ``LINCE_DIR``
+are not checked (the tool says which).
+
+Exit status: 0 when no error was found, 1 when errors were found, 2 when the data or the scoring
+program could not be found. Standard library only, Python 3.7 or newer.
+"""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from lince_data import find_program, has_gold, load_program, read_conll, reference_text  # noqa: E402
+
+
+def build_reference(lince, data, split, out):
+    """Write one reference per dataset found in ``data``; return (written, with gold, absent) dataset ids."""
+    written, gold, absent = [], [], []
+    for task, pair in lince.DATASETS:
+        ident = lince.dataset_id(task, pair)
+        path = os.path.join(data, ident, split + ".conll")
+        if not os.path.isfile(path):
+            absent.append(ident)
+            continue
+        sentences = read_conll(path)
+        with_gold = has_gold(sentences, task, pair)
+        name = lince.REFERENCE_FILE.format(task=task.key, lang=pair)
+        with open(os.path.join(out, name), "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(reference_text(sentences, task, pair, with_gold))
+        written.append(ident)
+        if with_gold:
+            gold.append(ident)
+    return written, gold, absent
+
+
+def plural(count, word):
+    """``"1 error"``, ``"2 errors"``."""
+    return "%d %s%s" % (count, word, "" if count == 1 else "s")
+
+
+def report(lince, result, gold, absent, split):
+    """Print the messages (and the scores of datasets with gold); return the number of errors."""
+    errors = [m for m in result["messages"] if m["severity"] == "error"]
+    for message in result["messages"]:
+        where = (", " + message["where"]) if message["where"] else ""
+        print("%s: %s%s: %s" % (message["severity"], message["file"], where, message["text"]))
+    for entry in result["entries"]:
+        task = lince.TASKS_BY_FOLDER[entry["task"]]
+        ident = lince.dataset_id(task, entry["lang"])
+        score = " %s %.4f" % (task.metric, entry["score"]) if ident in gold else ""
+        print("%-16s %-8s %s sentences, %s aligned%s" % (entry["file"], entry["status"], entry["sentences"],
+                                                         entry["scored_sentences"], score))
+    if absent:
+        print("not checked (no %s file in the data): %s" % (split, ", ".join(absent)))
+    print("%s, %s" % (plural(len(errors), "error"),
+                      plural(sum(1 for m in result["messages"] if m["severity"] == "warning"), "warning")))
+    return len(errors)
+
+
+def main(argv=None):
+    """Command line: validate a submission; exit status 0 (fine), 1 (errors) or 2 (cannot check)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("submission", help="the submission zip (or a folder)")
+    parser.add_argument("--data", required=True, help="folder of the LinCE datasets (lid_spaeng/, ...)")
+    parser.add_argument("--split", default="test", choices=("test", "dev"))
+    parser.add_argument("--scorer", help="folder holding lince.py (and evalkit/ or ../../scoring_program)")
+    args = parser.parse_args(argv)
+    found = find_program(args.scorer)
+    if not found:
+        sys.stderr.write("The scoring program (lince.py and evalkit/) was not found; give --scorer DIR.\n")
+        return 2
+    lince, layout, scoring = load_program(found)
+    tmp = tempfile.mkdtemp(prefix="lince-validate-")
+    try:
+        written, gold, absent = build_reference(lince, args.data, args.split, tmp)
+        if not written:
+            sys.stderr.write("No %s.conll file of any LinCE dataset under %s (expected e.g. %s).\n"
+                             % (args.split, args.data, os.path.join(args.data, "lid_spaeng", args.split + ".conll")))
+            return 2
+        try:
+            result = scoring.evaluate(lince, tmp, args.submission)
+        except layout.NothingToScore as err:
+            print(lince.NOTHING_HELP % err)
+            return 1
+        return 1 if report(lince, result, gold, absent, args.split) else 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

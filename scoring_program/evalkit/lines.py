@@ -1,0 +1,435 @@
+"""Line-aligned label files: a second family of kinds, for plain-text submissions.
+
+A competition that declares ``SUBMISSION_FILE`` (a name pattern such as ``"{task}_{lang}.txt"``) is
+scored from flat, named files instead of ``<task folder>/<lang>.json``: this module finds them
+(did-you-mean against the declared names and their release aliases, one wrapping folder forgiven),
+reads the references (``REFERENCE_FILE``, CoNLL-style text) and parses the predictions.
+
+Reference text (what the organiser's reference builder writes; a LinCE-style ``dev.conll`` is one):
+``# sent_enum = N`` optionally followed by ``<TAB>sentence label``, then one ``token<TAB>...<TAB>label``
+line per token (the last field is the gold label), a blank line after each sentence.
+
+Two kinds:
+
+- ``token_labels``: one label per line, aligned line by line with the test file, a blank line between
+  sentences. Sentence headers (``# sent_enum = N``) are skipped; of a line with tabs, the last field is
+  the label. When the number of labels equals the number of tokens the labels are paired in order
+  (blank lines that differ are only reported). Otherwise the blank lines delimit the sentences: a
+  sentence whose label count differs scores nothing, and when the number of sentences differs too
+  only the sentences before the first misalignment and after the last one are scored (the first
+  misalignment is reported with its line). Metrics: accuracy and weighted F1, or entity-span F1.
+- ``sentence_labels``: one label per line, one line per sentence (blank lines are ignored); a file
+  with another number of labels scores 0.
+
+A label outside the dataset's declared label set is reported (with a suggestion) and never matches.
+Standard library only, Python 3.7+.
+"""
+import difflib
+import os
+from collections import Counter, OrderedDict
+
+from . import metrics
+from .kinds import Entry
+from .layout import NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
+from .loading import decode_utf8
+from .messages import DataError, Message, ERROR, WARNING, INFO
+
+#: A prediction may not be larger than this many times its reference (plus 1 MiB): labels are
+#: shorter than the token + label lines of the reference, so anything larger is refused unread.
+MAX_PREDICTION_RATIO = 4
+
+
+# --------------------------------------------------------------------------- names
+
+def declares_names(competition):
+    """Whether ``competition`` uses flat named files (``SUBMISSION_FILE``) rather than task folders."""
+    return bool(getattr(competition, "SUBMISSION_FILE", None))
+
+
+def submission_name(competition, task, lang):
+    """The submission file name of (task, language), e.g. ``lid_spa_eng.txt``."""
+    return competition.SUBMISSION_FILE.format(task=task.key, lang=lang)
+
+
+def reference_name(competition, task, lang):
+    """The reference file name of (task, language), e.g. ``lid_spa_eng.conll``."""
+    return competition.REFERENCE_FILE.format(task=task.key, lang=lang)
+
+
+def _all_pairs(competition):
+    """Every declared (task, language) pair, in declaration order."""
+    return [(task, lang) for task in competition.TASKS for lang in task.languages]
+
+
+def scan_reference(ref_dir, competition):
+    """Return the (task folder, lang, path) of every declared reference file present in ``ref_dir``.
+
+    Raises ReferenceError when the directory is missing or holds none of them.
+    """
+    if not os.path.isdir(ref_dir):
+        raise ReferenceError("the reference directory %s does not exist" % ref_dir)
+    present = set(os.listdir(ref_dir))
+    found = [(task.folder, lang, os.path.join(ref_dir, reference_name(competition, task, lang)))
+             for task, lang in _all_pairs(competition) if reference_name(competition, task, lang) in present]
+    if not found:
+        raise ReferenceError("the reference directory %s holds none of the declared reference files (e.g. %s)"
+                             % (ref_dir, reference_name(competition, *_all_pairs(competition)[0])))
+    return found
+
+
+def suggest_name(name, choices, aliases):
+    """A "did you mean" among ``choices`` for a file ``name``, or "".
+
+    ``aliases`` maps other spellings of a stem (the release's dataset ids, e.g. ``lid_spaeng``) to
+    the declared stem (``lid_spa_eng``). Case, ``-`` for ``_`` and the extension are forgiven.
+
+    >>> suggest_name("lid_spaeng.txt", ["lid_spa_eng.txt", "pos_spa_eng.txt"], {})
+    'lid_spa_eng.txt'
+    >>> suggest_name("LID-SPA-ENG.TXT", ["lid_spa_eng.txt"], {})
+    'lid_spa_eng.txt'
+    >>> suggest_name("readme.md", ["lid_spa_eng.txt"], {})
+    ''
+    """
+    base = name.rsplit("/", 1)[-1]
+    stem = base.rsplit(".", 1)[0].lower().replace("-", "_")
+    by_stem = dict((choice.rsplit(".", 1)[0], choice) for choice in choices)
+    stem = aliases.get(stem, stem)
+    if stem in by_stem:
+        return by_stem[stem]
+    close = difflib.get_close_matches(stem, list(by_stem), n=1, cutoff=0.75)
+    return by_stem[close[0]] if close else ""
+
+
+def _wrapping_prefix(names, expected):
+    """The one wrapping folder to strip ("name/"), or "" when the files are at the root."""
+    if any("/" not in name for name in names) or not names:
+        return ""
+    tops = set(name.split("/", 1)[0] for name in names)
+    if len(tops) != 1:
+        return ""
+    prefix = tops.pop() + "/"
+    return prefix if any(name[len(prefix):] in expected for name in names) else ""
+
+
+def find_named_files(source, competition, pairs, messages):
+    """Recognise the files of ``source`` against the declared names of the scored ``pairs``.
+
+    Returns a :class:`~evalkit.layout.Submission` (``files[(task folder, lang)] = path``); every other
+    name gets a message (did-you-mean, or "not scored in this phase"). Raises NothingToScore when no
+    expected file is present.
+    """
+    expected = dict((submission_name(competition, task, lang), (task.folder, lang)) for task, lang in pairs)
+    declared = [submission_name(competition, task, lang) for task, lang in _all_pairs(competition)]
+    aliases = getattr(competition, "NAME_ALIASES", {})
+    names = [n for n in source.names() if not _is_junk(n) and n not in ROOT_IGNORED]
+    prefix = _wrapping_prefix(names, expected)
+    if prefix:
+        messages.append(Message(prefix, WARNING, "layout", "the files are inside the folder '%s'; they must be at "
+                                "the root of the zip. Scored anyway; zip the files themselves next time." % prefix))
+    files = {}
+    for name in names:
+        rel = name[len(prefix):] if name.startswith(prefix) else name
+        if rel in expected:
+            files[expected[rel]] = rel
+        elif rel in declared:
+            messages.append(Message(rel, INFO, "layout", "%s is not scored in this phase (ignored)" % rel))
+        else:
+            guess = suggest_name(rel, declared, aliases)
+            hint = " Did you mean %s?" % guess if guess else ""
+            messages.append(Message(rel, WARNING, "layout", "unexpected file (ignored); expected files named like %s "
+                                    "at the root of the zip.%s" % (declared[0], hint)))
+    if not files:
+        raise NothingToScore("no expected file was found in the submission (expected names: %s)."
+                             % ", ".join(sorted(expected)))
+    return Submission(source, prefix, files, messages)
+
+
+# --------------------------------------------------------------------------- reading text
+
+def _text_lines(data, name, max_bytes):
+    """The lines of UTF-8 ``data`` (``\\r`` dropped); DataError when too large, not UTF-8 or empty."""
+    if len(data) > max_bytes:
+        raise DataError(name, "", "the file is %d bytes; at most %d are accepted for this dataset"
+                        % (len(data), max_bytes))
+    text = decode_utf8(data, name)
+    if not text.strip():
+        raise DataError(name, "", "the file is empty; expected one label per line")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def _is_comment(line):
+    """Whether ``line`` is a sentence header (``# sent_enum = 3``); tokens such as ``#`` or ``#tag`` are not."""
+    return line.startswith("# sent_enum")
+
+
+class Reference(object):
+    """A parsed reference: sentences of ``(tokens, gold)`` and where each sentence starts."""
+
+    def __init__(self, sentences, first_lines, labels, size):
+        self.sentences = sentences
+        self.first_lines = first_lines
+        self.labels = labels
+        self.size = size
+
+    def __len__(self):
+        return len(self.sentences)
+
+
+def parse_reference_text(data, name, labels, sentence_level):
+    """Parse reference text (see the module docstring) into a :class:`Reference`; DataError when broken.
+
+    Token level: gold = the last tab-separated field of each token line. Sentence level: gold = the
+    field after the ``# sent_enum = N`` comment. Every gold label must be in ``labels``.
+    """
+    lines = _text_lines(data, name, len(data))
+    sentences, first_lines = [], []
+    tokens, golds, meta, start = [], [], None, None
+    for number, line in enumerate(lines + [""], 1):
+        if not line.strip():
+            if tokens:
+                gold = golds if not sentence_level else meta
+                if sentence_level and meta is None:
+                    raise DataError(name, "line %d" % start, "the sentence has no label after its '# sent_enum' line")
+                sentences.append((tokens, gold))
+                first_lines.append(start)
+            tokens, golds, meta, start = [], [], None, None
+            continue
+        start = start or number
+        if _is_comment(line):
+            fields = line.split("\t")
+            meta = fields[-1].strip() if len(fields) > 1 else meta
+            if sentence_level and meta is not None and meta not in labels:
+                raise DataError(name, "line %d" % number, "gold label %r is not one of %s" % (meta, ", ".join(labels)))
+            continue
+        fields = line.split("\t")
+        tokens.append(fields[0])
+        if not sentence_level:
+            if len(fields) < 2 or fields[-1] not in labels:
+                raise DataError(name, "line %d" % number, "expected token<TAB>gold label with a label among %s, got %r"
+                                % (", ".join(labels), line[:80]))
+            golds.append(fields[-1])
+    if not sentences:
+        raise DataError(name, "", "no sentence found")
+    return Reference(sentences, first_lines, tuple(labels), len(data))
+
+
+def _label_blocks(lines, log):
+    """Group prediction lines into blocks of ``(line number, label)`` separated by blank lines."""
+    blocks, block, tabs = [], [], 0
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if not stripped:
+            if block:
+                blocks.append(block)
+            block = []
+            continue
+        if _is_comment(line):
+            continue
+        if "\t" in stripped:
+            tabs += 1
+            if tabs == 1:
+                log.add(WARNING, "line %d" % number, "the line has several tab-separated fields; the last one was "
+                        "taken as the label (submit the label alone)")
+            stripped = stripped.rsplit("\t", 1)[-1].strip()
+        block.append((number, stripped))
+    if block:
+        blocks.append(block)
+    return blocks
+
+
+def _sentence_where(ref, si, block=None):
+    """Position of sentence ``si`` (0-based): its number, and the line of the file where it starts."""
+    line = " (line %d of the file)" % block[0][0] if block else ""
+    return "sentence %d%s" % (si + 1, line)
+
+
+def align_blocks(blocks, lengths):
+    """Pair label blocks with sentences of ``lengths`` tokens; return ``(per sentence labels or None, first bad)``.
+
+    Equal totals: labels are paired in order whatever the blank lines (first bad = the first sentence
+    whose block differs, or None). Otherwise, same number of blocks: block by block, a block of the
+    wrong length gives None. Otherwise: the sentences before the first block of the wrong length and
+    after the last one (counted from the end) are paired; the rest are None.
+
+    >>> align_blocks([[1, 2], [3]], [2, 1])
+    ([[1, 2], [3]], None)
+    >>> align_blocks([[1, 2, 3]], [2, 1])
+    ([[1, 2], [3]], 0)
+    >>> align_blocks([[1], [2, 3], [4]], [2, 2, 1])
+    ([None, [2, 3], [4]], 0)
+    >>> align_blocks([[1, 2], [3, 4], [5]], [2, 1, 2, 1])
+    ([[1, 2], None, [3, 4], [5]], 1)
+    """
+    sizes = [len(block) for block in blocks]
+    first_bad = next((i for i, (a, b) in enumerate(zip(sizes, lengths)) if a != b),
+                     None if len(sizes) == len(lengths) else min(len(sizes), len(lengths)))
+    if sum(sizes) == sum(lengths):
+        flat = [item for block in blocks for item in block]
+        out, pos = [], 0
+        for length in lengths:
+            out.append(flat[pos:pos + length])
+            pos += length
+        return out, first_bad
+    if len(sizes) == len(lengths):
+        return [block if len(block) == length else None for block, length in zip(blocks, lengths)], first_bad
+    head = first_bad
+    tail = 0
+    while tail < min(len(sizes), len(lengths)) - head and sizes[-1 - tail] == lengths[-1 - tail]:
+        tail += 1
+    out = [blocks[i] for i in range(head)] + [None] * (len(lengths) - head - tail)
+    out += [blocks[len(blocks) - tail + i] for i in range(tail)]
+    return out, first_bad
+
+
+def _check_labels(flat, labels, log):
+    """Report every predicted label outside ``labels`` (first line, count, suggestion); return the bad set."""
+    allowed = set(labels)
+    bad = Counter(label for _, label in flat if label not in allowed)
+    first = {}
+    for number, label in flat:
+        if label in bad and label not in first:
+            first[label] = number
+    lowered = dict((label.lower(), label) for label in labels)
+    for label, count in sorted(bad.items(), key=lambda item: first[item[0]]):
+        guess = lowered.get(label.lower()) or "".join(difflib.get_close_matches(label[:100], list(labels), n=1, cutoff=0.6))
+        hint = " Did you mean %r?" % guess if guess else ""
+        shown = repr(label) if len(label) <= 60 else "%r... (%d characters)" % (label[:60], len(label))
+        log.add(ERROR, "line %d" % first[label], "label %s (%d time%s) is not one of this dataset's labels (%s): it "
+                "never matches.%s" % (shown, count, "" if count == 1 else "s", ", ".join(labels), hint),
+                kind="label outside the label set")
+    return set(bad)
+
+
+class TextKind(object):
+    """Base class of the line-aligned kinds: read text, parse against the reference, score."""
+
+    name = None
+    reads_text = True
+    sentence_level = False
+
+    def parse_reference_text(self, data, name, task, lang):
+        """The parsed :class:`Reference` of one reference file (``task.labels[lang]`` is its label set)."""
+        return parse_reference_text(data, name, task.labels[lang], self.sentence_level)
+
+    def prediction_limit(self, ref, file_limit):
+        """The largest prediction (bytes) accepted for ``ref``: a few times the reference, within the file limit."""
+        return min(file_limit, MAX_PREDICTION_RATIO * ref.size + (1 << 20))
+
+    def parse_prediction_text(self, data, ref, log, task, max_bytes):
+        """Per reference sentence, its predicted labels (None: the sentence could not be aligned)."""
+        raise NotImplementedError
+
+    def score_value(self, components):
+        """The entry score: the first component, the dataset's official metric."""
+        return next(iter(components.values())) if components else 0.0
+
+
+def _per_tag(counts):
+    """``{label: {"tp", "fp", "fn"}}`` from :func:`evalkit.metrics.label_counts` (None shown as "null")."""
+    return dict(("null" if label is None else label, {"tp": tp, "fp": fp, "fn": fn})
+                for label, (tp, fp, fn) in counts.items())
+
+
+class TokenLabelsKind(TextKind):
+    """One label per token and line, a blank line between sentences (LID, POS, NER)."""
+
+    name = "token_labels"
+
+    def parse_prediction_text(self, data, ref, log, task, max_bytes):
+        """Align the file's labels with the reference tokens; report misalignments and unknown labels."""
+        blocks = _label_blocks(_text_lines(data, log.file, max_bytes), log)
+        lengths = [len(tokens) for tokens, _ in ref.sentences]
+        aligned, first_bad = align_blocks(blocks, lengths)
+        self._report_alignment(blocks, lengths, aligned, first_bad, log)
+        bad = _check_labels([item for block in blocks for item in block], ref.labels, log)
+        return [None if sent is None else [None if label in bad else label for _, label in sent] for sent in aligned]
+
+    def _report_alignment(self, blocks, lengths, aligned, first_bad, log):
+        """Messages for blank lines that differ from the test file and for sentences left unscored."""
+        if first_bad is None:
+            return
+        n_labels, n_tokens = sum(len(b) for b in blocks), sum(lengths)
+        block = blocks[first_bad] if first_bad < len(blocks) else None
+        where = _sentence_where(None, first_bad, block)
+        got = "%d labels" % len(block) if block else "no labels"
+        if n_labels == n_tokens:
+            log.add(WARNING, where, "the blank lines differ from the test file's from here on (%s in this block, the "
+                    "sentence has %d tokens); the label count is right, so labels were paired with tokens in order"
+                    % (got, lengths[first_bad]))
+            return
+        lost = [i for i, sent in enumerate(aligned) if sent is None]
+        if len(blocks) == len(lengths):   # the blank lines match: each wrong sentence stays on its own
+            for i in lost:
+                log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the test file has %d tokens: "
+                        "this sentence counts as wrong" % (len(blocks[i]), lengths[i]),
+                        kind="sentence with a wrong number of labels (counted as wrong)")
+            return
+        log.add(ERROR, where, "first misalignment: %s where the test file has %d tokens (the file has %d labels in "
+                "%d blocks for %d tokens in %d sentences); a missing or extra line shifts everything after it"
+                % (got, lengths[first_bad], n_labels, len(blocks), n_tokens, len(lengths)))
+        if lost:
+            log.add(ERROR, "", "%d of %d sentences (%d tokens) could not be aligned and count as wrong (the first is "
+                    "sentence %d); the others were scored" % (len(lost), len(lengths), sum(lengths[i] for i in lost),
+                                                             lost[0] + 1))
+
+    def score(self, ref, pred, task):
+        """Corpus-level metrics over all tokens: ``task.metric`` first, then the other components."""
+        gold_sents = [gold for _, gold in ref.sentences]
+        pred_sents = [[None] * len(gold) if labels is None else labels for gold, labels in zip_checked(gold_sents, pred)]
+        gold = [label for sent in gold_sents for label in sent]
+        flat = [label for sent in pred_sents for label in sent]
+        values = {"acc": lambda: metrics.accuracy(gold, flat),
+                  "weighted_f1": lambda: metrics.weighted_f1(gold, flat),
+                  "span_f1": lambda: metrics.span_f1(gold_sents, pred_sents)}
+        names = [task.metric] + [c for c in task.components if c != task.metric]
+        components = OrderedDict((name, values[name]()) for name in names)
+        details = {"per_tag": _per_tag(metrics.label_counts(gold, flat))}
+        if task.metric == "span_f1":
+            correct, n_gold, n_pred = metrics.span_counts(gold_sents, pred_sents)
+            details["spans"] = {"correct": correct, "gold": n_gold, "predicted": n_pred}
+        zeroed = sum(1 for labels in pred if labels is None)
+        return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details)
+
+
+def zip_checked(first, second):
+    """``zip`` that refuses sequences of different lengths."""
+    if len(first) != len(second):
+        raise ValueError("cannot pair %d items with %d" % (len(first), len(second)))
+    return zip(first, second)
+
+
+class SentenceLabelsKind(TextKind):
+    """One label per sentence and line (SA)."""
+
+    name = "sentence_labels"
+    sentence_level = True
+
+    def parse_prediction_text(self, data, ref, log, task, max_bytes):
+        """One label per reference sentence, or DataError when the number of labels differs."""
+        lines = _text_lines(data, log.file, max_bytes)
+        flat = []
+        for number, line in enumerate(lines, 1):
+            stripped = line.strip()
+            if stripped and not _is_comment(line):
+                flat.append((number, stripped.rsplit("\t", 1)[-1].strip()))
+        if len(flat) != len(ref):
+            raise DataError(log.file, "", "the file has %d labels, the test file has %d sentences: give exactly one "
+                            "label per line for each sentence, in order" % (len(flat), len(ref)),
+                            status="sentence_count_mismatch")
+        bad = _check_labels(flat, ref.labels, log)
+        return [None if label in bad else label for _, label in flat]
+
+    def score(self, ref, pred, task):
+        """Accuracy (and weighted F1) over the sentences' labels, ``task.metric`` first."""
+        gold = [label for _, label in ref.sentences]
+        values = {"acc": lambda: metrics.accuracy(gold, pred), "weighted_f1": lambda: metrics.weighted_f1(gold, pred)}
+        names = [task.metric] + [c for c in task.components if c != task.metric]
+        components = OrderedDict((name, values[name]()) for name in names)
+        return Entry(components, {}, len(ref), len(ref), len(gold), 0,
+                     {"per_tag": _per_tag(metrics.label_counts(gold, pred))})
+
+
+TEXT_KINDS = dict((kind.name, kind) for kind in (TokenLabelsKind(), SentenceLabelsKind()))
