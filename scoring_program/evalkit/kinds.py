@@ -24,7 +24,7 @@ from collections import Counter
 from itertools import chain
 
 from . import metrics
-from .messages import DataError, ERROR, WARNING
+from .messages import DataError, ERROR, WARNING, printable, quoted
 
 _SEQ = (list, tuple)
 _STR = str
@@ -87,7 +87,7 @@ def _report_forms(log, si, forms, ref_forms, consequence=""):
     for ti, (form, ref_form) in enumerate(paired(forms, ref_forms)):
         if form != ref_form:
             log.add(WARNING if not consequence else ERROR, _where(si, ti),
-                    "form %r differs from the reference form %r%s" % (form, ref_form, consequence),
+                    "form %s differs from the reference form %s%s" % (quoted(form), quoted(ref_form), consequence),
                     kind="form that differs from the reference%s" % (" (token scored 0)" if consequence else ""))
 
 
@@ -316,15 +316,54 @@ class TaggingKind(PairKind):
                      zeroed, {"per_tag": _per_tag(all_gold, all_pred, all_hits)})
 
 
+#: A detail table (per tag, per feature) lists every label of the reference but at most this many labels
+#: found only in the prediction (a participant can invent one per token): the others are added up in one
+#: row. Labels are shown with at most MAX_LABEL_CHARS characters (see :func:`evalkit.messages.printable`).
+MAX_PREDICTED_ONLY_ROWS = 200
+MAX_LABEL_CHARS = 100
+
+
+def detail_label(label):
+    """The key of ``label`` in a detail table: ``"null"`` for None, else a printable string of at most
+    :data:`MAX_LABEL_CHARS` characters (labels that only differ past that limit share one row)."""
+    if label is None:
+        return "null"
+    if type(label) is _STR and len(label) <= MAX_LABEL_CHARS and label.isprintable():
+        return label
+    return printable(label, MAX_LABEL_CHARS)
+
+
+def _add_row(rows, key, row):
+    """Add the counts of ``row`` to ``rows[key]`` (two labels can share a shown key)."""
+    if key in rows:
+        rows[key] = dict((name, rows[key][name] + count) for name, count in row.items())
+    else:
+        rows[key] = row
+
+
+def _capped_rows(rows, in_reference, weight, what):
+    """``rows`` (key -> counts) sorted by key, with every row ``in_reference`` but at most
+    :data:`MAX_PREDICTED_ONLY_ROWS` others (the heaviest by ``weight``); the rest are summed in one row."""
+    extra = sorted((key for key in rows if not in_reference(rows[key])), key=lambda key: (-weight(rows[key]), key))
+    kept = set(key for key in rows if in_reference(rows[key])) | set(extra[:MAX_PREDICTED_ONLY_ROWS])
+    out = dict((key, rows[key]) for key in sorted(kept))
+    rest = extra[MAX_PREDICTED_ONLY_ROWS:]
+    if rest:
+        total = dict((name, sum(rows[key][name] for key in rest)) for name in rows[rest[0]])
+        out["(%s other %s found only in the prediction)" % ("{:,}".format(len(rest)), what)] = total
+    return out
+
+
 def _per_tag(gold, pred, hits):
-    """``{tag: {"tp", "fp", "fn"}}`` over a whole file from flat lists of gold, predicted and hit labels."""
+    """``{tag: {"tp", "fp", "fn"}}`` over a whole file from flat lists of gold, predicted and hit labels
+    (tags shown as :func:`detail_label`; at most :data:`MAX_PREDICTED_ONLY_ROWS` tags never in the gold)."""
     gold_counts, pred_counts, hit_counts = Counter(gold), Counter(pred), Counter(hits)
     per_tag = {}
     for label in set(gold_counts) | set(pred_counts):
         tp = hit_counts.get(label, 0)
-        per_tag["null" if label is None else label] = {
-            "tp": tp, "fp": pred_counts.get(label, 0) - tp, "fn": gold_counts.get(label, 0) - tp}
-    return per_tag
+        _add_row(per_tag, detail_label(label), {
+            "tp": tp, "fp": pred_counts.get(label, 0) - tp, "fn": gold_counts.get(label, 0) - tp})
+    return _capped_rows(per_tag, lambda row: row["tp"] + row["fn"] > 0, lambda row: row["fp"], "tags")
 
 
 def topk_entry(ref_golds, pred, sentences):
@@ -468,11 +507,16 @@ class MorphKind(Kind):
 def _per_feature(gold_keys, hit_keys, extra_keys, ignored):
     """``{feature: {"correct", "total", "spurious"}}`` over a whole file from lists of key names.
 
-    Keys in ``ignored`` (form, UPOS, lemma) are not features and are dropped.
+    Keys in ``ignored`` (form, UPOS, lemma) are not features and are dropped; names are shown as
+    :func:`detail_label`, with at most :data:`MAX_PREDICTED_ONLY_ROWS` features the reference never has.
     """
     total, correct, spurious = Counter(gold_keys), Counter(hit_keys), Counter(extra_keys)
-    return dict((key, {"correct": correct.get(key, 0), "total": total.get(key, 0), "spurious": spurious.get(key, 0)})
-                for key in set(total) | set(spurious) if key not in ignored)
+    rows = {}
+    for key in set(total) | set(spurious):
+        if key not in ignored:
+            _add_row(rows, detail_label(key), {"correct": correct.get(key, 0), "total": total.get(key, 0),
+                                               "spurious": spurious.get(key, 0)})
+    return _capped_rows(rows, lambda row: row["total"] > 0, lambda row: row["spurious"], "features")
 
 
 class FillMaskKind(Kind):

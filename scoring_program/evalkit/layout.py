@@ -56,6 +56,10 @@ class Source(object):
         """Bytes of ``path`` (at most ``limit`` + 1, so callers can detect oversize files)."""
         raise NotImplementedError
 
+    def size(self, path):
+        """The size of ``path`` in bytes as the file system or the zip declares it (0 when unknown)."""
+        raise NotImplementedError
+
 
 class DirSource(Source):
     """A submission unpacked in a directory (the platforms' ``input/res``)."""
@@ -74,6 +78,13 @@ class DirSource(Source):
     def names(self):
         """Relative paths of every regular file (symbolic links are skipped)."""
         return list(self._names)
+
+    def size(self, path):
+        """The size of file ``path`` in bytes (0 when it cannot be read: :meth:`read` says why)."""
+        try:
+            return os.path.getsize(os.path.join(self.root, *path.split("/")))
+        except (IOError, OSError):
+            return 0
 
     def read(self, path, limit):
         """Bytes of ``path``; DataError when it is over ``limit`` bytes or cannot be read."""
@@ -118,6 +129,10 @@ class ZipSource(Source):
         """Member paths of every safe file of the zip."""
         return sorted(self.infos)
 
+    def size(self, path):
+        """The unpacked size of member ``path`` that the zip declares (it may lie: :meth:`read` is capped)."""
+        return self.infos[path].file_size
+
     def read(self, path, limit):
         """Bytes of member ``path`` (at most ``limit`` + 1 even if the zip lies about its size);
         DataError when it is over ``limit`` bytes or cannot be unpacked."""
@@ -143,6 +158,10 @@ class Submission(object):
     def read(self, task_folder, lang, limit):
         """Bytes of the file for (task folder, language); DataError when unreadable."""
         return self.source.read(self.prefix + self.files[(task_folder, lang)], limit)
+
+    def size(self, task_folder, lang):
+        """The declared size in bytes of the file for (task folder, language) (see :meth:`Source.size`)."""
+        return self.source.size(self.prefix + self.files[(task_folder, lang)])
 
 
 def open_source(path, limits, messages):

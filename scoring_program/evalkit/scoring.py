@@ -17,9 +17,70 @@ from .loading import parse_json_bytes
 from .messages import DataError, Message, MessageLog, ERROR
 
 
+#: A prediction file out of all proportion to its reference is refused before it is parsed (parsing
+#: costs memory per JSON value, up to about 30 bytes of memory per byte of file): at most SIZE_FACTOR
+#: times the reference's bytes and SIZE_FACTOR times its JSON values (see :func:`json_values`). Honest
+#: files stay far below (pretty-printed, every character escaped, three candidates per token: about 8
+#: times the bytes and 2 times the values of a release reference). Tiny references get the floors.
+SIZE_FACTOR = 16
+MIN_BYTES = 1024 * 1024
+MIN_VALUES = 64 * 1024
+
+
 def _limits(competition):
     return {"file": competition.MAX_FILE_BYTES, "upload": competition.MAX_UPLOAD_BYTES,
             "members": competition.MAX_MEMBERS}
+
+
+def json_values(data):
+    """An upper bound of the number of JSON values in ``data`` (bytes): its commas and opening brackets
+    (every value but the first of a container follows a comma). Commas and brackets inside strings
+    count too, in the reference as in the prediction. Three C-level passes.
+
+    >>> json_values(b'[["a", "b"], {"c": [1]}]')
+    6
+    """
+    return data.count(b",") + data.count(b"[") + data.count(b"{")
+
+
+def file_limits(limits, ref_stats):
+    """``limits`` for the prediction of a reference of ``ref_stats`` (``bytes``, ``values``): ``file`` (bytes)
+    and ``values`` bounded by :data:`SIZE_FACTOR` times the reference's, never above the platform limit."""
+    out = dict(limits)
+    out["ref"] = ref_stats
+    out["platform_file"] = limits["file"]
+    out["file"] = min(limits["file"], max(MIN_BYTES, SIZE_FACTOR * ref_stats["bytes"]))
+    out["values"] = max(MIN_VALUES, SIZE_FACTOR * ref_stats["values"])
+    return out
+
+
+def _out_of_proportion(name, got, what, limits, key):
+    """The DataError for a prediction with ``got`` (text: a number of bytes or values) over ``limits``."""
+    floor = MIN_BYTES if key == "bytes" else MIN_VALUES
+    if key == "bytes" and limits["file"] == limits["platform_file"]:   # the platform's limit, not the reference's
+        return DataError(name, "", "the file has %s bytes; at most %s are accepted"
+                         % (got, "{:,}".format(limits["file"])))
+    return DataError(name, "", "the file has %s %s, out of all proportion to its reference file (%s): at most %s are "
+                     "accepted (%d times the reference's, and never less than %s); a prediction for these sentences "
+                     "cannot usefully be larger" % (got, what, "{:,}".format(limits["ref"][key]),
+                                                    "{:,}".format(limits[key if key == "values" else "file"]),
+                                                    SIZE_FACTOR, "{:,}".format(floor)))
+
+
+def read_prediction(submission, task, lang, limits, name):
+    """The bytes of the prediction for (task, lang) after the size checks of :func:`file_limits`
+    (declared size, actual size, number of JSON values); DataError when it is out of proportion."""
+    declared = submission.size(task.folder, lang)
+    if declared > limits["file"]:
+        raise _out_of_proportion(name, "{:,}".format(declared), "bytes", limits, "bytes")
+    data = submission.read(task.folder, lang, limits["file"])
+    if len(data) > limits["file"]:
+        raise _out_of_proportion(name, "more than {:,}".format(limits["file"]), "bytes", limits, "bytes")
+    values = json_values(data)
+    if values > limits["values"]:
+        raise _out_of_proportion(name, "{:,}".format(values), "JSON values (counted as commas and opening "
+                                 "brackets)", limits, "values")
+    return data
 
 
 def signature(competition, ref_hash):
@@ -35,15 +96,21 @@ def signature(competition, ref_hash):
         ref_hash[:16], __version__)
 
 
-def load_reference(task, lang, path, competition, digest):
-    """Parse one reference file; feed its bytes to ``digest``; raise ReferenceError when it is broken."""
+def load_reference(task, lang, path, competition, digest, stats=None):
+    """Parse one reference file; feed its bytes to ``digest``; raise ReferenceError when it is broken.
+
+    Strings are put in normalisation form C. When ``stats`` is a dict, it receives the file's size in
+    ``bytes`` and its :func:`json_values` in ``values``.
+    """
     name = "reference %s/%s.json" % (task.folder, lang)
     try:
         with open(path, "rb") as handle:
             data = handle.read()
         digest.update(("%s/%s\0%d\0" % (task.folder, lang, len(data))).encode("utf-8"))
         digest.update(data)
-        return KINDS[task.kind].parse_reference(parse_json_bytes(data, name, len(data)), name, task)
+        if stats is not None:
+            stats.update(bytes=len(data), values=json_values(data))
+        return KINDS[task.kind].parse_reference(parse_json_bytes(data, name, len(data), nfc=True), name, task)
     except DataError as err:
         raise ReferenceError(str(err))
     except (IOError, OSError) as err:
@@ -65,7 +132,12 @@ def score_file(task, lang, ref, submission, limits, messages):
     kind = KINDS[task.kind]
     log = MessageLog(name)
     try:
-        value = parse_json_bytes(submission.read(task.folder, lang, limits["file"]), name, limits["file"])
+        if "ref" in limits:
+            data = read_prediction(submission, task, lang, limits, name)
+        else:
+            data = submission.read(task.folder, lang, limits["file"])
+        value = parse_json_bytes(data, name, limits["file"], nfc=True)
+        del data
         pred = kind.parse_prediction(value, ref, log, task)
     except DataError as err:
         messages.extend(log.close())
@@ -155,8 +227,9 @@ def _evaluate(competition, ref_dir, submission_path):
     digest = hashlib.sha256()
     entries = []
     for task, lang in pairs:
-        ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest)
-        entries.append(score_file(task, lang, ref, submission, limits, messages))
+        stats = {}
+        ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest, stats)
+        entries.append(score_file(task, lang, ref, submission, file_limits(limits, stats), messages))
         del ref
     return build_report(competition, entries, pairs, messages, digest.hexdigest())
 
