@@ -224,12 +224,18 @@ class PairKind(Kind):
         return [tok[0] for tok in sent], [tok[1] for tok in sent]
 
     def parse_reference(self, value, name, task):
-        """Parsed sentences ``(forms, gold values)``; any token that is not a pair is a DataError."""
+        """Parsed sentences ``(forms, gold values)``; any token that is not a pair, or whose gold is not a
+        string (a null gold would be matched by a null prediction), is a DataError."""
         check_sentence_list(value, name)
         ref = []
         for si, sent in enumerate(value):
             _check_sentence(sent, name, si, "tokens")
             ref.append(self._split(sent, name, si))
+        if set(map(type, chain.from_iterable(golds for _, golds in ref))) - _ONLY_STR:
+            si, ti = next((si, ti) for si, (_, golds) in enumerate(ref)
+                          for ti, gold in enumerate(golds) if type(gold) is not _STR)
+            raise DataError(name, _where(si, ti, "[1]"), "expected a gold string, got %s"
+                            % _type_name(ref[si][1][ti]))
         return ref
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
@@ -447,7 +453,19 @@ class MorphKind(Kind):
         for si, sent in enumerate(value):
             _check_sentence(sent, name, si, "tokens")
             ref.append((self._tokens(sent, name, si, task), sent))
+        if set(map(type, chain.from_iterable(map(dict.values, chain.from_iterable(value))))) - _ONLY_STR:
+            self._bad_gold_value(value, name)
         return ref
+
+    def _bad_gold_value(self, value, name):
+        """Raise DataError at the first reference token with a value that is not a string (a null gold
+        feature value would be matched by a null prediction)."""
+        for si, sent in enumerate(value):
+            for ti, tok in enumerate(sent):
+                for key, item in tok.items():
+                    if type(item) is not _STR:
+                        raise DataError(name, _where(si, ti, "[\"%s\"]" % key),
+                                        "expected a string value, got %s" % _type_name(item))
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         ref_forms = ref_sent[0]
@@ -549,7 +567,7 @@ class FillMaskKind(Kind):
                             "expected a list of gold strings, got %s" % _type_name(golds))
         out = [gold["masked_token"] if type(gold) is dict and "masked_token" in gold else gold for gold in golds]
         for gold in out:
-            if gold is not None and type(gold) is not _STR:
+            if type(gold) is not _STR:   # a null gold would be matched by a null candidate
                 raise DataError(name, _where(si, extra="[\"masked_tokens\"]"),
                                 "expected gold strings, got %s" % _type_name(gold))
         return out

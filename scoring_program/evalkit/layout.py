@@ -8,8 +8,11 @@ mean" suggestion. Zip members with unsafe paths (absolute, ``..``) are refused, 
 absurd size.
 """
 import difflib
+import io
 import os
 import posixpath
+import stat
+import struct
 import zipfile
 
 from .messages import DataError, Message, ERROR, WARNING, INFO
@@ -61,10 +64,28 @@ class Source(object):
         raise NotImplementedError
 
 
-class DirSource(Source):
-    """A submission unpacked in a directory (the platforms' ``input/res``)."""
+def _file_type(path):
+    """What the directory entry at ``path`` is, when it is not a regular file ("" when it is one)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as err:
+        return "unreadable entry (%s)" % err.strerror
+    if stat.S_ISREG(mode):
+        return ""
+    if stat.S_ISLNK(mode):
+        return "symbolic link"
+    return {stat.S_IFIFO: "named pipe (FIFO)", stat.S_IFSOCK: "socket", stat.S_IFCHR: "character device",
+            stat.S_IFBLK: "block device"}.get(stat.S_IFMT(mode), "special file")
 
-    def __init__(self, root):
+
+class DirSource(Source):
+    """A submission unpacked in a directory (the platforms' ``input/res``).
+
+    Only regular files are listed: symbolic links are skipped silently, and anything else (a named
+    pipe, a device, a socket: reading one could hang) with a warning in ``messages``.
+    """
+
+    def __init__(self, root, messages=None):
         self.root = root
         self._names = []
         for dirpath, dirnames, filenames in os.walk(root):
@@ -72,11 +93,14 @@ class DirSource(Source):
             rel = os.path.relpath(dirpath, root)
             for filename in sorted(filenames):
                 path = filename if rel == "." else posixpath.join(rel.replace(os.sep, "/"), filename)
-                if not os.path.islink(os.path.join(dirpath, filename)):
+                kind = _file_type(os.path.join(dirpath, filename))
+                if not kind:
                     self._names.append(path)
+                elif kind != "symbolic link" and messages is not None:
+                    messages.append(Message(path, WARNING, "layout", "a %s, not a regular file: skipped" % kind))
 
     def names(self):
-        """Relative paths of every regular file (symbolic links are skipped)."""
+        """Relative paths of every regular file (symbolic links and special files are skipped)."""
         return list(self._names)
 
     def size(self, path):
@@ -99,13 +123,107 @@ class DirSource(Source):
             raise DataError(path, "", "cannot be read: %s" % err.strerror)
 
 
+_CENTRAL = struct.Struct("<4s4B4HL2L5H2L")   # a central directory header (the zip specification, 4.3.12)
+_UTF8_FLAG = 0x800
+
+
+def _central_directory(handle):
+    """``(offset, bytes)`` of the central directory of the zip open in ``handle``, or None when not found.
+
+    Located as :mod:`zipfile` does (end record, zip64 end record, data prepended to the zip).
+    """
+    handle.seek(0, 2)
+    size = handle.tell()
+    handle.seek(max(0, size - 22 - 65535))
+    tail = handle.read()
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < 22:
+        return None
+    end = size - len(tail) + at
+    cd_size = struct.unpack("<L", tail[at + 12:at + 16])[0]
+    if at >= 20 and end >= 76 and tail[at - 20:at - 16] == b"PK\x06\x07":   # zip64: the sizes are in the zip64 end record
+        handle.seek(end - 76)
+        record = handle.read(56)
+        cd_size = struct.unpack("<Q", record[40:48])[0] if record[:4] == b"PK\x06\x06" else cd_size
+        end -= 76
+    start = end - cd_size
+    if start < 0:
+        return None
+    handle.seek(start)
+    return start, handle.read(cd_size)
+
+
+def _bad_utf8_members(handle):
+    """``{index: (offset of its flags, flags, raw name)}`` of the central-directory entries whose name is
+    marked as UTF-8 but is not (:mod:`zipfile` refuses the whole zip for one of them)."""
+    found = _central_directory(handle)
+    bad = {}
+    if found is None:
+        return bad
+    start, data = found
+    pos = index = 0
+    while pos + _CENTRAL.size <= len(data) and data[pos:pos + 4] == b"PK\x01\x02":
+        fields = _CENTRAL.unpack(data[pos:pos + _CENTRAL.size])
+        name = data[pos + _CENTRAL.size:pos + _CENTRAL.size + fields[12]]
+        if fields[5] & _UTF8_FLAG:
+            try:
+                name.decode("utf-8")
+            except UnicodeDecodeError:
+                bad[index] = (start + pos + 8, fields[5], name)
+        pos += _CENTRAL.size + fields[12] + fields[13] + fields[14]
+        index += 1
+    return bad
+
+
+class _PatchedFile(io.FileIO):
+    """A zip file whose bytes at some offsets read differently: used to clear the UTF-8 flag of the members
+    with an invalid name, so that :mod:`zipfile` reads the others (those members are then skipped)."""
+
+    def __init__(self, path, patches):
+        io.FileIO.__init__(self, path, "rb")
+        self.patches = patches   # [(offset, bytes)]
+
+    def read(self, size=-1):
+        """Read like a file, with the patched bytes replaced."""
+        start = self.tell()
+        data = io.FileIO.read(self, size)
+        if not data:
+            return data
+        out = None
+        for offset, value in self.patches:
+            for i, byte in enumerate(value):
+                if start <= offset + i < start + len(data):
+                    out = out if out is not None else bytearray(data)
+                    out[offset + i - start] = byte
+        return data if out is None else bytes(out)
+
+
+def _open_zip(path, messages):
+    """``(ZipFile, indices of the members to skip)``; members whose name is marked as UTF-8 but is not are
+    reported in ``messages`` and skipped instead of making the whole zip unreadable."""
+    try:
+        return zipfile.ZipFile(path), set()
+    except UnicodeDecodeError:
+        pass
+    with open(path, "rb") as handle:
+        bad = _bad_utf8_members(handle)
+    if not bad:
+        raise zipfile.BadZipFile("a member name is not valid UTF-8")
+    for index in sorted(bad):
+        messages.append(Message(bad[index][2].decode("utf-8", "backslashreplace"), WARNING, "zip member",
+                                "the name is marked as UTF-8 but is not valid UTF-8: skipped"))
+    patches = [(offset, struct.pack("<H", flags & ~_UTF8_FLAG)) for offset, flags, _ in bad.values()]
+    return zipfile.ZipFile(_PatchedFile(path, patches)), set(bad)
+
+
 class ZipSource(Source):
-    """A submission zip read in place; unsafe member names are refused and reported."""
+    """A submission zip read in place; unsafe member names are refused and reported, members with an
+    invalid name are skipped, and a name given to several members is reported (the last one is used)."""
 
     def __init__(self, path, limits, messages):
         try:
-            self.zip = zipfile.ZipFile(path)
-            infos = self.zip.infolist()
+            self.zip, skipped = _open_zip(path, messages)
+            infos = [info for i, info in enumerate(self.zip.infolist()) if i not in skipped]
         except Exception as err:  # hostile bytes make zipfile raise many kinds of errors (BadZipFile,
             # NotImplementedError for an unknown version, struct.error, ...): all mean "unreadable"
             raise NothingToScore("%s is not a readable zip file (%s: %s)."
@@ -116,6 +234,7 @@ class ZipSource(Source):
         if total > limits["upload"]:
             raise NothingToScore("the zip would unpack to %d bytes; at most %d are accepted." % (total, limits["upload"]))
         self.infos = {}
+        duplicates = set()
         for info in infos:
             if info.filename.endswith("/"):
                 continue
@@ -123,7 +242,12 @@ class ZipSource(Source):
             if reason:
                 messages.append(Message(info.filename, ERROR, "zip member", "refused (%s)" % reason))
                 continue
-            self.infos[info.filename.replace("\\", "/")] = info
+            name = info.filename.replace("\\", "/")
+            if name in self.infos and name not in duplicates:
+                duplicates.add(name)
+                messages.append(Message(name, WARNING, "zip member", "several members of the zip have this name; "
+                                        "the last one is used"))
+            self.infos[name] = info
 
     def names(self):
         """Member paths of every safe file of the zip."""
@@ -167,7 +291,7 @@ class Submission(object):
 def open_source(path, limits, messages):
     """A :class:`Source` for a submission directory or zip at ``path``; a lone zip inside is opened."""
     if os.path.isdir(path):
-        source = DirSource(path)
+        source = DirSource(path, messages)
         names = [n for n in source.names() if not _is_junk(n) and n not in ROOT_IGNORED]
         if len(names) == 1 and names[0].lower().endswith(".zip"):
             messages.append(Message(names[0], WARNING, "layout", "the upload holds a zip inside the zip; "
