@@ -99,7 +99,7 @@ def signature(competition, ref_hash):
 def load_reference(task, lang, path, competition, digest, stats=None):
     """Parse one reference file; feed its bytes to ``digest``; raise ReferenceError when it is broken.
 
-    Strings are put in normalisation form C. When ``stats`` is a dict, it receives the file's size in
+    When ``stats`` is a dict, it receives the file's size in
     ``bytes`` and its :func:`json_values` in ``values``.
     """
     name = "reference %s/%s.json" % (task.folder, lang)
@@ -110,7 +110,7 @@ def load_reference(task, lang, path, competition, digest, stats=None):
         digest.update(data)
         if stats is not None:
             stats.update(bytes=len(data), values=json_values(data))
-        return KINDS[task.kind].parse_reference(parse_json_bytes(data, name, len(data), nfc=True), name, task)
+        return KINDS[task.kind].parse_reference(parse_json_bytes(data, name, len(data)), name, task)
     except DataError as err:
         raise ReferenceError(str(err))
     except (IOError, OSError) as err:
@@ -136,7 +136,7 @@ def score_file(task, lang, ref, submission, limits, messages):
             data = read_prediction(submission, task, lang, limits, name)
         else:
             data = submission.read(task.folder, lang, limits["file"])
-        value = parse_json_bytes(data, name, limits["file"], nfc=True)
+        value = parse_json_bytes(data, name, limits["file"])
         del data
         pred = kind.parse_prediction(value, ref, log, task)
     except DataError as err:
