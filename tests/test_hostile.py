@@ -121,7 +121,7 @@ def test_long_distinct_labels_and_forms_stay_within_the_report_budgets(tmp_path_
     most MAX_PREDICTED_ONLY_ROWS labels found only in the prediction, the totals are kept."""
     tmp = str(tmp_path_factory.mktemp("long"))
     tokens = data.draw(st.integers(50, 400))
-    length = data.draw(st.integers(1, 30000))
+    length = data.draw(st.integers(1, 400000 // tokens))   # within the 1 MiB floor of a tiny reference
     ref = dict(REF)
     ref["pos_tagging/lat.json"] = [[["w%d" % i, "NOUN"] for i in range(tokens)]]
     ref["morph_features/lat.json"] = [[{"Token": "w%d" % i, "Case": "Nom"} for i in range(tokens)]]
@@ -181,12 +181,13 @@ def test_bombs_under_the_byte_caps_stay_within_one_gibibyte(tmp_path_factory, sh
 
 
 def test_the_bound_is_proportional_to_the_reference():
-    limits = scoring.file_limits({"file": 256 * 1024 ** 2, "upload": 1, "members": 1},
-                                 {"bytes": 3 * 1024 ** 2, "values": 400000})
-    assert limits["file"] == scoring.SIZE_FACTOR * 3 * 1024 ** 2
-    assert limits["values"] == scoring.SIZE_FACTOR * 400000
-    tiny = scoring.file_limits({"file": 256 * 1024 ** 2, "upload": 1, "members": 1}, {"bytes": 10, "values": 3})
-    assert (tiny["file"], tiny["values"]) == (scoring.MIN_BYTES, scoring.MIN_VALUES)
+    platform = {"file": 256 * 1024 ** 2, "upload": 1, "members": 1}
+    ref = b"[" + b'["w", "NOUN"],' * 300000 + b'["w", "NOUN"]]'
+    limits = scoring.file_limits(platform, {"bytes": len(ref), "data": ref})
+    assert limits["file"] == scoring.SIZE_FACTOR * len(ref)
+    assert scoring.values_limit(limits) == scoring.SIZE_FACTOR * scoring.json_values(ref)
+    tiny = scoring.file_limits(platform, {"bytes": 3, "data": b"[1]"})
+    assert (tiny["file"], scoring.values_limit(tiny)) == (scoring.MIN_BYTES, scoring.MIN_VALUES)
     assert scoring.json_values(b'[{"a": [1, 2]}, "x,y"]') == 6   # commas in strings count (on both sides)
 
 

@@ -22,7 +22,11 @@ from .messages import DataError, Message, MessageLog, ERROR
 #: times the reference's bytes and SIZE_FACTOR times its JSON values (see :func:`json_values`). Honest
 #: files stay far below (pretty-printed, every character escaped, three candidates per token: about 8
 #: times the bytes and 2 times the values of a release reference). Tiny references get the floors.
+#: Values are only counted for a file over COUNT_FROM times the reference's bytes (below that, even the
+#: densest file costs a few hundred megabytes at most for the largest reference), which keeps the cost of
+#: counting away from ordinary files.
 SIZE_FACTOR = 16
+COUNT_FROM = 4
 MIN_BYTES = 1024 * 1024
 MIN_VALUES = 64 * 1024
 
@@ -44,14 +48,23 @@ def json_values(data):
 
 
 def file_limits(limits, ref_stats):
-    """``limits`` for the prediction of a reference of ``ref_stats`` (``bytes``, ``values``): ``file`` (bytes)
-    and ``values`` bounded by :data:`SIZE_FACTOR` times the reference's, never above the platform limit."""
+    """``limits`` for the prediction of a reference of ``ref_stats`` (its ``bytes``, and its ``data`` for
+    :func:`values_limit`): ``file`` is :data:`SIZE_FACTOR` times the reference's size (at least
+    :data:`MIN_BYTES`), never above the platform limit."""
     out = dict(limits)
     out["ref"] = ref_stats
     out["platform_file"] = limits["file"]
     out["file"] = min(limits["file"], max(MIN_BYTES, SIZE_FACTOR * ref_stats["bytes"]))
-    out["values"] = max(MIN_VALUES, SIZE_FACTOR * ref_stats["values"])
     return out
+
+
+def values_limit(limits):
+    """The most JSON values accepted in the prediction: :data:`SIZE_FACTOR` times the reference's (at least
+    :data:`MIN_VALUES`). Counts the reference's values once (kept in ``limits["ref"]["values"]``)."""
+    ref = limits["ref"]
+    if "values" not in ref:
+        ref["values"] = json_values(ref["data"])
+    return max(MIN_VALUES, SIZE_FACTOR * ref["values"])
 
 
 def _out_of_proportion(name, got, what, limits, key):
@@ -76,10 +89,11 @@ def read_prediction(submission, task, lang, limits, name):
     data = submission.read(task.folder, lang, limits["file"])
     if len(data) > limits["file"]:
         raise _out_of_proportion(name, "more than {:,}".format(limits["file"]), "bytes", limits, "bytes")
-    values = json_values(data)
-    if values > limits["values"]:
-        raise _out_of_proportion(name, "{:,}".format(values), "JSON values (counted as commas and opening "
-                                 "brackets)", limits, "values")
+    if len(data) > COUNT_FROM * limits["ref"]["bytes"]:
+        values, most = json_values(data), values_limit(limits)
+        if values > most:
+            raise _out_of_proportion(name, "{:,}".format(values), "JSON values (counted as commas and opening "
+                                     "brackets)", dict(limits, values=most), "values")
     return data
 
 
@@ -99,8 +113,8 @@ def signature(competition, ref_hash):
 def load_reference(task, lang, path, competition, digest, stats=None):
     """Parse one reference file; feed its bytes to ``digest``; raise ReferenceError when it is broken.
 
-    When ``stats`` is a dict, it receives the file's size in
-    ``bytes`` and its :func:`json_values` in ``values``.
+    When ``stats`` is a dict, it receives the file's size in ``bytes`` and its content in ``data`` (see
+    :func:`values_limit`).
     """
     name = "reference %s/%s.json" % (task.folder, lang)
     try:
@@ -109,7 +123,7 @@ def load_reference(task, lang, path, competition, digest, stats=None):
         digest.update(("%s/%s\0%d\0" % (task.folder, lang, len(data))).encode("utf-8"))
         digest.update(data)
         if stats is not None:
-            stats.update(bytes=len(data), values=json_values(data))
+            stats.update(bytes=len(data), data=data)
         return KINDS[task.kind].parse_reference(parse_json_bytes(data, name, len(data)), name, task)
     except DataError as err:
         raise ReferenceError(str(err))
