@@ -326,3 +326,21 @@ def test_canonical_equivalence_does_not_make_different_strings_equal():
     assert kinds.same_text("e\u0301", "\u00e9") and not kinds.same_text("e", "\u00e9")
     assert not kinds.same_text("\ufb01", "fi")   # compatibility (NFKC) equivalence is not enough
     assert kinds._canonical_values(["a", "e\u0301", "x"], ["a", "\u00e9", "y"]) == ["a", "\u00e9", "x"]
+
+
+def test_a_huge_list_of_members_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    """10,000 members with names of 64 KB would take gigabytes to list: the central directory is bounded."""
+    from evalkit import layout
+    from evalkit.layout import NothingToScore
+    from evalkit.scoring import evaluate
+    monkeypatch.setattr(layout, "MAX_CENTRAL_DIRECTORY", 50000)
+    archive = str(tmp_path / "sub.zip")
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("pos_tagging/lat.json", json.dumps(GOOD["pos_tagging/lat.json"]))
+        for i in range(20):
+            zf.writestr("%d%s" % (i, "n" * 4000), b"")
+    with pytest.raises(NothingToScore) as raised:
+        evaluate(st2024, write_tree(tmp_path / "ref", REF), archive)
+    assert "list of members takes" in str(raised.value)
+    monkeypatch.setattr(layout, "MAX_CENTRAL_DIRECTORY", 200000)
+    assert evaluate(st2024, str(tmp_path / "ref"), archive)["scores"]["lat_pos"] == 1.0

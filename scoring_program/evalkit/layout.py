@@ -127,8 +127,14 @@ _CENTRAL = struct.Struct("<4s4B4HL2L5H2L")   # a central directory header (the z
 _UTF8_FLAG = 0x800
 
 
-def _central_directory(handle):
-    """``(offset, bytes)`` of the central directory of the zip open in ``handle``, or None when not found.
+#: At most this many bytes of central directory (the list of members, with their names) are read: 10,000
+#: members with names of several kilobytes each would otherwise take gigabytes of memory to list.
+MAX_CENTRAL_DIRECTORY = 64 * 1024 * 1024
+
+
+def _central_directory(handle, read=True):
+    """``(offset, bytes)`` of the central directory of the zip open in ``handle``, or None when not found;
+    with ``read=False``, ``(offset, size)`` without reading it.
 
     Located as :mod:`zipfile` does (end record, zip64 end record, data prepended to the zip).
     """
@@ -149,6 +155,8 @@ def _central_directory(handle):
     start = end - cd_size
     if start < 0:
         return None
+    if not read:
+        return start, cd_size
     handle.seek(start)
     return start, handle.read(cd_size)
 
@@ -200,7 +208,13 @@ class _PatchedFile(io.FileIO):
 
 def _open_zip(path, messages):
     """``(ZipFile, indices of the members to skip)``; members whose name is marked as UTF-8 but is not are
-    reported in ``messages`` and skipped instead of making the whole zip unreadable."""
+    reported in ``messages`` and skipped instead of making the whole zip unreadable. A central directory
+    over :data:`MAX_CENTRAL_DIRECTORY` bytes is refused (NothingToScore) before it is read."""
+    with open(path, "rb") as handle:
+        found = _central_directory(handle, read=False)
+    if found and found[1] > MAX_CENTRAL_DIRECTORY:
+        raise NothingToScore("the zip's list of members takes %s bytes; at most %s are accepted (are the file "
+                             "names that long?)." % ("{:,}".format(found[1]), "{:,}".format(MAX_CENTRAL_DIRECTORY)))
     try:
         return zipfile.ZipFile(path), set()
     except UnicodeDecodeError:
@@ -224,6 +238,8 @@ class ZipSource(Source):
         try:
             self.zip, skipped = _open_zip(path, messages)
             infos = [info for i, info in enumerate(self.zip.infolist()) if i not in skipped]
+        except NothingToScore:
+            raise
         except Exception as err:  # hostile bytes make zipfile raise many kinds of errors (BadZipFile,
             # NotImplementedError for an unknown version, struct.error, ...): all mean "unreadable"
             raise NothingToScore("%s is not a readable zip file (%s: %s)."
