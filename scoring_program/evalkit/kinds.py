@@ -200,6 +200,12 @@ class Kind(object):
         """Return the parsed reference sentences of ``value`` (JSON of file ``name``)."""
         raise NotImplementedError
 
+    def check_golds(self, ref, name):
+        """Raise DataError when a gold of the parsed reference ``ref`` (file ``name``) is not a string: a
+        ``null`` gold would be matched by a ``null`` prediction. Only gold-less public references (the
+        starting kit's validator) skip this check."""
+        raise NotImplementedError
+
     def parse_prediction(self, value, ref, log, task):
         """Return one parsed prediction per reference sentence (None for a sentence that scores 0).
 
@@ -262,19 +268,21 @@ class PairKind(Kind):
         return [tok[0] for tok in sent], [tok[1] for tok in sent]
 
     def parse_reference(self, value, name, task):
-        """Parsed sentences ``(forms, gold values)``; any token that is not a pair, or whose gold is not a
-        string (a null gold would be matched by a null prediction), is a DataError."""
+        """Parsed sentences ``(forms, gold values)``; any token that is not a pair is a DataError."""
         check_sentence_list(value, name)
         ref = []
         for si, sent in enumerate(value):
             _check_sentence(sent, name, si, "tokens")
             ref.append(self._split(sent, name, si))
+        return ref
+
+    def check_golds(self, ref, name):
+        """Raise DataError at the first gold that is not a string (see :meth:`Kind.check_golds`)."""
         if set(map(type, chain.from_iterable(golds for _, golds in ref))) - _ONLY_STR:
             si, ti = next((si, ti) for si, (_, golds) in enumerate(ref)
                           for ti, gold in enumerate(golds) if type(gold) is not _STR)
             raise DataError(name, _where(si, ti, "[1]"), "expected a gold string, got %s"
                             % _type_name(ref[si][1][ti]))
-        return ref
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         ref_forms = ref_sent[0]
@@ -496,14 +504,14 @@ class MorphKind(Kind):
         for si, sent in enumerate(value):
             _check_sentence(sent, name, si, "tokens")
             ref.append((self._tokens(sent, name, si, task), sent))
-        if set(map(type, chain.from_iterable(map(dict.values, chain.from_iterable(value))))) - _ONLY_STR:
-            self._bad_gold_value(value, name)
         return ref
 
-    def _bad_gold_value(self, value, name):
+    def check_golds(self, ref, name):
         """Raise DataError at the first reference token with a value that is not a string (a null gold
         feature value would be matched by a null prediction)."""
-        for si, sent in enumerate(value):
+        if not set(map(type, chain.from_iterable(map(dict.values, chain.from_iterable(s for _, s in ref))))) - _ONLY_STR:
+            return
+        for si, (_, sent) in enumerate(ref):
             for ti, tok in enumerate(sent):
                 for key, item in tok.items():
                     if type(item) is not _STR:
@@ -622,10 +630,16 @@ class FillMaskKind(Kind):
                             "expected a list of gold strings, got %s" % _type_name(golds))
         out = [gold["masked_token"] if type(gold) is dict and "masked_token" in gold else gold for gold in golds]
         for gold in out:
-            if type(gold) is not _STR:   # a null gold would be matched by a null candidate
+            if gold is not None and type(gold) is not _STR:
                 raise DataError(name, _where(si, extra="[\"masked_tokens\"]"),
                                 "expected gold strings, got %s" % _type_name(gold))
         return out
+
+    def check_golds(self, ref, name):
+        """Raise DataError at the first null gold of a scored sentence (see :meth:`Kind.check_golds`)."""
+        for si, (_, golds) in enumerate(ref):
+            if golds is not None and None in golds:
+                raise DataError(name, _mask_where(si, golds.index(None)), "expected a gold string, got null")
 
     def _fast_parse(self, value, ref, task):
         """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`)."""

@@ -110,8 +110,9 @@ def signature(competition, ref_hash):
         ref_hash[:16], __version__)
 
 
-def load_reference(task, lang, path, competition, digest, stats=None):
-    """Parse one reference file; feed its bytes to ``digest``; raise ReferenceError when it is broken.
+def load_reference(task, lang, path, competition, digest, stats=None, gold=True):
+    """Parse one reference file; feed its bytes to ``digest``; raise ReferenceError when it is broken
+    (with ``gold``, a gold that is not a string, e.g. ``null``, is broken too).
 
     When ``stats`` is a dict, it receives the file's size in ``bytes`` and its content in ``data`` (see
     :func:`values_limit`).
@@ -124,7 +125,11 @@ def load_reference(task, lang, path, competition, digest, stats=None):
         digest.update(data)
         if stats is not None:
             stats.update(bytes=len(data), data=data)
-        return KINDS[task.kind].parse_reference(parse_json_bytes(data, name, len(data)), name, task)
+        kind = KINDS[task.kind]
+        ref = kind.parse_reference(parse_json_bytes(data, name, len(data)), name, task)
+        if gold:
+            kind.check_golds(ref, name)
+        return ref
     except DataError as err:
         raise ReferenceError(str(err))
     except (IOError, OSError) as err:
@@ -214,18 +219,21 @@ def cyclic_gc_paused():
             gc.enable()
 
 
-def evaluate(competition, ref_dir, submission_path):
+def evaluate(competition, ref_dir, submission_path, gold=True):
     """Score the submission at ``submission_path`` (directory or zip) against ``ref_dir``.
+
+    ``gold=False`` is for a gold-less public reference (``null`` golds: the starting kit's validator
+    checks shapes with it, its scores mean nothing); otherwise a null gold is a broken reference.
 
     Returns the report dict (``detailed_results.json``). Raises :class:`~evalkit.layout.ReferenceError` when the
     reference is unusable and :class:`~evalkit.layout.NothingToScore` when the submission holds no
     expected file; every other problem becomes a message and a zero for the entry concerned.
     """
     with cyclic_gc_paused():
-        return _evaluate(competition, ref_dir, submission_path)
+        return _evaluate(competition, ref_dir, submission_path, gold)
 
 
-def _evaluate(competition, ref_dir, submission_path):
+def _evaluate(competition, ref_dir, submission_path, gold=True):
     """:func:`evaluate` itself: find the files, then load, check and score them one at a time."""
     tasks = dict((task.folder, task) for task in competition.TASKS)
     found = scan_reference(ref_dir, set(tasks), competition.LANGUAGES)
@@ -242,7 +250,7 @@ def _evaluate(competition, ref_dir, submission_path):
     entries = []
     for task, lang in pairs:
         stats = {}
-        ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest, stats)
+        ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest, stats, gold)
         entries.append(score_file(task, lang, ref, submission, file_limits(limits, stats), messages))
         del ref
     return build_report(competition, entries, pairs, messages, digest.hexdigest())
