@@ -7,9 +7,6 @@ import io
 import json
 import os
 import re
-import stat
-import subprocess
-import sys
 import unicodedata
 import zipfile
 
@@ -17,7 +14,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import st2024
-from conftest import SCORING_PROGRAM
 from evalkit import cli, kinds, scoring
 from evalkit.layout import ReferenceError
 from evalkit.messages import printable, quoted

@@ -201,9 +201,9 @@ class Kind(object):
         raise NotImplementedError
 
     def check_golds(self, ref, name):
-        """Raise DataError when a gold of the parsed reference ``ref`` (file ``name``) is not a string: a
-        ``null`` gold would be matched by a ``null`` prediction. Only gold-less public references (the
-        starting kit's validator) skip this check."""
+        """Raise DataError when a gold of the parsed reference ``ref`` (file ``name``) is ``null``: it would
+        be matched by a ``null`` prediction. Called only for a file whose text holds ``null``; gold-less
+        public references (the starting kit's validator) skip this check."""
         raise NotImplementedError
 
     def parse_prediction(self, value, ref, log, task):
@@ -277,12 +277,10 @@ class PairKind(Kind):
         return ref
 
     def check_golds(self, ref, name):
-        """Raise DataError at the first gold that is not a string (see :meth:`Kind.check_golds`)."""
-        if set(map(type, chain.from_iterable(golds for _, golds in ref))) - _ONLY_STR:
-            si, ti = next((si, ti) for si, (_, golds) in enumerate(ref)
-                          for ti, gold in enumerate(golds) if type(gold) is not _STR)
-            raise DataError(name, _where(si, ti, "[1]"), "expected a gold string, got %s"
-                            % _type_name(ref[si][1][ti]))
+        """Raise DataError at the first null gold (see :meth:`Kind.check_golds`)."""
+        if None in set(chain.from_iterable(golds for _, golds in ref)):
+            si, ti = next((si, ti) for si, (_, golds) in enumerate(ref) for ti, gold in enumerate(golds) if gold is None)
+            raise DataError(name, _where(si, ti, "[1]"), "expected a gold string, got null")
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         ref_forms = ref_sent[0]
@@ -507,16 +505,13 @@ class MorphKind(Kind):
         return ref
 
     def check_golds(self, ref, name):
-        """Raise DataError at the first reference token with a value that is not a string (a null gold
-        feature value would be matched by a null prediction)."""
-        if not set(map(type, chain.from_iterable(map(dict.values, chain.from_iterable(s for _, s in ref))))) - _ONLY_STR:
-            return
+        """Raise DataError at the first reference token with a null value (a null gold feature value would
+        be matched by a null prediction)."""
         for si, (_, sent) in enumerate(ref):
             for ti, tok in enumerate(sent):
                 for key, item in tok.items():
-                    if type(item) is not _STR:
-                        raise DataError(name, _where(si, ti, "[\"%s\"]" % key),
-                                        "expected a string value, got %s" % _type_name(item))
+                    if item is None:
+                        raise DataError(name, _where(si, ti, "[\"%s\"]" % key), "expected a string value, got null")
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         ref_forms = ref_sent[0]
