@@ -321,7 +321,9 @@ def test_canonically_equivalent_strings_compare_equal(tmp_path_factory, data):
 def test_canonical_equivalence_does_not_make_different_strings_equal():
     assert kinds.same_text("e\u0301", "\u00e9") and not kinds.same_text("e", "\u00e9")
     assert not kinds.same_text("\ufb01", "fi")   # compatibility (NFKC) equivalence is not enough
-    assert kinds._canonical_values(["a", "e\u0301", "x"], ["a", "\u00e9", "y"]) == ["a", "\u00e9", "x"]
+    memo = kinds.NfcMemo()
+    assert kinds._canonical_values(["a", "e\u0301", "x"], ["a", "\u00e9", "y"], memo) == ["a", "\u00e9", "x"]
+    assert kinds._canonical_candidates(["\u00e9", "b"], [("x", "e\u0301"), ("b",)], memo) == [("x", "\u00e9"), ("b",)]
 
 
 def test_a_huge_list_of_members_is_refused_before_it_is_read(tmp_path, monkeypatch):

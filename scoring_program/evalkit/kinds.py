@@ -48,10 +48,25 @@ def same_text(first, second):
     return first == second or (type(first) is _STR and type(second) is _STR and _nfc(first) == _nfc(second))
 
 
-def _canonical_values(pred, gold):
+def _all_ascii(values):
+    """Whether every distinct string of ``values`` is ASCII (then equality is canonical equivalence)."""
+    return all(type(v) is not _STR or v.isascii() for v in set(values))
+
+
+class NfcMemo(dict):
+    """``memo[text]``: ``text`` in NFC, computed once per distinct string (a C-level lookup afterwards);
+    a value that is not a string maps to itself."""
+
+    def __missing__(self, text):
+        value = self[text] = _nfc(text) if type(text) is _STR else text
+        return value
+
+
+def _canonical_values(pred, gold, memo):
     """``pred`` (a list) with every value that differs from its gold (same position) but is canonically
-    equivalent to it replaced by the gold; ``pred`` itself when there is none."""
-    fixes = [i for i, (p, g) in enumerate(paired(pred, gold)) if p != g and same_text(p, g)]
+    equivalent to it replaced by the gold; ``pred`` itself when there is none. ``memo``: an :class:`NfcMemo`."""
+    fixes = [i for i, (p, g) in enumerate(paired(pred, gold))
+             if p != g and type(p) is _STR and type(g) is _STR and memo[p] == memo[g]]
     if not fixes:
         return pred
     pred = list(pred)
@@ -60,12 +75,20 @@ def _canonical_values(pred, gold):
     return pred
 
 
-def _canonical_candidates(golds, cands):
+def _canonical_candidates(golds, cands, memo):
     """``cands`` (one candidate tuple per gold) with every candidate canonically equivalent to its gold
-    replaced by the gold; ``cands`` itself when there is none."""
-    fixed = [c if type(c) not in _SEQ or g in c else tuple(g if same_text(x, g) else x for x in c)
-             for g, c in paired(golds, cands)]
-    return cands if fixed == list(cands) else fixed
+    replaced by the gold; ``cands`` itself when there is none. ``memo``: an :class:`NfcMemo`."""
+    fixed = list(cands)
+    changed = False
+    get = memo.__getitem__
+    for i, (g, c) in enumerate(paired(golds, cands)):
+        if type(c) not in _SEQ or (c and c[0] == g) or type(g) is not _STR:
+            continue
+        ng, normal = get(g), list(map(get, c))
+        if normal.count(ng) > list(c).count(g):   # a candidate that differs from the gold but is equivalent
+            fixed[i] = tuple(g if n == ng else x for x, n in paired(c, normal))
+            changed = True
+    return fixed if changed else cands
 
 
 def paired(first, second):
@@ -339,6 +362,8 @@ class TaggingKind(PairKind):
         """Per sentence accuracy and macro-F1 (components ``acc``, ``f1``); per-tag tp/fp/fn over the file."""
         acc, f1 = [], []
         all_gold, all_pred, all_hits = [], [], []
+        memo = NfcMemo()
+        nfc = not _all_ascii(chain(chain.from_iterable(g for _, g in ref), chain.from_iterable(t for t in pred if t)))
         zeroed = 0
         for (_, gold), tags in paired(ref, pred):
             if not gold:
@@ -355,7 +380,8 @@ class TaggingKind(PairKind):
                 all_pred.extend(gold)
                 all_hits.extend(gold)
                 continue
-            tags = _canonical_values(tags, gold)
+            if nfc:
+                tags = _canonical_values(tags, gold, memo)
             hits, gold_counts, pred_counts = metrics.tag_counts(gold, tags)
             a, f = metrics.accuracy_macro_f1(len(gold), hits, gold_counts, pred_counts)
             acc.append(a)
@@ -425,6 +451,7 @@ def topk_entry(ref_golds, pred, sentences):
     """
     acc1, acc3 = [], []
     items = zeroed = hits1_all = hits3_all = 0
+    memo = NfcMemo()
     for gold, cands in paired(ref_golds, pred):
         if not gold:
             continue
@@ -436,7 +463,7 @@ def topk_entry(ref_golds, pred, sentences):
             continue
         a1, a3, h1, h3 = metrics.topk_accuracies(gold, cands)
         if h1 < len(gold):   # compare in NFC where they differ
-            fixed = _canonical_candidates(gold, cands)
+            fixed = _canonical_candidates(gold, cands, memo)
             if fixed is not cands:
                 a1, a3, h1, h3 = metrics.topk_accuracies(gold, fixed)
         acc1.append(a1)
@@ -522,10 +549,13 @@ class MorphKind(Kind):
             self._report_forms(log, si, forms, ref_forms, task)
         return forms, sent
 
-    def _canonical_marks(self, gfeats, ptok, ignored, hits, extra):
-        """The marks of a token once its feature values canonically equivalent to the gold's count as equal."""
+    def _canonical_marks(self, gfeats, ptok, ignored, hits, extra, memo):
+        """The marks of a token once its feature values canonically equivalent to the gold's count as equal
+        (``memo``: an :class:`NfcMemo`)."""
+        get = memo.__getitem__
         fixes = dict((key, value) for key, value in gfeats.items()
-                     if key in ptok and ptok[key] != value and same_text(ptok[key], value))
+                     if type(ptok.get(key)) is _STR and type(value) is _STR and ptok[key] != value
+                     and get(ptok[key]) == get(value))
         if not fixes:
             return hits, extra
         fixed = dict(ptok)
@@ -546,6 +576,7 @@ class MorphKind(Kind):
         items = zeroed = 0
         ignored = task.ignored_keys
         gold_keys, hit_keys, extra_keys = [], [], []  # feature names; ignored keys are dropped at the end
+        memo = NfcMemo()
         for (ref_forms, gold), sent in paired(ref, pred):
             if not gold:
                 continue
@@ -564,11 +595,11 @@ class MorphKind(Kind):
                 if ptok == gtok:  # the reference token itself: every feature right, nothing extra
                     total += 1.0
                     hit_keys.extend(gtok)
-                elif same_text(pform, gform):
+                elif pform == gform or same_text(pform, gform):
                     gfeats = self._feats(gtok, ignored)
                     hits, extra = metrics.morph_marks(gfeats, ptok, ignored)
                     if len(hits) < len(gfeats):   # compare in NFC where they differ
-                        hits, extra = self._canonical_marks(gfeats, ptok, ignored, hits, extra)
+                        hits, extra = self._canonical_marks(gfeats, ptok, ignored, hits, extra, memo)
                     total += metrics.morph_score_from_marks(len(gfeats), len(hits), len(extra))
                     hit_keys.extend(hits)
                     extra_keys.extend(extra)
