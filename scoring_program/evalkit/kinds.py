@@ -48,9 +48,14 @@ def same_text(first, second):
     return first == second or (type(first) is _STR and type(second) is _STR and _nfc(first) == _nfc(second))
 
 
-def _all_ascii(values):
-    """Whether every distinct string of ``values`` is ASCII (then equality is canonical equivalence)."""
-    return all(type(v) is not _STR or v.isascii() for v in set(values))
+def _all_nfc(values):
+    """Whether every string of ``values`` is in NFC: one C-level normalisation of the strings joined by NUL
+    (a character that never composes, so the joined text is in NFC exactly when each string is)."""
+    strings = list(values)
+    if set(map(type, strings)) - _ONLY_STR:
+        strings = [v for v in strings if type(v) is _STR]
+    joined = "\x00".join(strings)
+    return joined.isascii() or unicodedata.normalize("NFC", joined) == joined
 
 
 class NfcMemo(dict):
@@ -78,9 +83,11 @@ def _canonical_values(pred, gold, memo):
 def _canonical_candidates(golds, cands, memo):
     """``cands`` (one candidate tuple per gold) with every candidate canonically equivalent to its gold
     replaced by the gold; ``cands`` itself when there is none. ``memo``: an :class:`NfcMemo`."""
+    if _all_nfc(chain(golds, chain.from_iterable(c for c in cands if type(c) in _SEQ))):
+        return cands   # every string already in NFC: equal strings are the only equivalent ones
+    get = memo.__getitem__
     fixed = list(cands)
     changed = False
-    get = memo.__getitem__
     for i, (g, c) in enumerate(paired(golds, cands)):
         if type(c) not in _SEQ or (c and c[0] == g) or type(g) is not _STR:
             continue
@@ -363,7 +370,7 @@ class TaggingKind(PairKind):
         acc, f1 = [], []
         all_gold, all_pred, all_hits = [], [], []
         memo = NfcMemo()
-        nfc = not _all_ascii(chain(chain.from_iterable(g for _, g in ref), chain.from_iterable(t for t in pred if t)))
+        nfc = not _all_nfc(chain(chain.from_iterable(g for _, g in ref), chain.from_iterable(t for t in pred if t)))
         zeroed = 0
         for (_, gold), tags in paired(ref, pred):
             if not gold:
@@ -577,6 +584,8 @@ class MorphKind(Kind):
         ignored = task.ignored_keys
         gold_keys, hit_keys, extra_keys = [], [], []  # feature names; ignored keys are dropped at the end
         memo = NfcMemo()
+        nfc = not _all_nfc(chain.from_iterable(map(dict.values, chain.from_iterable(
+            chain((toks for _, toks in ref), (sent[1] for sent in pred if sent))))))
         for (ref_forms, gold), sent in paired(ref, pred):
             if not gold:
                 continue
@@ -598,7 +607,7 @@ class MorphKind(Kind):
                 elif pform == gform or same_text(pform, gform):
                     gfeats = self._feats(gtok, ignored)
                     hits, extra = metrics.morph_marks(gfeats, ptok, ignored)
-                    if len(hits) < len(gfeats):   # compare in NFC where they differ
+                    if nfc and len(hits) < len(gfeats):   # compare in NFC where they differ
                         hits, extra = self._canonical_marks(gfeats, ptok, ignored, hits, extra, memo)
                     total += metrics.morph_score_from_marks(len(gfeats), len(hits), len(extra))
                     hit_keys.extend(hits)
