@@ -370,7 +370,7 @@ class TaggingKind(PairKind):
         acc, f1 = [], []
         all_gold, all_pred, all_hits = [], [], []
         memo = NfcMemo()
-        nfc = not _all_nfc(chain(chain.from_iterable(g for _, g in ref), chain.from_iterable(t for t in pred if t)))
+        nfc = None   # whether some tag is outside NFC: found out at the first sentence with a wrong tag
         zeroed = 0
         for (_, gold), tags in paired(ref, pred):
             if not gold:
@@ -387,6 +387,8 @@ class TaggingKind(PairKind):
                 all_pred.extend(gold)
                 all_hits.extend(gold)
                 continue
+            if nfc is None:
+                nfc = not _all_nfc(chain(chain.from_iterable(g for _, g in ref), chain.from_iterable(t for t in pred if t)))
             if nfc:
                 tags = _canonical_values(tags, gold, memo)
             hits, gold_counts, pred_counts = metrics.tag_counts(gold, tags)
@@ -584,8 +586,7 @@ class MorphKind(Kind):
         ignored = task.ignored_keys
         gold_keys, hit_keys, extra_keys = [], [], []  # feature names; ignored keys are dropped at the end
         memo = NfcMemo()
-        nfc = not _all_nfc(chain.from_iterable(map(dict.values, chain.from_iterable(
-            chain((toks for _, toks in ref), (sent[1] for sent in pred if sent))))))
+        nfc = None   # whether some value is outside NFC: found out at the first imperfect token
         for (ref_forms, gold), sent in paired(ref, pred):
             if not gold:
                 continue
@@ -607,8 +608,12 @@ class MorphKind(Kind):
                 elif pform == gform or same_text(pform, gform):
                     gfeats = self._feats(gtok, ignored)
                     hits, extra = metrics.morph_marks(gfeats, ptok, ignored)
-                    if nfc and len(hits) < len(gfeats):   # compare in NFC where they differ
-                        hits, extra = self._canonical_marks(gfeats, ptok, ignored, hits, extra, memo)
+                    if len(hits) < len(gfeats):   # compare in NFC where they differ
+                        if nfc is None:
+                            nfc = not _all_nfc(chain.from_iterable(map(dict.values, chain.from_iterable(
+                                chain((toks for _, toks in ref), (sent[1] for sent in pred if sent))))))
+                        if nfc:
+                            hits, extra = self._canonical_marks(gfeats, ptok, ignored, hits, extra, memo)
                     total += metrics.morph_score_from_marks(len(gfeats), len(hits), len(extra))
                     hit_keys.extend(hits)
                     extra_keys.extend(extra)
