@@ -246,7 +246,7 @@ def validate(submission, data_dir, split, subtask="unconstrained", scorer=None, 
             raise RuntimeError("no input file of the %s split was found under %s" % (split, data_dir))
         write_other_split(data_dir, split, written, tmp, fingerprint, getattr(competition, "LANGUAGE_ALIASES", {}))
         try:
-            report = scoring.evaluate(competition, tmp, submission)
+            report = scoring.evaluate(competition, tmp, submission, gold=False)
         except layout.NothingToScore as err:
             return ([{"file": os.path.basename(submission), "severity": "error", "where": "layout",
                       "text": "%s Expected <task>/<lang>.json at the root of the zip, e.g. %s/%s.json."

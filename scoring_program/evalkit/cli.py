@@ -7,12 +7,14 @@ Exit status: 0 scored (possibly with zeros and messages); 1 nothing recognisable
 2 usage error or broken reference data; 3 internal error of the scorer (a bug: please report it).
 """
 import argparse
+import io
 import os
 import sys
 import tempfile
 
 from . import writers
 from .layout import NothingToScore, ReferenceError
+from .messages import MAX_TEXT_CHARS, printable
 from .scoring import evaluate
 
 NOTHING_HELP = (
@@ -54,34 +56,72 @@ def parse_args(argv):
     parser.error("give either INPUT OUTPUT, or --ref DIR --submission ZIP_OR_DIR [--out DIR]")
 
 
+def output_problem(out_dir):
+    """Why ``out_dir`` cannot receive the outputs (it is created when missing), or None."""
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        return "is not a directory"
+    try:
+        if not os.path.isdir(out_dir):
+            os.makedirs(out_dir)
+    except OSError as err:
+        return "cannot be created (%s)" % err.strerror
+    if not os.access(out_dir, os.W_OK | os.X_OK):
+        return "is not writable"
+    return None
+
+
+def _usage_output(out_dir, problem):
+    """Report an unusable output directory (a usage error); return exit status 2."""
+    sys.stderr.write("The output directory %s %s: give a directory the scoring program can write to.\n"
+                     % (printable(out_dir), problem))
+    return 2
+
+
 def run(competition, argv, render_html):
     """Score, write the outputs and print the summary; return the exit status."""
     ref_dir, submission, out_dir, quiet, platform = parse_args(argv)
+    problem = output_problem(out_dir)
+    if problem:
+        return _usage_output(out_dir, problem)
     try:
         report = evaluate(competition, ref_dir, submission)
     except ReferenceError as err:
-        sys.stderr.write((PLATFORM_REFERENCE_HELP if platform else LOCAL_REFERENCE_HELP) % err + "\n")
+        sys.stderr.write((PLATFORM_REFERENCE_HELP if platform else LOCAL_REFERENCE_HELP)
+                         % printable(str(err), MAX_TEXT_CHARS) + "\n")
         return 2
     except NothingToScore as err:
         if getattr(competition, "NOTHING_HELP", None):   # a competition with its own submission layout
-            sys.stderr.write(competition.NOTHING_HELP % err + "\n")
+            sys.stderr.write(competition.NOTHING_HELP % printable(str(err), MAX_TEXT_CHARS) + "\n")
             return 1
         folders = ", ".join(task.folder for task in competition.TASKS)
-        sys.stderr.write(NOTHING_HELP % (err, folders) + "\n")
+        sys.stderr.write(NOTHING_HELP % (printable(str(err), MAX_TEXT_CHARS), folders) + "\n")
         return 1
-    writers.write_outputs(report, out_dir, render_html)
+    try:
+        writers.write_outputs(report, out_dir, render_html)
+    except OSError as err:
+        return _usage_output(out_dir, "cannot be written to (%s)" % err.strerror)
     if quiet:
         sys.stdout.write("signature: %s\navg_score: %.4f\n" % (report["signature"], report["scores"]["avg_score"]))
     else:
         sys.stdout.write(writers.summary(report))
-    sys.stdout.write("scores written to %s\n" % os.path.abspath(out_dir))
+    sys.stdout.write("scores written to %s\n" % printable(os.path.abspath(out_dir), MAX_TEXT_CHARS))
     return 0
+
+
+def _tolerant_streams():
+    """Let stdout and stderr write any character (as an escape when their encoding lacks it)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, io.UnsupportedOperation):
+            pass
 
 
 def main(competition, argv=None, render_html=None):
     """Entry point: never lets a traceback reach the participant."""
     if render_html is None:
         from .report_html import render as render_html
+    _tolerant_streams()
     try:
         return run(competition, sys.argv[1:] if argv is None else argv, render_html)
     except SystemExit as exc:
@@ -90,7 +130,7 @@ def main(competition, argv=None, render_html=None):
         return 130
     except Exception as exc:  # a bug of the scorer: report it briefly, never a traceback
         sys.stderr.write("Internal error of the scoring program (%s: %s). Your submission may be fine; "
-                         "please report this to the organisers.\n" % (type(exc).__name__, exc))
+                         "please report this to the organisers.\n" % (type(exc).__name__, printable(str(exc))))
         if os.environ.get("EVALKIT_DEBUG"):
             raise
         return 3

@@ -20,14 +20,82 @@ matches.
 The parsers check whole sentences with list comprehensions and C-level list comparisons, and walk
 token by token only to locate a problem: scoring stays within a small factor of ``json.load``.
 """
+import unicodedata
 from collections import Counter
 from itertools import chain
 
 from . import metrics
-from .messages import DataError, ERROR, WARNING
+from .messages import DataError, ERROR, WARNING, printable, quoted
 
 _SEQ = (list, tuple)
 _STR = str
+
+
+def _nfc(text):
+    """``text`` in Unicode normalisation form C (an ASCII string is returned as it is)."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def same_text(first, second):
+    """Whether two values are equal, or are canonically equivalent strings (equal in normalisation form C).
+
+    The scorer compares strings in NFC on both sides, but only where they differ: a file already in the
+    reference's form costs nothing more and scores exactly as if compared byte for byte.
+
+    >>> same_text("caf\u00e9", "cafe\u0301"), same_text("a", "b"), same_text(None, None)
+    (True, False, True)
+    """
+    return first == second or (type(first) is _STR and type(second) is _STR and _nfc(first) == _nfc(second))
+
+
+def _all_nfc(values):
+    """Whether every string of ``values`` is in NFC: one C-level normalisation of the strings joined by NUL
+    (a character that never composes, so the joined text is in NFC exactly when each string is)."""
+    strings = list(values)
+    if set(map(type, strings)) - _ONLY_STR:
+        strings = [v for v in strings if type(v) is _STR]
+    joined = "\x00".join(strings)
+    return joined.isascii() or unicodedata.normalize("NFC", joined) == joined
+
+
+class NfcMemo(dict):
+    """``memo[text]``: ``text`` in NFC, computed once per distinct string (a C-level lookup afterwards);
+    a value that is not a string maps to itself."""
+
+    def __missing__(self, text):
+        value = self[text] = _nfc(text) if type(text) is _STR else text
+        return value
+
+
+def _canonical_values(pred, gold, memo):
+    """``pred`` (a list) with every value that differs from its gold (same position) but is canonically
+    equivalent to it replaced by the gold; ``pred`` itself when there is none. ``memo``: an :class:`NfcMemo`."""
+    fixes = [i for i, (p, g) in enumerate(paired(pred, gold))
+             if p != g and type(p) is _STR and type(g) is _STR and memo[p] == memo[g]]
+    if not fixes:
+        return pred
+    pred = list(pred)
+    for i in fixes:
+        pred[i] = gold[i]
+    return pred
+
+
+def _canonical_candidates(golds, cands, memo):
+    """``cands`` (one candidate tuple per gold) with every candidate canonically equivalent to its gold
+    replaced by the gold; ``cands`` itself when there is none. ``memo``: an :class:`NfcMemo`."""
+    if _all_nfc(chain(golds, chain.from_iterable(c for c in cands if type(c) in _SEQ))):
+        return cands   # every string already in NFC: equal strings are the only equivalent ones
+    get = memo.__getitem__
+    fixed = list(cands)
+    changed = False
+    for i, (g, c) in enumerate(paired(golds, cands)):
+        if type(c) not in _SEQ or (c and c[0] == g) or type(g) is not _STR:
+            continue
+        ng, normal = get(g), list(map(get, c))
+        if normal.count(ng) > list(c).count(g):   # a candidate that differs from the gold but is equivalent
+            fixed[i] = tuple(g if n == ng else x for x, n in paired(c, normal))
+            changed = True
+    return fixed if changed else cands
 
 
 def paired(first, second):
@@ -87,9 +155,9 @@ def _token_count_error(log, si, got, expected, unit):
 def _report_forms(log, si, forms, ref_forms, consequence=""):
     """Report every position where ``forms`` differs from ``ref_forms`` (same length)."""
     for ti, (form, ref_form) in enumerate(paired(forms, ref_forms)):
-        if form != ref_form:
+        if not same_text(form, ref_form):
             log.add(WARNING if not consequence else ERROR, _where(si, ti),
-                    "form %r differs from the reference form %r%s" % (form, ref_form, consequence),
+                    "form %s differs from the reference form %s%s" % (quoted(form), quoted(ref_form), consequence),
                     kind="form that differs from the reference%s" % (" (token scored 0)" if consequence else ""))
 
 
@@ -169,6 +237,12 @@ class Kind(object):
         """Return the parsed reference sentences of ``value`` (JSON of file ``name``)."""
         raise NotImplementedError
 
+    def check_golds(self, ref, name):
+        """Raise DataError when a gold of the parsed reference ``ref`` (file ``name``) is ``null``: it would
+        be matched by a ``null`` prediction. Called only for a file whose text holds ``null``; gold-less
+        public references (the starting kit's validator) skip this check."""
+        raise NotImplementedError
+
     def parse_prediction(self, value, ref, log, task):
         """Return one parsed prediction per reference sentence (None for a sentence that scores 0).
 
@@ -239,6 +313,12 @@ class PairKind(Kind):
             ref.append(self._split(sent, name, si))
         return ref
 
+    def check_golds(self, ref, name):
+        """Raise DataError at the first null gold (see :meth:`Kind.check_golds`)."""
+        if None in set(chain.from_iterable(golds for _, golds in ref)):
+            si, ti = next((si, ti) for si, (_, golds) in enumerate(ref) for ti, gold in enumerate(golds) if gold is None)
+            raise DataError(name, _where(si, ti, "[1]"), "expected a gold string, got null")
+
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         ref_forms = ref_sent[0]
         if not self._parse_tokens(sent, ref_forms, log, si):
@@ -296,6 +376,8 @@ class TaggingKind(PairKind):
         """Per sentence accuracy and macro-F1 (components ``acc``, ``f1``); per-tag tp/fp/fn over the file."""
         acc, f1 = [], []
         all_gold, all_pred, all_hits = [], [], []
+        memo = NfcMemo()
+        nfc = None   # whether some tag is outside NFC: found out at the first sentence with a wrong tag
         zeroed = 0
         for (_, gold), tags in paired(ref, pred):
             if not gold:
@@ -312,6 +394,10 @@ class TaggingKind(PairKind):
                 all_pred.extend(gold)
                 all_hits.extend(gold)
                 continue
+            if nfc is None:
+                nfc = not _all_nfc(chain(chain.from_iterable(g for _, g in ref), chain.from_iterable(t for t in pred if t)))
+            if nfc:
+                tags = _canonical_values(tags, gold, memo)
             hits, gold_counts, pred_counts = metrics.tag_counts(gold, tags)
             a, f = metrics.accuracy_macro_f1(len(gold), hits, gold_counts, pred_counts)
             acc.append(a)
@@ -323,15 +409,54 @@ class TaggingKind(PairKind):
                      zeroed, {"per_tag": _per_tag(all_gold, all_pred, all_hits)}, per_sentence={"acc": acc, "f1": f1})
 
 
+#: A detail table (per tag, per feature) lists every label of the reference but at most this many labels
+#: found only in the prediction (a participant can invent one per token): the others are added up in one
+#: row. Labels are shown with at most MAX_LABEL_CHARS characters (see :func:`evalkit.messages.printable`).
+MAX_PREDICTED_ONLY_ROWS = 200
+MAX_LABEL_CHARS = 100
+
+
+def detail_label(label):
+    """The key of ``label`` in a detail table: ``"null"`` for None, else a printable string of at most
+    :data:`MAX_LABEL_CHARS` characters (labels that only differ past that limit share one row)."""
+    if label is None:
+        return "null"
+    if type(label) is _STR and len(label) <= MAX_LABEL_CHARS and label.isprintable():
+        return label
+    return printable(label, MAX_LABEL_CHARS)
+
+
+def _add_row(rows, key, row):
+    """Add the counts of ``row`` to ``rows[key]`` (two labels can share a shown key)."""
+    if key in rows:
+        rows[key] = dict((name, rows[key][name] + count) for name, count in row.items())
+    else:
+        rows[key] = row
+
+
+def _capped_rows(rows, in_reference, weight, what):
+    """``rows`` (key -> counts) sorted by key, with every row ``in_reference`` but at most
+    :data:`MAX_PREDICTED_ONLY_ROWS` others (the heaviest by ``weight``); the rest are summed in one row."""
+    extra = sorted((key for key in rows if not in_reference(rows[key])), key=lambda key: (-weight(rows[key]), key))
+    kept = set(key for key in rows if in_reference(rows[key])) | set(extra[:MAX_PREDICTED_ONLY_ROWS])
+    out = dict((key, rows[key]) for key in sorted(kept))
+    rest = extra[MAX_PREDICTED_ONLY_ROWS:]
+    if rest:
+        total = dict((name, sum(rows[key][name] for key in rest)) for name in rows[rest[0]])
+        out["(%s other %s found only in the prediction)" % ("{:,}".format(len(rest)), what)] = total
+    return out
+
+
 def _per_tag(gold, pred, hits):
-    """``{tag: {"tp", "fp", "fn"}}`` over a whole file from flat lists of gold, predicted and hit labels."""
+    """``{tag: {"tp", "fp", "fn"}}`` over a whole file from flat lists of gold, predicted and hit labels
+    (tags shown as :func:`detail_label`; at most :data:`MAX_PREDICTED_ONLY_ROWS` tags never in the gold)."""
     gold_counts, pred_counts, hit_counts = Counter(gold), Counter(pred), Counter(hits)
     per_tag = {}
     for label in set(gold_counts) | set(pred_counts):
         tp = hit_counts.get(label, 0)
-        per_tag["null" if label is None else label] = {
-            "tp": tp, "fp": pred_counts.get(label, 0) - tp, "fn": gold_counts.get(label, 0) - tp}
-    return per_tag
+        _add_row(per_tag, detail_label(label), {
+            "tp": tp, "fp": pred_counts.get(label, 0) - tp, "fn": gold_counts.get(label, 0) - tp})
+    return _capped_rows(per_tag, lambda row: row["tp"] + row["fn"] > 0, lambda row: row["fp"], "tags")
 
 
 def topk_entry(ref_golds, pred, sentences):
@@ -342,6 +467,7 @@ def topk_entry(ref_golds, pred, sentences):
     """
     acc1, acc3 = [], []
     items = zeroed = hits1_all = hits3_all = 0
+    memo = NfcMemo()
     for gold, cands in paired(ref_golds, pred):
         if not gold:
             continue
@@ -352,6 +478,10 @@ def topk_entry(ref_golds, pred, sentences):
             acc3.append(0.0)
             continue
         a1, a3, h1, h3 = metrics.topk_accuracies(gold, cands)
+        if h1 < len(gold):   # compare in NFC where they differ
+            fixed = _canonical_candidates(gold, cands, memo)
+            if fixed is not cands:
+                a1, a3, h1, h3 = metrics.topk_accuracies(gold, fixed)
         acc1.append(a1)
         acc3.append(a3)
         hits1_all += h1
@@ -417,6 +547,15 @@ class MorphKind(Kind):
             ref.append((self._tokens(sent, name, si, task), sent))
         return ref
 
+    def check_golds(self, ref, name):
+        """Raise DataError at the first reference token with a null value (a null gold feature value would
+        be matched by a null prediction)."""
+        for si, (_, sent) in enumerate(ref):
+            for ti, tok in enumerate(sent):
+                for key, item in tok.items():
+                    if item is None:
+                        raise DataError(name, _where(si, ti, "[\"%s\"]" % key), "expected a string value, got null")
+
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         ref_forms = ref_sent[0]
         if not self._parse_tokens(sent, ref_forms, log, si):
@@ -425,6 +564,19 @@ class MorphKind(Kind):
         if forms != ref_forms:
             self._report_forms(log, si, forms, ref_forms, task)
         return forms, sent
+
+    def _canonical_marks(self, gfeats, ptok, ignored, hits, extra, memo):
+        """The marks of a token once its feature values canonically equivalent to the gold's count as equal
+        (``memo``: an :class:`NfcMemo`)."""
+        get = memo.__getitem__
+        fixes = dict((key, value) for key, value in gfeats.items()
+                     if type(ptok.get(key)) is _STR and type(value) is _STR and ptok[key] != value
+                     and get(ptok[key]) == get(value))
+        if not fixes:
+            return hits, extra
+        fixed = dict(ptok)
+        fixed.update(fixes)
+        return metrics.morph_marks(gfeats, fixed, ignored)
 
     def _report_forms(self, log, si, forms, ref_forms, task):
         for ti, form in enumerate(forms):
@@ -440,6 +592,8 @@ class MorphKind(Kind):
         items = zeroed = 0
         ignored = task.ignored_keys
         gold_keys, hit_keys, extra_keys = [], [], []  # feature names; ignored keys are dropped at the end
+        memo = NfcMemo()
+        nfc = None   # whether some value is outside NFC: found out at the first imperfect token
         for (ref_forms, gold), sent in paired(ref, pred):
             if not gold:
                 continue
@@ -458,9 +612,15 @@ class MorphKind(Kind):
                 if ptok == gtok:  # the reference token itself: every feature right, nothing extra
                     total += 1.0
                     hit_keys.extend(gtok)
-                elif pform == gform:
+                elif pform == gform or same_text(pform, gform):
                     gfeats = self._feats(gtok, ignored)
                     hits, extra = metrics.morph_marks(gfeats, ptok, ignored)
+                    if len(hits) < len(gfeats):   # compare in NFC where they differ
+                        if nfc is None:
+                            nfc = not _all_nfc(chain.from_iterable(map(dict.values, chain.from_iterable(
+                                chain((toks for _, toks in ref), (sent[1] for sent in pred if sent))))))
+                        if nfc:
+                            hits, extra = self._canonical_marks(gfeats, ptok, ignored, hits, extra, memo)
                     total += metrics.morph_score_from_marks(len(gfeats), len(hits), len(extra))
                     hit_keys.extend(hits)
                     extra_keys.extend(extra)
@@ -476,11 +636,16 @@ class MorphKind(Kind):
 def _per_feature(gold_keys, hit_keys, extra_keys, ignored):
     """``{feature: {"correct", "total", "spurious"}}`` over a whole file from lists of key names.
 
-    Keys in ``ignored`` (form, UPOS, lemma) are not features and are dropped.
+    Keys in ``ignored`` (form, UPOS, lemma) are not features and are dropped; names are shown as
+    :func:`detail_label`, with at most :data:`MAX_PREDICTED_ONLY_ROWS` features the reference never has.
     """
     total, correct, spurious = Counter(gold_keys), Counter(hit_keys), Counter(extra_keys)
-    return dict((key, {"correct": correct.get(key, 0), "total": total.get(key, 0), "spurious": spurious.get(key, 0)})
-                for key in set(total) | set(spurious) if key not in ignored)
+    rows = {}
+    for key in set(total) | set(spurious):
+        if key not in ignored:
+            _add_row(rows, detail_label(key), {"correct": correct.get(key, 0), "total": total.get(key, 0),
+                                               "spurious": spurious.get(key, 0)})
+    return _capped_rows(rows, lambda row: row["total"] > 0, lambda row: row["spurious"], "features")
 
 
 class FillMaskKind(Kind):
@@ -518,6 +683,12 @@ class FillMaskKind(Kind):
                                 "expected gold strings, got %s" % _type_name(gold))
         return out
 
+    def check_golds(self, ref, name):
+        """Raise DataError at the first null gold of a scored sentence (see :meth:`Kind.check_golds`)."""
+        for si, (_, golds) in enumerate(ref):
+            if golds is not None and None in golds:
+                raise DataError(name, _mask_where(si, golds.index(None)), "expected a gold string, got null")
+
     def _fast_parse(self, value, ref, task):
         """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`)."""
         if set(map(type, value)) - _ONLY_DICT:
@@ -541,7 +712,7 @@ class FillMaskKind(Kind):
                             "\"masked_tokens\": [...]}, got %s" % _type_name(sent))
         if golds is None:
             return None
-        if masked is not None and sent.get("masked", masked) != masked:
+        if masked is not None and not same_text(sent.get("masked", masked), masked):
             log.add(WARNING, _where(si, extra="[\"masked\"]"), "\"masked\" differs from the input line; "
                     "check the sentence order", kind="\"masked\" that differs from the input line")
         return self._parse_candidates(sent, len(golds), log, si, task)

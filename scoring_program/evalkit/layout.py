@@ -8,10 +8,13 @@ mean" suggestion. Zip members with unsafe paths (absolute, ``..``) are refused, 
 absurd size.
 """
 import difflib
+import io
 import os
 import posixpath
 import shutil
 import tempfile
+import stat
+import struct
 import zipfile
 from collections import Counter
 
@@ -59,11 +62,33 @@ class Source(object):
         """Bytes of ``path`` (at most ``limit`` + 1, so callers can detect oversize files)."""
         raise NotImplementedError
 
+    def size(self, path):
+        """The size of ``path`` in bytes as the file system or the zip declares it (0 when unknown)."""
+        raise NotImplementedError
+
+
+def _file_type(path):
+    """What the directory entry at ``path`` is, when it is not a regular file ("" when it is one)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as err:
+        return "unreadable entry (%s)" % err.strerror
+    if stat.S_ISREG(mode):
+        return ""
+    if stat.S_ISLNK(mode):
+        return "symbolic link"
+    return {stat.S_IFIFO: "named pipe (FIFO)", stat.S_IFSOCK: "socket", stat.S_IFCHR: "character device",
+            stat.S_IFBLK: "block device"}.get(stat.S_IFMT(mode), "special file")
+
 
 class DirSource(Source):
-    """A submission unpacked in a directory (the platforms' ``input/res``)."""
+    """A submission unpacked in a directory (the platforms' ``input/res``).
 
-    def __init__(self, root):
+    Only regular files are listed: symbolic links are skipped silently, and anything else (a named
+    pipe, a device, a socket: reading one could hang) with a warning in ``messages``.
+    """
+
+    def __init__(self, root, messages=None):
         self.root = root
         self._names = []
         for dirpath, dirnames, filenames in os.walk(root):
@@ -71,12 +96,22 @@ class DirSource(Source):
             rel = os.path.relpath(dirpath, root)
             for filename in sorted(filenames):
                 path = filename if rel == "." else posixpath.join(rel.replace(os.sep, "/"), filename)
-                if not os.path.islink(os.path.join(dirpath, filename)):
+                kind = _file_type(os.path.join(dirpath, filename))
+                if not kind:
                     self._names.append(path)
+                elif kind != "symbolic link" and messages is not None:
+                    messages.append(Message(path, WARNING, "layout", "a %s, not a regular file: skipped" % kind))
 
     def names(self):
-        """Relative paths of every regular file (symbolic links are skipped)."""
+        """Relative paths of every regular file (symbolic links and special files are skipped)."""
         return list(self._names)
+
+    def size(self, path):
+        """The size of file ``path`` in bytes (0 when it cannot be read: :meth:`read` says why)."""
+        try:
+            return os.path.getsize(os.path.join(self.root, *path.split("/")))
+        except (IOError, OSError):
+            return 0
 
     def read(self, path, limit):
         """Bytes of ``path``; DataError when it is over ``limit`` bytes or cannot be read."""
@@ -91,13 +126,123 @@ class DirSource(Source):
             raise DataError(path, "", "cannot be read: %s" % err.strerror)
 
 
+_CENTRAL = struct.Struct("<4s4B4HL2L5H2L")   # a central directory header (the zip specification, 4.3.12)
+_UTF8_FLAG = 0x800
+
+
+#: At most this many bytes of central directory (the list of members, with their names) are read: 10,000
+#: members with names of several kilobytes each would otherwise take gigabytes of memory to list.
+MAX_CENTRAL_DIRECTORY = 64 * 1024 * 1024
+
+
+def _central_directory(handle, read=True):
+    """``(offset, bytes)`` of the central directory of the zip open in ``handle``, or None when not found;
+    with ``read=False``, ``(offset, size)`` without reading it.
+
+    Located as :mod:`zipfile` does (end record, zip64 end record, data prepended to the zip).
+    """
+    handle.seek(0, 2)
+    size = handle.tell()
+    handle.seek(max(0, size - 22 - 65535))
+    tail = handle.read()
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < 22:
+        return None
+    end = size - len(tail) + at
+    cd_size = struct.unpack("<L", tail[at + 12:at + 16])[0]
+    if at >= 20 and end >= 76 and tail[at - 20:at - 16] == b"PK\x06\x07":   # zip64: the sizes are in the zip64 end record
+        handle.seek(end - 76)
+        record = handle.read(56)
+        cd_size = struct.unpack("<Q", record[40:48])[0] if record[:4] == b"PK\x06\x06" else cd_size
+        end -= 76
+    start = end - cd_size
+    if start < 0:
+        return None
+    if not read:
+        return start, cd_size
+    handle.seek(start)
+    return start, handle.read(cd_size)
+
+
+def _bad_utf8_members(handle):
+    """``{index: (offset of its flags, flags, raw name)}`` of the central-directory entries whose name is
+    marked as UTF-8 but is not (:mod:`zipfile` refuses the whole zip for one of them)."""
+    found = _central_directory(handle)
+    bad = {}
+    if found is None:
+        return bad
+    start, data = found
+    pos = index = 0
+    while pos + _CENTRAL.size <= len(data) and data[pos:pos + 4] == b"PK\x01\x02":
+        fields = _CENTRAL.unpack(data[pos:pos + _CENTRAL.size])
+        name = data[pos + _CENTRAL.size:pos + _CENTRAL.size + fields[12]]
+        if fields[5] & _UTF8_FLAG:
+            try:
+                name.decode("utf-8")
+            except UnicodeDecodeError:
+                bad[index] = (start + pos + 8, fields[5], name)
+        pos += _CENTRAL.size + fields[12] + fields[13] + fields[14]
+        index += 1
+    return bad
+
+
+class _PatchedFile(io.FileIO):
+    """A zip file whose bytes at some offsets read differently: used to clear the UTF-8 flag of the members
+    with an invalid name, so that :mod:`zipfile` reads the others (those members are then skipped)."""
+
+    def __init__(self, path, patches):
+        io.FileIO.__init__(self, path, "rb")
+        self.patches = patches   # [(offset, bytes)]
+
+    def read(self, size=-1):
+        """Read like a file, with the patched bytes replaced."""
+        start = self.tell()
+        data = io.FileIO.read(self, size)
+        if not data:
+            return data
+        out = None
+        for offset, value in self.patches:
+            for i, byte in enumerate(value):
+                if start <= offset + i < start + len(data):
+                    out = out if out is not None else bytearray(data)
+                    out[offset + i - start] = byte
+        return data if out is None else bytes(out)
+
+
+def _open_zip(path, messages):
+    """``(ZipFile, indices of the members to skip)``; members whose name is marked as UTF-8 but is not are
+    reported in ``messages`` and skipped instead of making the whole zip unreadable. A central directory
+    over :data:`MAX_CENTRAL_DIRECTORY` bytes is refused (NothingToScore) before it is read."""
+    with open(path, "rb") as handle:
+        found = _central_directory(handle, read=False)
+    if found and found[1] > MAX_CENTRAL_DIRECTORY:
+        raise NothingToScore("the zip's list of members takes %s bytes; at most %s are accepted (are the file "
+                             "names that long?)." % ("{:,}".format(found[1]), "{:,}".format(MAX_CENTRAL_DIRECTORY)))
+    try:
+        return zipfile.ZipFile(path), set()
+    except UnicodeDecodeError:
+        pass
+    with open(path, "rb") as handle:
+        bad = _bad_utf8_members(handle)
+    if not bad:
+        raise zipfile.BadZipFile("a member name is not valid UTF-8")
+    for index in sorted(bad):
+        messages.append(Message(bad[index][2].decode("utf-8", "backslashreplace"), WARNING, "zip member",
+                                "the name is marked as UTF-8 but is not valid UTF-8: skipped"))
+    patches = [(offset, struct.pack("<H", flags & ~_UTF8_FLAG)) for offset, flags, _ in bad.values()]
+    return zipfile.ZipFile(_PatchedFile(path, patches)), set(bad)
+
+
 class ZipSource(Source):
-    """A submission zip read in place; unsafe member names are refused and reported."""
+    """A submission zip read in place; unsafe member names are refused and reported, members with an
+    invalid name are skipped, and a name given to several members is reported (the last one is used)."""
 
     def __init__(self, path, limits, messages, label=None):
         try:
-            self.zip = zipfile.ZipFile(path)
-            infos = self.zip.infolist()
+            self.zip, skipped = _open_zip(path, messages)
+            infos = [info for i, info in enumerate(self.zip.infolist()) if i not in skipped]
+        except NothingToScore:
+            raise
         except Exception as err:  # hostile bytes make zipfile raise many kinds of errors (BadZipFile,
             # NotImplementedError for an unknown version, struct.error, ...): all mean "unreadable"
             raise NothingToScore("%s is not a readable zip file (%s: %s)."
@@ -108,6 +253,7 @@ class ZipSource(Source):
         if total > limits["upload"]:
             raise NothingToScore("the zip would unpack to %d bytes; at most %d are accepted." % (total, limits["upload"]))
         self.infos = {}
+        duplicates = set()
         for info in infos:
             if info.filename.endswith("/"):
                 continue
@@ -115,11 +261,20 @@ class ZipSource(Source):
             if reason:
                 messages.append(Message(info.filename, ERROR, "zip member", "refused (%s)" % reason))
                 continue
-            self.infos[info.filename.replace("\\", "/")] = info
+            name = info.filename.replace("\\", "/")
+            if name in self.infos and name not in duplicates:
+                duplicates.add(name)
+                messages.append(Message(name, WARNING, "zip member", "several members of the zip have this name; "
+                                        "the last one is used"))
+            self.infos[name] = info
 
     def names(self):
         """Member paths of every safe file of the zip."""
         return sorted(self.infos)
+
+    def size(self, path):
+        """The unpacked size of member ``path`` that the zip declares (it may lie: :meth:`read` is capped)."""
+        return self.infos[path].file_size
 
     def read(self, path, limit):
         """Bytes of member ``path`` (at most ``limit`` + 1 even if the zip lies about its size);
@@ -147,6 +302,10 @@ class Submission(object):
         """Bytes of the file for (task folder, language); DataError when unreadable."""
         return self.source.read(self.prefix + self.files[(task_folder, lang)], limit)
 
+    def size(self, task_folder, lang):
+        """The declared size in bytes of the file for (task folder, language) (see :meth:`Source.size`)."""
+        return self.source.size(self.prefix + self.files[(task_folder, lang)])
+
 
 INNER_ZIP_WARNING = ("the upload holds a zip inside the zip, %s, and nothing else: it was opened and scored, "
                      "but upload that inner zip itself next time")
@@ -166,16 +325,18 @@ def _open_inner_zip(outer, name, limits, messages):
     if info.file_size > limits["upload"]:
         raise NothingToScore("the zip inside the zip, %s, is %d bytes; at most %d are accepted."
                              % (name, info.file_size, limits["upload"]))
-    copy = tempfile.TemporaryFile()
+    copy = tempfile.NamedTemporaryFile(suffix=".zip")   # removed when closed (with the source)
     try:
         with outer.zip.open(info) as handle:
             shutil.copyfileobj(handle, copy)
+        copy.flush()
     except Exception as err:  # as in ZipSource.read: any failure to unpack hostile bytes is "unreadable"
         copy.close()
         raise NothingToScore("the zip inside the zip, %s, cannot be unpacked (%s: %s)."
                              % (name, type(err).__name__, err))
-    copy.seek(0)
-    return ZipSource(copy, limits, messages, label=name)
+    source = ZipSource(copy.name, limits, messages, label=name)
+    source.copy = copy
+    return source
 
 
 def open_source(path, limits, messages):
@@ -186,7 +347,7 @@ def open_source(path, limits, messages):
     naming it (only one level deep).
     """
     if os.path.isdir(path):
-        source = DirSource(path)
+        source = DirSource(path, messages)
         inner = lone_inner_zip(source.names())
         if inner:
             messages.append(Message(inner, WARNING, "layout", INNER_ZIP_WARNING % inner))

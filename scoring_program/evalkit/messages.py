@@ -9,6 +9,53 @@ ERROR = "error"      # something was scored 0 because of it
 WARNING = "warning"  # scored, but not exactly as submitted (e.g. a 4th candidate ignored)
 INFO = "info"
 
+#: At most this many characters of a participant string (a form, a tag, a file name) are shown in a
+#: message, a report or on stdout; longer strings keep a prefix, an ellipsis and their true length.
+MAX_SHOWN = 200
+#: Limits of the parts of a message (they hold at most a few shown strings).
+MAX_FILE_CHARS = 300
+MAX_TEXT_CHARS = 2000
+
+
+def _escape(text):
+    """``text`` with every non-printable character (control characters, line and paragraph separators,
+    lone surrogates, format characters) written as a visible Python escape (``\\n``, ``\\x1b``, ``\\ud800``)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _cut(text, limit):
+    """``(prefix, true length)`` of ``text``: the prefix is ``text`` itself when it is at most ``limit`` long."""
+    return (text, None) if len(text) <= limit else (text[:limit], len(text))
+
+
+def printable(text, limit=MAX_SHOWN):
+    """``text`` as one printable line: non-printable characters escaped visibly, at most ``limit`` of its
+    characters kept (then an ellipsis and the true length). Anything that is not a string is ``str()``-ed.
+
+    >>> printable("a\\nb\\x1b]0;x\\x07"), printable("abcdef", 3)
+    ('a\\\\nb\\\\x1b]0;x\\\\x07', 'abc\u2026 (6 characters)')
+    """
+    text, length = _cut(text if isinstance(text, str) else str(text), limit)
+    text = _escape(text)
+    return text if length is None else "%s\u2026 (%s characters)" % (text, "{:,}".format(length))
+
+
+def quoted(value, limit=MAX_SHOWN):
+    """A participant value quoted for a message, like ``%r`` but at most ``limit`` characters of a string
+    (then an ellipsis inside the quotes and the true length after them).
+
+    >>> quoted("ab"), quoted("a" * 5, 3), quoted(None)
+    ("'ab'", "'aaa\u2026' (5 characters)", 'None')
+    """
+    if not isinstance(value, str):
+        return printable(repr(value), limit)
+    text, length = _cut(value, limit)
+    if length is None:
+        return repr(text)
+    return "%s\u2026%s (%s characters)" % (repr(text)[:-1], repr(text)[-1], "{:,}".format(length))
+
 
 class Message(object):
     """One located validation message."""
@@ -16,10 +63,10 @@ class Message(object):
     __slots__ = ("file", "severity", "where", "text")
 
     def __init__(self, file, severity, where, text):
-        self.file = file
+        self.file = printable(file, MAX_FILE_CHARS)
         self.severity = severity
-        self.where = where
-        self.text = text
+        self.where = printable(where, MAX_FILE_CHARS)
+        self.text = printable(text, MAX_TEXT_CHARS)
 
     def as_dict(self):
         """Return the message as the dict stored in ``detailed_results.json``."""

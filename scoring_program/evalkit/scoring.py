@@ -21,9 +21,84 @@ from .messages import DataError, Message, MessageLog, ERROR
 KINDS = dict(JSON_KINDS, **lines.TEXT_KINDS)
 
 
+#: A prediction file out of all proportion to its reference is refused before it is parsed (parsing
+#: costs memory per JSON value, up to about 30 bytes of memory per byte of file): at most SIZE_FACTOR
+#: times the reference's bytes and SIZE_FACTOR times its JSON values (see :func:`json_values`). Honest
+#: files stay far below (pretty-printed, every character escaped, three candidates per token: about 8
+#: times the bytes and 2 times the values of a release reference). Tiny references get the floors.
+#: Values are only counted for a file over COUNT_FROM times the reference's bytes (below that, even the
+#: densest file costs a few hundred megabytes at most for the largest reference), which keeps the cost of
+#: counting away from ordinary files.
+SIZE_FACTOR = 16
+COUNT_FROM = 4
+MIN_BYTES = 1024 * 1024
+MIN_VALUES = 64 * 1024
+
+
 def _limits(competition):
     return {"file": competition.MAX_FILE_BYTES, "upload": competition.MAX_UPLOAD_BYTES,
             "members": competition.MAX_MEMBERS}
+
+
+def json_values(data):
+    """An upper bound of the number of JSON values in ``data`` (bytes): its commas and opening brackets
+    (every value but the first of a container follows a comma). Commas and brackets inside strings
+    count too, in the reference as in the prediction. Three C-level passes.
+
+    >>> json_values(b'[["a", "b"], {"c": [1]}]')
+    6
+    """
+    return data.count(b",") + data.count(b"[") + data.count(b"{")
+
+
+def file_limits(limits, ref_stats):
+    """``limits`` for the prediction of a reference of ``ref_stats`` (its ``bytes``, and its ``data`` for
+    :func:`values_limit`): ``file`` is :data:`SIZE_FACTOR` times the reference's size (at least
+    :data:`MIN_BYTES`), never above the platform limit."""
+    out = dict(limits)
+    out["ref"] = ref_stats
+    out["platform_file"] = limits["file"]
+    out["file"] = min(limits["file"], max(MIN_BYTES, SIZE_FACTOR * ref_stats["bytes"]))
+    return out
+
+
+def values_limit(limits):
+    """The most JSON values accepted in the prediction: :data:`SIZE_FACTOR` times the reference's (at least
+    :data:`MIN_VALUES`). Counts the reference's values once (kept in ``limits["ref"]["values"]``)."""
+    ref = limits["ref"]
+    if "values" not in ref:
+        ref["values"] = json_values(ref["data"])
+    return max(MIN_VALUES, SIZE_FACTOR * ref["values"])
+
+
+def _out_of_proportion(name, got, what, limits, key):
+    """The DataError for a prediction with ``got`` (text: a number of bytes or values) over ``limits``."""
+    floor = MIN_BYTES if key == "bytes" else MIN_VALUES
+    if key == "bytes" and limits["file"] == limits["platform_file"]:   # the platform's limit, not the reference's
+        return DataError(name, "", "the file has %s bytes; at most %s are accepted"
+                         % (got, "{:,}".format(limits["file"])))
+    return DataError(name, "", "the file has %s %s, out of all proportion to its reference file (%s): at most %s are "
+                     "accepted (%d times the reference's, and never less than %s); a prediction for these sentences "
+                     "cannot usefully be larger" % (got, what, "{:,}".format(limits["ref"][key]),
+                                                    "{:,}".format(limits[key if key == "values" else "file"]),
+                                                    SIZE_FACTOR, "{:,}".format(floor)))
+
+
+def read_prediction(submission, task, lang, limits, name):
+    """The bytes of the prediction for (task, lang) after the size checks of :func:`file_limits`
+    (declared size, actual size, number of JSON values); DataError when it is out of proportion."""
+    declared = submission.size(task.folder, lang)
+    if declared > limits["file"]:
+        raise _out_of_proportion(name, "{:,}".format(declared), "bytes", limits, "bytes")
+    data = submission.read(task.folder, lang, limits["file"])
+    if len(data) > limits["file"]:
+        raise _out_of_proportion(name, "more than {:,}".format(limits["file"]), "bytes", limits, "bytes")
+    if len(data) > COUNT_FROM * limits["ref"]["bytes"]:
+        values, most = json_values(data), values_limit(limits)
+        if values > most:
+            raise _out_of_proportion(name, "{:,}".format(values), "JSON values (counted as commas and opening "
+                                     "brackets)", dict(limits, values=most), "values")
+    return data
 
 
 def signature(competition, ref_hash):
@@ -43,37 +118,46 @@ def signature(competition, ref_hash):
         ref_hash[:16], __version__)
 
 
-def load_reference(task, lang, path, competition, digest, cache=None):
-    """Parse one reference file; feed its bytes to ``digest``; raise ReferenceError when it is broken.
+def load_reference(task, lang, path, competition, digest, stats=None, gold=True, cache=None):
+    """Parse one reference file; feed its bytes to ``digest``; raise ReferenceError when it is broken
+    (with ``gold``, a ``null`` gold is broken too).
 
-    ``cache`` (opt-in, a dict the caller keeps between calls, off by default): the bytes and parsed
-    sentences of ``path`` are kept there and reused, so a caller scoring many submissions against one
-    reference parses each file once (the digest still gets the same bytes).
+    When ``stats`` is a dict, it receives the file's size in ``bytes`` and its content in ``data`` (see
+    :func:`values_limit`). ``cache`` (opt-in, a dict the caller keeps between calls, off by default): the
+    bytes and parsed sentences of ``path`` are kept there and reused, so a caller scoring many
+    submissions against one reference parses each file once (the digest still gets the same bytes).
     """
     name = "reference %s/%s.json" % (task.folder, lang)
     if lines.declares_names(competition):
         name = "reference " + lines.reference_name(competition, task, lang)
-    if cache is not None and path in cache:
-        data, ref = cache[path]
-        digest.update(("%s/%s\0%d\0" % (task.folder, lang, len(data))).encode("utf-8"))
-        digest.update(data)
-        return ref
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        if cache is not None and path in cache:
+            data, ref = cache[path]
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            ref = _parse_reference(KINDS[task.kind], data, name, task, lang, gold)
+            if cache is not None:
+                cache[path] = (data, ref)
         digest.update(("%s/%s\0%d\0" % (task.folder, lang, len(data))).encode("utf-8"))
         digest.update(data)
-        if getattr(KINDS[task.kind], "reads_text", False):
-            ref = KINDS[task.kind].parse_reference_text(data, name, task, lang)
-        else:
-            ref = KINDS[task.kind].parse_reference(parse_json_bytes(data, name, len(data)), name, task)
-        if cache is not None:
-            cache[path] = (data, ref)
+        if stats is not None:
+            stats.update(bytes=len(data), data=data)
         return ref
     except DataError as err:
         raise ReferenceError(str(err))
     except (IOError, OSError) as err:
         raise ReferenceError("%s cannot be read: %s" % (name, err))
+
+
+def _parse_reference(kind, data, name, task, lang, gold):
+    """The parsed reference file ``data`` (bytes) of ``kind``; DataError when it is broken."""
+    if getattr(kind, "reads_text", False):
+        return kind.parse_reference_text(data, name, task, lang)
+    ref = kind.parse_reference(parse_json_bytes(data, name, len(data)), name, task)
+    if gold and b"null" in data:   # a null gold would be matched by a null prediction
+        kind.check_golds(ref, name)
+    return ref
 
 
 def submission_file_name(competition, task, lang):
@@ -98,46 +182,18 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
     ``per_sentence`` (opt-in): a scored entry also carries ``"per_sentence"``, ``{component: [value per
     scored sentence]}`` as the kind computed it (a failed entry has none: every sentence counts 0).
     """
-    if getattr(KINDS[task.kind], "reads_text", False):
-        return _score_text_file(task, lang, ref, submission, limits, messages, name)
-    name = "%s/%s.json" % (task.folder, lang)
-    if (task.folder, lang) not in submission.files:
-        messages.append(Message(name, ERROR, "", "missing: expected %s in the submission (scored 0)" % name))
-        return _failed_entry(task, lang, "missing")
     kind = KINDS[task.kind]
-    log = MessageLog(name)
-    try:
-        value = parse_json_bytes(submission.read(task.folder, lang, limits["file"]), name, limits["file"])
-        _check_split(task, lang, name, value, ref, other, messages)
-        pred = kind.parse_prediction(value, ref, log, task)
-    except DataError as err:
-        messages.extend(log.close())
-        err.message.text += " (this file scores 0)"
-        messages.append(err.message)
-        return _failed_entry(task, lang, err.status)
-    del value
-    result = kind.score(ref, pred, task)
-    messages.extend(log.close())
-    entry = _failed_entry(task, lang, "scored")
-    entry.update({"score": kind.score_value(result.components), "micro": result.micro,
-                  "sentences": result.sentences, "scored_sentences": result.scored_sentences,
-                  "items": result.items, "zeroed_sentences": result.zeroed_sentences, "details": result.details})
-    entry["components"] = dict((c, result.components[c]) for c in task.components)
-    if per_sentence:
-        entry["per_sentence"] = result.per_sentence
-    return entry
-
-
-def _score_text_file(task, lang, ref, submission, limits, messages, name):
-    """:func:`score_file` for the line-aligned text kinds (:mod:`evalkit.lines`)."""
-    kind = KINDS[task.kind]
+    name = name or "%s/%s.json" % (task.folder, lang)
     if (task.folder, lang) not in submission.files:
         messages.append(Message(name, ERROR, "", "missing: expected %s in the submission (scored 0)" % name))
         return _failed_entry(task, lang, "missing", name)
     log = MessageLog(name)
-    limit = kind.prediction_limit(ref, limits["file"])
     try:
-        pred = kind.parse_prediction_text(submission.read(task.folder, lang, limit), ref, log, task, limit)
+        if getattr(kind, "reads_text", False):   # the line-aligned text kinds (evalkit.lines)
+            limit = kind.prediction_limit(ref, limits["file"])
+            pred = kind.parse_prediction_text(submission.read(task.folder, lang, limit), ref, log, task, limit)
+        else:
+            pred = _parse_json_prediction(kind, task, lang, ref, submission, limits, name, other, log, messages)
     except DataError as err:
         messages.extend(log.close())
         err.message.text += " (this file scores 0)"
@@ -150,7 +206,22 @@ def _score_text_file(task, lang, ref, submission, limits, messages, name):
                   "sentences": result.sentences, "scored_sentences": result.scored_sentences,
                   "items": result.items, "zeroed_sentences": result.zeroed_sentences, "details": result.details})
     entry["components"] = dict((c, result.components[c]) for c in task.components)
+    if per_sentence:
+        entry["per_sentence"] = getattr(result, "per_sentence", None)
     return entry
+
+
+def _parse_json_prediction(kind, task, lang, ref, submission, limits, name, other, log, messages):
+    """The parsed JSON prediction for (task, lang), after the size checks of :func:`read_prediction`
+    (when ``limits`` carries the reference's size) and the other-split check; DataError when unusable."""
+    if "ref" in limits:
+        data = read_prediction(submission, task, lang, limits, name)
+    else:
+        data = submission.read(task.folder, lang, limits["file"])
+    value = parse_json_bytes(data, name, limits["file"])
+    del data
+    _check_split(task, lang, name, value, ref, other, messages)
+    return kind.parse_prediction(value, ref, log, task)
 
 
 def _check_split(task, lang, name, value, ref, other, messages):
@@ -212,8 +283,11 @@ def cyclic_gc_paused():
             gc.enable()
 
 
-def evaluate(competition, ref_dir, submission_path, per_sentence=False, reference_cache=None):
+def evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=False, reference_cache=None):
     """Score the submission at ``submission_path`` (directory or zip) against ``ref_dir``.
+
+    ``gold=False`` is for a gold-less public reference (``null`` golds: the starting kit's validator
+    checks shapes with it, its scores mean nothing); otherwise a null gold is a broken reference.
 
     Returns the report dict (``detailed_results.json``). Raises :class:`~evalkit.layout.ReferenceError` when the
     reference is unusable and :class:`~evalkit.layout.NothingToScore` when the submission holds no
@@ -223,30 +297,43 @@ def evaluate(competition, ref_dir, submission_path, per_sentence=False, referenc
     ``reference_cache`` is a dict kept between calls (see :func:`load_reference`).
     """
     with cyclic_gc_paused():
-        return _evaluate(competition, ref_dir, submission_path, per_sentence, reference_cache)
+        return _evaluate(competition, ref_dir, submission_path, gold, per_sentence, reference_cache)
 
 
-def _evaluate(competition, ref_dir, submission_path, per_sentence=False, reference_cache=None):
-    """:func:`evaluate` itself: find the files, then load, check and score them one at a time."""
+def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=False, reference_cache=None):
+    """:func:`evaluate` itself: find the files, then load, check and score them one at a time.
+
+    A competition that declares flat file names (``SUBMISSION_FILE``, :mod:`evalkit.lines`) has its
+    reference and submission files found by that declaration; the others by ``<task>/<lang>.json``.
+    """
     tasks = dict((task.folder, task) for task in competition.TASKS)
-    if lines.declares_names(competition):
-        return _evaluate_named(competition, ref_dir, submission_path)
-    found = scan_reference(ref_dir, set(tasks), competition.LANGUAGES)
+    named = lines.declares_names(competition)
+    if named:
+        found = lines.scan_reference(ref_dir, competition)
+    else:
+        found = scan_reference(ref_dir, set(tasks), competition.LANGUAGES)
     pairs = keys.ordered_pairs(competition.TASKS, list(competition.LANGUAGES),
                                [(tasks[folder], lang) for folder, lang, _ in found])
     paths = dict(((folder, lang), path) for folder, lang, path in found)
     limits = _limits(competition)
     messages = []
     source = open_source(submission_path, limits, messages)
-    aliases = getattr(competition, "LANGUAGE_ALIASES", {})
-    submission = find_submission_files(source, set(paths), set(tasks), list(competition.LANGUAGES),
-                                       aliases, messages)
+    if named:
+        submission = lines.find_named_files(source, competition, pairs, messages)
+        other = None
+    else:
+        submission = find_submission_files(source, set(paths), set(tasks), list(competition.LANGUAGES),
+                                           getattr(competition, "LANGUAGE_ALIASES", {}), messages)
+        other = fingerprint.read_fingerprint(os.path.join(ref_dir, fingerprint.FILE_NAME))
     digest = hashlib.sha256()
     entries = []
-    other = fingerprint.read_fingerprint(os.path.join(ref_dir, fingerprint.FILE_NAME))
     for task, lang in pairs:
-        ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest, reference_cache)
-        entries.append(score_file(task, lang, ref, submission, limits, messages, other, per_sentence=per_sentence))
+        stats = {}
+        ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest, stats, gold,
+                             reference_cache)
+        name = submission_file_name(competition, task, lang) if named else None
+        entries.append(score_file(task, lang, ref, submission, file_limits(limits, stats), messages, other,
+                                  name=name, per_sentence=per_sentence))
         del ref
     report = build_report(competition, entries, pairs, messages, digest.hexdigest())
     baseline = read_baseline(os.path.join(ref_dir, BASELINE_FILE))
@@ -275,31 +362,6 @@ def read_baseline(path, max_bytes=4 * 1024 * 1024):
                          if type(number) in (int, float) and number == number)
     label = value.get("label") if type(value.get("label")) is str else "baseline"
     return {"label": label[:80], "scores": scores} if scores else None
-
-
-def _evaluate_named(competition, ref_dir, submission_path):
-    """:func:`_evaluate` for competitions that declare flat file names (``SUBMISSION_FILE``)."""
-    tasks = dict((task.folder, task) for task in competition.TASKS)
-    found = lines.scan_reference(ref_dir, competition)
-    pairs = keys.ordered_pairs(competition.TASKS, list(competition.LANGUAGES),
-                               [(tasks[folder], lang) for folder, lang, _ in found])
-    paths = dict(((folder, lang), path) for folder, lang, path in found)
-    limits = _limits(competition)
-    messages = []
-    source = open_source(submission_path, limits, messages)
-    submission = lines.find_named_files(source, competition, pairs, messages)
-    digest = hashlib.sha256()
-    entries = []
-    for task, lang in pairs:
-        ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest)
-        entries.append(score_file(task, lang, ref, submission, limits, messages,
-                                  name=submission_file_name(competition, task, lang)))
-        del ref
-    report = build_report(competition, entries, pairs, messages, digest.hexdigest())
-    baseline = read_baseline(os.path.join(ref_dir, BASELINE_FILE))
-    if baseline is not None:
-        report["baseline"] = baseline
-    return report
 
 
 def build_report(competition, entries, pairs, messages, ref_hash):

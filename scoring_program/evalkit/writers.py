@@ -8,8 +8,14 @@ import os
 import re
 from collections import OrderedDict
 
+from .messages import MAX_FILE_CHARS, MAX_TEXT_CHARS, printable
+
 KEY_PATTERN = re.compile(r"^[a-z0-9_]{1,36}$")
 DECIMALS = 12
+#: Size budget of each report (``detailed_results.json``, ``detailed_results.html``), in bytes. Participant
+#: strings are already cut and detail tables capped; should a report still be larger, messages (then
+#: detail tables) are left out of it, and a message says so.
+REPORT_BUDGET = 50 * 1000 * 1000
 
 
 def format_value(value):
@@ -41,8 +47,48 @@ def scores_txt(scores):
 
 
 def _write(path, text):
-    with io.open(path, "w", encoding="utf-8", newline="\n") as handle:
+    """Write ``text`` as UTF-8; a lone surrogate, should one reach this point, is written as its escape."""
+    with io.open(path, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as handle:
         handle.write(text)
+
+
+def _size(text):
+    """Size in bytes of ``text`` once written by :func:`_write`."""
+    return len(text.encode("utf-8", "backslashreplace"))
+
+
+def _trimmed(report, keep, details):
+    """A copy of ``report`` with its first ``keep`` messages only (and a message saying how many were
+    left out) and, unless ``details``, no detail tables."""
+    out = dict(report)
+    messages = report.get("messages", [])
+    if len(messages) > keep:
+        out["messages"] = messages[:keep] + [{
+            "file": "", "severity": "warning", "where": "report",
+            "text": "%d more messages are left out of this report to keep it under %d MB; fix the problems "
+                    "above first" % (len(messages) - keep, REPORT_BUDGET // 1000000)}]
+    if not details:
+        out["entries"] = [dict(entry, details={}) for entry in report.get("entries", [])]
+        out["messages"] = out.get("messages", messages) + [{
+            "file": "", "severity": "warning", "where": "report",
+            "text": "the detail tables are left out of this report to keep it under %d MB"
+                    % (REPORT_BUDGET // 1000000)}]
+    return out
+
+
+def within_budget(report, render, budget=REPORT_BUDGET):
+    """``render(report)``, or the rendering of a :func:`_trimmed` report when that is over ``budget`` bytes."""
+    text = render(report)
+    for keep, details in ((1000, True), (100, True), (10, True), (10, False), (0, False)):
+        if _size(text) <= budget:
+            break
+        text = render(_trimmed(report, keep, details))
+    return text
+
+
+def report_json(report):
+    """The text of ``detailed_results.json``."""
+    return json.dumps(report, ensure_ascii=False, indent=1) + "\n"
 
 
 def scores_json(report):
@@ -66,8 +112,8 @@ def write_outputs(report, out_dir, render_html):
         os.makedirs(out_dir)
     _write(os.path.join(out_dir, "scores.txt"), scores_txt(report["scores"]))
     _write(os.path.join(out_dir, "scores.json"), scores_json(report))
-    _write(os.path.join(out_dir, "detailed_results.json"), json.dumps(report, ensure_ascii=False, indent=1) + "\n")
-    _write(os.path.join(out_dir, "detailed_results.html"), render_html(report))
+    _write(os.path.join(out_dir, "detailed_results.json"), within_budget(report, report_json))
+    _write(os.path.join(out_dir, "detailed_results.html"), within_budget(report, render_html))
 
 
 def _table(report):
@@ -100,7 +146,8 @@ def _count_label(count, severity):
 
 
 def summary(report, max_messages=20):
-    """A short human-readable summary: signature, overall score, table, message counts."""
+    """A short human-readable summary: signature, overall score, table, message counts, the first messages
+    (participant text printed escaped and cut: no line break, no control character)."""
     lines = ["%s" % report["title"], "signature: %s" % report["signature"],
              "overall score (avg_score): %.4f" % report["scores"].get("avg_score", 0.0), ""]
     lines.extend(_table(report))
@@ -111,8 +158,9 @@ def summary(report, max_messages=20):
     lines.append("")
     lines.append("messages: %s" % (", ".join(_count_label(n, s) for s, n in sorted(counts.items())) or "none"))
     for msg in [m for m in messages if m["severity"] != "info"][:max_messages]:
-        where = (", " + msg["where"]) if msg["where"] else ""
-        lines.append("  %s: %s%s: %s" % (msg["severity"], msg["file"], where, msg["text"]))
+        where = (", " + printable(msg["where"], MAX_FILE_CHARS)) if msg["where"] else ""
+        lines.append("  %s: %s%s: %s" % (printable(msg["severity"]), printable(msg["file"], MAX_FILE_CHARS), where,
+                                         printable(msg["text"], MAX_TEXT_CHARS)))
     if len(messages) > max_messages:
         lines.append("  ... all messages are in detailed_results.json and detailed_results.html")
     return "\n".join(lines) + "\n"
