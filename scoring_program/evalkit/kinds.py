@@ -83,14 +83,19 @@ def _canonical_values(pred, gold, memo):
 def _canonical_candidates(golds, cands, memo):
     """``cands`` (one candidate tuple per gold) with every candidate canonically equivalent to its gold
     replaced by the gold; ``cands`` itself when there is none. ``memo``: an :class:`NfcMemo`."""
-    if _all_nfc(chain(golds, chain.from_iterable(c for c in cands if type(c) in _SEQ))):
-        return cands   # every string already in NFC: equal strings are the only equivalent ones
     get = memo.__getitem__
     fixed = list(cands)
     changed = False
+    normalize = unicodedata.normalize
     for i, (g, c) in enumerate(paired(golds, cands)):
         if type(c) not in _SEQ or (c and c[0] == g) or type(g) is not _STR:
-            continue
+            continue   # a hit
+        try:
+            joined = "\x00".join((g,) + tuple(c))   # NUL never composes: NFC as a whole iff each string is
+        except TypeError:   # a candidate that is not a string
+            joined = "\x00".join([g] + [x for x in c if type(x) is _STR])
+        if joined.isascii() or normalize("NFC", joined) == joined:
+            continue   # every string already in NFC: equal strings are the only equivalent ones
         ng, normal = get(g), list(map(get, c))
         if normal.count(ng) > list(c).count(g):   # a candidate that differs from the gold but is equivalent
             fixed[i] = tuple(g if n == ng else x for x, n in paired(c, normal))
@@ -568,6 +573,12 @@ class MorphKind(Kind):
     def _canonical_marks(self, gfeats, ptok, ignored, hits, extra, memo):
         """The marks of a token once its feature values canonically equivalent to the gold's count as equal
         (``memo``: an :class:`NfcMemo`)."""
+        differ = [(ptok[key], value) for key, value in gfeats.items() if key in ptok and ptok[key] != value]
+        try:
+            if not differ or "\x00".join(chain.from_iterable(differ)).isascii():
+                return hits, extra   # ASCII strings are equivalent only when equal
+        except TypeError:   # a value that is not a string
+            pass
         get = memo.__getitem__
         fixes = dict((key, value) for key, value in gfeats.items()
                      if type(ptok.get(key)) is _STR and type(value) is _STR and ptok[key] != value
@@ -593,7 +604,6 @@ class MorphKind(Kind):
         ignored = task.ignored_keys
         gold_keys, hit_keys, extra_keys = [], [], []  # feature names; ignored keys are dropped at the end
         memo = NfcMemo()
-        nfc = None   # whether some value is outside NFC: found out at the first imperfect token
         for (ref_forms, gold), sent in paired(ref, pred):
             if not gold:
                 continue
@@ -616,11 +626,7 @@ class MorphKind(Kind):
                     gfeats = self._feats(gtok, ignored)
                     hits, extra = metrics.morph_marks(gfeats, ptok, ignored)
                     if len(hits) < len(gfeats):   # compare in NFC where they differ
-                        if nfc is None:
-                            nfc = not _all_nfc(chain.from_iterable(map(dict.values, chain.from_iterable(
-                                chain((toks for _, toks in ref), (sent[1] for sent in pred if sent))))))
-                        if nfc:
-                            hits, extra = self._canonical_marks(gfeats, ptok, ignored, hits, extra, memo)
+                        hits, extra = self._canonical_marks(gfeats, ptok, ignored, hits, extra, memo)
                     total += metrics.morph_score_from_marks(len(gfeats), len(hits), len(extra))
                     hit_keys.extend(hits)
                     extra_keys.extend(extra)
