@@ -49,10 +49,18 @@ bundle: reference baselines
 baselines: reference
 	$(ORG) baselines --data $(DATA) --reference $(REF) --out $(DIST)
 
-# Checks the last build, never rebuilds it (builds only when nothing was built yet).
+# Checks the last build, never rebuilds it (builds only when nothing was built yet); `make check
+# COMPETITION=lince` checks that competition's last build (dist/lince/).
+ifeq ($(COMPETITION),)
 check: venv
 	@test -f $(DIST)/build.json || $(MAKE) --no-print-directory bundle
 	$(ORG) check --dist $(DIST) $(CHECK_DATA) --submissions $(DIST)/submissions
+else
+check: venv
+	@test -f $(DIST)/$(COMPETITION)/build.json || $(MAKE) --no-print-directory competition
+	$(ORG) check --dist $(DIST)/$(COMPETITION) $(if $(filter command line environment,$(origin DATA)),--data $(CDATA)) \
+		--submissions $(DIST)/$(COMPETITION)/submissions
+endif
 
 bench: venv
 	$(PY) tests/bench.py --data $(SHARED)
@@ -94,4 +102,4 @@ competition: venv
 	$(PY) $(CDIR)/reference.py --data $(CDATA) $(if $(CSAMPLE),--test-gold $(CDIR)/sample_data/test_gold) --out $(REF)/$(COMPETITION)
 	$(PY) $(CDIR)/baselines.py --data $(CDATA) --reference $(REF)/$(COMPETITION)/dev --out $(DIST)/$(COMPETITION)
 	$(PY) -m organiser.competition_bundle --competition $(COMPETITION) --reference $(REF)/$(COMPETITION) \
-		--out $(DIST)/$(COMPETITION) --baselines $(DIST)/$(COMPETITION)/baselines.md
+		--out $(DIST)/$(COMPETITION) --baselines $(DIST)/$(COMPETITION)/baselines.md --data $(CDATA)
