@@ -150,3 +150,22 @@ def test_trivial_submission_follows_the_text_kinds(built, tmp_path):
     assert members["sa_spa_eng.txt"].decode().split() == ["positive"] * len(gold[sa])
     lid = lince.DATASETS[0]
     assert members["lid_spa_eng.txt"].decode().split() == ["lang1"] * sum(len(rows) for _, rows in gold[lid])
+
+
+def test_a_bundle_without_some_datasets_says_which_on_its_pages(tmp_path):
+    import shutil
+    build_sample_reference(tmp_path / "ref")
+    for phase in ("dev", "test"):
+        for name in os.listdir(str(tmp_path / "ref" / phase)):
+            if name != "lid_spa_eng.conll":
+                os.remove(str(tmp_path / "ref" / phase / name))
+    shutil.rmtree(str(tmp_path / "ref" / "test"))
+    assert competition_bundle.build("lince", str(tmp_path / "ref"), str(tmp_path / "dist")) == ["Development"]
+    with zipfile.ZipFile(str(tmp_path / "dist" / "bundles" / "lince.zip")) as archive:
+        overview = archive.read("overview.html").decode("utf-8")
+        evaluation = archive.read("evaluation.html").decode("utf-8")
+        competition = yaml.safe_load(archive.read("competition.yaml"))
+    assert "LACKS 9 of 10 datasets" in overview and overview.count("<strong>LACKING</strong>") == 9
+    assert "<code>ner_msa_ea.conll</code>" in overview and "<style" not in overview
+    assert list(competition["leaderboard"]["columns"]) == ["avg_score", "spa_eng_lid"]
+    assert "LID SPA-ENG" in evaluation and "MSA-EA" not in evaluation.split("Leaderboard columns")[1]
