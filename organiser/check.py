@@ -32,7 +32,7 @@ import yaml
 
 from organiser import logo, platforms, ROOT  # noqa: F401  (ROOT puts the scoring program on sys.path)
 from organiser import bundle as bundle_module
-from organiser import competition_bundle
+from organiser import competition_bundle, declarations
 from organiser import schedule as schedule_module
 from evalkit.messages import DataError
 from evalkit import keys, lines
@@ -153,13 +153,13 @@ def _is_int(value):
 
 
 #: The competition a bundle is checked against when nothing names another (the top-level one).
-DEFAULT_COMPETITION = "st2024"
+DEFAULT_COMPETITION = declarations.top_level_id()
 
 
 def declaration(decl=None):
     """The declaration module ``decl`` (a module, a competition id, or None for DEFAULT_COMPETITION)."""
     if decl is None or isinstance(decl, str):
-        return competition_bundle.load_declaration(decl or DEFAULT_COMPETITION)
+        return declarations.load(decl or DEFAULT_COMPETITION)
     return decl
 
 

@@ -1,4 +1,4 @@
-"""The bundle of a competition declared under ``competitions/<id>/`` (a further competition; ST2024 is ``bundle``).
+"""The bundle of a competition declared under ``competitions/<id>/`` (the top-level competition's is ``bundle``).
 
 ``python -m organiser.competition_bundle --competition lince --reference reference_data/lince --out dist/lince``
 writes ``<out>/bundles/<id>.zip`` (CodaLab v1.5 format), ``<out>/bundles/<id>-codabench.zip`` (native
@@ -13,32 +13,24 @@ dropped and said loudly; so is every declared dataset without a reference file.
 import argparse
 import copy
 import json
-import importlib
-import importlib.util
 import os
 import sys
 
 import zlib
 
-from organiser import ROOT, SCORING_PROGRAM, bundle, logo, pages
+from organiser import SCORING_PROGRAM, bundle, declarations, logo, pages
 from organiser import schedule as schedule_module
 from evalkit import keys, lines
 from evalkit.messages import DataError
 
-COMPETITIONS = os.path.join(ROOT, "competitions")
+COMPETITIONS = declarations.COMPETITIONS
 #: How the pages name the official metrics.
 METRIC_NAMES = {"acc": "accuracy", "span_f1": "entity-span micro-F1", "weighted_f1": "weighted F1"}
 
 
 def load_declaration(cid):
-    """The declaration module ``competitions/<cid>/<cid>.py`` (ST2024's is the scoring program's ``st2024``)."""
-    if not os.path.isfile(os.path.join(COMPETITIONS, cid, cid + ".py")):
-        return importlib.import_module(cid)
-    path = os.path.join(COMPETITIONS, cid, cid + ".py")
-    spec = importlib.util.spec_from_file_location(cid, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The declaration module of competition ``cid`` (:func:`organiser.declarations.load`)."""
+    return declarations.load(cid)
 
 
 def pairs_of(competition):
@@ -48,7 +40,7 @@ def pairs_of(competition):
 
 
 def schedule_path(cid):
-    """The schedule of competition ``cid``: ``competitions/<cid>/schedule.yaml`` (ST2024: the top-level one)."""
+    """The schedule of competition ``cid``: ``competitions/<cid>/schedule.yaml`` (top level: ``schedule.yaml``)."""
     path = os.path.join(COMPETITIONS, cid, "schedule.yaml")
     return path if os.path.isfile(path) else schedule_module.SCHEDULE_YAML
 
@@ -199,8 +191,8 @@ def reference_phases(cid, competition, source, reference_dir, out):
         name = bundle.phase_reference(phase)
         refs, missing = reference_members(competition, os.path.join(reference_dir, name))
         if not refs:
-            print("WARNING: phase %r dropped: no reference file in %s" % (phase["label"], os.path.join(reference_dir, name)),
-                  file=sys.stderr)
+            print("WARNING: phase %r dropped: no reference file in %s"
+                  % (phase["label"], os.path.join(reference_dir, name)), file=sys.stderr)
             continue
         if missing:
             print("WARNING: phase %r LACKS %d of %d datasets (not scored): %s" % (
