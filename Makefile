@@ -52,12 +52,15 @@ bundle: reference baselines
 baselines: reference
 	$(ORG) baselines --data $(DATA) --reference $(REF) --out $(DIST)
 
-# Checks the last build, never rebuilds it (builds only when nothing was built yet); `make check
-# COMPETITION=lince` checks that competition's last build (dist/lince/).
+# Checks the last build, never rebuilds it (builds only when nothing was built yet); without DATA it also
+# checks every further competition built in dist/<id>/. `make check COMPETITION=lince` checks only that
+# competition's last build (dist/lince/).
 ifeq ($(COMPETITION),)
 check: venv
 	@test -f $(DIST)/build.json || $(MAKE) --no-print-directory bundle
 	$(ORG) check --dist $(DIST) $(CHECK_DATA) --submissions $(DIST)/submissions
+	@$(if $(CHECK_DATA),true,for id in $(HOSTED); do test ! -f $(DIST)/$$id/build.json || \
+		$(MAKE) --no-print-directory COMPETITION=$$id check || exit 1; done)
 else
 check: venv
 	@test -f $(DIST)/$(COMPETITION)/build.json || $(MAKE) --no-print-directory competition
