@@ -767,7 +767,9 @@ def check_bundle(path, schedule=None, decl=None):
     columns and reference files with the declaration ``decl`` (default: DEFAULT_COMPETITION's).
     """
     names, members, competition, failures = read_bundle(path)
-    schedule = schedule if schedule is not None else schedule_module.load()
+    decl = declaration(decl)
+    schedule = schedule if schedule is not None else schedule_module.load(
+        competition_bundle.schedule_path(decl.COMPETITION_ID))
     if is_codabench_v2(competition):
         failures.extend(check_codabench(competition, members, schedule, decl))
     elif competition is not None:

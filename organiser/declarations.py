@@ -14,6 +14,7 @@ from organiser import ROOT, SCORING_PROGRAM
 
 COMPETITIONS = os.path.join(ROOT, "competitions")
 _DECLARES = re.compile(r"^COMPETITION_ID = ", re.M)
+_LOADED = {}
 
 
 def top_level_id():
@@ -31,8 +32,15 @@ def top_level_id():
 
 
 def load(cid=None):
-    """The declaration module of competition ``cid`` (None: the top-level one)."""
+    """The declaration module of competition ``cid`` (None: the top-level one), loaded once."""
     cid = cid or top_level_id()
+    if cid not in _LOADED:
+        _LOADED[cid] = _load(cid)
+    return _LOADED[cid]
+
+
+def _load(cid):
+    """Import the declaration of ``cid``."""
     path = os.path.join(COMPETITIONS, cid, cid + ".py")
     if not os.path.isfile(path):
         return importlib.import_module(cid)   # the top-level declaration, on sys.path with the scoring program

@@ -169,3 +169,16 @@ def test_a_bundle_without_some_datasets_says_which_on_its_pages(tmp_path):
     assert "<code>ner_msa_ea.conll</code>" in overview and "<style" not in overview
     assert list(competition["leaderboard"]["columns"]) == ["avg_score", "spa_eng_lid"]
     assert "LID SPA-ENG" in evaluation and "MSA-EA" not in evaluation.split("Leaderboard columns")[1]
+
+
+def test_the_machinery_imports_no_competition_by_name():
+    import re
+    from organiser import declarations
+    from conftest import ROOT
+    assert declarations.top_level_id() == "st2024"
+    assert declarations.load("lince").COMPETITION_ID == "lince" and declarations.load() is declarations.load("st2024")
+    for name in ("bundle", "pages", "check", "competition_bundle", "schedule", "platforms", "declarations"):
+        with open(os.path.join(ROOT, "organiser", name + ".py"), encoding="utf-8") as handle:
+            text = handle.read()
+        assert not re.search(r"^\s*(import|from) (st2024|lince)\b", text, re.M), name
+        assert not re.search(r"\b(st2024|lince)\.[A-Z]", text), name
