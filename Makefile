@@ -1,4 +1,4 @@
-# ST2024 competition kit. `make` builds everything from the embedded synthetic data;
+# Competition kit (ST2024, plus competitions/<id>/). `make` builds everything from the embedded synthetic data;
 # `make DATA=../shared/st2024` does the same on a release checkout; `make test` runs the tests.
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -22,7 +22,10 @@ CHECK_DATA := $(if $(filter command line environment,$(origin DATA)),--data $(DA
 
 .PHONY: all venv browser reference bundle baselines check bench test clean summary
 
-all: venv reference bundle baselines summary
+# Plain `make` builds ST2024 and, on their embedded samples, every further competition of competitions/
+# (`make competitions`); with DATA=<a release>, only ST2024.
+HOSTED := $(notdir $(patsubst %/,%,$(dir $(wildcard competitions/*/competition.yaml))))
+all: venv reference bundle baselines summary $(if $(filter sample_data,$(DATA)),competitions)
 
 $(VENV)/.stamp: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -49,10 +52,21 @@ bundle: reference baselines
 baselines: reference
 	$(ORG) baselines --data $(DATA) --reference $(REF) --out $(DIST)
 
-# Checks the last build, never rebuilds it (builds only when nothing was built yet).
+# Checks the last build, never rebuilds it (builds only when nothing was built yet); without DATA it also
+# checks every further competition built in dist/<id>/. `make check COMPETITION=lince` checks only that
+# competition's last build (dist/lince/).
+ifeq ($(COMPETITION),)
 check: venv
 	@test -f $(DIST)/build.json || $(MAKE) --no-print-directory bundle
 	$(ORG) check --dist $(DIST) $(CHECK_DATA) --submissions $(DIST)/submissions
+	@$(if $(CHECK_DATA),true,for id in $(HOSTED); do test ! -f $(DIST)/$$id/build.json || \
+		$(MAKE) --no-print-directory COMPETITION=$$id check || exit 1; done)
+else
+check: venv
+	@test -f $(DIST)/$(COMPETITION)/build.json || $(MAKE) --no-print-directory competition
+	$(ORG) check --dist $(DIST)/$(COMPETITION) $(if $(filter command line environment,$(origin DATA)),--data $(CDATA)) \
+		--submissions $(DIST)/$(COMPETITION)/submissions
+endif
 
 bench: venv
 	$(PY) tests/bench.py --data $(SHARED)
@@ -88,10 +102,12 @@ CDIR = competitions/$(COMPETITION)
 CSAMPLE = $(filter sample_data,$(DATA))
 CDATA = $(if $(CSAMPLE),$(CDIR)/sample_data,$(DATA))
 
-.PHONY: competition
+.PHONY: competition competitions
+competitions: venv
+	@for id in $(HOSTED); do $(MAKE) --no-print-directory COMPETITION=$$id DATA=sample_data competition || exit 1; done
 competition: venv
 	@test -n "$(COMPETITION)" || { echo "give COMPETITION=<id> (one of: $$(ls competitions))"; exit 2; }
 	$(PY) $(CDIR)/reference.py --data $(CDATA) $(if $(CSAMPLE),--test-gold $(CDIR)/sample_data/test_gold) --out $(REF)/$(COMPETITION)
 	$(PY) $(CDIR)/baselines.py --data $(CDATA) --reference $(REF)/$(COMPETITION)/dev --out $(DIST)/$(COMPETITION)
 	$(PY) -m organiser.competition_bundle --competition $(COMPETITION) --reference $(REF)/$(COMPETITION) \
-		--out $(DIST)/$(COMPETITION) --baselines $(DIST)/$(COMPETITION)/baselines.md
+		--out $(DIST)/$(COMPETITION) --baselines $(DIST)/$(COMPETITION)/baselines.md --data $(CDATA)

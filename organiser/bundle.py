@@ -2,7 +2,7 @@
 
 ``python -m organiser bundle --data DIR --reference reference_data --out dist [--schedule schedule.yaml]`` writes:
 
-- ``dist/bundles/st2024-<subtask>.zip`` (v1.5: upload on CodaLab) and ``dist/bundles/st2024-<subtask>-codabench.zip``
+- ``dist/bundles/<id>-<subtask>.zip`` (v1.5: upload on CodaLab) and ``dist/bundles/<id>-<subtask>-codabench.zip``
   (``version: 2``: upload on Codabench), for the unconstrained and constrained subtasks, with the same members;
 - ``dist/reference/<subtask>-<phase>.zip`` (the reference data of each phase, ``phase`` = ``dev`` | ``test``
   | ``embeddings``), also nested in the bundles; without test gold the test phase nests a placeholder instead
@@ -15,7 +15,7 @@
 The top-level ``competition.yaml`` is the source of the unconstrained bundle; the constrained one is derived
 from it (its own title, description and phase labels, its tasks and languages, plus "Phase 2: embeddings").
 Every date comes from ``schedule.yaml`` (``organiser.schedule``). The leaderboard columns are generated from
-``evalkit.keys.leaderboard_columns`` and ``st2024.SUBTASKS``, the same declaration the scorer uses. Zips are
+``evalkit.keys.leaderboard_columns`` and the declaration's ``SUBTASKS``, the same declaration the scorer uses. Zips are
 deterministic (fixed timestamps and permissions, sorted members, ``competition.yaml`` first), so rebuilding
 from the same inputs gives identical bytes.
 """
@@ -30,11 +30,14 @@ import zipfile
 
 import yaml
 
-from organiser import ROOT, SCORING_PROGRAM, logo, pages, release
+from organiser import ROOT, SCORING_PROGRAM, declarations, logo, pages, release
 from organiser import schedule as schedule_module
-import st2024
 from evalkit import keys
 from evalkit.messages import DataError
+
+#: The declaration of the competition this builder is for (the top-level one; see organiser.declarations).
+DECLARATION = declarations.load()
+PREFIX = DECLARATION.COMPETITION_ID
 
 COMPETITION_YAML = os.path.join(ROOT, "competition.yaml")
 EMBEDDINGS_PROGRAM = os.path.join(ROOT, "embeddings_scoring_program")
@@ -109,12 +112,12 @@ def subtask_pairs(subtask):
 
 def subtask_languages(subtask):
     """The languages of ``subtask``, in declared order."""
-    return list(st2024.SUBTASKS[subtask]["languages"])
+    return list(DECLARATION.SUBTASKS[subtask]["languages"])
 
 
 def leaderboard_columns(subtask):
     """``[(key, label), ...]`` of the leaderboard of ``subtask``, from the scorer's own key module."""
-    return keys.leaderboard_columns(st2024.TASKS, subtask_languages(subtask), subtask_pairs(subtask))
+    return keys.leaderboard_columns(DECLARATION.TASKS, subtask_languages(subtask), subtask_pairs(subtask))
 
 
 def build_leaderboard(source, subtask):
@@ -185,7 +188,7 @@ def derive_competition(source, subtask, available_phases, schedule=None):
         if key == "has_registration":
             competition["end_date"] = end_date
             competition["force_submission_to_leaderboard"] = True
-    competition["title"] = source["title"] if subtask == "unconstrained" else st2024.SUBTASKS[subtask]["title"]
+    competition["title"] = source["title"] if subtask == "unconstrained" else DECLARATION.SUBTASKS[subtask]["title"]
     if subtask in DESCRIPTIONS:
         competition["description"] = DESCRIPTIONS[subtask]
     competition["phases"] = {}
@@ -344,7 +347,7 @@ def embeddings_reference_members(subtask):
     """The reference data of the embeddings phase: the languages to cover and the columns to write."""
     payload = {
         "subtask": subtask,
-        "languages": [{"code": lang, "name": st2024.LANGUAGES[lang][0]} for lang in subtask_languages(subtask)],
+        "languages": [{"code": lang, "name": DECLARATION.LANGUAGES[lang][0]} for lang in subtask_languages(subtask)],
         "columns": [key for key, _ in leaderboard_columns(subtask)],
         "language_columns": {lang: keys.language_key(lang) for lang in subtask_languages(subtask)},
     }
@@ -400,7 +403,7 @@ def readme_with_table(readme, table_md):
     return readme.rstrip("\n") + "\n\n## Baseline scores\n\n" + table_md.strip() + "\n"
 
 
-def starting_kit_members(kit_dir, program_dir, table_md=None, top="st2024-starting-kit/", reference_dir=None):
+def starting_kit_members(kit_dir, program_dir, table_md=None, top=PREFIX + "-starting-kit/", reference_dir=None):
     """The starting kit zip: ``starting_kit/``, the scoring program under ``scoring_program/`` and,
     from ``reference_dir``, the development references under ``reference_data/dev/`` (the valid
     split's gold is public) and every phase's ``excluded.json`` as ``excluded/<phase>.json`` (read by
@@ -533,10 +536,10 @@ def build_subtask(build, source, subtask, phases_found, shared):
             members[phase["starting_kit"]] = shared["starting_kit"]
     members[competition["image"]] = shared["logo"]
     members[YAML_MEMBER] = dump_yaml(competition).encode("utf-8")
-    path = os.path.join(build.out, "bundles", "st2024-%s.zip" % subtask)
+    path = os.path.join(build.out, "bundles", "%s-%s.zip" % (PREFIX, subtask))
     build.wrote(path, zip_bytes(members))
     members[YAML_MEMBER] = dump_yaml(codabench_competition(competition, shared["schedule"])).encode("utf-8")
-    codabench_path = os.path.join(build.out, "bundles", "st2024-%s%s.zip" % (subtask, CODABENCH_SUFFIX))
+    codabench_path = os.path.join(build.out, "bundles", "%s-%s%s.zip" % (PREFIX, subtask, CODABENCH_SUFFIX))
     build.wrote(codabench_path, zip_bytes(members))
     return path, codabench_path
 
@@ -570,7 +573,7 @@ def remove_stale(build):
     """Delete reference zips and pages of earlier builds that this build did not write (e.g. a test phase)."""
     written = set(os.path.abspath(path) for path, _ in build.log)
     folders = [os.path.join(build.out, "reference"), os.path.join(build.out, "public_data")]
-    folders += [os.path.join(build.out, "pages", subtask) for subtask in st2024.SUBTASKS]
+    folders += [os.path.join(build.out, "pages", subtask) for subtask in DECLARATION.SUBTASKS]
     pages_written = set(os.path.abspath(p) for p in build.pages_written)
     for folder in folders:
         if not os.path.isdir(folder):
@@ -623,10 +626,10 @@ def page_inputs(build):
     what is missing is said to the organiser (never on the pages)."""
     args = build.args
     sizes = pages.count_sizes(args.data)
-    missing = pages.missing_files(list(st2024.LANGUAGES), sizes)
+    missing = pages.missing_files(list(DECLARATION.LANGUAGES), sizes)
     if missing and os.path.isdir(args.data):
         build.warn("no file in %s for %s: the size table shows a dash there" % (args.data, ", ".join(missing)))
-    tables = dict((subtask, pages.read_baseline_html(args.out, subtask)) for subtask in st2024.SUBTASKS)
+    tables = dict((subtask, pages.read_baseline_html(args.out, subtask)) for subtask in DECLARATION.SUBTASKS)
     for subtask, table in sorted(tables.items()):
         if table is None:
             build.warn("no baseline table for the %s pages (%s): run `make baselines` first" % (
@@ -659,7 +662,7 @@ def main(argv=None):
                  "the test reference zip (`make reference TEST_GOLD=<test gold>` then `make`, and follow\n"
                  "docs/organisers.md, 'Adding the test phase later') before the test phase opens." % args.reference)
         shared = shared_inputs(build)
-        bundles = [build_subtask(build, source, subtask, phases_found, shared) for subtask in st2024.SUBTASKS]
+        bundles = [build_subtask(build, source, subtask, phases_found, shared) for subtask in DECLARATION.SUBTASKS]
         write_manifest(build, bundles, pending)
     except (BundleError, DataError, OSError, yaml.YAMLError) as error:
         print("bundle: %s" % error, file=sys.stderr)
@@ -668,8 +671,8 @@ def main(argv=None):
     for path, size in build.log:
         print("%10.1f KiB  %s" % (size / 1024.0, path))
     print("bundles: %s (%d warning(s))" % (", ".join(p for pair in bundles for p in pair), len(build.warnings)))
-    print("upload st2024-<subtask>.zip on CodaLab and st2024-<subtask>%s.zip on Codabench "
-          "(docs/organisers.md)" % CODABENCH_SUFFIX)
+    print("upload %s-<subtask>.zip on CodaLab and %s-<subtask>%s.zip on Codabench "
+          "(docs/organisers.md)" % (PREFIX, PREFIX, CODABENCH_SUFFIX))
     return 0
 
 

@@ -32,10 +32,10 @@ import yaml
 
 from organiser import logo, platforms, ROOT  # noqa: F401  (ROOT puts the scoring program on sys.path)
 from organiser import bundle as bundle_module
+from organiser import competition_bundle, declarations
 from organiser import schedule as schedule_module
 from evalkit.messages import DataError
-import st2024
-from evalkit import keys
+from evalkit import keys, lines
 
 Failure = collections.namedtuple("Failure", "rule where text")
 
@@ -105,7 +105,9 @@ RULES = collections.OrderedDict([
     ("column.leaderboard", "each column refers to the leaderboard by its label"),
     ("column.values", "sort is asc or desc; numeric_format and rank are integers; ranks are 1..n"),
     ("column.first", "the first column is avg_score"),
-    ("column.declaration", "the columns are exactly keys.leaderboard_columns of a subtask of st2024.SUBTASKS"),
+    ("column.declaration", "the columns are exactly the declared columns (keys.leaderboard_columns, or the "
+                           "declaration's LEADERBOARD) of a subtask of the competition's SUBTASKS, over all its "
+                           "pairs or over those the phases have reference files for"),
     ("run.command", "the metadata command runs"),
     ("run.exit", "the scoring program exits with status 0 on the baseline submission"),
     ("run.scores", "the scores the worker reads (CodaLab: scores.txt; Codabench: scores.json if written, else "
@@ -150,58 +152,99 @@ def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def subtask_columns(subtask):
+#: The competition a bundle is checked against when nothing names another (the top-level one).
+DEFAULT_COMPETITION = declarations.top_level_id()
+
+
+def declaration(decl=None):
+    """The declaration module ``decl`` (a module, a competition id, or None for DEFAULT_COMPETITION)."""
+    if decl is None or isinstance(decl, str):
+        return declarations.load(decl or DEFAULT_COMPETITION)
+    return decl
+
+
+def subtask_columns(subtask, decl=None):
     """Expected leaderboard column keys of ``subtask``, in order."""
-    declaration = st2024.SUBTASKS[subtask]
-    tasks = [st2024.TASKS_BY_FOLDER[f] for f in declaration["tasks"]]
-    pairs = [(t, lang) for t in tasks for lang in declaration["languages"] if lang in t.languages]
-    return [key for key, _ in keys.leaderboard_columns(st2024.TASKS, declaration["languages"], pairs)]
+    decl = declaration(decl)
+    return [key for key, _ in competition_bundle.declared_columns(decl, decl.SUBTASKS[subtask]["languages"],
+                                                                  subtask_pairs(subtask, decl))]
 
 
-def subtask_pairs(subtask):
+def subtask_pairs(subtask, decl=None):
     """The declared (task, lang) pairs of ``subtask``."""
-    declaration = st2024.SUBTASKS[subtask]
-    tasks = [st2024.TASKS_BY_FOLDER[f] for f in declaration["tasks"]]
-    return [(t, lang) for t in tasks for lang in declaration["languages"] if lang in t.languages]
+    decl = declaration(decl)
+    declared = decl.SUBTASKS[subtask]
+    tasks = [decl.TASKS_BY_FOLDER[f] for f in declared["tasks"]]
+    return [(t, lang) for t in tasks for lang in declared["languages"] if lang in t.languages]
 
 
-def reference_pairs(names):
-    """The (task, lang) pairs of a reference zip's member names (``<task>/<lang>.json``)."""
-    pairs = []
-    for name in names:
-        parts = name.split("/")
-        if len(parts) == 2 and parts[0] in st2024.TASKS_BY_FOLDER and parts[1].endswith(".json"):
-            pairs.append((st2024.TASKS_BY_FOLDER[parts[0]], parts[1][:-len(".json")]))
-    return pairs
+def reference_file(task, lang, decl=None):
+    """The reference member name of a (task, lang) pair: the declared ``REFERENCE_FILE`` or ``<task>/<lang>.json``."""
+    decl = declaration(decl)
+    if lines.declares_names(decl):
+        return lines.reference_name(decl, task, lang)
+    return "%s/%s.json" % (task.folder, lang)
 
 
-def expected_columns(subtask, ref_names):
+def reference_pairs(names, decl=None):
+    """The (task, lang) pairs of a reference zip's member names (the declaration's reference file names)."""
+    decl = declaration(decl)
+    by_name = dict((reference_file(t, lang, decl), (t, lang)) for t in decl.TASKS for lang in t.languages)
+    return [by_name[name] for name in names if name in by_name]
+
+
+def expected_columns(subtask, ref_names, decl=None):
     """The leaderboard keys the scorer can write for a phase whose reference holds ``ref_names``."""
-    present = set((t.folder, lang) for t, lang in reference_pairs(ref_names))
-    pairs = [(t, lang) for t, lang in subtask_pairs(subtask) if (t.folder, lang) in present]
-    return [key for key, _ in keys.leaderboard_columns(st2024.TASKS, st2024.SUBTASKS[subtask]["languages"], pairs)]
+    decl = declaration(decl)
+    present = set((t.folder, lang) for t, lang in reference_pairs(ref_names, decl))
+    pairs = [(t, lang) for t, lang in subtask_pairs(subtask, decl) if (t.folder, lang) in present]
+    return [key for key, _ in competition_bundle.declared_columns(decl, decl.SUBTASKS[subtask]["languages"], pairs)]
 
 
-def declared_subtask(competition):
+def declared_subtask(competition, decl=None):
     """The subtask whose generated columns are the bundle's columns, else the one named by the title."""
+    decl = declaration(decl)
     try:
         columns = competition["leaderboard"]["columns"]
         ordered = [k for k, _ in sorted(columns.items(), key=lambda kv: kv[1]["rank"])]
     except (KeyError, TypeError, AttributeError):
         ordered = None
-    for name in st2024.SUBTASKS:
-        if ordered == subtask_columns(name):
+    for name in decl.SUBTASKS:
+        if ordered == subtask_columns(name, decl):
             return name
-    return subtask_of(competition)
+    return subtask_of(competition, decl)
 
 
-def subtask_of(competition):
-    """The subtask whose title is the bundle's title, else None."""
+def subtask_of(competition, decl=None):
+    """The subtask whose title is the bundle's title, else None (the only subtask when there is one)."""
+    decl = declaration(decl)
     title = competition.get("title") if isinstance(competition, dict) else None
-    for name, declaration in st2024.SUBTASKS.items():
-        if declaration["title"] == title:
+    for name, declared in decl.SUBTASKS.items():
+        if declared["title"] == title:
             return name
-    return None
+    return next(iter(decl.SUBTASKS)) if len(decl.SUBTASKS) == 1 else None
+
+
+def phase_reference_names(competition, members):
+    """Every member name of the phases' reference zips (unreadable zips are left to phase.members)."""
+    names = set()
+    phases = competition.get("phases") if isinstance(competition, dict) else None
+    for phase in (phases.values() if isinstance(phases, dict) else []):
+        member = phase.get("reference_data") if isinstance(phase, dict) else None
+        try:
+            names.update(zipfile.ZipFile(io.BytesIO(members[member])).namelist())
+        except (KeyError, TypeError, zipfile.BadZipFile):
+            continue
+    return names
+
+
+def entry_pairs(competition, pairs):
+    """The ``pairs`` whose dataset column (:func:`evalkit.keys.entry_key`) is on the bundle's leaderboard."""
+    try:
+        columns = competition["leaderboard"]["columns"]
+    except (KeyError, TypeError):
+        return pairs
+    return [(t, lang) for t, lang in pairs if keys.entry_key(lang, t) in columns]
 
 
 # --------------------------------------------------------------------------- static rules
@@ -368,14 +411,15 @@ def check_phases(competition, members):
     return failures
 
 
-def check_reference_coverage(competition, members):
+def check_reference_coverage(competition, members, decl=None):
     """Every leaderboard pair has a reference file in each scored phase (embeddings phases excepted)."""
     failures = []
-    subtask = declared_subtask(competition)
+    decl = declaration(decl)
+    subtask = declared_subtask(competition, decl)
     phases = competition.get("phases")
     if subtask is None or not isinstance(phases, dict):
         return failures
-    declared = subtask_pairs(subtask)
+    declared = entry_pairs(competition, subtask_pairs(subtask, decl))
     for number, phase in phases.items():
         member = phase.get("reference_data") if isinstance(phase, dict) else None
         try:
@@ -389,8 +433,8 @@ def check_reference_coverage(competition, members):
                   "PENDING: the test reference is a placeholder (no test gold when this was built): upload the "
                   "test reference zip before the phase opens (docs/organisers.md)")
             continue
-        present = set((t.folder, lang) for t, lang in reference_pairs(names))
-        missing = ["%s/%s.json" % (t.folder, lang) for t, lang in declared if (t.folder, lang) not in present]
+        present = set((t.folder, lang) for t, lang in reference_pairs(names, decl))
+        missing = [reference_file(t, lang, decl) for t, lang in declared if (t.folder, lang) not in present]
         if missing:
             _fail(failures, "phase.reference-coverage", "phases.%s.reference_data: %s" % (number, member),
                   "%d of %d %s reference files missing, so their leaderboard columns stay empty: %s%s"
@@ -399,8 +443,8 @@ def check_reference_coverage(competition, members):
     return failures
 
 
-def check_leaderboard(competition):
-    """Rules on the leaderboard and its columns."""
+def check_leaderboard(competition, members=None, decl=None):
+    """Rules on the leaderboard and its columns (``members``: the bundle's, for the phases' reference files)."""
     failures = []
     section = competition.get("leaderboard")
     if not isinstance(section, dict):
@@ -459,16 +503,23 @@ def check_leaderboard(competition):
     if ordered and ordered[0] != keys.OVERALL_KEY:
         _fail(failures, "column.first", "leaderboard.columns.%s" % ordered[0],
               "the first column must be %s" % keys.OVERALL_KEY)
-    failures.extend(_check_declaration(competition, ordered))
+    failures.extend(_check_declaration(competition, ordered, members, decl))
     return failures
 
 
-def _check_declaration(competition, ordered):
-    """The columns must be generated from the scorer's declaration of one subtask."""
-    expected = dict((name, subtask_columns(name)) for name in st2024.SUBTASKS)
+def _check_declaration(competition, ordered, members=None, decl=None):
+    """The columns must be generated from the scorer's declaration of one subtask: over all its pairs, or
+    over the pairs the phases have reference files for (a bundle built without some datasets)."""
+    decl = declaration(decl)
+    expected = dict((name, subtask_columns(name, decl)) for name in decl.SUBTASKS)
     if any(ordered == cols for cols in expected.values()):
         return []
-    name = subtask_of(competition) or max(expected, key=lambda n: len(set(expected[n]) & set(ordered)))
+    if members is not None:
+        names = phase_reference_names(competition, members)
+        expected = dict((name, expected_columns(name, names, decl)) for name in decl.SUBTASKS)
+        if any(ordered == cols for cols in expected.values()):
+            return []
+    name = subtask_of(competition, decl) or max(expected, key=lambda n: len(set(expected[n]) & set(ordered)))
     want = expected[name]
     unknown = [key for key in ordered if key not in want]
     absent = [key for key in want if key not in ordered]
@@ -606,7 +657,7 @@ def _check_v2_phases(failures, competition, members, tasks):
                 _v2_member(failures, members, "%s.%s" % (where, key), phase[key], True)
 
 
-def _v2_columns(failures, competition):
+def _v2_columns(failures, competition, members=None, decl=None):
     """The first leaderboard's column keys in index order (failures for anything malformed)."""
     boards = competition.get("leaderboards")
     if not isinstance(boards, list) or len(boards) != 1 or not isinstance(boards[0], dict):
@@ -626,9 +677,10 @@ def _v2_columns(failures, competition):
     if ordered and ordered[0] != keys.OVERALL_KEY or board.get("primary_index", 0) != 0:
         _fail_v2(failures, "v2.leaderboard", "leaderboards[0]", "the primary column (index 0) must be %s"
                  % keys.OVERALL_KEY)
-    if not any(ordered == subtask_columns(name) for name in st2024.SUBTASKS):
+    decl = declaration(decl)
+    if _check_declaration(as_v15_view(competition), ordered, members, decl):
         _fail_v2(failures, "v2.leaderboard", "leaderboards[0].columns",
-                 "the columns are not the declared columns of a subtask of st2024.SUBTASKS")
+                 "the columns are not the declared columns of a subtask of %s.SUBTASKS" % decl.COMPETITION_ID)
     if board.get("submission_rule") != "Force_Last":
         _fail_v2(failures, "v2.official-rule", "leaderboards[0].submission_rule",
                  "must be Force_Last, got %r" % (board.get("submission_rule"),))
@@ -648,7 +700,7 @@ def as_v15_view(competition):
     return {"title": competition.get("title"), "phases": phases, "leaderboard": {"columns": columns}}
 
 
-def check_codabench(competition, members, schedule):
+def check_codabench(competition, members, schedule, decl=None):
     """Every rule of CODABENCH_RULES on a native Codabench competition."""
     failures = []
     if str(competition.get("version")) != "2":
@@ -662,7 +714,7 @@ def check_codabench(competition, members, schedule):
     _check_v2_pages(failures, competition, members)
     tasks = _check_v2_tasks(failures, competition, members)
     _check_v2_phases(failures, competition, members, tasks)
-    _v2_columns(failures, competition)
+    _v2_columns(failures, competition, members, decl)
     if competition.get("enable_detailed_results") is not True or \
             competition.get("show_detailed_results_in_leaderboard", True) is not False:
         _fail_v2(failures, "v2.details-hidden", "show_detailed_results_in_leaderboard",
@@ -674,7 +726,7 @@ def check_codabench(competition, members, schedule):
             _fail_v2(failures, "v2.sequential", "phases", str(error))
         else:
             failures.extend(check_schedule(competition, schedule, platforms.CODABENCH))
-    failures.extend(check_reference_coverage(as_v15_view(competition), members))
+    failures.extend(check_reference_coverage(as_v15_view(competition), members, decl))
     return failures
 
 
@@ -707,22 +759,25 @@ def read_bundle(path):
     return names, members, competition, failures
 
 
-def check_bundle(path, schedule=None):
+def check_bundle(path, schedule=None, decl=None):
     """Every static rule on the bundle at ``path``: ``(failures, competition, members)``.
 
     A native Codabench bundle (``version: 2``, phases as a list) is checked by CODABENCH_RULES, any other by
-    RULES (CodaLab v1.5); the phase windows are compared with ``schedule`` (default: schedule.yaml).
+    RULES (CodaLab v1.5); the phase windows are compared with ``schedule`` (default: schedule.yaml) and the
+    columns and reference files with the declaration ``decl`` (default: DEFAULT_COMPETITION's).
     """
     names, members, competition, failures = read_bundle(path)
-    schedule = schedule if schedule is not None else schedule_module.load()
+    decl = declaration(decl)
+    schedule = schedule if schedule is not None else schedule_module.load(
+        competition_bundle.schedule_path(decl.COMPETITION_ID))
     if is_codabench_v2(competition):
-        failures.extend(check_codabench(competition, members, schedule))
+        failures.extend(check_codabench(competition, members, schedule, decl))
     elif competition is not None:
         failures.extend(check_top_level(competition, members))
         failures.extend(check_pages(competition, members))
         failures.extend(check_phases(competition, members))
-        failures.extend(check_leaderboard(competition))
-        failures.extend(check_reference_coverage(competition, members))
+        failures.extend(check_leaderboard(competition, members, decl))
+        failures.extend(check_reference_coverage(competition, members, decl))
         if not [f for f in failures if f.rule.startswith(("phases.", "phase.date", "phase.required", "yaml.end"))]:
             failures.extend(check_schedule(competition, schedule))
     return failures, competition, members
@@ -748,12 +803,16 @@ def _extract(data, target):
         archive.extractall(target)
 
 
-def trivial_submission(ref_dir):
+def trivial_submission(ref_dir, decl=None):
     """An empty-but-valid submission for the references under ``ref_dir``: ``{member: bytes}``.
 
     Every reference file gets a prediction of the right shape (placeholder tags, the form as the only
-    lemma candidate, empty gap candidates); an embeddings reference gets a minimal embeddings layout.
+    lemma candidate, empty gap candidates; for declared flat file names, the first label of the dataset
+    on each line the kind expects); an embeddings reference gets a minimal embeddings layout.
     """
+    decl = declaration(decl)
+    if lines.declares_names(decl):
+        return trivial_text_submission(ref_dir, decl)
     embeddings = os.path.join(ref_dir, EMBEDDINGS_REFERENCE)
     if os.path.isfile(embeddings):
         with open(embeddings, encoding="utf-8") as handle:
@@ -765,7 +824,7 @@ def trivial_submission(ref_dir):
             members["embeddings/%s.bin" % language["code"]] = b"\0"
         return members
     members = {}
-    for task in st2024.TASKS:
+    for task in decl.TASKS:
         folder = os.path.join(ref_dir, task.folder)
         if not os.path.isdir(folder):
             continue
@@ -775,6 +834,24 @@ def trivial_submission(ref_dir):
                     reference = json.load(handle)
                 prediction = _placeholder(task, reference)
                 members["%s/%s" % (task.folder, name)] = json.dumps(prediction, ensure_ascii=False).encode("utf-8")
+    return members
+
+
+def trivial_text_submission(ref_dir, decl):
+    """``{submission file: bytes}``: one line per label the text kind expects, each the dataset's first label."""
+    members = {}
+    for task in decl.TASKS:
+        kind = lines.TEXT_KINDS[task.kind]
+        for lang in task.languages:
+            path = os.path.join(ref_dir, lines.reference_name(decl, task, lang))
+            if not os.path.isfile(path):
+                continue
+            with open(path, "rb") as handle:
+                reference = lines.parse_reference_text(handle.read(), path, task.labels[lang], kind.sentence_level)
+            label = task.labels[lang][0]
+            rows = [label if kind.sentence_level else "\n".join([label] * len(tokens)) + "\n"
+                    for tokens, _ in reference.sentences]
+            members[lines.submission_name(decl, task, lang)] = ("\n".join(rows) + "\n").encode("utf-8")
     return members
 
 
@@ -791,15 +868,18 @@ def _placeholder(task, reference):
 
 
 def choose_submission(submissions_dir, subtask, phase_name):
-    """The baseline zip for this phase: ``baseline-<subtask>-<split>.zip``, then -valid, then any zip."""
+    """The baseline zip for this phase: ``baseline-<subtask>-<split>.zip``, then -valid, then
+    ``<subtask>-<phase>-baseline.zip``, then any zip."""
     if not submissions_dir or not os.path.isdir(submissions_dir):
         return None
     split = {"dev": "valid", "test": "test"}.get(phase_name, phase_name)
-    for name in ("baseline-%s-%s.zip" % (subtask, split), "baseline-%s-valid.zip" % subtask):
+    for name in ("baseline-%s-%s.zip" % (subtask, split), "baseline-%s-valid.zip" % subtask,
+                 "%s-%s-baseline.zip" % (subtask, phase_name)):
         path = os.path.join(submissions_dir, name)
         if os.path.isfile(path):
             return path
-    others = sorted(n for n in os.listdir(submissions_dir) if n.endswith(".zip"))
+    others = sorted(n for n in os.listdir(submissions_dir) if n.endswith(".zip") and
+                    (not n.startswith(subtask + "-") or n.startswith("%s-%s-" % (subtask, phase_name))))
     return os.path.join(submissions_dir, others[0]) if others else None
 
 
@@ -915,13 +995,14 @@ def check_outputs(kind, output, columns):
 
 
 def simulate(competition, members, subtask, submissions_dir, timeout=600, report=print,
-             workers=("codalab", "codabench")):
+             workers=("codalab", "codabench"), decl=None):
     """Run every phase of a bundle under ``workers``; return the failures (a placeholder reference is skipped)."""
     failures = []
+    decl = declaration(decl)
     all_columns = [k for k, _ in sorted(competition["leaderboard"]["columns"].items(), key=lambda kv: kv[1]["rank"])]
     for number in sorted(competition["phases"]):
         phase = competition["phases"][number]
-        workdir = tempfile.mkdtemp(prefix="st2024-check-")
+        workdir = tempfile.mkdtemp(prefix="%s-check-" % decl.COMPETITION_ID)
         try:
             ref_probe = os.path.join(workdir, "probe")
             _extract(members[phase["reference_data"]], ref_probe)
@@ -930,14 +1011,14 @@ def simulate(competition, members, subtask, submissions_dir, timeout=600, report
                 report("  phase %s %-22s not run: its reference is the test placeholder" % (number, phase["label"]))
                 continue
             columns = all_columns
-            if EMBEDDINGS_REFERENCE not in names and subtask in st2024.SUBTASKS:
+            if EMBEDDINGS_REFERENCE not in names and subtask in decl.SUBTASKS:
                 # Columns whose reference file is missing are reported once, by phase.reference-coverage.
-                covered = set(expected_columns(subtask, names))
+                covered = set(expected_columns(subtask, names, decl))
                 columns = [key for key in all_columns if key in covered]
             name = _reference_name(phase["reference_data"])
             chosen = None if os.path.isfile(os.path.join(ref_probe, EMBEDDINGS_REFERENCE)) else \
                 choose_submission(submissions_dir, subtask, name)
-            submission = chosen or trivial_submission(ref_probe)
+            submission = chosen or trivial_submission(ref_probe, decl)
             label = os.path.basename(chosen) if chosen else "a trivial submission built from the reference"
             for kind in workers:
                 found, elapsed = run_worker(kind, members[phase["scoring_program"]], members[phase["reference_data"]],
@@ -960,9 +1041,10 @@ def _reference_name(member):
 
 # --------------------------------------------------------------------------- command line
 
-def check_one(path, submissions, run=True, timeout=600, report=print, schedule=None):
+def check_one(path, submissions, run=True, timeout=600, report=print, schedule=None, decl=None):
     """Static rules, then (if they pass and ``run``) the worker simulation; return the failures."""
-    failures, competition, members = check_bundle(path, schedule)
+    decl = declaration(decl)
+    failures, competition, members = check_bundle(path, schedule, decl)
     native = is_codabench_v2(competition)
     rules = CODABENCH_RULES if native else RULES
     static = len([rule for rule in rules if not rule.startswith("run.")])
@@ -972,21 +1054,24 @@ def check_one(path, submissions, run=True, timeout=600, report=print, schedule=N
     if blocking or not run:
         return failures
     view = as_v15_view(competition) if native else competition
-    subtask = declared_subtask(view) or _subtask_from_name(path)
+    subtask = declared_subtask(view, decl) or _subtask_from_name(path, decl)
     workers = ("codabench",) if native else ("codalab", "codabench")
-    return failures + simulate(view, members, subtask, submissions, timeout, report, workers)
+    return failures + simulate(view, members, subtask, submissions, timeout, report, workers, decl)
 
 
-def _subtask_from_name(path):
-    """``constrained`` for ``st2024-constrained.zip``; the first subtask otherwise."""
-    for name in st2024.SUBTASKS:
-        if os.path.basename(path) in ("st2024-%s.zip" % name, "st2024-%s-codabench.zip" % name):
+def _subtask_from_name(path, decl=None):
+    """``constrained`` for ``<id>-constrained.zip`` (or its ``-codabench`` twin); the first subtask otherwise."""
+    decl = declaration(decl)
+    for name in decl.SUBTASKS:
+        if os.path.basename(path) in ("%s-%s.zip" % (decl.COMPETITION_ID, name),
+                                      "%s-%s-codabench.zip" % (decl.COMPETITION_ID, name)):
             return name
-    return next(iter(st2024.SUBTASKS))
+    return next(iter(decl.SUBTASKS))
 
 
 def built_bundles(dist, data=None):
-    """The bundles of the last build in ``dist`` and the schedule that dated them: ``(paths, schedule path)``.
+    """The bundles of the last build in ``dist``, the schedule that dated them and the competition they are
+    for (``competition`` in the manifest; DEFAULT_COMPETITION when absent): ``(paths, schedule path, id)``.
 
     Raises ValueError when nothing was built, or when ``data`` is given and is not the data the last build
     was made from (checking one data set's bundles as another's is refused).
@@ -995,11 +1080,13 @@ def built_bundles(dist, data=None):
     if manifest is None:
         raise ValueError("nothing built in %s (no %s): run `make` first" % (dist, bundle_module.MANIFEST))
     if data is not None and os.path.abspath(data) != manifest["data"]:
-        raise ValueError("%s was built from %s, not from %s: run `make DATA=%s` to build that, or `make check` "
-                         "without DATA to check what was built" % (dist, manifest["data"], os.path.abspath(data), data))
+        make = "make" if "competition" not in manifest else "make COMPETITION=%s" % manifest["competition"]
+        raise ValueError("%s was built from %s, not from %s: run `%s DATA=%s` to build that, or `%s check` "
+                         "without DATA to check what was built" % (dist, manifest["data"], os.path.abspath(data),
+                                                                   make, data, make))
     paths = [os.path.join(dist, "bundles", name) for platform in (platforms.CODALAB, platforms.CODABENCH)
              for name in manifest["bundles"][platform]]
-    return paths, manifest.get("schedule")
+    return paths, manifest.get("schedule"), manifest.get("competition", DEFAULT_COMPETITION)
 
 
 def _size_text(path):
@@ -1020,27 +1107,31 @@ def main(argv=None):
     parser.add_argument("--schedule", default=None, help="the schedule the windows must match (default: the "
                                                          "one that built them, else schedule.yaml)")
     parser.add_argument("--submissions", default=None, help="folder with baseline-<subtask>-<split>.zip files")
+    parser.add_argument("--competition", default=None, help="the declaration to check against (default: the one "
+                                                            "that built them, else %s)" % DEFAULT_COMPETITION)
     parser.add_argument("--static-only", action="store_true", help="check the rules without running workers")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per scoring run (default 900)")
     parser.add_argument("--allow-missing-references", action="store_true",
                         help="report phase.reference-coverage as a warning (e.g. for a partial sample dataset)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    bundles, schedule_path = list(args.bundles), args.schedule
+    bundles, schedule_path, cid = list(args.bundles), args.schedule, args.competition
     try:
         if args.dist:
-            found, built_schedule = built_bundles(args.dist, args.data)
+            found, built_schedule, built_cid = built_bundles(args.dist, args.data)
             bundles += found
             schedule_path = schedule_path or built_schedule
+            cid = cid or built_cid
+        decl = declaration(cid)
         if not bundles:
             parser.error("give bundles or --dist")
-        schedule = schedule_module.load(schedule_path or schedule_module.SCHEDULE_YAML)
+        schedule = schedule_module.load(schedule_path or competition_bundle.schedule_path(decl.COMPETITION_ID))
     except (ValueError, DataError, bundle_module.BundleError) as error:
         print("check: REFUSED: %s" % error, file=sys.stderr)
         return 2
     total = []
     for path in bundles:
         failures = check_one(path, args.submissions, run=not args.static_only, timeout=args.timeout,
-                             schedule=schedule)
+                             schedule=schedule, decl=decl)
         for failure in failures:
             pending = failure.rule == "phase.reference-coverage" and failure.text.startswith("PENDING")
             if pending or (args.allow_missing_references and failure.rule == "phase.reference-coverage"):

@@ -2,8 +2,8 @@
 
 The prose lives in ``pages/*.html`` (templates with ``{{ name }}`` placeholders, wrapped in
 ``pages/_layout.html``); everything that could drift is generated here: the languages table (from
-``st2024.LANGUAGES`` with sentence and token counts counted from the data directory), the tasks and
-score keys (from ``st2024.TASKS`` and ``evalkit.keys``), the submission layout, the phases (from the
+the declaration's ``LANGUAGES`` with sentence and token counts counted from the data directory), the tasks and
+score keys (from its ``TASKS`` and ``evalkit.keys``), the submission layout, the phases (from the
 competition's own ``phases``), the baseline table of the subtask (``dist/baselines/table-<subtask>.html``
 when it exists), the links (``pages/links.yaml``: registration form, the other subtask, citation, contact) and
 the BibTeX of the release (``<data>/bibliography.bib``).
@@ -17,12 +17,14 @@ import os
 import re
 import sys
 
-from organiser import ROOT, release
+from organiser import ROOT, declarations, release
 from organiser import schedule as schedule_module
-import st2024
 import validate  # the starting kit's standard-library readers of the release
 from evalkit import keys
 from evalkit.messages import DataError
+
+#: The declaration of the competition these pages are for (the top-level one; see organiser.declarations).
+DECLARATION = declarations.load()
 
 PAGES_DIR = os.path.join(ROOT, "pages")
 LINKS_YAML = os.path.join(PAGES_DIR, "links.yaml")
@@ -36,8 +38,8 @@ TSV_HEADER_SPLITS = ("train", "valid")
 READ_TSV_EXAMPLE = os.path.join(PAGES_DIR, "read_tsv_example.py")
 PAGE_NAMES = ("overview", "data", "evaluation", "terms", "timeline")
 SPLITS = ("train", "valid", "test")
-#: Only the first N lemma / gap candidates count (declared on st2024.Task by the scorer).
-MAX_CANDIDATES = getattr(st2024.Task, "max_candidates", getattr(st2024, "MAX_CANDIDATES", 3))
+#: Only the first N lemma / gap candidates count (declared on the declaration's Task by the scorer).
+MAX_CANDIDATES = getattr(DECLARATION.Task, "max_candidates", getattr(DECLARATION, "MAX_CANDIDATES", 3))
 PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 
 SUBTASK_TEXT = {
@@ -141,20 +143,20 @@ def count_sizes(data_dir, languages=None):
     (whose whitespace words are the tokens only for the languages without CoNLL-U at all; for the
     others ``tokens`` is None).
     """
-    languages = list(st2024.LANGUAGES) if languages is None else list(languages)
+    languages = list(DECLARATION.LANGUAGES) if languages is None else list(languages)
     sizes = {}
     for lang in languages:
         sizes[lang] = {}
         for split in SPLITS:
             found = None
             conllu = release.find(data_dir, "morphology", split, lang)
-            if conllu and lang not in st2024.FILL_MASK_ONLY:
+            if conllu and lang not in DECLARATION.FILL_MASK_ONLY:
                 found = dict(zip(("sentences", "tokens"), count_conllu(conllu)), source="morphology")
             else:
                 tsv = release.find(data_dir, "fill_mask_word", split, lang)
                 if tsv:
                     found = dict(zip(("sentences", "tokens"), count_tsv(tsv)), source="fill_mask_word")
-                    if lang not in st2024.FILL_MASK_ONLY:
+                    if lang not in DECLARATION.FILL_MASK_ONLY:
                         found["tokens"] = None  # whitespace words are not the CoNLL-U tokens
             sizes[lang][split] = found
     return sizes
@@ -197,8 +199,8 @@ def _table(headers, rows, caption=None, numeric_from=None):
 
 def _subtask(name):
     """The subtask declaration and its Task objects."""
-    declaration = st2024.SUBTASKS[name]
-    tasks = [st2024.TASKS_BY_FOLDER[folder] for folder in declaration["tasks"]]
+    declaration = DECLARATION.SUBTASKS[name]
+    tasks = [DECLARATION.TASKS_BY_FOLDER[folder] for folder in declaration["tasks"]]
     return declaration, tasks
 
 
@@ -229,7 +231,7 @@ def languages_table(languages, sizes):
     headers += ["%s tokens" % split.capitalize() for split in SPLITS]
     rows = []
     for lang in languages:
-        name, family, branch, script, dating = st2024.LANGUAGES[lang]
+        name, family, branch, script, dating = DECLARATION.LANGUAGES[lang]
         row = [escape(name), "<code>%s</code>" % escape(lang), escape(family), escape(branch),
                escape(script), escape(dating)]
         entries = sizes.get(lang, {})
@@ -384,13 +386,13 @@ def load_links(path=LINKS_YAML):
     contact = data.get("contact") or {}
     if not isinstance(competitions, dict) or not isinstance(contact, dict):
         raise DataError(path, "competitions, contact", "expected mappings")
-    unknown = sorted(set(competitions) - set(st2024.SUBTASKS))
+    unknown = sorted(set(competitions) - set(DECLARATION.SUBTASKS))
     if unknown:
         raise DataError(path, "competitions", "unknown subtask(s) %s (expected %s)"
-                        % (", ".join(map(str, unknown)), ", ".join(st2024.SUBTASKS)))
+                        % (", ".join(map(str, unknown)), ", ".join(DECLARATION.SUBTASKS)))
     return {"registration": _url(data.get("registration"), "registration"),
             "competitions": dict((name, _url(competitions.get(name), "competitions." + name))
-                                 for name in st2024.SUBTASKS),
+                                 for name in DECLARATION.SUBTASKS),
             "citation": _url(data.get("citation"), "citation"),
             "contact": {"name": str(contact.get("name") or "the organisers"),
                         "url": _url(contact.get("url"), "contact.url")}}
@@ -406,7 +408,7 @@ def links_line(links, subtask):
     parts = []
     if links["registration"]:
         parts.append(_link(links["registration"], "Registration form"))
-    for other in st2024.SUBTASKS:
+    for other in DECLARATION.SUBTASKS:
         if other != subtask and links["competitions"].get(other):
             parts.append(_link(links["competitions"][other], "The %s subtask" % escape(other)))
     if links["citation"]:
@@ -484,7 +486,7 @@ def page_values(competition, subtask, sizes, baseline_html=None, schedule=None, 
         "languages_table": languages_table(languages, sizes),
         "tasks_list": tasks_list(tasks),
         "score_keys_table": score_keys_table(tasks, languages),
-        "column_count": str(len(keys.leaderboard_columns(st2024.TASKS, languages,
+        "column_count": str(len(keys.leaderboard_columns(DECLARATION.TASKS, languages,
                                                          subtask_pairs(subtask)))),
         "submission_tree": submission_tree(tasks, languages),
         "phases_table": phases_table(competition, schedule),
@@ -551,7 +553,7 @@ def main(argv=None):
         competition = yaml.safe_load(handle)
     sizes = count_sizes(args.data)
     bibliography = read_bibliography(args.data)
-    for subtask in st2024.SUBTASKS:
+    for subtask in DECLARATION.SUBTASKS:
         target = os.path.join(args.out, "pages", subtask)
         os.makedirs(target, exist_ok=True)
         for member, text in build_pages(competition, subtask, sizes, read_baseline_html(args.out, subtask),

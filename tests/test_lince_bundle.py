@@ -9,7 +9,7 @@ import zipfile
 import pytest
 import yaml
 
-from lince_helpers import SAMPLE, build_sample_reference, gold_submission, sample_gold, write_files
+from lince_helpers import LINCE_DIR, SAMPLE, build_sample_reference, gold_submission, lince, sample_gold, write_files
 from organiser import competition_bundle
 
 
@@ -74,3 +74,111 @@ def test_starting_kit_from_the_zip_validates(built, tmp_path):
     assert proc.returncode == 0, proc.stderr
     with zipfile.ZipFile(str(tmp_path / "b.zip")) as archive:
         assert len(archive.namelist()) == 10
+
+
+# --------------------------------------------------------------------------- make check on LinCE's bundles
+
+def _columns(competition):
+    return [key for key, _ in sorted(competition["leaderboard"]["columns"].items(), key=lambda kv: kv[1]["rank"])]
+
+
+def test_leaderboard_is_avg_then_the_ten_datasets_in_table_5_order(built):
+    root, _ = built
+    with zipfile.ZipFile(str(root / "dist" / "bundles" / "lince.zip")) as archive:
+        competition = yaml.safe_load(archive.read("competition.yaml"))
+    columns = competition["leaderboard"]["columns"]
+    assert _columns(competition) == ["avg_score"] + ["%s_%s" % (pair, task.key) for task, pair in lince.DATASETS]
+    assert columns["avg_score"]["label"] == "Avg" and columns["spa_eng_lid"]["label"] == "LID SPA-ENG"
+    assert not [key for key in columns if key.startswith("avg_") and key != "avg_score" or key.endswith("avg_score")
+                and key != "avg_score"]
+
+
+def test_phases_are_dated_by_lince_own_schedule(built):
+    from organiser import schedule as schedule_module
+    root, _ = built
+    schedule = schedule_module.load(os.path.join(LINCE_DIR, "schedule.yaml"))
+    with zipfile.ZipFile(str(root / "dist" / "bundles" / "lince.zip")) as archive:
+        competition = yaml.safe_load(archive.read("competition.yaml"))
+    assert competition["phases"][1]["start_date"] == schedule_module.platform_text(schedule.window("dev").opens)
+    assert competition["phases"][2]["start_date"] == schedule_module.platform_text(schedule.window("test").opens)
+    assert competition["end_date"] == schedule_module.platform_text(schedule.window("test").closes)
+
+
+@pytest.mark.parametrize("name", ["lince.zip", "lince-codabench.zip"])
+def test_check_passes_on_both_bundles_and_both_workers_score(built, name):
+    from organiser import check, schedule as schedule_module
+    root, _ = built
+    schedule = schedule_module.load(os.path.join(LINCE_DIR, "schedule.yaml"))
+    lines = []
+    failures = check.check_one(str(root / "dist" / "bundles" / name), None, timeout=120, report=lines.append,
+                               schedule=schedule, decl="lince")
+    assert failures == []
+    runs = [line for line in lines if line.strip().startswith("phase")]
+    assert len(runs) == (2 if name.endswith("codabench.zip") else 4) and all(" ok " in line for line in runs)
+
+
+def test_check_refuses_st2024_schedule_and_foreign_columns(built, tmp_path):
+    from organiser import check, schedule as schedule_module
+    root, _ = built
+    path = str(root / "dist" / "bundles" / "lince.zip")
+    failures, _, _ = check.check_bundle(path, schedule_module.load(), "lince")
+    assert [f for f in failures if f.rule == "schedule.windows"]
+    with zipfile.ZipFile(path) as archive:
+        members = dict((n, archive.read(n)) for n in archive.namelist())
+    competition = yaml.safe_load(members["competition.yaml"])
+    competition["leaderboard"]["columns"]["avg_lid"] = competition["leaderboard"]["columns"].pop("msa_ea_ner")
+    members["competition.yaml"] = yaml.safe_dump(competition).encode("utf-8")
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(str(bad), "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    schedule = schedule_module.load(os.path.join(LINCE_DIR, "schedule.yaml"))
+    failures, _, _ = check.check_bundle(str(bad), schedule, "lince")
+    assert [f.rule for f in failures] == ["column.declaration"]
+    assert "avg_lid" in failures[0].text
+
+
+def test_trivial_submission_follows_the_text_kinds(built, tmp_path):
+    from organiser import check
+    root, _ = built
+    with zipfile.ZipFile(str(root / "dist" / "reference" / "lince-dev.zip")) as archive:
+        archive.extractall(str(tmp_path / "ref"))
+    members = check.trivial_submission(str(tmp_path / "ref"), "lince")
+    assert sorted(members) == sorted(lince.SUBMISSION_FILE.format(task=t.key, lang=p) for t, p in lince.DATASETS)
+    gold = sample_gold("dev")
+    sa = [(t, p) for t, p in lince.DATASETS if t.kind == "sentence_labels"][0]
+    assert members["sa_spa_eng.txt"].decode().split() == ["positive"] * len(gold[sa])
+    lid = lince.DATASETS[0]
+    assert members["lid_spa_eng.txt"].decode().split() == ["lang1"] * sum(len(rows) for _, rows in gold[lid])
+
+
+def test_a_bundle_without_some_datasets_says_which_on_its_pages(tmp_path):
+    import shutil
+    build_sample_reference(tmp_path / "ref")
+    for phase in ("dev", "test"):
+        for name in os.listdir(str(tmp_path / "ref" / phase)):
+            if name != "lid_spa_eng.conll":
+                os.remove(str(tmp_path / "ref" / phase / name))
+    shutil.rmtree(str(tmp_path / "ref" / "test"))
+    assert competition_bundle.build("lince", str(tmp_path / "ref"), str(tmp_path / "dist")) == ["Development"]
+    with zipfile.ZipFile(str(tmp_path / "dist" / "bundles" / "lince.zip")) as archive:
+        overview = archive.read("overview.html").decode("utf-8")
+        evaluation = archive.read("evaluation.html").decode("utf-8")
+        competition = yaml.safe_load(archive.read("competition.yaml"))
+    assert "LACKS 9 of 10 datasets" in overview and overview.count("<strong>LACKING</strong>") == 9
+    assert "<code>ner_msa_ea.conll</code>" in overview and "<style" not in overview
+    assert list(competition["leaderboard"]["columns"]) == ["avg_score", "spa_eng_lid"]
+    assert "LID SPA-ENG" in evaluation and "MSA-EA" not in evaluation.split("Leaderboard columns")[1]
+
+
+def test_the_machinery_imports_no_competition_by_name():
+    import re
+    from organiser import declarations
+    from conftest import ROOT
+    assert declarations.top_level_id() == "st2024"
+    assert declarations.load("lince").COMPETITION_ID == "lince" and declarations.load() is declarations.load("st2024")
+    for name in ("bundle", "pages", "check", "competition_bundle", "schedule", "platforms", "declarations"):
+        with open(os.path.join(ROOT, "organiser", name + ".py"), encoding="utf-8") as handle:
+            text = handle.read()
+        assert not re.search(r"^\s*(import|from) (st2024|lince)\b", text, re.M), name
+        assert not re.search(r"\b(st2024|lince)\.[A-Z]", text), name

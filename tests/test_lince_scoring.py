@@ -256,3 +256,17 @@ def test_sample_baselines_beat_their_floors(ref, tmp_path):
     assert all(e["status"] == "scored" for e in scores["baseline"]["entries"])
     assert scores["baseline"]["scores"]["avg_score"] > scores["floor"]["scores"]["avg_score"]
     assert scores["baseline"]["scores"]["spa_eng_lid"] > scores["floor"]["scores"]["spa_eng_lid"]
+
+
+def test_local_no_reference_message_is_worded_from_the_declaration(tmp_path):
+    (tmp_path / "ref").mkdir()
+    (tmp_path / "sub").mkdir()
+    proc = subprocess.run([sys.executable, EVALUATE, "--ref", str(tmp_path / "ref"), "--submission",
+                           str(tmp_path / "sub"), "--out", str(tmp_path / "out")],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    assert proc.returncode == 2
+    assert "No usable reference data at the path given to --ref" in proc.stderr
+    assert "named <task>_<language>.conll (e.g. lid_spa_eng.conll)" in proc.stderr
+    assert ".json" not in proc.stderr and "Traceback" not in proc.stderr
+    helped = subprocess.run([sys.executable, EVALUATE, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
+    assert "reference directory (<task>_<language>.conll)" in helped.stdout and ".json" not in helped.stdout

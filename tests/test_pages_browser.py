@@ -45,6 +45,29 @@ def bundles(tmp_path_factory):
             with open(os.path.join(out, "bundles", name), "rb") as handle:
                 result[name[:-len(".zip")]] = platforms.bundle_contents(handle.read())
     assert set("st2024-%s" % subtask for subtask in st2024.SUBTASKS) <= set(result)
+    result.update(competition_bundles(base))
+    return result
+
+
+def competition_bundles(base):
+    """``{bundle name: (pages, phase descriptions)}`` of every bundle of each further competition
+    (``competitions/<id>/``), built from its embedded sample as ``make`` builds it."""
+    from organiser import competition_bundle
+    from lince_helpers import build_sample_reference
+    result = {}
+    for cid in sorted(os.listdir(competition_bundle.COMPETITIONS)):
+        if not os.path.isfile(os.path.join(competition_bundle.COMPETITIONS, cid, "competition.yaml")):
+            continue
+        if cid != "lince":
+            raise AssertionError("no sample-reference builder for competition %s in this test" % cid)
+        out = os.path.join(str(base), cid)
+        build_sample_reference(os.path.join(out, "ref"))
+        competition_bundle.build(cid, os.path.join(out, "ref"), os.path.join(out, "dist"))
+        folder = os.path.join(out, "dist", "bundles")
+        for name in sorted(os.listdir(folder)):
+            with open(os.path.join(folder, name), "rb") as handle:
+                result[name[:-len(".zip")]] = platforms.bundle_contents(handle.read())
+    assert {"lince", "lince-codabench"} <= set(result)
     return result
 
 
@@ -137,8 +160,8 @@ def test_tables_keep_their_borders_alignment_and_unwrapped_numbers(measured):
 
 def test_baseline_cells_do_not_wrap(measured):
     for (bundle, name), by_platform in renders(measured, "page").items():
-        if name != "evaluation.html":
-            continue
+        if name != "evaluation.html" or not bundle.startswith("st2024-"):
+            continue  # the further competitions' pages carry no baseline table
         for platform, seen in by_platform.items():
             baseline = [t for t in seen["tables"] if t and t[0]["text"] == "Language"]
             assert baseline, (bundle, platform)
@@ -151,3 +174,16 @@ def test_phase_descriptions_read_the_same_on_both_platforms(bundles, measured):
         raw = " ".join(bundles[bundle][1][label].split())
         assert by_platform["legacy"]["text"] == raw, (bundle, label)
         assert by_platform["codabench"]["text"] == raw, (bundle, label, by_platform["codabench"]["text"])
+
+
+def test_competition_pages_are_rendered_and_say_what_the_data_is_for(bundles, measured):
+    seen = renders(measured, "page")
+    for bundle in ("lince", "lince-codabench"):
+        names = set(name for (b, name) in seen if b == bundle)
+        assert {"overview.html", "data.html", "evaluation.html", "timeline.html"} <= names, (bundle, names)
+        overview = seen[(bundle, "overview.html")]
+        for platform, page in overview.items():
+            assert "for building and testing the competition kit" in page["text"], (bundle, platform)
+            assert "LID SPA-ENG" not in page["text"] and "lid_spa_eng.txt" in page["text"], (bundle, platform)
+        timeline = seen[(bundle, "timeline.html")]["codabench"]["text"]
+        assert "the organiser's to set" in timeline

@@ -106,6 +106,11 @@ NAME_ALIASES = dict((dataset_id(task, pair), "%s_%s" % (task.key, pair)) for tas
 
 #: The leaderboard score is the plain mean of the dataset scores (every dataset weighs the same).
 AVERAGE = "entries"
+#: The leaderboard as the paper's Table 5 shows it: Avg (the ranking key), then each dataset's score
+#: (no task or language-pair means); column labels such as ``LID SPA-ENG``.
+LEADERBOARD = "datasets"
+OVERALL_LABEL = "Avg"
+DATASET_LABEL = "{task} {pair}"
 #: The options of the signature (LinCE has no ranked candidates).
 SIGNATURE_OPTIONS = "avg:dataset-mean|labels:exact|spans:conlleval"
 

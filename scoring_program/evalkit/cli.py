@@ -33,17 +33,39 @@ EXIT_HELP = """exit status:
 LOCAL_REFERENCE_HELP = (
     "No usable reference data at the path given to --ref, nothing was scored: %s. Give the folder that "
     "holds <task>/<language>.json reference files, e.g. --ref reference_data/dev in the starting kit.")
+#: The same for a competition that declares flat file names (``REFERENCE_FILE``), worded from its declaration.
+NAMED_REFERENCE_HELP = (
+    "No usable reference data at the path given to --ref, nothing was scored: %s. Give the folder that "
+    "holds the reference files, named %s (e.g. %s), such as --ref reference_data/%s/dev as the kit builds it.")
+
+
+def reference_pattern(competition):
+    """The declared reference file name pattern in words: ``<task>_<language>.conll``."""
+    return competition.REFERENCE_FILE.replace("{task}", "<task>").replace("{lang}", "<language>")
+
+
+def local_reference_help(competition, error):
+    """The local "no usable reference" message, worded from the competition's declaration."""
+    if not getattr(competition, "REFERENCE_FILE", None):
+        return LOCAL_REFERENCE_HELP % error
+    task = competition.TASKS[0]
+    example = competition.REFERENCE_FILE.format(task=task.key, lang=task.languages[0])
+    return NAMED_REFERENCE_HELP % (error, reference_pattern(competition), example, competition.COMPETITION_ID)
+
+
 PLATFORM_REFERENCE_HELP = ("The reference data is broken, nothing was scored: %s. This is the organisers' "
                            "side: please tell them.")
 
 
-def parse_args(argv):
+def parse_args(argv, competition=None):
     """Parse either form of the command line into (ref_dir, submission, out_dir, quiet, platform)."""
     parser = argparse.ArgumentParser(prog="evaluate.py", description=__doc__.split("\n\n")[0], epilog=EXIT_HELP,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="*", metavar="INPUT OUTPUT",
                         help="platform form: INPUT holds ref/ and res/, OUTPUT receives the scores")
-    parser.add_argument("--ref", help="reference directory (<task>/<lang>.json)")
+    named = competition is not None and getattr(competition, "REFERENCE_FILE", None)
+    parser.add_argument("--ref", help="reference directory (%s)" % (reference_pattern(competition) if named
+                                                                    else "<task>/<lang>.json"))
     parser.add_argument("--submission", help="submission zip or directory")
     parser.add_argument("--out", help="output directory (default: a new temporary directory)")
     parser.add_argument("--quiet", action="store_true", help="print only the signature and the overall score")
@@ -79,15 +101,16 @@ def _usage_output(out_dir, problem):
 
 def run(competition, argv, render_html):
     """Score, write the outputs and print the summary; return the exit status."""
-    ref_dir, submission, out_dir, quiet, platform = parse_args(argv)
+    ref_dir, submission, out_dir, quiet, platform = parse_args(argv, competition)
     problem = output_problem(out_dir)
     if problem:
         return _usage_output(out_dir, problem)
     try:
         report = evaluate(competition, ref_dir, submission)
     except ReferenceError as err:
-        sys.stderr.write((PLATFORM_REFERENCE_HELP if platform else LOCAL_REFERENCE_HELP)
-                         % printable(str(err), MAX_TEXT_CHARS) + "\n")
+        error = printable(str(err), MAX_TEXT_CHARS)
+        sys.stderr.write((PLATFORM_REFERENCE_HELP % error if platform else local_reference_help(competition, error))
+                         + "\n")
         return 2
     except NothingToScore as err:
         if getattr(competition, "NOTHING_HELP", None):   # a competition with its own submission layout

@@ -1,0 +1,50 @@
+"""Which declaration a tool works for: the top-level competition's, or one under ``competitions/<id>/``.
+
+The top-level competition (the design card's ``competition.yaml``, ``scoring_program/``, ``pages/``) is
+declared by the one module of ``scoring_program/`` that sets ``COMPETITION_ID``; a further competition by
+``competitions/<id>/<id>.py``. The organiser's tools (bundle, pages, check) take their facts from here and
+never import a competition by name.
+"""
+import importlib
+import importlib.util
+import os
+import re
+
+from organiser import ROOT, SCORING_PROGRAM
+
+COMPETITIONS = os.path.join(ROOT, "competitions")
+_DECLARES = re.compile(r"^COMPETITION_ID = ", re.M)
+_LOADED = {}
+
+
+def top_level_id():
+    """The id of the top-level competition: the ``scoring_program/<id>.py`` module that sets ``COMPETITION_ID``."""
+    found = []
+    for name in sorted(os.listdir(SCORING_PROGRAM)):
+        if name.endswith(".py"):
+            with open(os.path.join(SCORING_PROGRAM, name), encoding="utf-8") as handle:
+                if _DECLARES.search(handle.read()):
+                    found.append(name[:-len(".py")])
+    if len(found) != 1:
+        raise RuntimeError("%s must hold exactly one declaration (a module setting COMPETITION_ID), found %s"
+                           % (SCORING_PROGRAM, ", ".join(found) or "none"))
+    return found[0]
+
+
+def load(cid=None):
+    """The declaration module of competition ``cid`` (None: the top-level one), loaded once."""
+    cid = cid or top_level_id()
+    if cid not in _LOADED:
+        _LOADED[cid] = _load(cid)
+    return _LOADED[cid]
+
+
+def _load(cid):
+    """Import the declaration of ``cid``."""
+    path = os.path.join(COMPETITIONS, cid, cid + ".py")
+    if not os.path.isfile(path):
+        return importlib.import_module(cid)   # the top-level declaration, on sys.path with the scoring program
+    spec = importlib.util.spec_from_file_location(cid, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
