@@ -48,3 +48,43 @@ def _load(cid):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+#: The bundle- and page-side wording of a competition's subtasks, beside its ``competition.yaml``.
+SUBTASKS_YAML = "subtasks.yaml"
+_WORDING = {}
+
+
+def folder(cid=None):
+    """The folder a competition is declared in: the repository root for the top-level one."""
+    cid = cid or top_level_id()
+    own = os.path.join(COMPETITIONS, cid)
+    return own if os.path.isfile(os.path.join(own, cid + ".py")) else ROOT
+
+
+def wording(cid=None):
+    """The competition's ``subtasks.yaml`` (``{"subtasks": {id: {...}}, "phase_splits": {...}}``), read once;
+    empty sections when it has none. What each key means is said in the top-level ``subtasks.yaml``."""
+    cid = cid or top_level_id()
+    if cid not in _WORDING:
+        import yaml
+        path = os.path.join(folder(cid), SUBTASKS_YAML)
+        data = {}
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as handle:
+                data = yaml.safe_load(handle) or {}
+        if not isinstance(data, dict) or not isinstance(data.get("subtasks") or {}, dict):
+            raise RuntimeError("%s: expected a mapping with a `subtasks` mapping" % path)
+        _WORDING[cid] = {"subtasks": data.get("subtasks") or {}, "phase_splits": data.get("phase_splits") or {},
+                         "path": path}
+    return _WORDING[cid]
+
+
+def subtask_wording(subtask, cid=None):
+    """The wording of one subtask (its mapping in ``subtasks.yaml``; empty when it declares none)."""
+    return wording(cid)["subtasks"].get(subtask) or {}
+
+
+def extra_phases(subtask, cid=None):
+    """The extra phases ``subtask`` declares (``extra_phases`` of its wording), in order."""
+    return list(subtask_wording(subtask, cid).get("extra_phases") or [])
