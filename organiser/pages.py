@@ -124,27 +124,35 @@ def count_tsv(path):
     return len(rows), sum(len((masked if src is None else src).split()) for masked, src in rows)
 
 
+def _size_folders():
+    """The release folders the size table counts from: ``(CoNLL-U folder, TSV folder)`` (``sizes`` of the
+    competition's subtasks.yaml)."""
+    declared = declarations.wording()["sizes"]
+    return declared.get("conllu"), declared.get("tsv")
+
+
 def count_sizes(data_dir, languages=None):
     """Count sentences and tokens per language and split from a release-layout directory.
 
-    Returns ``{lang: {split: {"sentences": n, "tokens": n, "source": "morphology"|"fill_mask_word"}
-    or None}}``. CoNLL-U files are used where they exist; otherwise the word-level fill-mask TSV
-    (whose whitespace words are the tokens only for the languages without CoNLL-U at all; for the
-    others ``tokens`` is None).
+    Returns ``{lang: {split: {"sentences": n, "tokens": n, "source": <release folder>} or None}}``. CoNLL-U
+    files of the ``sizes.conllu`` folder of the competition's subtasks.yaml are used where they exist;
+    otherwise the word-level fill-mask TSV of its ``sizes.tsv`` folder (whose whitespace words are the
+    tokens only for the languages without CoNLL-U at all; for the others ``tokens`` is None).
     """
     languages = list(DECLARATION.LANGUAGES) if languages is None else list(languages)
+    conllu_folder, tsv_folder = _size_folders()
     sizes = {}
     for lang in languages:
         sizes[lang] = {}
         for split in SPLITS:
             found = None
-            conllu = release.find(data_dir, "morphology", split, lang)
+            conllu = release.find(data_dir, conllu_folder, split, lang)
             if conllu and lang not in DECLARATION.FILL_MASK_ONLY:
-                found = dict(zip(("sentences", "tokens"), count_conllu(conllu)), source="morphology")
+                found = dict(zip(("sentences", "tokens"), count_conllu(conllu)), source=conllu_folder)
             else:
-                tsv = release.find(data_dir, "fill_mask_word", split, lang)
+                tsv = release.find(data_dir, tsv_folder, split, lang)
                 if tsv:
-                    found = dict(zip(("sentences", "tokens"), count_tsv(tsv)), source="fill_mask_word")
+                    found = dict(zip(("sentences", "tokens"), count_tsv(tsv)), source=tsv_folder)
                     if lang not in DECLARATION.FILL_MASK_ONLY:
                         found["tokens"] = None  # whitespace words are not the CoNLL-U tokens
             sizes[lang][split] = found
@@ -209,7 +217,7 @@ def _count_cell(entry, field):
     """A formatted count, a dagger when counted from the fill-mask TSV, a dash when not counted."""
     if entry is None or entry[field] is None:
         return MISSING_MARK
-    mark = TSV_MARK if entry["source"] == "fill_mask_word" else ""
+    mark = TSV_MARK if entry["source"] == _size_folders()[1] else ""
     return "{:,}{}".format(entry[field], mark)
 
 
