@@ -86,3 +86,20 @@ def test_the_machinery_names_no_task_language_subtask_or_phase(path):
             line = text.count("\n", 0, match.start()) + 1
             found.append("%s:%d: %r (%s)" % (path, line, name, what))
     assert not found, "\n".join(found)
+
+
+def test_the_nothing_scored_example_comes_from_the_declaration(tmp_path, capsys):
+    from evalkit import cli
+    declaration = declarations.load()
+    task = declaration.TASKS[0]
+    reference = tmp_path / "ref" / task.folder
+    reference.mkdir(parents=True)
+    (reference / ("%s.json" % task.languages[0])).write_text('[[["a", "NOUN"]]]', encoding="utf-8")
+    submission = tmp_path / "submission"
+    submission.mkdir()
+    (submission / "notes.txt").write_text("nothing to score", encoding="utf-8")
+    status = cli.main(declaration, ["--ref", str(tmp_path / "ref"), "--submission", str(submission),
+                                    "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert status == 1 and "Nothing could be scored" in err
+    assert "e.g. %s/%s.json." % (task.folder, task.languages[0]) in err
