@@ -1,8 +1,8 @@
 """The competition's schedule (``schedule.yaml``): the one declaration every date comes from.
 
 ``load(path)`` reads and checks it and returns a :class:`Schedule`: for each phase (named like its
-reference folder: ``dev``, ``test``, or an extra phase a subtask declares) the instant it opens and the instant it closes (UTC,
-naive datetimes), the instant the results are notified and the later dates of the Timeline page. The
+reference folder: ``dev``, ``test``, or an extra phase a subtask declares) the instant it opens and the
+instant it closes (UTC, naive datetimes), the instant the results are notified and the later dates of the Timeline page. The
 bundle builder writes the platforms' dates from it (:func:`codalab_dates`, :func:`codabench_dates`), the
 pages show it, and ``organiser.platforms`` checks that what each platform derives from a bundle matches it.
 """
