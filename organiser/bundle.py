@@ -3,17 +3,18 @@
 ``python -m organiser bundle --data DIR --reference reference_data --out dist [--schedule schedule.yaml]`` writes:
 
 - ``dist/bundles/<id>-<subtask>.zip`` (v1.5: upload on CodaLab) and ``dist/bundles/<id>-<subtask>-codabench.zip``
-  (``version: 2``: upload on Codabench), for the unconstrained and constrained subtasks, with the same members;
+  (``version: 2``: upload on Codabench), for each subtask of the declaration, with the same members;
 - ``dist/reference/<subtask>-<phase>.zip`` (the reference data of each phase, ``phase`` = ``dev`` | ``test``
-  | ``embeddings``), also nested in the bundles; without test gold the test phase nests a placeholder instead
+  | an extra phase's name), also nested in the bundles; without test gold the test phase nests a placeholder instead
   (``TEST_REFERENCE_PENDING.txt``) and ``dist/reference/<subtask>-test.zip`` is built later (docs/organisers.md);
 - ``dist/public_data/<subtask>-test.zip`` (the release's unannotated test input, the test phase's public data);
 - ``dist/starting_kit.zip`` (``starting_kit/`` + the scoring program, with the baseline table in its README);
 - ``dist/pages/<subtask>/*.html`` (the pages nested in each bundle);
 - ``dist/build.json`` (the data, references and schedule of this build: what ``make check`` checks).
 
-The top-level ``competition.yaml`` is the source of the unconstrained bundle; the constrained one is derived
-from it (its own title, description and phase labels, its tasks and languages, plus "Phase 2: embeddings").
+The top-level ``competition.yaml`` is the source of the first subtask's bundle; the others are derived from it
+(their own title, tasks and languages from the declaration's ``SUBTASKS``; description, phase labels and extra
+phases from the competition's ``subtasks.yaml``, see ``organiser.declarations.wording``).
 Every date comes from ``schedule.yaml`` (``organiser.schedule``). The leaderboard columns are generated from
 ``evalkit.keys.leaderboard_columns`` and the declaration's ``SUBTASKS``, the same declaration the scorer uses. Zips are
 deterministic (fixed timestamps and permissions, sorted members, ``competition.yaml`` first), so rebuilding
@@ -40,7 +41,6 @@ DECLARATION = declarations.load()
 PREFIX = DECLARATION.COMPETITION_ID
 
 COMPETITION_YAML = os.path.join(ROOT, "competition.yaml")
-EMBEDDINGS_PROGRAM = os.path.join(ROOT, "embeddings_scoring_program")
 STARTING_KIT = os.path.join(ROOT, "starting_kit")
 YAML_MEMBER = "competition.yaml"
 LOGO_MEMBER = "logo.png"
@@ -52,32 +52,6 @@ SKIPPED_NAMES = frozenset(("__pycache__", ".pytest_cache", ".mypy_cache", ".DS_S
 SKIPPED_SUFFIXES = (".pyc", ".pyo", "~")
 STORED_SUFFIXES = (".zip", ".png", ".gz", ".bin")
 BASELINE_MARKER = "<!-- BASELINE_TABLE -->"
-SPLIT_OF_PHASE = {"dev": "valid", "test": "test"}
-
-#: The constrained subtask's extra phase (the 2024 "Phase 2": the embeddings behind a system). Its dates
-#: come from schedule.yaml (phase ``embeddings``).
-EMBEDDINGS_PHASE = {
-    "label": "Phase 2: embeddings",
-    "description": (
-        "Phase 2 of the constrained subtask, open from {opens} to {closes}: upload the embeddings your system "
-        "was built on, as a zip with an embeddings/ folder (load_embeddings.py defining load_model, "
-        "requirements.txt, a non-empty metadata.txt and one .bin file per language, named by its code, e.g. chu.bin). "
-        "Only the layout is checked: the score is the share of languages covered. See the Evaluation page."),
-    "color": "orange",
-    "max_submissions": 10,
-    "max_submissions_per_day": 5,
-    "execution_time_limit": 300,
-    "is_scoring_only": True,
-    "scoring_program": "embeddings_scoring_program.zip",
-    "reference_data": "reference_data_embeddings.zip",
-    "starting_kit": STARTING_KIT_MEMBER,
-}
-EMBEDDINGS_REFERENCE_FILE = "embeddings.json"
-#: Phase labels per subtask and phase (what participants were told: the constrained subtask has a Phase 1,
-#: predictions, and a Phase 2, embeddings); phases not listed keep the label of competition.yaml.
-PHASE_LABELS = {
-    "constrained": {"dev": "Phase 1: development", "test": "Phase 1: test", "embeddings": "Phase 2: embeddings"},
-}
 #: The phase whose leaderboard is the official result (hidden on CodaLab while it runs).
 OFFICIAL_PHASE = "test"
 #: Stands in for the test reference data while the test gold is not available (see docs/organisers.md).
@@ -90,14 +64,6 @@ PUBLIC_DATA_MEMBER = "public_data_test.zip"
 CODABENCH_SUFFIX = "-codabench"
 CODABENCH_IMAGE_KEY = "docker_image"
 MANIFEST = "build.json"
-
-DESCRIPTIONS = {
-    "constrained": (
-        "SIGTYP 2024 shared task on word embedding evaluation for ancient and historical languages: POS "
-        "tagging, full morphological annotation and lemmatisation. Constrained subtask: only the training "
-        "data provided may be used; Phase 2 collects the embeddings behind each system."),
-}
-
 
 class BundleError(Exception):
     """A problem that stops the build, with a message for the organisers."""
@@ -162,7 +128,7 @@ def derive_competition(source, subtask, available_phases, schedule=None):
     ``available_phases`` is the set of reference_data/ folders that exist (e.g. {"dev"}): a phase without
     reference data is dropped, except the test phase, which is kept with a placeholder reference (see
     :func:`pending_reference_members`) so that every phase and date exists from the first upload. The
-    constrained subtask gets its own title, description, labels and the embeddings phase. Dates come from
+    subtask gets its own title, and the description, labels and extra phases its wording declares. Dates come from
     ``schedule`` (default: schedule.yaml): each phase starts when it opens, the competition ends when the
     last phase closes (CodaLab ends a phase when the next starts); the last submission of each team is
     forced onto the leaderboard and the test phase's leaderboard is hidden while it runs.
@@ -176,8 +142,7 @@ def derive_competition(source, subtask, available_phases, schedule=None):
     if not any(phase_reference(p) in available_phases for p in phases):
         raise BundleError("no phase has reference data (looked for %s)" % ", ".join(
             "reference_data/%s" % phase_reference(p) for p in source["phases"].values()))
-    if subtask == "constrained":
-        phases.append(dict(EMBEDDINGS_PHASE))
+    phases.extend(dict(extra["phase"]) for extra in declarations.extra_phases(subtask))
     names = [phase_reference(phase) for phase in phases]
     starts, end_date = schedule_module.codalab_dates(schedule, names)
     competition = {}
@@ -188,9 +153,11 @@ def derive_competition(source, subtask, available_phases, schedule=None):
         if key == "has_registration":
             competition["end_date"] = end_date
             competition["force_submission_to_leaderboard"] = True
-    competition["title"] = source["title"] if subtask == "unconstrained" else DECLARATION.SUBTASKS[subtask]["title"]
-    if subtask in DESCRIPTIONS:
-        competition["description"] = DESCRIPTIONS[subtask]
+    first = next(iter(DECLARATION.SUBTASKS))
+    competition["title"] = source["title"] if subtask == first else DECLARATION.SUBTASKS[subtask]["title"]
+    wording = declarations.subtask_wording(subtask)
+    if wording.get("description"):
+        competition["description"] = wording["description"]
     competition["phases"] = {}
     for index, phase in enumerate(phases):
         competition["phases"][index + 1] = _dated_phase(phase, index + 1, names[index], starts[index], subtask,
@@ -204,7 +171,8 @@ def _dated_phase(phase, number, name, start, subtask, schedule):
     window = schedule.window(name)
     ordered = {"phasenumber": number}
     ordered.update((key, value) for key, value in phase.items() if key not in ("phasenumber", "start_date"))
-    ordered["label"] = PHASE_LABELS.get(subtask, {}).get(name, phase.get("label"))
+    labels = declarations.subtask_wording(subtask).get("phase_labels") or {}
+    ordered["label"] = labels.get(name, phase.get("label"))
     ordered["start_date"] = start
     if ordered.get("description"):
         ordered["description"] = " ".join(ordered["description"].split()).replace(
@@ -333,7 +301,7 @@ def reference_members(phase_dir, subtask, baselines_dir=None):
     if os.path.isfile(os.path.join(phase_dir, "other_split.json")):
         with open(os.path.join(phase_dir, "other_split.json"), "rb") as handle:
             members["other_split.json"] = handle.read()
-    split = SPLIT_OF_PHASE.get(os.path.basename(os.path.normpath(phase_dir)))
+    split = declarations.wording()["phase_splits"].get(os.path.basename(os.path.normpath(phase_dir)))
     scores = os.path.join(baselines_dir or "", "scores-baseline-%s-%s.json" % (subtask, split))
     if baselines_dir and split and os.path.isfile(scores):
         with open(scores, encoding="utf-8") as handle:
@@ -343,8 +311,8 @@ def reference_members(phase_dir, subtask, baselines_dir=None):
     return members, missing
 
 
-def embeddings_reference_members(subtask):
-    """The reference data of the embeddings phase: the languages to cover and the columns to write."""
+def coverage_reference_members(subtask, file_name):
+    """The generated reference of an extra phase (``file_name``): the languages to cover and the columns."""
     payload = {
         "subtask": subtask,
         "languages": [{"code": lang, "name": DECLARATION.LANGUAGES[lang][0]} for lang in subtask_languages(subtask)],
@@ -352,7 +320,7 @@ def embeddings_reference_members(subtask):
         "language_columns": {lang: keys.language_key(lang) for lang in subtask_languages(subtask)},
     }
     text = json.dumps(payload, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-    return {EMBEDDINGS_REFERENCE_FILE: text.encode("utf-8")}
+    return {file_name: text.encode("utf-8")}
 
 
 def pending_reference_members():
@@ -466,8 +434,9 @@ def loud(text):
 
 def phase_reference_bytes(build, subtask, name, phases_found):
     """The reference zip of phase ``name`` and whether it is real (False: the test placeholder)."""
-    if name == "embeddings":
-        return zip_bytes(embeddings_reference_members(subtask)), True
+    extra = dict((phase["name"], phase) for phase in declarations.extra_phases(subtask))
+    if name in extra:
+        return zip_bytes(coverage_reference_members(subtask, extra[name]["reference_file"])), True
     if name not in phases_found:
         return zip_bytes(pending_reference_members()), False
     refs, missing = reference_members(os.path.join(build.args.reference, name), subtask,
@@ -505,6 +474,8 @@ def build_subtask(build, source, subtask, phases_found, shared):
     competition.yaml.
     """
     competition = derive_competition(source, subtask, phases_found, shared["schedule"])
+    extra_programs = dict((extra["phase"]["scoring_program"], os.path.join(build.args.programs, extra["program"]))
+                          for extra in declarations.extra_phases(subtask))
     members = {}
     for number in sorted(competition["phases"]):
         phase = competition["phases"][number]
@@ -528,8 +499,7 @@ def build_subtask(build, source, subtask, phases_found, shared):
         phase = competition["phases"][number]
         program = phase["scoring_program"]
         if program not in shared:
-            folder = (build.args.embeddings_program if program == EMBEDDINGS_PHASE["scoring_program"]
-                      else build.args.scoring_program)
+            folder = extra_programs.get(program, build.args.scoring_program)
             shared[program] = zip_bytes(directory_members(folder))
         members[program] = shared[program]
         if phase.get("starting_kit"):
@@ -594,7 +564,8 @@ def parse_args(argv):
     parser.add_argument("--competition", default=COMPETITION_YAML, help="source competition.yaml")
     parser.add_argument("--schedule", default=schedule_module.SCHEDULE_YAML, help="the schedule (schedule.yaml)")
     parser.add_argument("--scoring-program", default=SCORING_PROGRAM)
-    parser.add_argument("--embeddings-program", default=EMBEDDINGS_PROGRAM)
+    parser.add_argument("--programs", default=declarations.folder(),
+                        help="the folder holding the scoring programs of extra phases (default: the declaration's)")
     parser.add_argument("--starting-kit", default=STARTING_KIT)
     return parser.parse_args(argv)
 

@@ -40,7 +40,6 @@ from evalkit import keys, lines
 Failure = collections.namedtuple("Failure", "rule where text")
 
 YAML_NAME = "competition.yaml"
-EMBEDDINGS_REFERENCE = "embeddings.json"
 TOP_LEVEL_KEYS = ("title", "description", "image", "has_registration", "end_date", "force_submission_to_leaderboard",
                   "enable_detailed_results", "competition_docker_image", "html", "phases", "leaderboard")
 REQUIRED_TOP_LEVEL = ("title", "description", "image", "has_registration", "end_date",
@@ -412,7 +411,8 @@ def check_phases(competition, members):
 
 
 def check_reference_coverage(competition, members, decl=None):
-    """Every leaderboard pair has a reference file in each scored phase (embeddings phases excepted)."""
+    """Every leaderboard pair has a reference file in each scored phase (extra phases with a generated
+    reference excepted)."""
     failures = []
     decl = declaration(decl)
     subtask = declared_subtask(competition, decl)
@@ -426,7 +426,7 @@ def check_reference_coverage(competition, members, decl=None):
             names = zipfile.ZipFile(io.BytesIO(members[member])).namelist()
         except (KeyError, TypeError, zipfile.BadZipFile):
             continue  # reported by phase.members
-        if EMBEDDINGS_REFERENCE in names:
+        if declarations.generated_reference_files(decl.COMPETITION_ID) & set(names):
             continue
         if bundle_module.is_pending_reference(names):
             _fail(failures, "phase.reference-coverage", "phases.%s.reference_data: %s" % (number, member),
@@ -808,21 +808,15 @@ def trivial_submission(ref_dir, decl=None):
 
     Every reference file gets a prediction of the right shape (placeholder tags, the form as the only
     lemma candidate, empty gap candidates; for declared flat file names, the first label of the dataset
-    on each line the kind expects); an embeddings reference gets a minimal embeddings layout.
+    on each line the kind expects); a generated reference of an extra phase gets the layout its
+    ``check_submission`` declares (one file per language it lists).
     """
     decl = declaration(decl)
     if lines.declares_names(decl):
         return trivial_text_submission(ref_dir, decl)
-    embeddings = os.path.join(ref_dir, EMBEDDINGS_REFERENCE)
-    if os.path.isfile(embeddings):
-        with open(embeddings, encoding="utf-8") as handle:
-            spec = json.load(handle)
-        members = {"embeddings/load_embeddings.py": b"def load_model(path):\n    return open(path, 'rb').read()\n",
-                   "embeddings/requirements.txt": b"",
-                   "embeddings/metadata.txt": b"Trivial layout built by `make check`.\n"}
-        for language in spec["languages"]:
-            members["embeddings/%s.bin" % language["code"]] = b"\0"
-        return members
+    for name in sorted(declarations.generated_reference_files(decl.COMPETITION_ID)):
+        if os.path.isfile(os.path.join(ref_dir, name)):
+            return generated_phase_submission(os.path.join(ref_dir, name), decl)
     members = {}
     for task in decl.TASKS:
         folder = os.path.join(ref_dir, task.folder)
@@ -867,13 +861,28 @@ def _placeholder(task, reference):
     return [[[t[0], "X"] for t in s] for s in reference]
 
 
-def choose_submission(submissions_dir, subtask, phase_name):
-    """The baseline zip for this phase: ``baseline-<subtask>-<split>.zip``, then -valid, then
+def generated_phase_submission(reference, decl):
+    """The submission ``check_submission`` declares for the extra phase whose generated reference is at
+    ``reference``: its fixed files and, per language the reference lists, its ``per_language`` file."""
+    declared = declarations.check_submission(os.path.basename(reference), decl.COMPETITION_ID) or {}
+    with open(reference, encoding="utf-8") as handle:
+        spec = json.load(handle)
+    members = dict((name, str(text).encode("utf-8")) for name, text in (declared.get("files") or {}).items())
+    if declared.get("per_language"):
+        for language in spec["languages"]:
+            members[declared["per_language"].format(code=language["code"])] = b"\0"
+    return members
+
+
+def choose_submission(submissions_dir, subtask, phase_name, splits=None):
+    """The baseline zip for this phase: ``baseline-<subtask>-<split>.zip`` (``splits``: the phase's release
+    split, default the declaration's ``phase_splits``), then the dev phase's, then
     ``<subtask>-<phase>-baseline.zip``, then any zip."""
     if not submissions_dir or not os.path.isdir(submissions_dir):
         return None
-    split = {"dev": "valid", "test": "test"}.get(phase_name, phase_name)
-    for name in ("baseline-%s-%s.zip" % (subtask, split), "baseline-%s-valid.zip" % subtask,
+    splits = declarations.wording()["phase_splits"] if splits is None else splits
+    split = splits.get(phase_name, phase_name)
+    for name in ("baseline-%s-%s.zip" % (subtask, split), "baseline-%s-%s.zip" % (subtask, splits.get("dev", "dev")),
                  "%s-%s-baseline.zip" % (subtask, phase_name)):
         path = os.path.join(submissions_dir, name)
         if os.path.isfile(path):
@@ -1011,13 +1020,15 @@ def simulate(competition, members, subtask, submissions_dir, timeout=600, report
                 report("  phase %s %-22s not run: its reference is the test placeholder" % (number, phase["label"]))
                 continue
             columns = all_columns
-            if EMBEDDINGS_REFERENCE not in names and subtask in decl.SUBTASKS:
+            generated = declarations.generated_reference_files(decl.COMPETITION_ID)
+            if not generated & set(names) and subtask in decl.SUBTASKS:
                 # Columns whose reference file is missing are reported once, by phase.reference-coverage.
                 covered = set(expected_columns(subtask, names, decl))
                 columns = [key for key in all_columns if key in covered]
             name = _reference_name(phase["reference_data"])
-            chosen = None if os.path.isfile(os.path.join(ref_probe, EMBEDDINGS_REFERENCE)) else \
-                choose_submission(submissions_dir, subtask, name)
+            chosen = None if generated & set(names) else \
+                choose_submission(submissions_dir, subtask, name,
+                                  declarations.wording(decl.COMPETITION_ID)["phase_splits"])
             submission = chosen or trivial_submission(ref_probe, decl)
             label = os.path.basename(chosen) if chosen else "a trivial submission built from the reference"
             for kind in workers:
@@ -1060,7 +1071,7 @@ def check_one(path, submissions, run=True, timeout=600, report=print, schedule=N
 
 
 def _subtask_from_name(path, decl=None):
-    """``constrained`` for ``<id>-constrained.zip`` (or its ``-codabench`` twin); the first subtask otherwise."""
+    """``<subtask>`` for ``<id>-<subtask>.zip`` (or its ``-codabench`` twin); the first subtask otherwise."""
     decl = declaration(decl)
     for name in decl.SUBTASKS:
         if os.path.basename(path) in ("%s-%s.zip" % (decl.COMPETITION_ID, name),

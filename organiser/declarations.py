@@ -31,6 +31,15 @@ def top_level_id():
     return found[0]
 
 
+def hosted_ids():
+    """The ids of every hosted competition: the top-level one, then those of ``competitions/`` in name order."""
+    found = [top_level_id()]
+    if os.path.isdir(COMPETITIONS):
+        found += [name for name in sorted(os.listdir(COMPETITIONS))
+                  if os.path.isfile(os.path.join(COMPETITIONS, name, name + ".py"))]
+    return found
+
+
 def load(cid=None):
     """The declaration module of competition ``cid`` (None: the top-level one), loaded once."""
     cid = cid or top_level_id()
@@ -48,3 +57,63 @@ def _load(cid):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+#: The bundle- and page-side wording of a competition's subtasks, beside its ``competition.yaml``.
+SUBTASKS_YAML = "subtasks.yaml"
+_WORDING = {}
+
+
+def folder(cid=None):
+    """The folder a competition is declared in: the repository root for the top-level one (None when ``cid``
+    is no hosted competition)."""
+    cid = cid or top_level_id()
+    own = os.path.join(COMPETITIONS, cid)
+    if os.path.isfile(os.path.join(own, cid + ".py")):
+        return own
+    return ROOT if cid == top_level_id() else None
+
+
+def wording(cid=None):
+    """The competition's ``subtasks.yaml`` (``{"subtasks": {id: {...}}, "phase_splits": {...}, "sizes": {...}}``),
+    read once;
+    empty sections when it has none. What each key means is said in the top-level ``subtasks.yaml``."""
+    cid = cid or top_level_id()
+    if cid not in _WORDING:
+        import yaml
+        path = os.path.join(folder(cid) or "", SUBTASKS_YAML)
+        data = {}
+        if folder(cid) and os.path.isfile(path):
+            with open(path, encoding="utf-8") as handle:
+                data = yaml.safe_load(handle) or {}
+        if not isinstance(data, dict) or not isinstance(data.get("subtasks") or {}, dict):
+            raise RuntimeError("%s: expected a mapping with a `subtasks` mapping" % path)
+        _WORDING[cid] = {"subtasks": data.get("subtasks") or {}, "phase_splits": data.get("phase_splits") or {},
+                         "sizes": data.get("sizes") or {}, "path": path}
+    return _WORDING[cid]
+
+
+def subtask_wording(subtask, cid=None):
+    """The wording of one subtask (its mapping in ``subtasks.yaml``; empty when it declares none)."""
+    return wording(cid)["subtasks"].get(subtask) or {}
+
+
+def extra_phases(subtask, cid=None):
+    """The extra phases ``subtask`` declares (``extra_phases`` of its wording), in order."""
+    return list(subtask_wording(subtask, cid).get("extra_phases") or [])
+
+
+def generated_reference_files(cid=None):
+    """The file names of the generated references of every extra phase (no scored reference files)."""
+    return set(extra["reference_file"] for subtask in wording(cid)["subtasks"]
+               for extra in extra_phases(subtask, cid) if extra.get("reference_file"))
+
+
+def check_submission(reference_file, cid=None):
+    """What ``make check`` submits to the extra phase whose generated reference is ``reference_file``
+    (its ``check_submission``: fixed ``files`` and a ``per_language`` file), or None."""
+    for subtask in wording(cid)["subtasks"]:
+        for extra in extra_phases(subtask, cid):
+            if extra.get("reference_file") == reference_file:
+                return extra.get("check_submission")
+    return None

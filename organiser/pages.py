@@ -42,17 +42,6 @@ SPLITS = ("train", "valid", "test")
 MAX_CANDIDATES = getattr(DECLARATION.Task, "max_candidates", getattr(DECLARATION, "MAX_CANDIDATES", 3))
 PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 
-SUBTASK_TEXT = {
-    "unconstrained": (
-        "This is the <strong>unconstrained</strong> subtask (subtask B): any additional data in any "
-        "language may be used, including pre-trained embeddings and large language models."),
-    "constrained": (
-        "This is the <strong>constrained</strong> subtask (subtask A): no data beyond the training "
-        "data provided may be used (reducing or rebalancing the provided training sets is allowed). "
-        "Its Phase 2 collects the embeddings your system was built on."),
-}
-
-
 def escape(value):
     """HTML-escape any value (quotes included); ``$`` too, which Codabench would take for LaTeX."""
     return html.escape(str(value), quote=True).replace("$", "&#36;")
@@ -135,27 +124,35 @@ def count_tsv(path):
     return len(rows), sum(len((masked if src is None else src).split()) for masked, src in rows)
 
 
+def _size_folders():
+    """The release folders the size table counts from: ``(CoNLL-U folder, TSV folder)`` (``sizes`` of the
+    competition's subtasks.yaml)."""
+    declared = declarations.wording()["sizes"]
+    return declared.get("conllu"), declared.get("tsv")
+
+
 def count_sizes(data_dir, languages=None):
     """Count sentences and tokens per language and split from a release-layout directory.
 
-    Returns ``{lang: {split: {"sentences": n, "tokens": n, "source": "morphology"|"fill_mask_word"}
-    or None}}``. CoNLL-U files are used where they exist; otherwise the word-level fill-mask TSV
-    (whose whitespace words are the tokens only for the languages without CoNLL-U at all; for the
-    others ``tokens`` is None).
+    Returns ``{lang: {split: {"sentences": n, "tokens": n, "source": <release folder>} or None}}``. CoNLL-U
+    files of the ``sizes.conllu`` folder of the competition's subtasks.yaml are used where they exist;
+    otherwise the word-level fill-mask TSV of its ``sizes.tsv`` folder (whose whitespace words are the
+    tokens only for the languages without CoNLL-U at all; for the others ``tokens`` is None).
     """
     languages = list(DECLARATION.LANGUAGES) if languages is None else list(languages)
+    conllu_folder, tsv_folder = _size_folders()
     sizes = {}
     for lang in languages:
         sizes[lang] = {}
         for split in SPLITS:
             found = None
-            conllu = release.find(data_dir, "morphology", split, lang)
+            conllu = release.find(data_dir, conllu_folder, split, lang)
             if conllu and lang not in DECLARATION.FILL_MASK_ONLY:
-                found = dict(zip(("sentences", "tokens"), count_conllu(conllu)), source="morphology")
+                found = dict(zip(("sentences", "tokens"), count_conllu(conllu)), source=conllu_folder)
             else:
-                tsv = release.find(data_dir, "fill_mask_word", split, lang)
+                tsv = release.find(data_dir, tsv_folder, split, lang)
                 if tsv:
-                    found = dict(zip(("sentences", "tokens"), count_tsv(tsv)), source="fill_mask_word")
+                    found = dict(zip(("sentences", "tokens"), count_tsv(tsv)), source=tsv_folder)
                     if lang not in DECLARATION.FILL_MASK_ONLY:
                         found["tokens"] = None  # whitespace words are not the CoNLL-U tokens
             sizes[lang][split] = found
@@ -220,7 +217,7 @@ def _count_cell(entry, field):
     """A formatted count, a dagger when counted from the fill-mask TSV, a dash when not counted."""
     if entry is None or entry[field] is None:
         return MISSING_MARK
-    mark = TSV_MARK if entry["source"] == "fill_mask_word" else ""
+    mark = TSV_MARK if entry["source"] == _size_folders()[1] else ""
     return "{:,}{}".format(entry[field], mark)
 
 
@@ -349,8 +346,9 @@ def important_dates(competition, schedule):
         test = schedule.window("test")
         rows.append((test.opens, "Release of test data; test phase opens"))
         rows.append((test.closes, "Submission of results: the test phase closes"))
-    if "embeddings" in schedule.phases and "embeddings" in names:
-        rows.append((schedule.window("embeddings").closes, "Phase 2 (embeddings) closes"))
+    for extra in _extra_phases(names):
+        if extra["name"] in schedule.phases and extra.get("closes_event"):
+            rows.append((schedule.window(extra["name"]).closes, extra["closes_event"]))
     rows.append((schedule.results_notification, "Notification of results"))
     cells = [[escape(schedule_module.human(when)), escape(text)] for when, text in rows]
     cells += [[escape("%d %s" % (day.day, day.strftime("%B %Y"))), escape(text)] for day, text in schedule.later]
@@ -455,13 +453,26 @@ def submission_examples(tasks):
     return "\n".join(read_template("_submission_" + task.folder) for task in tasks)
 
 
-def embeddings_block(subtask, schedule):
-    """The Phase 2 (embeddings) section with its dates, constrained subtask only."""
-    if subtask != "constrained":
-        return ""
-    window = schedule.window("embeddings")
-    return fill(read_template("_embeddings"), {"embeddings_opens": escape(schedule_module.human(window.opens)),
-                                               "embeddings_closes": escape(schedule_module.human(window.closes))})
+def _extra_phases(names):
+    """The extra phases any subtask declares whose name is among the phase ``names``, each once."""
+    found = {}
+    for subtask in DECLARATION.SUBTASKS:
+        for extra in declarations.extra_phases(subtask):
+            if extra["name"] in names:
+                found.setdefault(extra["name"], extra)
+    return list(found.values())
+
+
+def phase_sections(subtask, schedule):
+    """The page sections of the extra phases ``subtask`` declares (``page_section``), with their dates."""
+    parts = []
+    for extra in declarations.extra_phases(subtask):
+        if extra.get("page_section"):
+            window = schedule.window(extra["name"])
+            parts.append(fill(read_template(extra["page_section"]),
+                              {"opens": escape(schedule_module.human(window.opens)),
+                               "closes": escape(schedule_module.human(window.closes))}))
+    return "\n".join(parts)
 
 
 # --------------------------------------------------------------------------- pages
@@ -480,7 +491,7 @@ def page_values(competition, subtask, sizes, baseline_html=None, schedule=None, 
     return {
         "competition_title": escape(competition.get("title", declaration["title"])),
         "subtask": escape(subtask),
-        "subtask_text": SUBTASK_TEXT[subtask],
+        "subtask_text": declarations.subtask_wording(subtask).get("page_text", ""),
         "language_count": str(len(languages)),
         "task_count": str(len(tasks)),
         "languages_table": languages_table(languages, sizes),
@@ -492,7 +503,7 @@ def page_values(competition, subtask, sizes, baseline_html=None, schedule=None, 
         "phases_table": phases_table(competition, schedule),
         "important_dates": important_dates(competition, schedule),
         "baseline_table": baseline_block(baseline_html),
-        "embeddings_section": embeddings_block(subtask, schedule),
+        "phase_sections": phase_sections(subtask, schedule),
         "metrics_section": metrics_section(tasks),
         "submission_examples": submission_examples(tasks),
         "max_candidates": str(MAX_CANDIDATES),

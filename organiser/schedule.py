@@ -1,8 +1,8 @@
 """The competition's schedule (``schedule.yaml``): the one declaration every date comes from.
 
 ``load(path)`` reads and checks it and returns a :class:`Schedule`: for each phase (named like its
-reference folder: ``dev``, ``test``, ``embeddings``) the instant it opens and the instant it closes (UTC,
-naive datetimes), the instant the results are notified and the later dates of the Timeline page. The
+reference folder: ``dev``, ``test``, or an extra phase a subtask declares) the instant it opens and the
+instant it closes (UTC, naive datetimes), the instant the results are notified and the later dates of the Timeline page. The
 bundle builder writes the platforms' dates from it (:func:`codalab_dates`, :func:`codabench_dates`), the
 pages show it, and ``organiser.platforms`` checks that what each platform derives from a bundle matches it.
 """
@@ -12,11 +12,12 @@ import os
 
 import yaml
 
-from organiser import ROOT
+from organiser import ROOT, declarations
 from evalkit.messages import DataError
 
 SCHEDULE_YAML = os.path.join(ROOT, "schedule.yaml")
-PHASE_ORDER = ("dev", "test", "embeddings")
+#: The phases every competition has; the extra phases its subtasks declare follow them (:func:`phase_order`).
+BASE_PHASES = ("dev", "test")
 FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S")
 #: How the bundles write an instant (both platforms parse it; quoted in the YAML, so never a YAML datetime).
 PLATFORM_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -81,14 +82,25 @@ def _read(path):
     return data
 
 
+def phase_order():
+    """The phase names a schedule may hold, in order: the base phases, then every hosted competition's extra
+    phases (``extra_phases`` of its subtasks.yaml), each once."""
+    order = list(BASE_PHASES)
+    for cid in declarations.hosted_ids():
+        for subtask in declarations.wording(cid)["subtasks"]:
+            order += [extra["name"] for extra in declarations.extra_phases(subtask, cid) if extra["name"] not in order]
+    return tuple(order)
+
+
 def _phases(data, path):
-    """``{name: Window}`` in PHASE_ORDER, each opening before it closes and when the previous one closes."""
-    unknown = [name for name in data["phases"] if name not in PHASE_ORDER]
+    """``{name: Window}`` in :func:`phase_order`, each opening before it closes and when the previous one closes."""
+    order = phase_order()
+    unknown = [name for name in data["phases"] if name not in order]
     if unknown:
-        raise DataError(path, "phases.%s" % unknown[0], "unknown phase (expected one of %s)" % ", ".join(PHASE_ORDER))
+        raise DataError(path, "phases.%s" % unknown[0], "unknown phase (expected one of %s)" % ", ".join(order))
     phases = collections.OrderedDict()
     previous = None
-    for name in PHASE_ORDER:
+    for name in order:
         if name not in data["phases"]:
             continue
         spec = data["phases"][name]

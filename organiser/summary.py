@@ -8,8 +8,11 @@ import argparse
 import os
 import sys
 
-from organiser import ROOT  # noqa: F401  (puts the scoring program on sys.path)
-import st2024
+from organiser import ROOT, declarations  # noqa: F401  (ROOT puts the scoring program on sys.path)
+
+#: The declaration of the competition this summary is for (the top-level one; see organiser.declarations).
+DECLARATION = declarations.load()
+PREFIX = DECLARATION.COMPETITION_ID
 
 
 def _size(path):
@@ -28,24 +31,27 @@ def _size(path):
 def expected_items(out, reference):
     """``[(section, label, path, how to build it, required)]`` for everything `make` builds."""
     items = []
-    for subtask in st2024.SUBTASKS:
+    for subtask in DECLARATION.SUBTASKS:
         items.append(("Bundles (upload these)", "%s bundle for CodaLab" % subtask,
-                      os.path.join(out, "bundles", "st2024-%s.zip" % subtask), "make bundle", True))
+                      os.path.join(out, "bundles", "%s-%s.zip" % (PREFIX, subtask)), "make bundle", True))
         items.append(("Bundles (upload these)", "%s bundle for Codabench" % subtask,
-                      os.path.join(out, "bundles", "st2024-%s-codabench.zip" % subtask), "make bundle", True))
+                      os.path.join(out, "bundles", "%s-%s-codabench.zip" % (PREFIX, subtask)), "make bundle", True))
         items.append(("Test phase pieces (docs/organisers.md)", "%s public test data" % subtask,
                       os.path.join(out, "public_data", "%s-test.zip" % subtask), "make bundle", False))
     for phase, required in (("dev", True), ("test", False)):
         items.append(("Reference data", "reference_data/%s" % phase, os.path.join(reference, phase),
                       "make reference" if required else "make reference TEST_GOLD=<test gold>", required))
-        for subtask in st2024.SUBTASKS:
+        for subtask in DECLARATION.SUBTASKS:
             items.append(("Reference data", "%s %s zip" % (subtask, phase),
                           os.path.join(out, "reference", "%s-%s.zip" % (subtask, phase)), "make bundle", required))
-    items.append(("Reference data", "constrained embeddings zip",
-                  os.path.join(out, "reference", "constrained-embeddings.zip"), "make bundle", True))
+    for subtask in DECLARATION.SUBTASKS:
+        for extra in declarations.extra_phases(subtask):
+            items.append(("Reference data", "%s %s zip" % (subtask, extra["name"]),
+                          os.path.join(out, "reference", "%s-%s.zip" % (subtask, extra["name"])), "make bundle", True))
     items.append(("Starting kit", "starting kit zip", os.path.join(out, "starting_kit.zip"), "make bundle", True))
-    for subtask in st2024.SUBTASKS:
-        for split, required in (("valid", True), ("test", False)):
+    for subtask in DECLARATION.SUBTASKS:
+        splits = declarations.wording()["phase_splits"]
+        for split, required in ((splits.get("dev", "dev"), True), (splits.get("test", "test"), False)):
             items.append(("Baseline submissions", "%s %s" % (subtask, split),
                           os.path.join(out, "submissions", "baseline-%s-%s.zip" % (subtask, split)),
                           "make baselines", required))
@@ -54,7 +60,7 @@ def expected_items(out, reference):
     items.append(("Reports", "baseline scores table (HTML)", os.path.join(out, "baselines", "table.html"),
                   "make baselines", True))
     items.append(("Reports", "data-quality report", os.path.join(out, "data_quality.md"), "make reference", True))
-    for subtask in st2024.SUBTASKS:
+    for subtask in DECLARATION.SUBTASKS:
         items.append(("Reports", "%s pages" % subtask, os.path.join(out, "pages", subtask), "make bundle", True))
     return items
 

@@ -18,7 +18,7 @@ import yaml
 from conftest import ROOT
 import st2024
 from evalkit import keys
-from organiser import bundle, check, pages
+from organiser import bundle, check, declarations, pages
 from organiser import schedule as schedule_module
 
 EMBEDDINGS_PROGRAM = os.path.join(ROOT, "embeddings_scoring_program")
@@ -169,7 +169,8 @@ def test_no_date_in_the_source_yaml_nor_in_python():
     source = bundle.load_competition()
     assert "end_date" not in source
     assert not any("start_date" in phase for phase in source["phases"].values())
-    assert "start_date" not in bundle.EMBEDDINGS_PHASE
+    assert not any("start_date" in extra["phase"] for subtask in bundle.DECLARATION.SUBTASKS
+                   for extra in declarations.extra_phases(subtask))
 
 
 # --------------------------------------------------------------------------- built bundles

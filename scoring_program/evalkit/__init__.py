@@ -3,7 +3,7 @@
 It finds and loads files, validates them with precise messages, applies the metric functions a
 competition declares, aggregates the scores and writes ``scores.txt``, ``scores.json``, ``detailed_results.json`` and
 ``detailed_results.html``. It knows no language, task or file name: those come from a competition
-module (for instance ``st2024``). Standard library only, Python 3.7+.
+module (``scoring_program/<id>.py``, ``competitions/<id>/<id>.py``). Standard library only, Python 3.7+.
 """
 
 __version__ = "1.0.0"

@@ -19,7 +19,7 @@ from .scoring import evaluate
 
 NOTHING_HELP = (
     "Nothing could be scored: %s A submission is a zip whose root holds the task folders "
-    "(%s), each with one <language code>.json per language, e.g. pos_tagging/lat.json. "
+    "(%s), each with one <language code>.json per language, e.g. %s. "
     "Zip the folders themselves, not a folder that contains them, and check the names against the "
     "starting kit (python3 validate.py your.zip).")
 
@@ -117,7 +117,9 @@ def run(competition, argv, render_html):
             sys.stderr.write(competition.NOTHING_HELP % printable(str(err), MAX_TEXT_CHARS) + "\n")
             return 1
         folders = ", ".join(task.folder for task in competition.TASKS)
-        sys.stderr.write(NOTHING_HELP % (printable(str(err), MAX_TEXT_CHARS), folders) + "\n")
+        first = competition.TASKS[0]
+        example = "%s/%s.json" % (first.folder, first.languages[0])
+        sys.stderr.write(NOTHING_HELP % (printable(str(err), MAX_TEXT_CHARS), folders, example) + "\n")
         return 1
     try:
         writers.write_outputs(report, out_dir, render_html)

@@ -6,7 +6,7 @@ written by the reference builder and by the starting kit's validator. It is not 
 file (the scorer only scores ``<task>/<lang>.json``). Its shape::
 
     {"split": "test", "phase_split": "valid", "samples": 16,
-     "files": {"pos_tagging/chu": {"sentences": 2263, "hashes": ["0a1b2c3d4e", ...]}, ...}}
+     "files": {"<task>/<lang>": {"sentences": 2263, "hashes": ["0a1b2c3d4e", ...]}, ...}}
 
 ``hashes`` holds the hashes of ``samples`` sentences at evenly spaced positions
 (:func:`positions`) of the other split's file: the forms of a CoNLL-U sentence (one per row,

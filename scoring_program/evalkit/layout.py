@@ -381,7 +381,7 @@ def _suggest(word, choices, aliases=None):
         key = aliases[key]
     if key in lowered:
         return lowered[key]
-    key = key.replace("-", "_").replace("lemmatization", "lemmatisation")
+    key = key.replace("-", "_")   # other close spellings are found by difflib below
     if key in lowered:
         return lowered[key]
     close = difflib.get_close_matches(key, list(lowered), n=1, cutoff=0.75)
