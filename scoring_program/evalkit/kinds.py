@@ -22,7 +22,7 @@ token by token only to locate a problem: scoring stays within a small factor of 
 """
 import unicodedata
 from collections import Counter
-from itertools import chain
+from itertools import chain, repeat
 
 from . import metrics
 from .messages import DataError, ERROR, WARNING, printable, quoted
@@ -573,11 +573,10 @@ class MorphKind(Kind):
     def _canonical_marks(self, gfeats, ptok, ignored, hits, extra, memo):
         """The marks of a token once its feature values canonically equivalent to the gold's count as equal
         (``memo``: an :class:`NfcMemo`)."""
-        differ = [(ptok[key], value) for key, value in gfeats.items() if key in ptok and ptok[key] != value]
-        try:
-            if not differ or "\x00".join(chain.from_iterable(differ)).isascii():
+        try:   # C-level: every gold value and every predicted value of the same features ASCII?
+            if "".join(gfeats.values()).isascii() and "".join(map(ptok.get, gfeats, repeat(""))).isascii():
                 return hits, extra   # ASCII strings are equivalent only when equal
-        except TypeError:   # a value that is not a string
+        except TypeError:   # a value that is not a string: the exact check below
             pass
         get = memo.__getitem__
         fixes = dict((key, value) for key, value in gfeats.items()
