@@ -5,21 +5,16 @@ paired-bootstrap confidence intervals and writes the tables and figures of the f
 ``--out``: ranking.csv, results.json, results.md, results.tex, results.html, figures/*.svg.
 """
 import argparse
-import importlib
 import os
 import sys
 import time
 
-from organiser import ROOT
+from organiser import ROOT, declarations
 from evalkit.messages import DataError
 
 from . import compute, layouts, render
 from .rescoring import RescoreError
 
-#: The kit's competition (its declaration module in scoring_program/); --competition picks another.
-DEFAULT_COMPETITION = "st2024"
-#: Reference phase folder -> split of the kit's baseline zips (organiser/baselines.py names them so).
-PHASE_SPLITS = {"dev": "valid", "test": "test"}
 
 
 def parse_args(argv):
@@ -31,8 +26,8 @@ def parse_args(argv):
                              "<team>/<name>.zip folder); SUBTASK= says which subtask (default: the first "
                              "declared); repeat for several subtasks")
     parser.add_argument("--out", required=True, help="output folder")
-    parser.add_argument("--competition", default=DEFAULT_COMPETITION,
-                        help="the competition's declaration module in scoring_program/ (default %(default)s)")
+    parser.add_argument("--competition", default=declarations.top_level_id(),
+                        help="the id of a hosted competition (default: the top-level one, %(default)s)")
     parser.add_argument("--official", choices=compute.RULES, default="last",
                         help="official submission of a team: the last (default: the bundles' rule, Codabench's "
                              "Force_Last and CodaLab's force_submission_to_leaderboard) or the best")
@@ -77,14 +72,14 @@ def log(text):
 
 def run(args):
     """Read the downloads, compute and write everything; return the results dict."""
-    competition = importlib.import_module(args.competition)
+    competition = declarations.load(args.competition)
     names = [name for name, _ in compute.subtasks_of(competition)]
     teams = layouts.read_teams(args.teams) if args.teams else None
     downloads = [(name, layouts.read_download(path, teams, args.metadata, args.phase_id))
                  for name, path in split_submissions(args.submissions, names)]
     phase = args.phase or os.path.basename(os.path.normpath(args.reference))
     options = {"rule": args.official, "resamples": args.resamples, "seed": args.seed, "workers": args.jobs,
-               "baselines": None if args.no_baselines else args.baselines, "split": PHASE_SPLITS.get(phase),
+               "baselines": None if args.no_baselines else args.baselines, "split": declarations.wording(args.competition)["phase_splits"].get(phase),
                "phase": phase}
     results = compute.compute(competition, args.competition, args.reference, downloads, options, log)
     render.write_all(results, args.out)

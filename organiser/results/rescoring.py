@@ -6,7 +6,6 @@ scored entry carries the per-sentence values its components are the mean of) and
 ``reference_cache`` (each worker process parses the reference once, not once per submission).
 A worker holds one submission at a time; it sends back the scores and the per-sentence arrays only.
 """
-import importlib
 import multiprocessing
 import os
 import shutil
@@ -17,6 +16,7 @@ import zipfile
 import numpy as np
 
 from evalkit import scoring
+from organiser import declarations
 from evalkit.layout import NothingToScore, ReferenceError
 
 _STATE = {}   # per worker process: competition module, reference cache, scratch folder
@@ -46,7 +46,7 @@ def _init_worker(module_name, paths, scratch):
     for path in paths:
         if path not in sys.path:
             sys.path.insert(0, path)
-    _STATE["competition"] = importlib.import_module(module_name)
+    _STATE["competition"] = declarations.load(module_name)
     _STATE["cache"] = {}
     _STATE["scratch"] = tempfile.mkdtemp(prefix="worker-", dir=scratch)
 

@@ -17,6 +17,7 @@ hash the same, while the phase's own reference does not, gets one message.
 import hashlib
 import unicodedata
 
+from .loading import read_optional_json
 from .messages import Message, ERROR
 
 FILE_NAME = "other_split.json"
@@ -120,13 +121,7 @@ def wrong_split_message(name, kind, value, ref, fingerprint, other, phase_split,
 
 def read_fingerprint(path, max_bytes=16 * 1024 * 1024):
     """The parsed ``other_split.json`` at ``path``, or None when absent or unusable (it is only a hint)."""
-    import json
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
-        value = json.loads(data.decode("utf-8")) if len(data) <= max_bytes else None
-    except (IOError, OSError, ValueError):
-        return None
+    value = read_optional_json(path, max_bytes)
     if type(value) is not dict or type(value.get("files")) is not dict or type(value.get("split")) is not str:
         return None
     if type(value.get("samples")) is not int or not 0 < value["samples"] <= 1000:

@@ -59,3 +59,15 @@ def read_json_file(path, name, max_bytes):
     except (IOError, OSError) as err:
         raise DataError(name, "", "cannot be read: %s" % err.strerror)
     return parse_json_bytes(data, name, max_bytes)
+
+
+def read_optional_json(path, max_bytes):
+    """The JSON value of the optional organiser-side file at ``path`` (a hint such as a phase's baseline
+    scores), or None when it is absent, over ``max_bytes``, not UTF-8 or not JSON: such a file never
+    stops the scoring."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+        return json.loads(data.decode("utf-8")) if len(data) <= max_bytes else None
+    except (IOError, OSError, ValueError):
+        return None

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from . import __version__, fingerprint, keys, lines, metrics
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
-from .loading import parse_json_bytes
+from .loading import parse_json_bytes, read_optional_json
 from .messages import DataError, Message, MessageLog, ERROR
 
 #: Every kind by name: the JSON kinds (evalkit.kinds) and the line-aligned text kinds (evalkit.lines).
@@ -361,13 +361,7 @@ BASELINE_FILE = "baseline_scores.json"
 def read_baseline(path, max_bytes=4 * 1024 * 1024):
     """``{"label", "scores"}`` from the optional baseline file at ``path``; None when it is absent or
     unusable (the report works without it). Only numeric scores are kept."""
-    import json
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
-        value = json.loads(data.decode("utf-8")) if len(data) <= max_bytes else None
-    except (IOError, OSError, ValueError):
-        return None
+    value = read_optional_json(path, max_bytes)
     if type(value) is not dict or type(value.get("scores")) is not dict:
         return None
     scores = OrderedDict((key, number) for key, number in value["scores"].items()
