@@ -177,8 +177,9 @@ def fill(template, values):
     return PLACEHOLDER.sub(replace, template)
 
 
-def _table(headers, rows, caption=None, numeric_from=None):
-    """An HTML table; cells are already-escaped HTML strings. Columns from ``numeric_from`` align right."""
+def _table(headers, rows, caption=None, numeric_from=None, classes=None):
+    """An HTML table; cells are already-escaped HTML strings. Columns from ``numeric_from`` align right;
+    ``classes`` (one class name or None per column) styles other columns (see :data:`STYLES`)."""
     parts = ["<table>"]
     if caption:
         parts.append("<caption>%s</caption>" % caption)
@@ -188,7 +189,8 @@ def _table(headers, rows, caption=None, numeric_from=None):
         cells = []
         for index, cell in enumerate(row):
             numeric = numeric_from is not None and index >= numeric_from
-            cells.append('<td class="num">%s</td>' % cell if numeric else "<td>%s</td>" % cell)
+            name = "num" if numeric else (classes[index] if classes and index < len(classes) else None)
+            cells.append('<td class="%s">%s</td>' % (name, cell) if name else "<td>%s</td>" % cell)
         parts.append("<tr>%s</tr>" % "".join(cells))
     parts.append("</tbody></table>")
     return "\n".join(parts)
@@ -334,7 +336,7 @@ def phases_table(competition, schedule):
             "teams' detailed results are not shown (on CodaLab the test leaderboard stays hidden until the "
             "results are notified).</p>")
     return _table(["#", "Phase", "Opens (UTC)", "Closes (UTC)", "Max. submissions", "Per day", "What is scored"],
-                  rows) + "\n" + note
+                  rows, classes=["num", None, None, None, "num", "num", None]) + "\n" + note
 
 
 def important_dates(competition, schedule):
