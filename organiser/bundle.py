@@ -301,14 +301,21 @@ def reference_members(phase_dir, subtask, baselines_dir=None):
     if os.path.isfile(os.path.join(phase_dir, "other_split.json")):
         with open(os.path.join(phase_dir, "other_split.json"), "rb") as handle:
             members["other_split.json"] = handle.read()
-    split = declarations.wording()["phase_splits"].get(os.path.basename(os.path.normpath(phase_dir)))
-    scores = os.path.join(baselines_dir or "", "scores-baseline-%s-%s.json" % (subtask, split))
-    if baselines_dir and split and os.path.isfile(scores):
-        with open(scores, encoding="utf-8") as handle:
-            found = json.load(handle).get("scores", {})
-        members["baseline_scores.json"] = json.dumps(
-            {"label": "baseline", "system": "baseline", "scores": found}, indent=1).encode("utf-8")
+    members.update(baseline_member(baselines_dir, subtask, os.path.basename(os.path.normpath(phase_dir))))
     return members, missing
+
+
+def baseline_member(baselines_dir, subtask, phase):
+    """``{"baseline_scores.json": bytes}``: the baseline's scores of ``subtask`` on ``phase`` (from
+    ``make baselines``), shown beside a participant's in ``detailed_results.html``; empty when absent."""
+    split = declarations.wording()["phase_splits"].get(phase)
+    scores = os.path.join(baselines_dir or "", "scores-baseline-%s-%s.json" % (subtask, split))
+    if not (baselines_dir and split and os.path.isfile(scores)):
+        return {}
+    with open(scores, encoding="utf-8") as handle:
+        found = json.load(handle).get("scores", {})
+    return {"baseline_scores.json": json.dumps(
+        {"label": "baseline", "system": "baseline", "scores": found}, indent=1).encode("utf-8")}
 
 
 def coverage_reference_members(subtask, file_name):
@@ -371,16 +378,19 @@ def readme_with_table(readme, table_md):
     return readme.rstrip("\n") + "\n\n## Baseline scores\n\n" + table_md.strip() + "\n"
 
 
-def starting_kit_members(kit_dir, program_dir, table_md=None, top=PREFIX + "-starting-kit/", reference_dir=None):
+def starting_kit_members(kit_dir, program_dir, table_md=None, top=PREFIX + "-starting-kit/", reference_dir=None,
+                         baseline=None):
     """The starting kit zip: ``starting_kit/``, the scoring program under ``scoring_program/`` and,
     from ``reference_dir``, the development references under ``reference_data/dev/`` (the valid
-    split's gold is public) and every phase's ``excluded.json`` as ``excluded/<phase>.json`` (read by
-    the validator). Test references are never included."""
+    split's gold is public) with ``baseline`` (:func:`baseline_member`, so local reports show the baseline
+    too) and every phase's ``excluded.json`` as ``excluded/<phase>.json`` (read by the validator). Test
+    references are never included."""
     members = directory_members(kit_dir, top) if os.path.isdir(kit_dir) else {}
     members.update(directory_members(program_dir, top + "scoring_program/"))
     if reference_dir and os.path.isdir(os.path.join(reference_dir, "dev")):
         dev = directory_members(os.path.join(reference_dir, "dev"), top + "reference_data/dev/")
         members.update((name, data) for name, data in dev.items() if not name.endswith("/excluded.json"))
+        members.update((top + "reference_data/dev/" + name, data) for name, data in (baseline or {}).items())
     for phase in ("dev", "test"):
         excluded = os.path.join(reference_dir or "", phase, "excluded.json")
         if reference_dir and os.path.isfile(excluded):
@@ -583,8 +593,10 @@ def shared_inputs(build):
     if not os.path.isdir(args.starting_kit) or not os.listdir(args.starting_kit):
         build.warn("starting kit folder %s is missing or empty: the kit holds the scoring program only"
                    % args.starting_kit)
+    full = next(iter(DECLARATION.SUBTASKS))   # the baseline of the first declared subtask (ST2024: all tasks)
     kit = zip_bytes(starting_kit_members(args.starting_kit, args.scoring_program, table_md,
-                                         reference_dir=args.reference))
+                                         reference_dir=args.reference,
+                                         baseline=baseline_member(os.path.join(args.out, "baselines"), full, "dev")))
     build.wrote(os.path.join(args.out, "starting_kit.zip"), kit)
     if not os.path.isdir(args.data):
         build.warn("data folder %s not found: the overview's size table will be empty" % args.data)

@@ -400,3 +400,21 @@ def test_embeddings_program_is_python37_stdlib():
     assert process.returncode == 0, process.stdout.decode()
     with open(os.path.join(EMBEDDINGS_PROGRAM, "metadata"), encoding="utf-8") as handle:
         assert yaml.safe_load(handle)["command"] == "python3 $program/score.py $input $output"
+
+
+def test_starting_kit_carries_the_baseline_scores_of_the_dev_phase(tmp_path):
+    subtask = next(iter(bundle.DECLARATION.SUBTASKS))
+    baselines = tmp_path / "baselines"
+    baselines.mkdir()
+    (baselines / ("scores-baseline-%s-valid.json" % subtask)).write_text(json.dumps({"scores": {"avg_score": 0.5}}))
+    member = bundle.baseline_member(str(baselines), subtask, "dev")
+    assert json.loads(member["baseline_scores.json"].decode("utf-8"))["scores"] == {"avg_score": 0.5}
+    assert bundle.baseline_member(str(baselines), subtask, "test") == {}   # no test-split scores written
+    (tmp_path / "ref" / "dev" / "pos_tagging").mkdir(parents=True)
+    (tmp_path / "ref" / "dev" / "pos_tagging" / "lat.json").write_text("[]")
+    (tmp_path / "program").mkdir()
+    (tmp_path / "program" / "evaluate.py").write_text("")
+    members = bundle.starting_kit_members(str(tmp_path / "no-kit"), str(tmp_path / "program"), top="kit/",
+                                          reference_dir=str(tmp_path / "ref"), baseline=member)
+    assert members["kit/reference_data/dev/baseline_scores.json"] == member["baseline_scores.json"]
+    assert "kit/reference_data/dev/pos_tagging/lat.json" in members
