@@ -8,10 +8,8 @@ every date (none is in Python), the schedule refuses what a platform cannot expr
 rules each have a bundle that breaks them, and `make check` refuses to mix data sets.
 """
 import datetime
-import io
 import os
 import re
-import zipfile
 
 import pytest
 import yaml
@@ -21,6 +19,7 @@ from organiser import bundle, check, platforms
 from organiser import schedule as schedule_module
 from evalkit.messages import DataError
 from test_bundle import build_tree, competition_of, read_zip, run_bundle, write
+from test_check import rewrite
 
 PLATFORM_OF_BUNDLE = {"st2024-%s.zip": platforms.CODALAB, "st2024-%s-codabench.zip": platforms.CODABENCH}
 
@@ -156,24 +155,6 @@ def native(tmp_path_factory):
     return os.path.join(dist, "bundles", "st2024-constrained-codabench.zip")
 
 
-def rewrite_native(src, dst, edit_yaml=None, edit_members=None):
-    """Copy a native bundle after editing its YAML and/or members."""
-    members = read_zip(src)
-    competition = yaml.safe_load(members["competition.yaml"])
-    if edit_yaml:
-        edit_yaml(competition)
-    members["competition.yaml"] = yaml.safe_dump(competition, sort_keys=False).encode("utf-8")
-    if edit_members:
-        edit_members(members)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    with open(str(dst), "wb") as handle:
-        handle.write(buffer.getvalue())
-    return str(dst)
-
-
 def _phase(index, **values):
     return lambda c: c["phases"][index].update(values)
 
@@ -217,7 +198,7 @@ def test_the_native_bundle_passes_every_rule(native):
                          ids=["%s-%d" % (case[0], i) for i, case in enumerate(NATIVE_CASES)])
 def test_native_rule_is_enforced(native, tmp_path, rule, edit_yaml, edit_members):
     assert rule in check.CODABENCH_RULES
-    failures, _, _ = check.check_bundle(rewrite_native(native, tmp_path / "bad.zip", edit_yaml, edit_members))
+    failures, _, _ = check.check_bundle(rewrite(native, tmp_path / "bad.zip", edit_yaml, edit_members))
     assert rule in set(f.rule for f in failures)
 
 
