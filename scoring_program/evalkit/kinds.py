@@ -48,14 +48,28 @@ def same_text(first, second):
     return first == second or (type(first) is _STR and type(second) is _STR and _nfc(first) == _nfc(second))
 
 
+#: ``unicodedata.is_normalized`` (Python 3.8+): a C-level check that builds no normalised copy.
+_IS_NORMALIZED = getattr(unicodedata, "is_normalized", None)
+
+
 def _all_nfc(values):
-    """Whether every string of ``values`` is in NFC: one C-level normalisation of the strings joined by NUL
-    (a character that never composes, so the joined text is in NFC exactly when each string is)."""
-    strings = list(values)
-    if set(map(type, strings)) - _ONLY_STR:
-        strings = [v for v in strings if type(v) is _STR]
-    joined = "\x00".join(strings)
-    return joined.isascii() or unicodedata.normalize("NFC", joined) == joined
+    """Whether every string of ``values`` is in NFC (values that are not strings are skipped): one C-level
+    check of the strings joined by NUL (a character that never composes, so the joined text is in NFC
+    exactly when each string is).
+
+    >>> _all_nfc(["caf\u00e9", None, "abc"]), _all_nfc(["abc", "cafe\u0301"])
+    (True, False)
+    """
+    strings = values if type(values) is list else list(values)
+    try:
+        joined = "\x00".join(strings)
+    except TypeError:   # a value that is not a string
+        joined = "\x00".join(filter(_STR.__instancecheck__, strings))
+    if joined.isascii():
+        return True
+    if _IS_NORMALIZED is not None:
+        return _IS_NORMALIZED("NFC", joined)
+    return unicodedata.normalize("NFC", joined) == joined
 
 
 class NfcMemo(dict):
@@ -469,7 +483,22 @@ def topk_entry(ref_golds, pred, sentences):
 
     ``ref_golds`` holds one gold sequence per sentence (None or empty: the sentence is skipped);
     ``pred`` one candidate-tuple sequence per sentence (None: the sentence scores 0).
+
+    Strings are compared in NFC where they differ: the golds and candidates of the items missed at rank 1
+    are gathered and checked at once (:func:`_all_nfc`); only when some of them are not in NFC is the file
+    scored again, each sentence with a miss comparing its strings in NFC (:func:`_canonical_candidates`).
     """
+    misses = []
+    entry = _topk_entry(ref_golds, pred, sentences, misses)
+    if misses and not _all_nfc(misses):
+        entry = _topk_entry(ref_golds, pred, sentences, None)
+    return entry
+
+
+def _topk_entry(ref_golds, pred, sentences, misses):
+    """:func:`topk_entry` itself. With ``misses`` a list, strings are compared as they are and the golds and
+    candidates of the items missed at rank 1 are added to it; with ``misses`` None, each sentence with a
+    miss compares its strings in NFC."""
     acc1, acc3 = [], []
     items = zeroed = hits1_all = hits3_all = 0
     memo = NfcMemo()
@@ -482,8 +511,8 @@ def topk_entry(ref_golds, pred, sentences):
             acc1.append(0.0)
             acc3.append(0.0)
             continue
-        a1, a3, h1, h3 = metrics.topk_accuracies(gold, cands)
-        if h1 < len(gold):   # compare in NFC where they differ
+        a1, a3, h1, h3 = metrics.topk_accuracies(gold, cands, misses)
+        if h1 < len(gold) and misses is None:   # compare in NFC where they differ
             fixed = _canonical_candidates(gold, cands, memo)
             if fixed is not cands:
                 a1, a3, h1, h3 = metrics.topk_accuracies(gold, fixed)
@@ -597,12 +626,28 @@ class MorphKind(Kind):
                       ": the token scores 0")
 
     def score(self, ref, pred, task):
-        """Per sentence the mean token score (one component); per-feature counts over the file."""
+        """Per sentence the mean token score (one component); per-feature counts over the file.
+
+        Feature values are compared in NFC where they differ: the gold and predicted values of the tokens
+        with a feature missed are gathered and checked at once (:func:`_all_nfc`); only when some of them
+        are not in NFC is the file scored again, each such token comparing its values in NFC
+        (:meth:`_canonical_marks`)."""
+        misses = []
+        entry = self._score(ref, pred, task, misses)
+        if misses and not _all_nfc(misses):
+            entry = self._score(ref, pred, task, None)
+        return entry
+
+    def _score(self, ref, pred, task, misses):
+        """:meth:`score` itself. With ``misses`` a list, values are compared as they are and the gold values
+        of every token with a feature missed, and its predicted values of the same features, are added to
+        it; with ``misses`` None, such a token compares its values in NFC."""
         sent_scores = []
         items = zeroed = 0
         ignored = task.ignored_keys
         gold_keys, hit_keys, extra_keys = [], [], []  # feature names; ignored keys are dropped at the end
         memo = NfcMemo()
+        note = None if misses is None else misses.extend
         for (ref_forms, gold), sent in paired(ref, pred):
             if not gold:
                 continue
@@ -624,7 +669,10 @@ class MorphKind(Kind):
                 elif pform == gform or same_text(pform, gform):
                     gfeats = self._feats(gtok, ignored)
                     hits, extra = metrics.morph_marks(gfeats, ptok, ignored)
-                    if len(hits) < len(gfeats):   # compare in NFC where they differ
+                    if len(hits) < len(gfeats) and note is not None:
+                        note(gfeats.values())
+                        note(map(ptok.get, gfeats))
+                    elif len(hits) < len(gfeats):   # compare in NFC where they differ
                         hits, extra = self._canonical_marks(gfeats, ptok, ignored, hits, extra, memo)
                     total += metrics.morph_score_from_marks(len(gfeats), len(hits), len(extra))
                     hit_keys.extend(hits)

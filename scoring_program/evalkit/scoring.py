@@ -155,9 +155,26 @@ def _parse_reference(kind, data, name, task, lang, gold):
     if getattr(kind, "reads_text", False):
         return kind.parse_reference_text(data, name, task, lang)
     ref = kind.parse_reference(parse_json_bytes(data, name, len(data)), name, task)
-    if gold and b"null" in data:   # a null gold would be matched by a null prediction
+    if gold and may_hold_null(data):   # a null gold would be matched by a null prediction
         kind.check_golds(ref, name)
     return ref
+
+
+def may_hold_null(data):
+    """Whether the JSON text ``data`` (bytes) may hold a ``null`` value: some ``null`` that follows ``[``,
+    ``,`` or ``:`` (spaces between) or opens the text. A word such as ``"nullus"`` does not count; a string
+    that merely looks like a null value (``": null"``) does, and only costs the check it guards.
+
+    >>> may_hold_null(b'[{"m": null}]'), may_hold_null(b'[["nullus", "x"]]'), may_hold_null(b'[1,\\n  null]')
+    (True, False, True)
+    """
+    at = data.find(b"null")
+    while at >= 0:
+        before = data[max(0, at - 64):at].rstrip()
+        if not before or before[-1:] in (b"[", b",", b":"):
+            return True
+        at = data.find(b"null", at + 4)
+    return False
 
 
 def submission_file_name(competition, task, lang):
