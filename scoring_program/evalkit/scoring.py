@@ -191,13 +191,16 @@ def _failed_entry(task, lang, status, name=None):
             "sentences": 0, "scored_sentences": 0, "items": 0, "zeroed_sentences": 0, "details": {}}
 
 
-def score_file(task, lang, ref, submission, limits, messages, other=None, name=None, per_sentence=False):
+def score_file(task, lang, ref, submission, limits, messages, other=None, name=None, per_sentence=False,
+               details=True):
     """Score one (task, language) file of ``submission`` against parsed ``ref``; return its entry dict.
 
     ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None. ``name``: the
     file's name in the submission (default ``<folder>/<lang>.json``).
     ``per_sentence`` (opt-in): a scored entry also carries ``"per_sentence"``, ``{component: [value per
     scored sentence]}`` as the kind computed it (a failed entry has none: every sentence counts 0).
+    ``details=False`` (opt-in): a kind that can (``optional_details``) skips its detail tables and pooled
+    accuracies (``details`` and ``micro`` stay empty); the scores are the same.
     """
     kind = KINDS[task.kind]
     name = name or "%s/%s.json" % (task.folder, lang)
@@ -216,7 +219,10 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
         err.message.text += " (this file scores 0)"
         messages.append(err.message)
         return _failed_entry(task, lang, err.status, name)
-    result = kind.score(ref, pred, task)
+    if details or not getattr(kind, "optional_details", False):
+        result = kind.score(ref, pred, task)
+    else:
+        result = kind.score(ref, pred, task, details=False)
     messages.extend(log.close())
     entry = _failed_entry(task, lang, "scored", name)
     entry.update({"score": kind.score_value(result.components), "micro": result.micro,
@@ -307,7 +313,8 @@ class _SkippedDigest(object):
         """Nothing to do: the digest of these bytes is known."""
 
 
-def evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=False, reference_cache=None):
+def evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=False, reference_cache=None,
+             details=True):
     """Score the submission at ``submission_path`` (directory or zip) against ``ref_dir``.
 
     ``gold=False`` is for a gold-less public reference (``null`` golds: the starting kit's validator
@@ -318,13 +325,15 @@ def evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fals
     expected file; every other problem becomes a message and a zero for the entry concerned.
     Opt-ins for the organisers' re-scoring (off by default, the platforms never use them):
     ``per_sentence`` adds each scored entry's per-sentence values (see :func:`score_file`);
-    ``reference_cache`` is a dict kept between calls (see :func:`load_reference`).
+    ``reference_cache`` is a dict kept between calls (see :func:`load_reference`); ``details=False`` leaves
+    out the entries' detail tables (see :func:`score_file`).
     """
     with cyclic_gc_paused():
-        return _evaluate(competition, ref_dir, submission_path, gold, per_sentence, reference_cache)
+        return _evaluate(competition, ref_dir, submission_path, gold, per_sentence, reference_cache, details)
 
 
-def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=False, reference_cache=None):
+def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=False, reference_cache=None,
+              details=True):
     """:func:`evaluate` itself: find the files, then load, check and score them one at a time.
 
     A competition that declares flat file names (``SUBMISSION_FILE``, :mod:`evalkit.lines`) has its
@@ -359,7 +368,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
                              reference_cache)
         name = submission_file_name(competition, task, lang) if named else None
         entries.append(score_file(task, lang, ref, submission, file_limits(limits, stats), messages, other,
-                                  name=name, per_sentence=per_sentence))
+                                  name=name, per_sentence=per_sentence, details=details))
         del ref
     ref_hash = known_hash or digest.hexdigest()
     if reference_cache is not None:   # the cached bytes never change: hash them once, not once per submission
