@@ -428,7 +428,7 @@ class TaggingKind(PairKind):
                 all_hits.extend(gold)
                 continue
             if nfc is None:
-                nfc = not _all_nfc(chain(chain.from_iterable(g for _, g in ref), chain.from_iterable(t for t in pred if t)))
+                nfc = not _all_nfc(chain(chain.from_iterable(map(_SECOND, ref)), chain.from_iterable(filter(None, pred))))
             if nfc:
                 tags = _canonical_values(tags, gold, memo)
             hits, gold_counts, pred_counts = metrics.tag_counts(gold, tags)
@@ -520,6 +520,7 @@ def _topk_entry(ref_golds, pred, sentences, misses):
     acc1, acc3 = [], []
     items = zeroed = hits1_all = hits3_all = 0
     memo = NfcMemo()
+    topk = metrics.topk_accuracies
     for gold, cands in paired(ref_golds, pred):
         if not gold:
             continue
@@ -529,7 +530,7 @@ def _topk_entry(ref_golds, pred, sentences, misses):
             acc1.append(0.0)
             acc3.append(0.0)
             continue
-        a1, a3, h1, h3 = metrics.topk_accuracies(gold, cands, misses)
+        a1, a3, h1, h3 = topk(gold, cands, misses)
         if h1 < len(gold) and misses is None:   # compare in NFC where they differ
             fixed = _canonical_candidates(gold, cands, memo)
             if fixed is not cands:
@@ -669,6 +670,7 @@ class MorphKind(Kind):
         gold_keys, hit_keys, extra_keys = [], [], []  # feature names; ignored keys are dropped at the end
         memo = NfcMemo()
         note = None if misses is None else misses.extend
+        feats, marks, token_score = self._feats, metrics.morph_marks, metrics.morph_score_from_marks
         for (ref_forms, gold), sent in paired(ref, pred):
             if not gold:
                 continue
@@ -690,14 +692,14 @@ class MorphKind(Kind):
                     if details:
                         hit_keys.extend(gtok)
                 elif pform == gform or same_text(pform, gform):
-                    gfeats = self._feats(gtok, ignored)
-                    hits, extra = metrics.morph_marks(gfeats, ptok, ignored)
+                    gfeats = feats(gtok, ignored)
+                    hits, extra = marks(gfeats, ptok, ignored)
                     if len(hits) < len(gfeats) and note is not None:
                         note(gfeats.values())
                         note(map(ptok.get, gfeats))
                     elif len(hits) < len(gfeats):   # compare in NFC where they differ
                         hits, extra = self._canonical_marks(gfeats, ptok, ignored, hits, extra, memo)
-                    total += metrics.morph_score_from_marks(len(gfeats), len(hits), len(extra))
+                    total += token_score(len(gfeats), len(hits), len(extra))
                     if details:
                         hit_keys.extend(hits)
                         extra_keys.extend(extra)
