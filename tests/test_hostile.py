@@ -366,6 +366,23 @@ def test_canonical_equivalence_does_not_make_different_strings_equal():
     assert kinds._canonical_candidates(["\u00e9", "b"], [("x", "e\u0301"), ("b",)], memo) == [("x", "\u00e9"), ("b",)]
 
 
+def test_one_equivalent_string_among_plain_misses_still_counts():
+    """The file-level NFC check over the missed items finds one decomposed string among many plain misses,
+    and only that item changes: per-sentence scores as if each pair had been compared in NFC."""
+    golds = [["a", "b"], ["c"], ["\u00e9", "d"]]
+    cands = [[("x",), ("b",)], [("y", "c")], [("e\u0301",), ("z",)]]
+    entry = kinds.topk_entry(golds, cands, 3)
+    assert entry.per_sentence == {"acc1": [0.5, 0.0, 0.5], "acc3": [0.5, 1.0, 0.5]}
+    plain = kinds.topk_entry(golds, cands[:2] + [[("e",), ("z",)]], 3)
+    assert plain.per_sentence == {"acc1": [0.5, 0.0, 0.0], "acc3": [0.5, 1.0, 0.0]}
+    task = next(t for t in st2024.TASKS if t.kind == "morph")
+    ref = [(["w"], [{"Token": "w", "Case": "Nom", "Mood": "Ind"}]), (["v"], [{"Token": "v", "Case": "Caf\u00e9"}])]
+    pred = [(["w"], [{"Token": "w", "Case": "Acc", "Mood": "Ind"}]), (["v"], [{"Token": "v", "Case": "Cafe\u0301"}])]
+    assert kinds.KINDS["morph"].score(ref, pred, task).per_sentence == {"score": [0.5, 1.0]}
+    pred[1][1][0]["Case"] = "Cafe"
+    assert kinds.KINDS["morph"].score(ref, pred, task).per_sentence == {"score": [0.5, 0.0]}
+
+
 def test_a_huge_list_of_members_is_refused_before_it_is_read(tmp_path, monkeypatch):
     """10,000 members with names of 64 KB would take gigabytes to list: the central directory is bounded."""
     from evalkit import layout

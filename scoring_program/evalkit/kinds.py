@@ -696,7 +696,7 @@ class MorphKind(Kind):
                     hits, extra = marks(gfeats, ptok, ignored)
                     if len(hits) < len(gfeats) and note is not None:
                         note(gfeats.values())
-                        note(map(ptok.get, gfeats))
+                        note(map(ptok.get, gfeats, repeat("")))
                     elif len(hits) < len(gfeats):   # compare in NFC where they differ
                         hits, extra = self._canonical_marks(gfeats, ptok, ignored, hits, extra, memo)
                     total += token_score(len(gfeats), len(hits), len(extra))
