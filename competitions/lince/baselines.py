@@ -18,14 +18,7 @@ import os
 import sys
 import zipfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-if os.path.join(ROOT, "scoring_program") not in sys.path:
-    sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
-for _path in (HERE, os.path.join(HERE, "starting_kit")):   # appended: the module names here are all lince*
-    if _path not in sys.path:
-        sys.path.append(_path)
-
+import lince_paths  # noqa: F401  (sys.path: the scoring program, this folder, the starting kit)
 import lince  # noqa: E402
 import lince_baselines  # noqa: E402
 import lince_data  # noqa: E402
