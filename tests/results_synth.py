@@ -2,14 +2,16 @@
 controlled noise, so the true order of the teams is known (less noise, better team).
 
 ``noise`` is the probability that one item (a tag, a lemma's first candidate, a feature value, a gap's
-first candidate) is replaced by a wrong but well-formed value; the random generator is seeded, so a
-team's submission is the same on every run.
+first candidate; for a competition of line-aligned text files, a token's or a post's label) is replaced by
+a wrong but well-formed value; the random generator is seeded, so a team's submission is the same on every run.
 """
 import glob
 import json
 import os
 import random
 import zipfile
+
+from evalkit import lines, scoring
 
 
 def _wrong(value, rng, noise):
@@ -53,4 +55,39 @@ def write_team(competition, ref_dir, path, noise, seed, skip=(), cache=None):
             sentences = cache[ref] if cache is not None else sentences
             archive.writestr("%s/%s.json" % (folder, lang),
                              json.dumps(prediction(tasks[folder], sentences, rng, noise), ensure_ascii=False))
+    return path
+
+
+def noisy_labels(golds, labels, rng, noise):
+    """``golds`` with each label replaced, with probability ``noise``, by another label of ``labels``."""
+    return [rng.choice([other for other in labels if other != gold]) if rng.random() < noise else gold
+            for gold in golds]
+
+
+def read_text_reference(competition, task, lang, path):
+    """The parsed reference text file at ``path`` (:class:`evalkit.lines.Reference`) of (task, lang)."""
+    with open(path, "rb") as handle:
+        return scoring.KINDS[task.kind].parse_reference_text(handle.read(), path, task, lang)
+
+
+def write_text_team(competition, ref_dir, path, noise, seed, skip=()):
+    """Write a submission zip at ``path`` for a competition of flat text files (``SUBMISSION_FILE``,
+    :mod:`evalkit.lines`): one file per reference file of ``ref_dir`` (but ``skip``: ``(task folder, lang)``
+    pairs left out), one label per token line (a blank line after each sentence) or per post. Returns ``path``."""
+    rng = random.Random(seed)
+    tasks = dict((task.folder, task) for task in competition.TASKS)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for folder, lang, ref_path in lines.scan_reference(ref_dir, competition):
+            if (folder, lang) in skip:
+                continue
+            task = tasks[folder]
+            ref, labels = read_text_reference(competition, task, lang, ref_path), task.labels[lang]
+            if scoring.KINDS[task.kind].sentence_level:
+                text = "".join(label + "\n" for label in noisy_labels([gold for _, gold in ref.sentences], labels,
+                                                                      rng, noise))
+            else:
+                text = "".join("".join(label + "\n" for label in noisy_labels(gold, labels, rng, noise)) + "\n"
+                               for _, gold in ref.sentences)
+            archive.writestr(lines.submission_name(competition, task, lang), text)
     return path

@@ -32,8 +32,8 @@ def subtasks_of(competition):
 
 def subtask_reference(competition, ref_dir, spec, target):
     """Link the reference files of one subtask (its tasks x languages, and the phase's other files) under
-    ``target``; return the ``(task, lang)`` pairs found, in the scorer's order. The scorer then sees exactly the reference
-    the subtask's bundle ships, so its scores and signature are the platform's. The reference files are
+    ``target``; return the ``(task, lang)`` pairs found, in the scorer's order. The scorer then sees exactly the
+    reference the subtask's bundle ships, so its scores and signature are the platform's. The reference files are
     ``<task>/<lang>.json``, or the flat names a competition declares (``REFERENCE_FILE``, :mod:`evalkit.lines`)."""
     tasks = dict((t.folder, t) for t in competition.TASKS)
     named = lines.declares_names(competition)
