@@ -9,6 +9,8 @@ import glob
 import json
 import os
 import random
+import subprocess
+import sys
 import zipfile
 
 from evalkit import lines, scoring
@@ -56,6 +58,22 @@ def write_team(competition, ref_dir, path, noise, seed, skip=(), cache=None):
             archive.writestr("%s/%s.json" % (folder, lang),
                              json.dumps(prediction(tasks[folder], sentences, rng, noise), ensure_ascii=False))
     return path
+
+
+def run_results(argv, out):
+    """``python -m organiser results ARGV --out OUT`` in-process; the parsed results.json (the run must succeed)."""
+    from organiser.results import main
+    assert main(list(argv) + ["--out", out]) == 0
+    with open(os.path.join(out, "results.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def official_scores(evaluate, ref, zip_path, out):
+    """The ``scores.json`` that the scoring program ``evaluate`` (its path) writes for ``zip_path``."""
+    subprocess.check_call([sys.executable, evaluate, "--ref", ref, "--submission", zip_path, "--out", out, "--quiet"],
+                          stdout=subprocess.DEVNULL)
+    with open(os.path.join(out, "scores.json"), encoding="utf-8") as handle:
+        return json.load(handle)
 
 
 def noisy_labels(golds, labels, rng, noise):

@@ -6,11 +6,9 @@ Teams are made from the LinCE sample data's development reference with controlle
 sums; one test recomputes the same resamples from scratch (scikit-learn, seqeval). With ../shared/lince, a
 real system's predictions (mBERT on lid_spaeng dev) are ranked against the kit's baselines.
 """
-import json
 import os
 import shutil
 import subprocess
-import sys
 import warnings
 import zipfile
 
@@ -23,7 +21,6 @@ from conftest import ROOT
 from lince_helpers import (EVALUATE, LINCE_SHARED, SAMPLE, baseline_table, build_sample_reference, lince,
                            lince_baselines)
 from organiser.results import bootstrap
-from organiser.results import main as results_main
 from organiser.results.rescoring import compact
 
 TEAMS = (("gold", 0.0), ("ten", 0.1), ("quarter", 0.25), ("half", 0.5))
@@ -40,11 +37,8 @@ def reference(tmp_path_factory):
 
 def run_results(ref, submissions, out, *extra):
     """``python -m organiser results --competition lince`` in-process; returns the parsed results.json."""
-    status = results_main(["--competition", "lince", "--reference", ref, "--submissions", submissions, "--out", out,
-                           "--resamples", "400", "--jobs", "1"] + list(extra))
-    assert status == 0
-    with open(os.path.join(out, "results.json"), encoding="utf-8") as handle:
-        return json.load(handle)
+    return results_synth.run_results(["--competition", "lince", "--reference", ref, "--submissions", submissions,
+                                      "--resamples", "400", "--jobs", "1"] + list(extra), out)
 
 
 @pytest.fixture(scope="module")
@@ -101,11 +95,7 @@ def test_numbers_equal_the_scorers_own_scores_json(synthetic, tmp_path):
             zip_path = os.path.join(synthetic["baselines"], "lince-dev-%s.zip" % row["name"])
         else:
             zip_path = os.path.join(synthetic["teams"], row["name"], "final.zip")
-        out = str(tmp_path / row["name"])
-        subprocess.check_call([sys.executable, EVALUATE, "--ref", synthetic["ref"], "--submission", zip_path,
-                               "--out", out, "--quiet"], stdout=subprocess.DEVNULL)
-        with open(os.path.join(out, "scores.json"), encoding="utf-8") as handle:
-            official = json.load(handle)
+        official = results_synth.official_scores(EVALUATE, synthetic["ref"], zip_path, str(tmp_path / row["name"]))
         assert official.pop("signature") == sub["signature"]
         assert set(official) == set(row["scores"])
         for key, value in official.items():
