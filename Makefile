@@ -76,11 +76,16 @@ summary: venv
 
 # Final results of a phase (issue 13): SUBMISSIONS=the platform's bulk download (or <team>/<name>.zip folder);
 # RESULTS_PHASE picks the reference phase (test by default); RESULTS_OPTIONS passes more options.
+# `make results COMPETITION=lince SUBMISSIONS=DIR` does the same for a further competition (its reference in
+# reference_data/<id>/, its baselines in dist/<id>/submissions/, the results in dist/<id>/results/).
 .PHONY: results bench-results
 RESULTS_PHASE ?= test
+RESULTS_DIR = $(if $(COMPETITION),$(COMPETITION)/)
 results: venv
 	@test -n "$(SUBMISSIONS)" || { echo "make results: give SUBMISSIONS=<download zip or folder>" >&2; exit 2; }
-	$(ORG) results --reference $(REF)/$(RESULTS_PHASE) --submissions $(SUBMISSIONS) --out $(DIST)/results $(RESULTS_OPTIONS)
+	$(ORG) results $(if $(COMPETITION),--competition $(COMPETITION)) --reference $(REF)/$(RESULTS_DIR)$(RESULTS_PHASE) \
+		--submissions $(SUBMISSIONS) --baselines $(DIST)/$(RESULTS_DIR)submissions --out $(DIST)/$(RESULTS_DIR)results \
+		$(RESULTS_OPTIONS)
 
 bench-results: venv
 	$(PY) tests/bench_results.py --data $(SHARED)

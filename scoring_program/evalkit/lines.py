@@ -326,6 +326,64 @@ class TextKind(object):
         """The entry score: the first component, the dataset's official metric."""
         return next(iter(components.values())) if components else 0.0
 
+    def from_sums(self, sums, count, task):
+        """The components, ``task.metric`` first, from the sums of the per-sentence statistics of
+        :func:`sentence_statistics` over ``count`` sentences (not needed: the metrics pool counts).
+
+        The scorer computes every score this way from the file's sums; the organisers' bootstrap does the
+        same from resampled sums (numpy arrays: the same arithmetic, element by element).
+        """
+        labels = [name[len("tp:"):] for name in sums if name.startswith("tp:")]
+        values = {"acc": lambda: metrics.ratio(sums["correct"], sums["items"]),
+                  "weighted_f1": lambda: metrics.weighted_f1_from_counts(
+                      [(sums["tp:" + label], sums["predicted:" + label], sums["gold:" + label]) for label in labels],
+                      sums["items"]),
+                  "span_f1": lambda: metrics.f1_from_counts(sums["span_correct"], sums["span_predicted"],
+                                                            sums["span_gold"])}
+        names = [task.metric] + [c for c in task.components if c != task.metric]
+        return OrderedDict((name, values[name]()) for name in names)
+
+
+def sentence_statistics(gold_sents, pred_sents, labels, components):
+    """``{statistic: [count per sentence]}``: what the corpus-level ``components`` of a file are computed from.
+
+    Always ``items`` (gold labels) and ``correct`` (labels equal to the gold); for ``weighted_f1``,
+    ``tp:<label>``, ``predicted:<label>`` and ``gold:<label>`` for every label of ``labels`` (the declared set:
+    a prediction outside it is None and weighs nothing); for ``span_f1``, ``span_correct``, ``span_predicted``
+    and ``span_gold`` (:func:`evalkit.metrics.span_counts`). A sentence is a list of labels (a post: one).
+
+    >>> dict(sentence_statistics([["a", "b"], ["a"]], [["a", "a"], [None]], ["a", "b"], ["acc"]))
+    {'items': [2, 1], 'correct': [1, 0]}
+    """
+    by_label, spans = "weighted_f1" in components, "span_f1" in components
+    names = ["items", "correct"]
+    if by_label:
+        names += ["%s:%s" % (what, label) for label in labels for what in ("tp", "predicted", "gold")]
+    if spans:
+        names += ["span_correct", "span_predicted", "span_gold"]
+    stats = OrderedDict((name, []) for name in names)
+    for gold, pred in zip_checked(gold_sents, pred_sents):
+        hits, gold_counts, pred_counts = metrics.tag_counts(gold, pred)
+        stats["items"].append(len(gold))
+        stats["correct"].append(sum(hits.values()))
+        if by_label:
+            for label in labels:
+                stats["tp:" + label].append(hits.get(label, 0))
+                stats["predicted:" + label].append(pred_counts.get(label, 0))
+                stats["gold:" + label].append(gold_counts.get(label, 0))
+        if spans:
+            correct, n_gold, n_pred = metrics.span_counts([gold], [pred])
+            stats["span_correct"].append(correct)
+            stats["span_predicted"].append(n_pred)
+            stats["span_gold"].append(n_gold)
+    return stats
+
+
+def _file_components(kind, stats, task):
+    """The components of a file from its :func:`sentence_statistics` (their sums, through ``kind.from_sums``)."""
+    return kind.from_sums(OrderedDict((name, sum(values)) for name, values in stats.items()),
+                          len(stats["items"]), task)
+
 
 def _per_tag(counts):
     """``{label: {"tp", "fp", "fn"}}`` from :func:`evalkit.metrics.label_counts` (None shown as "null")."""
@@ -381,17 +439,14 @@ class TokenLabelsKind(TextKind):
         pred_sents = [[None] * len(gold) if labels is None else labels for gold, labels in zip_checked(gold_sents, pred)]
         gold = [label for sent in gold_sents for label in sent]
         flat = [label for sent in pred_sents for label in sent]
-        values = {"acc": lambda: metrics.accuracy(gold, flat),
-                  "weighted_f1": lambda: metrics.weighted_f1(gold, flat),
-                  "span_f1": lambda: metrics.span_f1(gold_sents, pred_sents)}
-        names = [task.metric] + [c for c in task.components if c != task.metric]
-        components = OrderedDict((name, values[name]()) for name in names)
+        stats = sentence_statistics(gold_sents, pred_sents, ref.labels, task.components)
+        components = _file_components(self, stats, task)
         details = {"per_tag": _per_tag(metrics.label_counts(gold, flat))}
         if task.metric == "span_f1":
-            correct, n_gold, n_pred = metrics.span_counts(gold_sents, pred_sents)
-            details["spans"] = {"correct": correct, "gold": n_gold, "predicted": n_pred}
+            details["spans"] = {"correct": sum(stats["span_correct"]), "gold": sum(stats["span_gold"]),
+                                "predicted": sum(stats["span_predicted"])}
         zeroed = sum(1 for labels in pred if labels is None)
-        return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details)
+        return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details, per_sentence=stats)
 
 
 def zip_checked(first, second):
@@ -425,11 +480,10 @@ class SentenceLabelsKind(TextKind):
     def score(self, ref, pred, task):
         """Accuracy (and weighted F1) over the sentences' labels, ``task.metric`` first."""
         gold = [label for _, label in ref.sentences]
-        values = {"acc": lambda: metrics.accuracy(gold, pred), "weighted_f1": lambda: metrics.weighted_f1(gold, pred)}
-        names = [task.metric] + [c for c in task.components if c != task.metric]
-        components = OrderedDict((name, values[name]()) for name in names)
-        return Entry(components, {}, len(ref), len(ref), len(gold), 0,
-                     {"per_tag": _per_tag(metrics.label_counts(gold, pred))})
+        stats = sentence_statistics([[label] for label in gold], [[label] for label in pred], ref.labels,
+                                    task.components)
+        return Entry(_file_components(self, stats, task), {}, len(ref), len(ref), len(gold), 0,
+                     {"per_tag": _per_tag(metrics.label_counts(gold, pred))}, per_sentence=stats)
 
 
 TEXT_KINDS = dict((kind.name, kind) for kind in (TokenLabelsKind(), SentenceLabelsKind()))

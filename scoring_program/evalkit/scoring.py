@@ -179,8 +179,9 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
 
     ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None. ``name``: the
     file's name in the submission (default ``<folder>/<lang>.json``).
-    ``per_sentence`` (opt-in): a scored entry also carries ``"per_sentence"``, ``{component: [value per
-    scored sentence]}`` as the kind computed it (a failed entry has none: every sentence counts 0).
+    ``per_sentence`` (opt-in): a scored entry also carries ``"per_sentence"``, ``{name: [value per scored
+    sentence]}`` as the kind computed it, whose sums the kind's ``from_sums`` turns into the components (a
+    failed entry has none: every sentence counts 0).
     """
     kind = KINDS[task.kind]
     name = name or "%s/%s.json" % (task.folder, lang)
