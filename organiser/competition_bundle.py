@@ -54,9 +54,15 @@ def declared_columns(competition, languages, pairs):
     """``[(key, label)]``: the leaderboard columns the declaration asks for over ``pairs``.
 
     A declaration with ``LEADERBOARD = "datasets"`` shows the overall score (``OVERALL_LABEL``) and one
-    column per dataset, in the declared task order; any other gets :func:`evalkit.keys.leaderboard_columns`
+    column per dataset, in the declared task order; with ``LEADERBOARD = "components"``, the overall score and
+    every component of every entry (labels from ``COMPONENT_LABELS``); any other gets :func:`evalkit.keys.leaderboard_columns`
     (overall, task means, language means, entries).
     """
+    if getattr(competition, "LEADERBOARD", None) == "components":
+        labels = getattr(competition, "COMPONENT_LABELS", {})
+        return [(keys.OVERALL_KEY, competition.OVERALL_LABEL)] + [
+            (keys.component_key(lang, task, comp), labels.get(comp, comp))
+            for task, lang in keys.ordered_pairs(competition.TASKS, languages, pairs) for comp in task.components]
     if getattr(competition, "LEADERBOARD", None) == "datasets":
         rank = dict((task.folder, index) for index, task in enumerate(competition.TASKS))
         ordered = sorted(pairs, key=lambda pair: (rank[pair[0].folder], list(pair[0].languages).index(pair[1])))
@@ -74,8 +80,11 @@ def leaderboard(source, competition, pairs):
     (board_key, board), = boards.items()
     board = {"label": board["label"], "rank": board.get("rank", 1)}
     columns = {}
+    lower = set(keys.component_key(lang, task, comp) for task, lang in pairs
+                for comp in getattr(competition, "LOWER_IS_BETTER", ()))
     for rank, (key, label) in enumerate(declared_columns(competition, list(competition.LANGUAGES), pairs), 1):
-        columns[key] = {"leaderboard": board, "label": label, "numeric_format": 4, "rank": rank, "sort": "desc"}
+        sort = "asc" if key in lower else "desc"
+        columns[key] = {"leaderboard": board, "label": label, "numeric_format": 4, "rank": rank, "sort": sort}
     return {"leaderboards": {board_key: board}, "columns": columns}
 
 
@@ -123,6 +132,17 @@ def program_members(cid):
     return members
 
 
+#: A reference builder may write this folder beside the phases: the files participants get (in the
+#: starting kit, under ``data/``), e.g. the public evaluation sets of a competition that builds its own.
+PUBLIC_FOLDER = "public"
+
+
+def public_members(reference_dir, top):
+    """``{top + relative path: bytes}`` of every file under ``<reference_dir>/public/`` (none when absent)."""
+    folder = os.path.join(reference_dir, PUBLIC_FOLDER)
+    return bundle.directory_members(folder, top) if os.path.isdir(folder) else {}
+
+
 def datasets_table(competition, present):
     """Every declared dataset: task, pair, official metric, label count, and whether this bundle scores it."""
     rows = []
@@ -131,7 +151,7 @@ def datasets_table(competition, present):
         state = "scored" if name in present else "<strong>LACKING</strong> (not in this bundle)"
         rows.append([pages.escape(task.label), pages.escape(competition.LANGUAGES[lang][0]),
                      "<code>%s</code>" % pages.escape(lines.submission_name(competition, task, lang)),
-                     pages.escape(METRIC_NAMES.get(task.metric, task.metric)), str(len(task.labels[lang])), state])
+                     pages.escape(METRIC_NAMES.get(task.metric, task.metric)), str(len(task.labels[lang])) if hasattr(task, "labels") else "-", state])
     return pages._table(["Task", "Language pair", "Submission file", "Metric", "Labels", "In this bundle"], rows)
 
 
@@ -248,6 +268,7 @@ def build(cid, reference_dir, out, baselines_md=None, schedule=None, data=None):
     if baselines_md and os.path.isfile(baselines_md) and readme in kit:
         with open(baselines_md, encoding="utf-8") as handle:
             kit[readme] = bundle.readme_with_table(kit[readme].decode("utf-8"), handle.read()).encode("utf-8")
+    kit.update(public_members(reference_dir, top + "data/"))
     kit_zip = bundle.zip_bytes(kit)
     members = {"scoring_program.zip": program, "starting_kit.zip": kit_zip}
     if source.get("image"):
