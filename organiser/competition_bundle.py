@@ -56,14 +56,16 @@ def declared_columns(competition, languages, pairs):
 
     A declaration with ``LEADERBOARD = "datasets"`` shows the overall score (``OVERALL_LABEL``) and one
     column per dataset, in the declared task order; with ``LEADERBOARD = "components"``, the overall score and
-    every component of every entry (labels from ``COMPONENT_LABELS``); any other gets :func:`evalkit.keys.leaderboard_columns`
+    every component of every entry (labels from ``COMPONENT_LABELS``; with a single entry, its official metric is
+    the overall score and has no column of its own); any other gets :func:`evalkit.keys.leaderboard_columns`
     (overall, task means, language means, entries).
     """
     if getattr(competition, "LEADERBOARD", None) == "components":
         labels = getattr(competition, "COMPONENT_LABELS", {})
-        return [(keys.OVERALL_KEY, competition.OVERALL_LABEL)] + [
-            (keys.component_key(lang, task, comp), labels.get(comp, comp))
-            for task, lang in keys.ordered_pairs(competition.TASKS, languages, pairs) for comp in task.components]
+        ordered = keys.ordered_pairs(competition.TASKS, languages, pairs)
+        return [(keys.OVERALL_KEY, competition.OVERALL_LABEL)] + [   # one entry: its score is the overall one
+            (keys.component_key(lang, task, comp), labels.get(comp, comp)) for task, lang in ordered
+            for comp in task.components if len(ordered) > 1 or comp != task.metric]
     if getattr(competition, "LEADERBOARD", None) == "datasets":
         rank = dict((task.folder, index) for index, task in enumerate(competition.TASKS))
         ordered = sorted(pairs, key=lambda pair: (rank[pair[0].folder], list(pair[0].languages).index(pair[1])))

@@ -169,18 +169,26 @@ def read_reference(sets_dir, split):
         return choice.parse_reference(handle, path)
 
 
-def submissions(reference, data, seed="spanglisheval-random"):
-    """{name: submission object} of the baselines on ``reference``."""
-    train = training_sentences(data)
-    unigram, kneser_ney = Unigram(train), KneserNey(train)
+def kneser_ney_submission(reference, model):
+    """The n-gram model's submission: every sentence's log-probability."""
+    return {s["id"]: [round(model.score(x), 6) for x in s["sentences"]] for s in reference}
+
+
+def submissions(reference, data, seed="spanglisheval-random", models=None):
+    """{name: submission object} of the baselines on ``reference`` (``models``: a dict that receives the
+    trained models, or gives them when it already holds them)."""
+    models = {} if models is None else models
+    if not models:
+        train = training_sentences(data)
+        models.update(unigram=Unigram(train), kneser_ney=KneserNey(train))
+    unigram, kneser_ney = models["unigram"], models["kneser_ney"]
     rng = random.Random(seed)
     return {
         "random": {s["id"]: rng.randrange(len(s["sentences"])) for s in reference},
         "constant": {s["id"]: [0.0] * len(s["sentences"]) for s in reference},
         "medoid (no language model)": {s["id"]: medoid_scores(s["sentences"]) for s in reference},
         "unigram": {s["id"]: [round(unigram.score(x), 6) for x in s["sentences"]] for s in reference},
-        "kneser_ney_%d" % ORDER: {s["id"]: [round(kneser_ney.score(x), 6) for x in s["sentences"]]
-                                  for s in reference},
+        "kneser_ney_%d" % ORDER: kneser_ney_submission(reference, kneser_ney),
     }
 
 
@@ -243,8 +251,8 @@ def competition_outputs(data, reference_dir, out):
     subs = os.path.join(out, "submissions")
     if not os.path.isdir(subs):
         os.makedirs(subs)
-    scored = {}
-    for name, submission in submissions(reference, data).items():
+    scored, models = {}, {}
+    for name, submission in submissions(reference, data, models=models).items():
         path = os.path.join(subs, "spanglisheval-dev-%s.zip" % name.split(" ")[0])
         write_zip(path, submission)
         if name == CHECKED:
@@ -258,7 +266,7 @@ def competition_outputs(data, reference_dir, out):
     test_dir = os.path.join(os.path.dirname(os.path.abspath(reference_dir)), "test")
     if os.path.isfile(os.path.join(test_dir, declaration.REFERENCE_FILE)):
         test = read_phase_reference(test_dir)
-        write_zip(os.path.join(subs, "spanglisheval-test-baseline.zip"), submissions(test, data)[CHECKED])
+        write_zip(os.path.join(subs, "spanglisheval-test-baseline.zip"), kneser_ney_submission(test, models["kneser_ney"]))
     with io.open(os.path.join(out, "baselines.md"), "w", encoding="utf-8", newline="\n") as handle:
         handle.write(report_md(reference, scored))
     with io.open(os.path.join(out, "baselines.json"), "w", encoding="utf-8", newline="\n") as handle:
