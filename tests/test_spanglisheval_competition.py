@@ -283,3 +283,14 @@ def test_kit_doctests_run():
     for module in (make_submission, spanglisheval_kit):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_committed_sample_is_what_its_generator_writes(tmp_path):
+    sys.path.insert(0, SAMPLE)
+    import generate
+    generate.generate(str(tmp_path))
+    for folder, _, names in os.walk(str(tmp_path)):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as mine, open(os.path.join(SAMPLE, os.path.relpath(path, str(tmp_path))), "rb") as kept:
+                assert mine.read() == kept.read(), name
