@@ -302,3 +302,19 @@ def test_the_committed_sample_is_what_its_generator_writes(tmp_path):
             path = os.path.join(folder, name)
             with open(path, "rb") as mine, open(os.path.join(SAMPLE, os.path.relpath(path, str(tmp_path))), "rb") as kept:
                 assert mine.read() == kept.read(), name
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_per_set_statistics_sum_to_the_scores(built, seed):
+    """What a bootstrap over sets resamples: the sums of the per-set statistics give the scorer's components."""
+    from evalkit import choice
+    root, _ = built
+    sets = read_sets(str(root / "ref" / "dev" / "reference.jsonl"))
+    submission, _ = make_submission(random.Random(seed), sets)
+    answers, _ = choice.parse_submission(submission, sets)
+    entry = choice.ChoiceKind().score(sets, answers, spanglisheval.TASKS[0])
+    sums = dict((name, sum(values)) for name, values in entry.per_sentence.items())
+    again = choice.ChoiceKind().from_sums(sums, len(sets), spanglisheval.TASKS[0])
+    assert list(again) == list(entry.components) == list(spanglisheval.TASKS[0].components)
+    for name, value in entry.components.items():
+        assert again[name] == pytest.approx(value, abs=1e-12), name

@@ -380,6 +380,37 @@ def details(reference, answers):
          "note": "Credit below 1: the gold was not chosen, or shared the top score with other sentences."}]}
 
 
+def _ratio(part, whole):
+    """``part / whole``, 0.0 when ``whole`` is 0 (then ``part`` is too); numbers or numpy arrays alike.
+
+    >>> _ratio(1.5, 3), _ratio(0.0, 0)
+    (0.5, 0.0)
+    """
+    return part / (whole + (whole == 0))
+
+
+def set_statistics(reference, answers):
+    """``{statistic: [value per set]}``: ``credit_cs`` / ``credit_mono`` (the set's credit in its group, else 0),
+    ``cs`` / ``mono`` (1 for the set's group), ``edits`` (expected word edits of the choice) and ``words`` (gold
+    words): their sums give every component (:meth:`ChoiceKind.from_sums`).
+
+    >>> ref = [{"id": "a", "sentences": ["x y", "x z"], "gold": 0, "gold_type": "cs"}]
+    >>> dict(set_statistics(ref, {"a": [1, 1]}))
+    {'credit_cs': [0.5], 'credit_mono': [0.0], 'cs': [1], 'mono': [0], 'edits': [0.5], 'words': [2]}
+    """
+    stats = OrderedDict((name, []) for name in ("credit_cs", "credit_mono", "cs", "mono", "edits", "words"))
+    for entry in reference:
+        answer, cs = answers.get(entry["id"]), entry["gold_type"] == "cs"
+        credit = set_accuracy(answer, entry["gold"], len(entry["sentences"]))
+        stats["credit_cs"].append(credit if cs else 0.0)
+        stats["credit_mono"].append(0.0 if cs else credit)
+        stats["cs"].append(1 if cs else 0)
+        stats["mono"].append(0 if cs else 1)
+        stats["edits"].append(set_edits(answer, entry["sentences"], entry["gold"]))
+        stats["words"].append(len(entry["sentences"][entry["gold"]].split()))
+    return stats
+
+
 class ChoiceKind(object):
     """The scorer's kind for choice sets (``reads_text``: JSON Lines reference, one JSON object submitted).
 
@@ -418,16 +449,34 @@ class ChoiceKind(object):
         return (json.dumps(dict((s["id"], 0) for s in sets), sort_keys=True) + "\n").encode("utf-8")
 
     def score(self, ref, answers, task):
-        """:func:`evaluate` as an :class:`~evalkit.kinds.Entry`: the components (``task.metric`` first), per-set
-        credits as ``per_sentence["accuracy"]``, the sets without a valid answer as zeroed."""
+        """:func:`evaluate` as an :class:`~evalkit.kinds.Entry`: the components (``task.metric`` first), the
+        per-set statistics of :func:`set_statistics` as ``per_sentence`` (what :meth:`from_sums` computes the
+        components from), the sets without a valid answer as zeroed."""
         scores = evaluate(ref, answers)
         names = [task.metric] + [c for c in task.components if c != task.metric]
         components = OrderedDict((name, scores[name]) for name in names)
-        credits = [set_accuracy(answers.get(s["id"]), s["gold"], len(s["sentences"])) for s in ref]
         invalid = sum(1 for s in ref if answers.get(s["id"]) is None)
-        words = sum(len(s["sentences"][s["gold"]].split()) for s in ref)
-        return Entry(components, {}, len(ref), len(ref) - invalid, words, invalid, details(ref, answers),
-                     per_sentence={"accuracy": credits})
+        stats = set_statistics(ref, answers)
+        return Entry(components, {}, len(ref), len(ref) - invalid, int(sum(stats["words"])), invalid,
+                     details(ref, answers), per_sentence=stats)
+
+    def from_sums(self, sums, count, task):
+        """The components (``task.metric`` first) from the sums of :func:`set_statistics` over ``count`` sets:
+        the same numbers as :func:`evaluate` (numbers, or numpy arrays of resampled sums alike).
+
+        >>> ref = [{"id": "a", "sentences": ["x y", "x z"], "gold": 0, "gold_type": "cs"},
+        ...        {"id": "b", "sentences": ["p q r", "p q s"], "gold": 1, "gold_type": "en"}]
+        >>> sums = dict((k, sum(v)) for k, v in set_statistics(ref, {"a": [5, 5], "b": 0}).items())
+        >>> task = type("Task", (), {"metric": "accuracy", "components": ("accuracy", "accuracy_cs", "wer")})
+        >>> ChoiceKind().from_sums(sums, 2, task)
+        OrderedDict([('accuracy', 0.25), ('accuracy_cs', 0.5), ('wer', 0.3)])
+        """
+        values = {"accuracy": lambda: _ratio(sums["credit_cs"] + sums["credit_mono"], sums["cs"] + sums["mono"]),
+                  "accuracy_cs": lambda: _ratio(sums["credit_cs"], sums["cs"]),
+                  "accuracy_mono": lambda: _ratio(sums["credit_mono"], sums["mono"]),
+                  "wer": lambda: _ratio(sums["edits"], sums["words"])}
+        names = [task.metric] + [c for c in task.components if c != task.metric]
+        return OrderedDict((name, values[name]()) for name in names)
 
     def score_value(self, components):
         """The entry score: the first component (the declared official metric, accuracy)."""
