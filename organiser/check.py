@@ -35,7 +35,7 @@ from organiser import bundle as bundle_module
 from organiser import competition_bundle, declarations
 from organiser import schedule as schedule_module
 from evalkit.messages import DataError
-from evalkit import keys, lines
+from evalkit import keys, lines, scoring
 
 Failure = collections.namedtuple("Failure", "rule where text")
 
@@ -832,13 +832,18 @@ def trivial_submission(ref_dir, decl=None):
 
 
 def trivial_text_submission(ref_dir, decl):
-    """``{submission file: bytes}``: one line per label the text kind expects, each the dataset's first label."""
+    """``{submission file: bytes}``: one line per label the text kind expects, each the dataset's first label
+    (a kind with ``trivial_prediction(reference bytes, name)`` makes its own)."""
     members = {}
     for task in decl.TASKS:
-        kind = lines.TEXT_KINDS[task.kind]
+        kind = scoring.KINDS[task.kind]
         for lang in task.languages:
             path = os.path.join(ref_dir, lines.reference_name(decl, task, lang))
             if not os.path.isfile(path):
+                continue
+            if hasattr(kind, "trivial_prediction"):   # a text kind of another shape (evalkit.choice)
+                with open(path, "rb") as handle:
+                    members[lines.submission_name(decl, task, lang)] = kind.trivial_prediction(handle.read(), path)
                 continue
             with open(path, "rb") as handle:
                 reference = lines.parse_reference_text(handle.read(), path, task.labels[lang], kind.sentence_level)

@@ -54,21 +54,34 @@ def competition_bundles(base):
     (``competitions/<id>/``), built from its embedded sample as ``make`` builds it."""
     from organiser import competition_bundle
     from lince_helpers import build_sample_reference
+    builders = {"lince": lambda ref: build_sample_reference(ref) and None,
+                "spanglisheval": spanglisheval_sample_reference}
     result = {}
     for cid in sorted(os.listdir(competition_bundle.COMPETITIONS)):
         if not os.path.isfile(os.path.join(competition_bundle.COMPETITIONS, cid, "competition.yaml")):
             continue
-        if cid != "lince":
+        if cid not in builders:
             raise AssertionError("no sample-reference builder for competition %s in this test" % cid)
         out = os.path.join(str(base), cid)
-        build_sample_reference(os.path.join(out, "ref"))
-        competition_bundle.build(cid, os.path.join(out, "ref"), os.path.join(out, "dist"))
+        baselines_md = builders[cid](os.path.join(out, "ref"))
+        competition_bundle.build(cid, os.path.join(out, "ref"), os.path.join(out, "dist"), baselines_md)
         folder = os.path.join(out, "dist", "bundles")
         for name in sorted(os.listdir(folder)):
             with open(os.path.join(folder, name), "rb") as handle:
                 result[name[:-len(".zip")]] = platforms.bundle_contents(handle.read())
     assert {"lince", "lince-codabench"} <= set(result)
     return result
+
+
+def spanglisheval_sample_reference(ref):
+    """SpanglishEval's reference and baselines from its embedded sample, as ``make`` builds them; the baselines
+    table's path (its pages show it)."""
+    from competitions.spanglisheval import baselines as span_baselines, reference
+    sample = os.path.join(ROOT, "competitions", "spanglisheval", "sample_data")
+    reference.build(sample, ref, jobs=1)
+    out = os.path.join(os.path.dirname(ref), "baselines")
+    span_baselines.competition_outputs(sample, os.path.join(ref, "dev"), out)
+    return os.path.join(out, "baselines.md")
 
 
 @pytest.fixture(scope="module")

@@ -11,14 +11,16 @@ import hashlib
 import os
 from collections import OrderedDict
 
-from . import __version__, fingerprint, keys, lines, metrics
+from . import __version__, choice, fingerprint, keys, lines, metrics
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes, read_optional_json
 from .messages import DataError, Message, MessageLog, ERROR
 
-#: Every kind by name: the JSON kinds (evalkit.kinds) and the line-aligned text kinds (evalkit.lines).
+#: Every kind by name: the JSON kinds (evalkit.kinds), the line-aligned text kinds (evalkit.lines) and the
+#: other ``reads_text`` kinds (evalkit.choice).
 KINDS = dict(JSON_KINDS, **lines.TEXT_KINDS)
+KINDS.update(choice.KINDS)
 
 
 #: A prediction file out of all proportion to its reference is refused before it is parsed (parsing
