@@ -530,6 +530,22 @@ def _per_feature_table(per_feature):
             'the total is 0); spurious = predicted on a token whose reference lacks the feature.</p>')
 
 
+def _kind_table(table):
+    """A detail table a kind gives as data (``{"title", "head", "rows", "note"}``, cells strings or numbers:
+    integers as counts, other numbers as scores); everything escaped, at most MAX_DETAIL_ROWS rows."""
+    rows = [row for row in (table.get("rows") or []) if isinstance(row, list)]
+
+    def cell(value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return "<td>%s</td>" % _e(value)
+        return _num_td(value, isinstance(value, int))
+    shown = ["<tr>%s</tr>" % "".join(cell(value) for value in row) for row in rows[:MAX_DETAIL_ROWS]]
+    head = _head_row([_e(label) for label in (table.get("head") or [])])
+    note = '<p class="note">%s</p>' % _e(table["note"]) if table.get("note") else ""
+    return "<h3>%s</h3>%s%s%s" % (_e(table.get("title") or ""), _table(head, shown), _more_rows(len(rows), "rows"),
+                                  note)
+
+
 def _more_rows(total, what):
     """A line saying how many detail rows were not shown (empty when all were)."""
     if total <= MAX_DETAIL_ROWS:
@@ -558,6 +574,7 @@ def _entry_details(view, task, entry):
     elif kind == "morph":
         body.append("<h3>Per feature</h3>" + _per_feature_table(details.get("per_feature")))
         body.append('<p class="note">%s</p>' % MORPH_NOTE)
+    body.extend(_kind_table(table) for table in (details.get("tables") or []) if isinstance(table, dict))
     return "<details><summary>%s: <b>%s</b>%s</summary>%s</details>" % (
         view.lang_label(_key(entry.get("lang"))), _fmt(entry.get("score")), _status_flag(view, entry), "".join(body))
 
