@@ -412,7 +412,8 @@ def check_phases(competition, members):
 
 def check_reference_coverage(competition, members, decl=None):
     """Every leaderboard pair has a reference file in each scored phase (extra phases with a generated
-    reference excepted)."""
+    reference excepted); a task of the declaration's ``OPTIONAL_REFERENCE_TASKS`` that a phase lacks is an
+    ``OPTIONAL:`` note (printed as a warning), not a failure."""
     failures = []
     decl = declaration(decl)
     subtask = declared_subtask(competition, decl)
@@ -434,7 +435,14 @@ def check_reference_coverage(competition, members, decl=None):
                   "test reference zip before the phase opens (docs/organisers.md)")
             continue
         present = set((t.folder, lang) for t, lang in reference_pairs(names, decl))
-        missing = [reference_file(t, lang, decl) for t, lang in declared if (t.folder, lang) not in present]
+        optional = set(getattr(decl, "OPTIONAL_REFERENCE_TASKS", ()))
+        absent = [(t, lang) for t, lang in declared if (t.folder, lang) not in present]
+        missing = [reference_file(t, lang, decl) for t, lang in absent if t.folder not in optional]
+        allowed = [reference_file(t, lang, decl) for t, lang in absent if t.folder in optional]
+        if allowed:
+            _fail(failures, "phase.reference-coverage", "phases.%s.reference_data: %s" % (number, member),
+                  "OPTIONAL: %s not in this phase (the declaration's OPTIONAL_REFERENCE_TASKS), so that column "
+                  "stays empty for it" % ", ".join(allowed))
         if missing:
             _fail(failures, "phase.reference-coverage", "phases.%s.reference_data: %s" % (number, member),
                   "%d of %d %s reference files missing, so their leaderboard columns stay empty: %s%s"
@@ -1144,7 +1152,7 @@ def main(argv=None):
         failures = check_one(path, args.submissions, run=not args.static_only, timeout=args.timeout,
                              schedule=schedule, decl=decl)
         for failure in failures:
-            pending = failure.rule == "phase.reference-coverage" and failure.text.startswith("PENDING")
+            pending = failure.rule == "phase.reference-coverage" and failure.text.startswith(("PENDING", "OPTIONAL"))
             if pending or (args.allow_missing_references and failure.rule == "phase.reference-coverage"):
                 print("WARNING [%s] %s: %s" % failure)
                 continue

@@ -153,8 +153,27 @@ def columns_table(columns):
                                                   for key, label in columns])
 
 
-def page_values(competition, competition_yaml, present, schedule):
-    """The placeholder values of a competition's page templates (generated from its declaration and build)."""
+def markdown_table_html(table_md):
+    """The HTML table of a Markdown table such as ``baselines.md`` (pipes only; every cell escaped); "" for none.
+
+    >>> "<td>x</td>" in markdown_table_html("| a | b |\\n|---|---:|\\n| x | 0.5 |\\n")
+    True
+    """
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in (table_md or "").splitlines()
+            if line.strip().startswith("|") and not set(line.strip()) <= set("|-: ")]
+    if not rows:
+        return ""
+    return pages._table([pages.escape(cell) for cell in rows[0]], [[pages.escape(cell) for cell in row]
+                                                                  for row in rows[1:]], numeric_from=1)
+
+
+def page_values(competition, competition_yaml, present, schedule, baselines_md=None):
+    """The placeholder values of a competition's page templates (generated from its declaration and build;
+    ``baselines_table`` from the Markdown baseline table at ``baselines_md``, when there is one)."""
+    table = ""
+    if baselines_md and os.path.isfile(baselines_md):
+        with open(baselines_md, encoding="utf-8") as handle:
+            table = markdown_table_html(handle.read())
     columns = [(key, column["label"]) for key, column in
                sorted(competition_yaml["leaderboard"]["columns"].items(), key=lambda kv: kv[1]["rank"])]
     return {
@@ -166,13 +185,14 @@ def page_values(competition, competition_yaml, present, schedule):
         "phases_table": pages.phases_table(competition_yaml, schedule),
         "important_dates": pages.important_dates(competition_yaml, schedule),
         "links_line": "",
+        "baselines_table": table or '<p class="note">No baseline table was given to this build.</p>',
     }
 
 
-def page_members(cid, competition_yaml, competition, present, schedule):
+def page_members(cid, competition_yaml, competition, present, schedule, baselines_md=None):
     """Every page of the ``html`` section, rendered by :func:`organiser.pages.render_page` from the templates
     in ``competitions/<cid>/pages/`` (inside their ``_layout.html``, with the engine's inline styles)."""
-    values = page_values(competition, competition_yaml, present, schedule)
+    values = page_values(competition, competition_yaml, present, schedule, baselines_md)
     folder = os.path.join(COMPETITIONS, cid, "pages")
     return dict((member, pages.render_page(key, values, folder).encode("utf-8"))
                 for key, member in (competition_yaml.get("html") or {}).items())
@@ -255,7 +275,7 @@ def build(cid, reference_dir, out, baselines_md=None, schedule=None, data=None):
     phases, references, present = reference_phases(cid, competition, source, reference_dir, out)
     members.update(references)
     competition_yaml = dated_competition(cid, source, competition, phases, present, schedule)
-    members.update(page_members(cid, competition_yaml, competition, present, schedule))
+    members.update(page_members(cid, competition_yaml, competition, present, schedule, baselines_md))
     members[bundle.YAML_MEMBER] = bundle.dump_yaml(competition_yaml).encode("utf-8")
     paths = (os.path.join(out, "bundles", cid + ".zip"),
              os.path.join(out, "bundles", cid + bundle.CODABENCH_SUFFIX + ".zip"))
