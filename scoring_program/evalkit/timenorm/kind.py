@@ -27,8 +27,8 @@ from ..messages import DataError, Message, ERROR, WARNING
 from .anafora import MAX_BYTES, Document, read_anafora
 from .calendar import TimeError
 from .items import scate_items
-from .metrics import entity_counts, entity_counts_by_type, harmonic, interval_item_scores, prf
-from .scate import parse_dct
+from .metrics import Item, entity_counts, entity_counts_by_type, harmonic, interval_item_scores, prf
+from .scate import SKIP_TYPES, Interpreter, interpret, parse_dct
 
 #: The entity types left out of the entity metrics on both sides: the spans-only gold has none of them.
 ENTITY_SKIP = frozenset(["Event", "PreAnnotation", "NotNormalizable"])
@@ -105,6 +105,69 @@ def parse_reference(data, name, expect_gold):
     return Reference(documents, gold, len(data))
 
 
+#: A prediction's link graph may unfold (every entity's tree of linked entities, shared parts repeated, summed
+#: over all entities) into at most this many entities: the interpreter and the composition metric walk those
+#: trees, so a graph that shares sub-graphs many times over would take exponential time. The public gold
+#: documents unfold into at most 186 (less than a twentieth of the bound).
+MAX_UNFOLDED = 4000
+
+
+def check_graph(document, name):
+    """Raise DataError when ``document``'s links form a cycle or unfold into more than :data:`MAX_UNFOLDED`
+    entities (see above); iterative, linear in the number of links."""
+    size, state = {}, {}
+    for root in document.entities:
+        if root.id in size:
+            continue
+        stack = [(root, False)]
+        while stack:
+            entity, done = stack.pop()
+            if done:
+                state[entity.id] = 2
+                size[entity.id] = min(MAX_UNFOLDED + 1, 1 + sum(size[c.id] for c in document.children(entity)))
+                continue
+            if state.get(entity.id) == 2:
+                continue
+            state[entity.id] = 1
+            stack.append((entity, True))
+            for child in document.children(entity):
+                if state.get(child.id) == 1:
+                    raise DataError(name, "entity %s (line %d)" % (child.id, child.line), "expected links without "
+                                    "cycles, got a cycle of links through this entity and %s" % entity.id)
+                if state.get(child.id) != 2:
+                    stack.append((child, False))
+    total = sum(size.values())
+    if total > MAX_UNFOLDED:
+        worst = max(document.entities, key=lambda e: size[e.id])
+        raise DataError(name, "entity %s (line %d)" % (worst.id, worst.line), "expected a graph of time entities "
+                        "whose links unfold into at most %d entities in all, got more (entities linked many times over)"
+                        % MAX_UNFOLDED)
+
+
+#: A prediction's time expressions may have at most this many intervals in all, per document (an expression
+#: such as "the last million seconds" has up to 20,000); the public gold documents have at most 36.
+MAX_INTERVALS = 50000
+
+
+def system_items(document, dct, name):
+    """The interval items of a prediction (as :func:`.items.scate_items`), interpreting one top entity at a
+    time; DataError as soon as they hold more than :data:`MAX_INTERVALS` intervals."""
+    interpreter = Interpreter(document, dct)
+    items, total = [], 0
+    for entity in document.top_entities():
+        if entity.type in SKIP_TYPES:
+            continue
+        timex = interpret(interpreter, entity)
+        total += len(timex.intervals)
+        if total > MAX_INTERVALS:
+            raise DataError(name, "entity %s (line %d)" % (entity.id, entity.line), "expected time expressions with "
+                            "at most %d intervals in all, got more by this one (this document counts as predicting "
+                            "nothing)" % MAX_INTERVALS)
+        if timex.intervals:
+            items.append(Item(timex.span, [(i.start, i.end) for i in timex.intervals], entity.id))
+    return items
+
+
 class AnaforaKind(object):
     """Base of the two kinds: the reference file, the per-document prediction files, the score."""
 
@@ -148,11 +211,17 @@ class AnaforaKind(object):
             if len(data) > limit:
                 raise DataError(path, "", "the file has more than %d bytes; at most %d are accepted for this "
                                 "document (%d times its gold file, plus %d)" % (limit, limit, SIZE_FACTOR, SLACK_BYTES))
-            return read_anafora(data, path, doc.text)
+            document = read_anafora(data, path, doc.text)
+            check_graph(document, path)
+            self.prepare(document, doc, path)
+            return document
         except DataError as err:
             err.message.text += " (this document counts as predicting nothing)"
             log.messages.append(err.message)
             return None
+
+    def prepare(self, document, doc, path):
+        """Work on a read prediction ``document`` of reference document ``doc`` that may refuse it (DataError)."""
 
     def score_value(self, components):
         """The entry score: the first component, the task's official metric."""
@@ -196,6 +265,10 @@ class IntervalsKind(AnaforaKind):
     name = "scate_intervals"
     gold = "full"
 
+    def prepare(self, document, doc, path):
+        """Interpret the prediction once (``document.interval_items``); DataError when it has too many intervals."""
+        document.interval_items = system_items(document, parse_dct(doc.dct[:10]), path)
+
     def score(self, ref, pred, task):
         """Pool the interval item scores and the entity counts over the documents; per-document rows."""
         precisions, recalls, per_doc, by_type = [], [], [], {}
@@ -204,8 +277,8 @@ class IntervalsKind(AnaforaKind):
             system = pred.get(doc.name) or _empty(doc.document)
             dct = parse_dct(doc.dct[:10])
             gold_items, _ = scate_items(doc.document, dct)
-            system_items, _ = scate_items(system, dct)
-            p, r = interval_item_scores(gold_items, system_items)
+            predicted = getattr(system, "interval_items", [])
+            p, r = interval_item_scores(gold_items, predicted)
             precisions.extend(p)
             recalls.extend(r)
             i_counts = entity_counts(doc.document, system, "identification", ENTITY_SKIP)
@@ -214,7 +287,7 @@ class IntervalsKind(AnaforaKind):
             _add_counts(by_type, entity_counts_by_type(doc.document, system, "identification", ENTITY_SKIP))
             doc_p, doc_r = _mean(p), _mean(r)
             per_doc.append([doc.name, "yes" if pred.get(doc.name) is not None else "no", len(gold_items),
-                            len(system_items), doc_p, doc_r, harmonic(doc_p, doc_r), prf(*i_counts)[2]])
+                            len(predicted), doc_p, doc_r, harmonic(doc_p, doc_r), prf(*i_counts)[2]])
         precision, recall = _mean(precisions), _mean(recalls)
         components = OrderedDict([("interval_f1", harmonic(precision, recall)), ("interval_p", precision),
                                   ("interval_r", recall), ("identification_f1", prf(*ident)[2]),
@@ -229,6 +302,7 @@ class IntervalsKind(AnaforaKind):
             "entities": {"identification": list(ident), "composition": list(comp)}}
         scored = sum(1 for doc in ref.documents if pred.get(doc.name) is not None)
         return Entry(components, {}, len(ref), scored, len(recalls), len(ref) - scored, details)
+
 
 
 class SpansKind(AnaforaKind):
