@@ -31,9 +31,9 @@ from evalkit import scoring  # noqa: E402
 from evalkit.layout import NothingToScore, ReferenceError  # noqa: E402
 
 #: The table's columns: (score key, heading).
-COLUMNS = (("avg_score", "ranking score"), ("en_timenorm_interval_p", "interval P"),
-           ("en_timenorm_interval_r", "interval R"), ("en_timenorm_interval_f1", "interval F1"),
-           ("en_spans_identification_f1", "identification F1"), ("en_timenorm_composition_f1", "composition F1"))
+COLUMNS = (("avg_score", "ranking score"), ("en_norm_interval_p", "interval P"),
+           ("en_norm_interval_r", "interval R"), ("en_norm_interval_f1", "interval F1"),
+           ("en_spans_identification_f1", "identification F1"), ("en_norm_composition_f1", "composition F1"))
 
 
 def floor(data, split, out_zip):

@@ -4,7 +4,7 @@
     python3 competitions/scate/reference.py --data DIR [--test-gold DIR] --out reference_data/scate
 
 ``DIR`` is laid out as ``../shared/scate`` (see ``starting_kit/scate_data.py``). The dev phase is AQUAINT with
-full SCATE gold: ``<out>/dev/timenorm_en.json`` (interval F1, the ranking task) and ``<out>/dev/spans_en.json``
+full SCATE gold: ``<out>/dev/norm_en.json`` (interval F1, the ranking task) and ``<out>/dev/spans_en.json``
 (identification F1 on the same gold). The test phase is TempEval-2013 platinum: with full test gold
 (``--test-gold DIR/<doc>/<doc>.TimeNorm.gold.completed.xml``), both files as for dev; without it, the public
 spans-only gold (``test_te3_spans_only/``) gives ``<out>/test/spans_en.json`` alone (the identification

@@ -7,7 +7,7 @@ Same interface as ``scoring_program/st2024.py`` and ``competitions/lince/lince.p
 - a submission is a folder of per-document Anafora XML files (``Task.documents``, the SemEval 2018 Task 6
   form ``<doc>/<doc>.TimeNorm.system.completed.xml``; folders above it are forgiven), scored by the kinds of
   ``evalkit/timenorm/kind.py``; one reference file per task (``REFERENCE_FILE``);
-- two tasks over the same submission: ``timenorm`` (full SCATE gold: interval F1, the paper's Section 3, with
+- two tasks over the same submission: ``norm`` (full SCATE gold: interval F1, the paper's Section 3, with
   interval precision and recall, entity identification and composition F1) and ``spans`` (gold with spans and
   types only, such as the public test gold: entity identification F1);
 - the ranking score ``avg_score`` is the score of the first declared task a phase scores (``AVERAGE =
@@ -63,7 +63,7 @@ class Task(object):
 
 
 TASKS = (
-    Task("timenorm", "Time normalisation (intervals)", "scate_intervals", "interval_f1",
+    Task("norm", "Time normalisation (intervals)", "scate_intervals", "interval_f1",
          ("interval_f1", "interval_p", "interval_r", "identification_f1", "composition_f1")),
     Task("spans", "Time entity identification (spans only)", "scate_spans", "identification_f1",
          ("identification_f1", "identification_p", "identification_r")),
@@ -71,7 +71,7 @@ TASKS = (
 TASKS_BY_FOLDER = OrderedDict((task.folder, task) for task in TASKS)
 DATASETS = tuple((task, lang) for task in TASKS for lang in task.languages)
 
-#: Reference files: ``timenorm_en.json`` (full gold), ``spans_en.json`` (spans and types).
+#: Reference files: ``norm_en.json`` (full gold), ``spans_en.json`` (spans and types).
 REFERENCE_FILE = "{task}_{lang}.json"
 #: Declared so that evalkit finds files by name (a per-document task's name is its ``documents`` pattern).
 SUBMISSION_FILE = DOCUMENT_FILE
@@ -88,7 +88,7 @@ SIGNATURE_OPTIONS = "rank:first-task|intervals:scate-section3|dct:date|entities:
 
 #: A phase may lack these tasks' reference files (the public test gold has spans only, so its test phase
 #: scores ``spans`` alone): ``make check`` reports such a phase as a note, not a failure.
-OPTIONAL_REFERENCE_TASKS = ("timenorm",)
+OPTIONAL_REFERENCE_TASKS = ("norm",)
 
 #: Wording of the detailed-results page.
 REPORT_NOTES = {
