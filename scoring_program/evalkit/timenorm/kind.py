@@ -190,14 +190,21 @@ class AnaforaKind(object):
         found = submission.documents.get((task.folder, lang), {})
         predictions = OrderedDict()
         missing = [doc.name for doc in ref.documents if doc.name not in found]
-        if missing:
+        if getattr(submission, "parsed_documents", None) is None:
+            submission.parsed_documents = {}   # shared by the tasks that score the same files: one read, one message
+        cache = submission.parsed_documents
+        if missing and not cache.get(("missing", tuple(missing))):
+            cache[("missing", tuple(missing))] = True
             log.add(ERROR, "", "%d of %d documents have no file (they count as predicting nothing): %s%s"
                     % (len(missing), len(ref), ", ".join(missing[:5]), ", ..." if len(missing) > 5 else ""))
         for doc in ref.documents:
             path = found.get(doc.name)
-            predictions[doc.name] = None if path is None else self._read(submission, path, doc, log, file_limit)
+            if path is not None and path not in cache:
+                cache[path] = self._read(submission, path, doc, log, file_limit)
+            predictions[doc.name] = self._prepared(cache, path, doc, log)
         extra = sorted(set(found) - set(ref.by_name))
-        if extra:
+        if extra and not cache.get(("extra", tuple(extra))):
+            cache[("extra", tuple(extra))] = True
             log.messages.append(Message(found[extra[0]], WARNING, "layout",
                                         "%d file(s) for documents this phase does not have (ignored): %s%s"
                                         % (len(extra), ", ".join(extra[:5]), ", ..." if len(extra) > 5 else "")))
@@ -207,18 +214,33 @@ class AnaforaKind(object):
         """The parsed prediction of ``doc`` at member ``path``, or None after a message."""
         limit = min(file_limit, MAX_BYTES, SIZE_FACTOR * doc.size + SLACK_BYTES)
         try:
-            data = submission.source.read(path, limit)
-            if len(data) > limit:
-                raise DataError(path, "", "the file has more than %d bytes; at most %d are accepted for this "
-                                "document (%d times its gold file, plus %d)" % (limit, limit, SIZE_FACTOR, SLACK_BYTES))
+            size = submission.source.size(path)
+            data = submission.source.read(path, limit) if size <= limit else b""
+            if size > limit or len(data) > limit:
+                raise DataError(path, "", "the file has %s bytes; at most %d are accepted for this document (%d times "
+                                "its gold file, plus %d)" % (size if size > limit else "more than %d" % limit, limit,
+                                                             SIZE_FACTOR, SLACK_BYTES))
             document = read_anafora(data, path, doc.text)
             check_graph(document, path)
-            self.prepare(document, doc, path)
             return document
         except DataError as err:
             err.message.text += " (this document counts as predicting nothing)"
             log.messages.append(err.message)
             return None
+
+    def _prepared(self, cache, path, doc, log):
+        """The read document at ``path`` (None when absent or refused) after :meth:`prepare`; a refusal there
+        is reported once and kept in ``cache``."""
+        document = cache.get(path)
+        if document is None:
+            return None
+        try:
+            self.prepare(document, doc, path)
+        except DataError as err:
+            log.messages.append(err.message)
+            cache[path] = None
+            return None
+        return document
 
     def prepare(self, document, doc, path):
         """Work on a read prediction ``document`` of reference document ``doc`` that may refuse it (DataError)."""
@@ -267,7 +289,8 @@ class IntervalsKind(AnaforaKind):
 
     def prepare(self, document, doc, path):
         """Interpret the prediction once (``document.interval_items``); DataError when it has too many intervals."""
-        document.interval_items = system_items(document, parse_dct(doc.dct[:10]), path)
+        if getattr(document, "interval_items", None) is None:
+            document.interval_items = system_items(document, parse_dct(doc.dct[:10]), path)
 
     def score(self, ref, pred, task):
         """Pool the interval item scores and the entity counts over the documents; per-document rows."""
@@ -277,7 +300,7 @@ class IntervalsKind(AnaforaKind):
             system = pred.get(doc.name) or _empty(doc.document)
             dct = parse_dct(doc.dct[:10])
             gold_items, _ = scate_items(doc.document, dct)
-            predicted = getattr(system, "interval_items", [])
+            predicted = getattr(system, "interval_items", None) or []
             p, r = interval_item_scores(gold_items, predicted)
             precisions.extend(p)
             recalls.extend(r)
