@@ -70,7 +70,7 @@ def write_zip(path, members):
 
 def run(ref, submission, out):
     """The scoring program as a participant runs it: (exit status, stdout, stderr, scores)."""
-    proc = subprocess.run([sys.executable, "-I", EVALUATE, "--ref", ref, "--submission", submission, "--out", str(out)],
+    proc = subprocess.run([sys.executable, "-I", "-S", EVALUATE, "--ref", ref, "--submission", submission, "--out", str(out)],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     scores = {}
     if os.path.isfile(os.path.join(str(out), "scores.txt")):
@@ -282,3 +282,27 @@ def test_baseline_scores_on_the_public_dev_data(tmp_path):
             gold[scate_data.submission_name(doc)] = handle.read()
     assert scoring.evaluate(scate, str(tmp_path / "ref" / "dev"), write_zip(tmp_path / "g.zip", gold))[
         "scores"]["avg_score"] == 1.0
+
+
+# --------------------------------------------------------------------------- portability
+
+def test_program_and_kit_need_python_3_7_and_the_standard_library_only():
+    vermin = os.path.join(os.path.dirname(sys.executable), "vermin")
+    paths = [EVALUATE, os.path.join(SCATE_DIR, "scate.py"), KIT, os.path.join(SAMPLE, "generate.py"),
+             os.path.join(ROOT, "scoring_program", "evalkit", "timenorm")]
+    proc = subprocess.run([vermin, "--no-tips", "--violations", "-t=3.7-"] + paths, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, universal_newlines=True)
+    assert proc.returncode == 0, proc.stdout
+    if not hasattr(sys, "stdlib_module_names"):
+        return
+    import ast
+    allowed = set(sys.stdlib_module_names) | {"evalkit", "scate", "scate_data", "scate_baseline"}
+    files = [EVALUATE, os.path.join(SCATE_DIR, "scate.py")] + [os.path.join(KIT, n) for n in os.listdir(KIT)
+                                                                if n.endswith(".py")]
+    for path in files:
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+        for node in ast.walk(tree):
+            roots = [a.name.split(".")[0] for a in node.names] if isinstance(node, ast.Import) else (
+                [(node.module or "").split(".")[0]] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            assert set(roots) <= allowed, (path, roots)
