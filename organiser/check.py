@@ -35,7 +35,7 @@ from organiser import bundle as bundle_module
 from organiser import competition_bundle, declarations
 from organiser import schedule as schedule_module
 from evalkit.messages import DataError
-from evalkit import keys, lines
+from evalkit import keys, lines, scoring
 
 Failure = collections.namedtuple("Failure", "rule where text")
 
@@ -840,13 +840,18 @@ def trivial_submission(ref_dir, decl=None):
 
 
 def trivial_text_submission(ref_dir, decl):
-    """``{submission file: bytes}``: one line per label the text kind expects, each the dataset's first label."""
+    """``{submission file: bytes}``: one line per label the text kind expects, each the dataset's first label (a
+    kind with ``trivial_members``, such as the per-document kinds, gives its own)."""
     members = {}
     for task in decl.TASKS:
-        kind = lines.TEXT_KINDS[task.kind]
+        kind = scoring.KINDS[task.kind]
         for lang in task.languages:
             path = os.path.join(ref_dir, lines.reference_name(decl, task, lang))
             if not os.path.isfile(path):
+                continue
+            if hasattr(kind, "trivial_members"):   # a kind with its own layout (a folder of per-document files)
+                with open(path, "rb") as handle:
+                    members.update(kind.trivial_members(handle.read(), task))
                 continue
             with open(path, "rb") as handle:
                 reference = lines.parse_reference_text(handle.read(), path, task.labels[lang], kind.sentence_level)

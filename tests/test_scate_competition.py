@@ -306,3 +306,11 @@ def test_program_and_kit_need_python_3_7_and_the_standard_library_only():
             roots = [a.name.split(".")[0] for a in node.names] if isinstance(node, ast.Import) else (
                 [(node.module or "").split(".")[0]] if isinstance(node, ast.ImportFrom) and not node.level else [])
             assert set(roots) <= allowed, (path, roots)
+
+
+
+def test_make_check_without_a_baseline_submits_empty_document_files(sample_ref, tmp_path):
+    members = check.trivial_submission(os.path.join(sample_ref, "test"), "scate")
+    assert sorted(members) == [scate_data.submission_name(d) for d in scate_data.documents(SAMPLE, "test")]
+    report = scoring.evaluate(scate, os.path.join(sample_ref, "test"), write_zip(tmp_path / "t.zip", members))
+    assert report["scores"]["avg_score"] == 0.0 and not report["messages"]

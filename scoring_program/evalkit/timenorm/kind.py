@@ -242,6 +242,13 @@ class AnaforaKind(object):
             return None
         return document
 
+    def trivial_members(self, data, task):
+        """A well-formed, content-free submission for the reference file ``data``: one empty Anafora file per
+        document, named by ``task.documents`` (what ``make check`` submits when it has no baseline)."""
+        ref = parse_reference(data, "reference", "spans")
+        return dict((task.documents.replace("{doc}", doc.name), b"<data><annotations></annotations></data>\n")
+                    for doc in ref.documents)
+
     def prepare(self, document, doc, path):
         """Work on a read prediction ``document`` of reference document ``doc`` that may refuse it (DataError)."""
 
