@@ -58,10 +58,11 @@ def competition_bundles(base):
     for cid in sorted(os.listdir(competition_bundle.COMPETITIONS)):
         if not os.path.isfile(os.path.join(competition_bundle.COMPETITIONS, cid, "competition.yaml")):
             continue
-        if cid != "lince":
+        builders = {"lince": build_sample_reference, "scate": build_scate_sample_reference}
+        if cid not in builders:
             raise AssertionError("no sample-reference builder for competition %s in this test" % cid)
         out = os.path.join(str(base), cid)
-        build_sample_reference(os.path.join(out, "ref"))
+        builders[cid](os.path.join(out, "ref"))
         competition_bundle.build(cid, os.path.join(out, "ref"), os.path.join(out, "dist"))
         folder = os.path.join(out, "dist", "bundles")
         for name in sorted(os.listdir(folder)):
@@ -69,6 +70,16 @@ def competition_bundles(base):
                 result[name[:-len(".zip")]] = platforms.bundle_contents(handle.read())
     assert {"lince", "lince-codabench"} <= set(result)
     return result
+
+
+def build_scate_sample_reference(out):
+    """The SCATE sample's dev and test references (with the sample's full test gold) under ``out``."""
+    import importlib.util
+    folder = os.path.join(ROOT, "competitions", "scate")
+    spec = importlib.util.spec_from_file_location("scate_reference_pages", os.path.join(folder, "reference.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.build(os.path.join(folder, "sample_data"), out, os.path.join(folder, "sample_data", "test_gold"))
 
 
 @pytest.fixture(scope="module")
