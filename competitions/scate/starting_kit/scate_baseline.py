@@ -12,8 +12,9 @@ intervals for explicit dates.
   (``Day-Of-Month``), four-digit years (``Year``), numeric dates ``MM/DD/YYYY``, ``MM-DD-YY`` and ``YYYY-MM-DD``, each with a clock time after it (``Month-Of-Year``,
   ``Day-Of-Month``, ``Year`` or ``Two-Digit-Year``), clock times ``HH:MM`` (``Hour-Of-Day`` and
   ``Minute-Of-Hour``), ``a.m.``/``p.m.`` (``AMPM-Of-Day``), weekdays (``Day-Of-Week``), parts of the day and
-  seasons, unit words (``Calendar-Interval`` in the singular, ``Period`` in the plural), today / yesterday /
-  tomorrow (a ``Calendar-Interval`` Day under ``This`` / ``Last`` / ``Next``);
+  seasons, unit words (``Calendar-Interval`` in the singular, under ``Last`` / ``Next`` / ``This`` after
+  "last", "next", "this"; ``Period`` in the plural), today / yesterday / tomorrow (a ``Calendar-Interval`` Day
+  under ``This`` / ``Last`` / ``Next``);
 - linking: a year's ``Sub-Interval`` is the month written with it, the month's is its day, an hour's is its
   minute (so "Aug. 7, 1998" is one day, "08/07/1998 06:18:00" one second); a month (and day) without a year is anchored with ``This`` at the
   document creation time; a weekday alone with ``Last`` (news reports the past; the day itself included).
@@ -54,6 +55,8 @@ _TOKEN = re.compile(
     r"|(?P<ampm>\b[ap]\.?m\b\.?)"
     r"|(?P<word>\b[a-z]+\b)"
     r"|(?P<lone_year>\b\d{4}\b)", re.I)
+#: An operator word just before a unit word.
+_OPERATOR = re.compile(r"\b(last|next|this)\s+$", re.I)
 #: Years a lone four-digit number may be (document numbers such as "0261" or "1117" are not years).
 YEARS = (1800, 2099)
 
@@ -87,8 +90,9 @@ def regions(text, patterns):
 class Annotator(object):
     """Collects the entities of one document and writes them as Anafora XML."""
 
-    def __init__(self, doc):
+    def __init__(self, doc, text=""):
         self.doc = doc
+        self.text = text
         self.entities = []
 
     def add(self, span, kind, **properties):
@@ -162,7 +166,13 @@ def _word(ann, span, word):
             props["Semantics"] = "Interval-Not-Included"
         ann.add(span, DEICTIC[lower], **props)
     elif lower in UNITS:
-        ann.add(span, "Calendar-Interval", Type=UNITS[lower])
+        ident = ann.add(span, "Calendar-Interval", Type=UNITS[lower])
+        before = _OPERATOR.search(ann.text, 0, span[0])
+        if before:   # "last year", "next week", "this month": the unit before or after the creation time
+            props = {"Interval-Type": "DocTime", "Repeating-Interval": ident}
+            if before.group(1).lower() != "this":
+                props["Semantics"] = "Interval-Not-Included"
+            ann.add(before.span(1), before.group(1).capitalize(), **props)
     elif lower in PLURALS:
         ann.add(span, "Period", Type=PLURALS[lower])
     elif lower in PARTS_OF_DAY:
@@ -187,8 +197,8 @@ def _match(ann, m):
     elif m.group("monthdate"):
         month = _month_number(m.group("month"))
         day = m.group("day")
-        if month is None or (day and not 1 <= int(day) <= 31):
-            return
+        if month is None or (day and not 1 <= int(day) <= 31) or not m.group("month")[0].isupper():
+            return   # news text capitalises month names ("may" and "march" are mostly verbs)
         spans = {"month": m.span("month"), "day": m.span("day"), "year": m.span("year")}
         _date(ann, spans, month, day, m.group("year"))
     elif m.group("ampm"):
@@ -202,7 +212,7 @@ def _match(ann, m):
 
 def annotate(text, doc, patterns):
     """The Anafora XML of the baseline's entities for one document ``text``."""
-    ann = Annotator(doc)
+    ann = Annotator(doc, text)
     found = regions(text, patterns)
     index = 0
     for m in _TOKEN.finditer(text):
