@@ -1065,6 +1065,12 @@ def _reference_name(member):
 
 # --------------------------------------------------------------------------- command line
 
+def is_note(failure):
+    """Whether ``failure`` is a note printed as a warning: a PENDING test reference, or a task of the
+    declaration's ``OPTIONAL_REFERENCE_TASKS`` that a phase lacks."""
+    return failure.rule == "phase.reference-coverage" and failure.text.startswith(("PENDING", "OPTIONAL"))
+
+
 def check_one(path, submissions, run=True, timeout=600, report=print, schedule=None, decl=None):
     """Static rules, then (if they pass and ``run``) the worker simulation; return the failures."""
     decl = declaration(decl)
@@ -1072,8 +1078,10 @@ def check_one(path, submissions, run=True, timeout=600, report=print, schedule=N
     native = is_codabench_v2(competition)
     rules = CODABENCH_RULES if native else RULES
     static = len([rule for rule in rules if not rule.startswith("run.")])
-    report("%s: %s, %d static rules checked, %d failure(s)" % (
-        path, "native Codabench (v2) bundle" if native else "CodaLab v1.5 bundle", static, len(failures)))
+    notes = len([f for f in failures if is_note(f)])
+    report("%s: %s, %d static rules checked, %d failure(s)%s" % (
+        path, "native Codabench (v2) bundle" if native else "CodaLab v1.5 bundle", static, len(failures) - notes,
+        ", %d note(s)" % notes if notes else ""))
     blocking = [f for f in failures if f.rule != "phase.reference-coverage"]
     if blocking or not run:
         return failures
@@ -1157,8 +1165,7 @@ def main(argv=None):
         failures = check_one(path, args.submissions, run=not args.static_only, timeout=args.timeout,
                              schedule=schedule, decl=decl)
         for failure in failures:
-            pending = failure.rule == "phase.reference-coverage" and failure.text.startswith(("PENDING", "OPTIONAL"))
-            if pending or (args.allow_missing_references and failure.rule == "phase.reference-coverage"):
+            if is_note(failure) or (args.allow_missing_references and failure.rule == "phase.reference-coverage"):
                 print("WARNING [%s] %s: %s" % failure)
                 continue
             print("FAIL [%s] %s: %s" % failure)
