@@ -99,7 +99,8 @@ clean:
 
 # A further competition (competitions/<id>/): `make COMPETITION=lince [DATA=DIR]` builds its references,
 # baseline table and bundle under reference_data/<id>/ and dist/<id>/ (DATA defaults to its embedded
-# synthetic sample, with the sample's test gold when it keeps one apart). ST2024's targets above are unchanged.
+# synthetic sample, with the sample's test gold when it keeps one apart; TEST_GOLD=DIR gives a release's test
+# gold). ST2024's targets above are unchanged.
 ifneq ($(COMPETITION),)
 .DEFAULT_GOAL := competition
 endif
@@ -112,7 +113,7 @@ competitions: venv
 	@for id in $(HOSTED); do $(MAKE) --no-print-directory COMPETITION=$$id DATA=sample_data competition || exit 1; done
 competition: venv
 	@test -n "$(COMPETITION)" || { echo "give COMPETITION=<id> (one of: $$(ls competitions))"; exit 2; }
-	$(PY) $(CDIR)/reference.py --data $(CDATA) $(if $(and $(CSAMPLE),$(wildcard $(CDIR)/sample_data/test_gold)),--test-gold $(CDIR)/sample_data/test_gold) --out $(REF)/$(COMPETITION)
+	$(PY) $(CDIR)/reference.py --data $(CDATA) $(if $(CSAMPLE),$(if $(wildcard $(CDIR)/sample_data/test_gold),--test-gold $(CDIR)/sample_data/test_gold),$(if $(TEST_GOLD),--test-gold $(TEST_GOLD))) --out $(REF)/$(COMPETITION)
 	$(PY) $(CDIR)/baselines.py --data $(CDATA) --reference $(REF)/$(COMPETITION)/dev --out $(DIST)/$(COMPETITION)
 	$(PY) -m organiser.competition_bundle --competition $(COMPETITION) --reference $(REF)/$(COMPETITION) \
 		--out $(DIST)/$(COMPETITION) --baselines $(DIST)/$(COMPETITION)/baselines.md --data $(CDATA)

@@ -55,6 +55,7 @@ def competition_bundles(base):
     from organiser import competition_bundle
     from lince_helpers import build_sample_reference
     builders = {"lince": lambda ref: build_sample_reference(ref) and None,
+                "scate": lambda ref: scate_sample_reference(ref) and None,
                 "spanglisheval": spanglisheval_sample_reference}
     result = {}
     for cid in sorted(os.listdir(competition_bundle.COMPETITIONS)):
@@ -82,6 +83,16 @@ def spanglisheval_sample_reference(ref):
     out = os.path.join(os.path.dirname(ref), "baselines")
     span_baselines.competition_outputs(sample, os.path.join(ref, "dev"), out)
     return os.path.join(out, "baselines.md")
+
+
+def scate_sample_reference(out):
+    """The SCATE sample's dev and test references (with the sample's full test gold) under ``out``."""
+    import importlib.util
+    folder = os.path.join(ROOT, "competitions", "scate")
+    spec = importlib.util.spec_from_file_location("scate_reference_pages", os.path.join(folder, "reference.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.build(os.path.join(folder, "sample_data"), out, os.path.join(folder, "sample_data", "test_gold"))
 
 
 @pytest.fixture(scope="module")

@@ -26,6 +26,7 @@ Standard library only, Python 3.7+.
 """
 import difflib
 import os
+import re
 from collections import Counter, OrderedDict
 
 from . import metrics
@@ -47,8 +48,54 @@ def declares_names(competition):
 
 
 def submission_name(competition, task, lang):
-    """The submission file name of (task, language), e.g. ``lid_spa_eng.txt``."""
+    """The submission file name of (task, language), e.g. ``lid_spa_eng.txt``; for a task whose submission
+    is a folder of per-document files, its declared ``documents`` pattern (e.g. ``<doc>/<doc>.xml``)."""
+    if getattr(task, "documents", None):
+        return task.documents.replace("{doc}", "<doc>")
     return competition.SUBMISSION_FILE.format(task=task.key, lang=lang)
+
+
+def document_matcher(pattern):
+    """A function from a member path to its document name (or None) for a per-document ``pattern`` such as
+    ``{doc}/{doc}.TimeNorm.system.completed.xml``: the pattern must match the path's last components (any
+    folders above are forgiven) and every ``{doc}`` must be the same name.
+
+    >>> match = document_matcher("{doc}/{doc}.xml")
+    >>> match("run1/APW1998.0261/APW1998.0261.xml"), match("APW1998/other.xml"), match("a/b.xml")
+    ('APW1998.0261', None, None)
+    """
+    pieces = [re.escape(piece) for piece in pattern.split("{doc}")]
+    regex = re.compile("(?:^|/)" + pieces[0] + "(?P<doc>[^/]+)" + "".join(p + "(?P=doc)" for p in pieces[1:-1])
+                       + (pieces[-1] if len(pieces) > 1 else "") + "$")
+
+    def match(path):
+        found = regex.search(path)
+        return found.group("doc") if found else None
+    return match
+
+
+def _claim_documents(names, pairs, files, messages):
+    """Claim the member ``names`` that match a per-document task's pattern (``task.documents``): sets
+    ``files[pair]`` (the pattern) and returns ``{pair: {document: path}}``; the rest of ``names``."""
+    documents, rest = {}, []
+    matchers = [(pair, document_matcher(pair[0].documents)) for pair in pairs if getattr(pair[0], "documents", None)]
+    for name in names:
+        claimed = False
+        for (task, lang), match in matchers:
+            doc = match(name)
+            if doc is None:
+                continue
+            claimed = True
+            found = documents.setdefault((task.folder, lang), {})
+            if doc in found and found[doc] != name:
+                messages.append(Message(name, WARNING, "layout", "a second file for document %s (the first is %s): "
+                                        "ignored" % (doc, found[doc])))
+                continue
+            found.setdefault(doc, name)
+            files[(task.folder, lang)] = task.documents
+        if not claimed:
+            rest.append(name)
+    return documents, rest
 
 
 def reference_name(competition, task, lang):
@@ -122,11 +169,12 @@ def find_named_files(source, competition, pairs, messages):
     declared = [submission_name(competition, task, lang) for task, lang in _all_pairs(competition)]
     aliases = getattr(competition, "NAME_ALIASES", {})
     names = [n for n in source.names() if not _is_junk(n) and n not in ROOT_IGNORED]
+    files = {}
+    documents, names = _claim_documents(names, pairs, files, messages)
     prefix = _wrapping_prefix(names, expected)
     if prefix:
         messages.append(Message(prefix, WARNING, "layout", "the files are inside the folder '%s'; they must be at "
                                 "the root of the zip. Scored anyway; zip the files themselves next time." % prefix))
-    files = {}
     for name in names:
         rel = name[len(prefix):] if name.startswith(prefix) else name
         if rel in expected:
@@ -141,7 +189,9 @@ def find_named_files(source, competition, pairs, messages):
     if not files:
         raise NothingToScore("no expected file was found in the submission (expected names: %s)."
                              % ", ".join(sorted(expected)))
-    return Submission(source, prefix, files, messages)
+    submission = Submission(source, prefix, files, messages)
+    submission.documents = documents
+    return submission
 
 
 # --------------------------------------------------------------------------- reading text
