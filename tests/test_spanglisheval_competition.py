@@ -318,3 +318,45 @@ def test_the_per_set_statistics_sum_to_the_scores(built, seed):
     assert list(again) == list(entry.components) == list(spanglisheval.TASKS[0].components)
     for name, value in entry.components.items():
         assert again[name] == pytest.approx(value, abs=1e-12), name
+
+
+def test_the_sample_fills_its_own_quotas_without_a_shortfall(built):
+    """The sample's quotas.json sets what it can fill: every phase gets exactly its quotas, so `make` is quiet."""
+    from competitions.spanglisheval import build as builder
+    root, _ = built
+    quotas = builder.data_quotas(SAMPLE)
+    assert quotas == {"cs": 10, "mono": 30}
+    for phase in ("dev", "test"):
+        sets = read_sets(str(root / "ref" / phase / "reference.jsonl"))
+        assert sum(s["gold_type"] == "cs" for s in sets) == quotas["cs"]
+        assert sum(s["gold_type"] != "cs" for s in sets) == quotas["mono"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    (None, {"cs": 250, "mono": 750}),
+    ('{"cs": 3, "mono": 4}', {"cs": 3, "mono": 4}),
+    ('{"cs": 3}', "positive integers"),
+    ('{"cs": 0, "mono": 4}', "positive integers"),
+    ('{"cs": true, "mono": 4}', "positive integers"),
+    ('[1, 2]', "positive integers"),
+    ('{"cs": 3,', "unreadable JSON"),
+])
+def test_a_data_folder_may_set_its_quotas_and_a_bad_file_is_a_located_error(tmp_path, text, expected):
+    from competitions.spanglisheval import build as builder
+    from evalkit.messages import DataError
+    if text is not None:
+        (tmp_path / "quotas.json").write_text(text)
+    if isinstance(expected, dict):
+        assert builder.data_quotas(str(tmp_path)) == expected
+        return
+    with pytest.raises(DataError) as error:
+        builder.data_quotas(str(tmp_path))
+    assert "quotas.json" in str(error.value) and expected in str(error.value)
+
+
+def test_command_line_quotas_override_the_data_folder_one_by_one():
+    from competitions.spanglisheval import build as builder
+
+    class Args(object):
+        data, cs, mono = SAMPLE, None, 7
+    assert builder.command_line_quotas(Args()) == {"cs": 10, "mono": 7}

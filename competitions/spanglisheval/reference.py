@@ -81,12 +81,14 @@ def main(argv=None):
     parser.add_argument("--out", required=True)
     parser.add_argument("--jobs", type=int, default=2, help="builder processes (the sets do not depend on it)")
     parser.add_argument("--limit", type=int, help="use only the first N lines of each split (quick builds)")
-    parser.add_argument("--cs", type=int, default=builder.QUOTAS["cs"], help="code-switched golds per split")
-    parser.add_argument("--mono", type=int, default=builder.QUOTAS["mono"], help="monolingual golds per split")
+    parser.add_argument("--cs", type=int, help="code-switched golds per split (default: the data's quotas.json, "
+                        "else %d)" % builder.QUOTAS["cs"])
+    parser.add_argument("--mono", type=int, help="monolingual golds per split (default: the data's quotas.json, "
+                        "else %d)" % builder.QUOTAS["mono"])
     args = parser.parse_args(argv)
     started = time.time()
     try:
-        summary = build(args.data, args.out, args.jobs, args.limit, {"cs": args.cs, "mono": args.mono})
+        summary = build(args.data, args.out, args.jobs, args.limit, builder.command_line_quotas(args))
     except DataError as err:
         sys.stderr.write("Cannot build the SpanglishEval reference: %s\n" % err)
         return 1

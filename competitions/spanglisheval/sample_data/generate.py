@@ -78,6 +78,11 @@ def write(path, text):
         handle.write(text)
 
 
+#: The sample's own quotas (read by the set builder from ``quotas.json``): what its few sentences can fill, so
+#: that ``make`` builds it without a shortfall.
+QUOTAS = {"cs": 10, "mono": 30}
+
+
 def generate(out):
     """Write the sample under ``out``."""
     rng = random.Random(SEED)
@@ -94,6 +99,7 @@ def generate(out):
           json.dumps({"all_phones": PHONES, "subs_mapping": SIMILAR}, indent=1, sort_keys=True) + "\n")
     for split, count in (("train", 300), ("dev", 90), ("test", 90)):
         write(os.path.join(out, "bangor_raw", "bangor_%s_gold" % split), "\n".join(sentences(rng, count)) + "\n")
+    write(os.path.join(out, "quotas.json"), json.dumps(QUOTAS, sort_keys=True) + "\n")
     write(os.path.join(out, "PROVENANCE.md"),
           "# SpanglishEval sample (synthetic)\n\nWritten by `generate.py` (seeded): invented words, pronunciations "
           "by a letter rule, invented counts and sentences. Nothing here comes from the Bangor corpus or the "
