@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, SHARED
+from conftest import ROOT, SHARED, load_by_path
 import st2024
 from organiser import baselines, pages
 from test_bundle import build_tree, write
@@ -87,11 +87,8 @@ def spanglisheval_sample_reference(ref):
 
 def scate_sample_reference(out):
     """The SCATE sample's dev and test references (with the sample's full test gold) under ``out``."""
-    import importlib.util
     folder = os.path.join(ROOT, "competitions", "scate")
-    spec = importlib.util.spec_from_file_location("scate_reference_pages", os.path.join(folder, "reference.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_by_path("scate_reference_pages", os.path.join(folder, "reference.py"))
     return module.build(os.path.join(folder, "sample_data"), out, os.path.join(folder, "sample_data", "test_gold"))
 
 

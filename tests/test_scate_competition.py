@@ -10,7 +10,7 @@ import zipfile
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, load_by_path
 from organiser import check, competition_bundle
 
 SCATE_DIR = os.path.join(ROOT, "competitions", "scate")
@@ -30,18 +30,9 @@ from evalkit import lines, scoring  # noqa: E402
 from evalkit.timenorm import kind as anafora_kind  # noqa: E402
 
 
-def _load(name, path):
-    """The module at ``path`` under the unique ``name`` (the competitions reuse names such as ``reference``)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-reference = _load("scate_reference", os.path.join(SCATE_DIR, "reference.py"))
-baselines = _load("scate_baselines", os.path.join(SCATE_DIR, "baselines.py"))
-generate = _load("scate_generate", os.path.join(SAMPLE, "generate.py"))
+reference = load_by_path("scate_reference", os.path.join(SCATE_DIR, "reference.py"))
+baselines = load_by_path("scate_baselines", os.path.join(SCATE_DIR, "baselines.py"))
+generate = load_by_path("scate_generate", os.path.join(SAMPLE, "generate.py"))
 
 
 @pytest.fixture(scope="module")

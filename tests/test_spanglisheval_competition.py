@@ -12,7 +12,7 @@ import zipfile
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, load_by_path
 from test_choice import make_submission, oracle
 
 jiwer = pytest.importorskip("jiwer")
@@ -273,15 +273,6 @@ def test_portability_of_the_entry_point_declaration_and_kit():
     proc = subprocess.run([vermin, "--no-tips", "--violations", "-t=3.7-"] + files, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, universal_newlines=True)
     assert proc.returncode == 0, proc.stdout
-
-
-def load_by_path(name, path):
-    """Import the file at ``path`` as module ``name`` (the kits of other competitions use the same file names)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_kit_doctests_run():

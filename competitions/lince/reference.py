@@ -15,7 +15,9 @@ import argparse
 import os
 import sys
 
-import lince_paths  # noqa: F401  (sys.path: the scoring program, this folder, the starting kit)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # competitions/
+import competition_paths  # noqa: E402  (sys.path: the scoring program, this folder, the starting kit)
+competition_paths.setup(__file__)
 import lince  # noqa: E402
 import lince_data  # noqa: E402  (the starting kit's reader of the release's files)
 from evalkit import lines  # noqa: E402
