@@ -237,7 +237,8 @@ def page_values(competition, competition_yaml, present, schedule, baselines_md=N
 
 def page_members(cid, competition_yaml, competition, present, schedule, baselines_md=None, reference_dir=None):
     """Every page of the ``html`` section, rendered by :func:`organiser.pages.render_page` from the templates
-    in ``competitions/<cid>/pages/`` (inside their ``_layout.html``, with the engine's inline styles)."""
+    in ``competitions/<cid>/pages/`` (inside their ``_layout.html``, or the engine's default layout, with the
+    engine's inline styles)."""
     values = page_values(competition, competition_yaml, present, schedule, baselines_md, reference_dir)
     folder = os.path.join(COMPETITIONS, cid, "pages")
     return dict((member, pages.render_page(key, values, folder).encode("utf-8"))
