@@ -76,11 +76,16 @@ summary: venv
 
 # Final results of a phase (issue 13): SUBMISSIONS=the platform's bulk download (or <team>/<name>.zip folder);
 # RESULTS_PHASE picks the reference phase (test by default); RESULTS_OPTIONS passes more options.
+# `make results COMPETITION=lince SUBMISSIONS=DIR` does the same for a further competition (its reference in
+# reference_data/<id>/, its baselines in dist/<id>/submissions/, the results in dist/<id>/results/).
 .PHONY: results bench-results
 RESULTS_PHASE ?= test
+RESULTS_DIR = $(if $(COMPETITION),$(COMPETITION)/)
 results: venv
 	@test -n "$(SUBMISSIONS)" || { echo "make results: give SUBMISSIONS=<download zip or folder>" >&2; exit 2; }
-	$(ORG) results --reference $(REF)/$(RESULTS_PHASE) --submissions $(SUBMISSIONS) --out $(DIST)/results $(RESULTS_OPTIONS)
+	$(ORG) results $(if $(COMPETITION),--competition $(COMPETITION)) --reference $(REF)/$(RESULTS_DIR)$(RESULTS_PHASE) \
+		--submissions $(SUBMISSIONS) --baselines $(DIST)/$(RESULTS_DIR)submissions --out $(DIST)/$(RESULTS_DIR)results \
+		$(RESULTS_OPTIONS)
 
 bench-results: venv
 	$(PY) tests/bench_results.py --data $(SHARED)
@@ -94,7 +99,8 @@ clean:
 
 # A further competition (competitions/<id>/): `make COMPETITION=lince [DATA=DIR]` builds its references,
 # baseline table and bundle under reference_data/<id>/ and dist/<id>/ (DATA defaults to its embedded
-# synthetic sample, with the sample's test gold). ST2024's targets above are unchanged.
+# synthetic sample, with the sample's test gold when it keeps one apart; TEST_GOLD=DIR gives a release's test
+# gold). ST2024's targets above are unchanged.
 ifneq ($(COMPETITION),)
 .DEFAULT_GOAL := competition
 endif
@@ -107,7 +113,7 @@ competitions: venv
 	@for id in $(HOSTED); do $(MAKE) --no-print-directory COMPETITION=$$id DATA=sample_data competition || exit 1; done
 competition: venv
 	@test -n "$(COMPETITION)" || { echo "give COMPETITION=<id> (one of: $$(ls competitions))"; exit 2; }
-	$(PY) $(CDIR)/reference.py --data $(CDATA) $(if $(CSAMPLE),--test-gold $(CDIR)/sample_data/test_gold) --out $(REF)/$(COMPETITION)
+	$(PY) $(CDIR)/reference.py --data $(CDATA) $(if $(CSAMPLE),$(if $(wildcard $(CDIR)/sample_data/test_gold),--test-gold $(CDIR)/sample_data/test_gold),$(if $(TEST_GOLD),--test-gold $(TEST_GOLD))) --out $(REF)/$(COMPETITION)
 	$(PY) $(CDIR)/baselines.py --data $(CDATA) --reference $(REF)/$(COMPETITION)/dev --out $(DIST)/$(COMPETITION)
 	$(PY) -m organiser.competition_bundle --competition $(COMPETITION) --reference $(REF)/$(COMPETITION) \
 		--out $(DIST)/$(COMPETITION) --baselines $(DIST)/$(COMPETITION)/baselines.md --data $(CDATA)

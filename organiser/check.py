@@ -35,7 +35,7 @@ from organiser import bundle as bundle_module
 from organiser import competition_bundle, declarations
 from organiser import schedule as schedule_module
 from evalkit.messages import DataError
-from evalkit import keys, lines
+from evalkit import keys, lines, scoring
 
 Failure = collections.namedtuple("Failure", "rule where text")
 
@@ -412,7 +412,8 @@ def check_phases(competition, members):
 
 def check_reference_coverage(competition, members, decl=None):
     """Every leaderboard pair has a reference file in each scored phase (extra phases with a generated
-    reference excepted)."""
+    reference excepted); a task of the declaration's ``OPTIONAL_REFERENCE_TASKS`` that a phase lacks is an
+    ``OPTIONAL:`` note (printed as a warning), not a failure."""
     failures = []
     decl = declaration(decl)
     subtask = declared_subtask(competition, decl)
@@ -434,7 +435,14 @@ def check_reference_coverage(competition, members, decl=None):
                   "test reference zip before the phase opens (docs/organisers.md)")
             continue
         present = set((t.folder, lang) for t, lang in reference_pairs(names, decl))
-        missing = [reference_file(t, lang, decl) for t, lang in declared if (t.folder, lang) not in present]
+        optional = set(getattr(decl, "OPTIONAL_REFERENCE_TASKS", ()))
+        absent = [(t, lang) for t, lang in declared if (t.folder, lang) not in present]
+        missing = [reference_file(t, lang, decl) for t, lang in absent if t.folder not in optional]
+        allowed = [reference_file(t, lang, decl) for t, lang in absent if t.folder in optional]
+        if allowed:
+            _fail(failures, "phase.reference-coverage", "phases.%s.reference_data: %s" % (number, member),
+                  "OPTIONAL: %s not in this phase (the declaration's OPTIONAL_REFERENCE_TASKS), so that column "
+                  "stays empty for it" % ", ".join(allowed))
         if missing:
             _fail(failures, "phase.reference-coverage", "phases.%s.reference_data: %s" % (number, member),
                   "%d of %d %s reference files missing, so their leaderboard columns stay empty: %s%s"
@@ -832,16 +840,25 @@ def trivial_submission(ref_dir, decl=None):
 
 
 def trivial_text_submission(ref_dir, decl):
-    """``{submission file: bytes}``: one line per label the text kind expects, each the dataset's first label."""
+    """``{submission file: bytes}``: one line per label the text kind expects, each the dataset's first label
+    (a kind with ``trivial_prediction(reference bytes, name)`` or ``trivial_members(reference bytes, task)``, such
+    as evalkit.choice and the per-document kinds, makes its own)."""
     members = {}
     for task in decl.TASKS:
-        kind = lines.TEXT_KINDS[task.kind]
+        kind = scoring.KINDS[task.kind]
         for lang in task.languages:
             path = os.path.join(ref_dir, lines.reference_name(decl, task, lang))
             if not os.path.isfile(path):
                 continue
             with open(path, "rb") as handle:
-                reference = lines.parse_reference_text(handle.read(), path, task.labels[lang], kind.sentence_level)
+                data = handle.read()
+            if hasattr(kind, "trivial_prediction"):   # a text kind of another shape (evalkit.choice)
+                members[lines.submission_name(decl, task, lang)] = kind.trivial_prediction(data, path)
+                continue
+            if hasattr(kind, "trivial_members"):   # a kind with its own layout (a folder of per-document files)
+                members.update(kind.trivial_members(data, task))
+                continue
+            reference = lines.parse_reference_text(data, path, task.labels[lang], kind.sentence_level)
             label = task.labels[lang][0]
             rows = [label if kind.sentence_level else "\n".join([label] * len(tokens)) + "\n"
                     for tokens, _ in reference.sentences]
@@ -1052,6 +1069,12 @@ def _reference_name(member):
 
 # --------------------------------------------------------------------------- command line
 
+def is_note(failure):
+    """Whether ``failure`` is a note printed as a warning: a PENDING test reference, or a task of the
+    declaration's ``OPTIONAL_REFERENCE_TASKS`` that a phase lacks."""
+    return failure.rule == "phase.reference-coverage" and failure.text.startswith(("PENDING", "OPTIONAL"))
+
+
 def check_one(path, submissions, run=True, timeout=600, report=print, schedule=None, decl=None):
     """Static rules, then (if they pass and ``run``) the worker simulation; return the failures."""
     decl = declaration(decl)
@@ -1059,8 +1082,10 @@ def check_one(path, submissions, run=True, timeout=600, report=print, schedule=N
     native = is_codabench_v2(competition)
     rules = CODABENCH_RULES if native else RULES
     static = len([rule for rule in rules if not rule.startswith("run.")])
-    report("%s: %s, %d static rules checked, %d failure(s)" % (
-        path, "native Codabench (v2) bundle" if native else "CodaLab v1.5 bundle", static, len(failures)))
+    notes = len([f for f in failures if is_note(f)])
+    report("%s: %s, %d static rules checked, %d failure(s)%s" % (
+        path, "native Codabench (v2) bundle" if native else "CodaLab v1.5 bundle", static, len(failures) - notes,
+        ", %d note(s)" % notes if notes else ""))
     blocking = [f for f in failures if f.rule != "phase.reference-coverage"]
     if blocking or not run:
         return failures
@@ -1144,8 +1169,7 @@ def main(argv=None):
         failures = check_one(path, args.submissions, run=not args.static_only, timeout=args.timeout,
                              schedule=schedule, decl=decl)
         for failure in failures:
-            pending = failure.rule == "phase.reference-coverage" and failure.text.startswith("PENDING")
-            if pending or (args.allow_missing_references and failure.rule == "phase.reference-coverage"):
+            if is_note(failure) or (args.allow_missing_references and failure.rule == "phase.reference-coverage"):
                 print("WARNING [%s] %s: %s" % failure)
                 continue
             print("FAIL [%s] %s: %s" % failure)

@@ -14,6 +14,7 @@ import argparse
 import copy
 import json
 import os
+import re
 import sys
 
 import zlib
@@ -54,9 +55,17 @@ def declared_columns(competition, languages, pairs):
     """``[(key, label)]``: the leaderboard columns the declaration asks for over ``pairs``.
 
     A declaration with ``LEADERBOARD = "datasets"`` shows the overall score (``OVERALL_LABEL``) and one
-    column per dataset, in the declared task order; any other gets :func:`evalkit.keys.leaderboard_columns`
+    column per dataset, in the declared task order; with ``LEADERBOARD = "components"``, the overall score and
+    every component of every entry (labels from ``COMPONENT_LABELS``; with a single entry, its official metric is
+    the overall score and has no column of its own); any other gets :func:`evalkit.keys.leaderboard_columns`
     (overall, task means, language means, entries).
     """
+    if getattr(competition, "LEADERBOARD", None) == "components":
+        labels = getattr(competition, "COMPONENT_LABELS", {})
+        ordered = keys.ordered_pairs(competition.TASKS, languages, pairs)
+        return [(keys.OVERALL_KEY, competition.OVERALL_LABEL)] + [   # one entry: its score is the overall one
+            (keys.component_key(lang, task, comp), labels.get(comp, comp)) for task, lang in ordered
+            for comp in task.components if len(ordered) > 1 or comp != task.metric]
     if getattr(competition, "LEADERBOARD", None) == "datasets":
         rank = dict((task.folder, index) for index, task in enumerate(competition.TASKS))
         ordered = sorted(pairs, key=lambda pair: (rank[pair[0].folder], list(pair[0].languages).index(pair[1])))
@@ -74,8 +83,11 @@ def leaderboard(source, competition, pairs):
     (board_key, board), = boards.items()
     board = {"label": board["label"], "rank": board.get("rank", 1)}
     columns = {}
+    lower = set(keys.component_key(lang, task, comp) for task, lang in pairs
+                for comp in getattr(competition, "LOWER_IS_BETTER", ()))
     for rank, (key, label) in enumerate(declared_columns(competition, list(competition.LANGUAGES), pairs), 1):
-        columns[key] = {"leaderboard": board, "label": label, "numeric_format": 4, "rank": rank, "sort": "desc"}
+        sort = "asc" if key in lower else "desc"
+        columns[key] = {"leaderboard": board, "label": label, "numeric_format": 4, "rank": rank, "sort": sort}
     return {"leaderboards": {board_key: board}, "columns": columns}
 
 
@@ -123,6 +135,17 @@ def program_members(cid):
     return members
 
 
+#: A reference builder may write this folder beside the phases: the files participants get (in the
+#: starting kit, under ``data/``), e.g. the public evaluation sets of a competition that builds its own.
+PUBLIC_FOLDER = "public"
+
+
+def public_members(reference_dir, top):
+    """``{top + relative path: bytes}`` of every file under ``<reference_dir>/public/`` (none when absent)."""
+    folder = os.path.join(reference_dir, PUBLIC_FOLDER)
+    return bundle.directory_members(folder, top) if os.path.isdir(folder) else {}
+
+
 def datasets_table(competition, present):
     """Every declared dataset: task, pair, official metric, label count, and whether this bundle scores it."""
     rows = []
@@ -131,7 +154,7 @@ def datasets_table(competition, present):
         state = "scored" if name in present else "<strong>LACKING</strong> (not in this bundle)"
         rows.append([pages.escape(task.label), pages.escape(competition.LANGUAGES[lang][0]),
                      "<code>%s</code>" % pages.escape(lines.submission_name(competition, task, lang)),
-                     pages.escape(METRIC_NAMES.get(task.metric, task.metric)), str(len(task.labels[lang])), state])
+                     pages.escape(METRIC_NAMES.get(task.metric, task.metric)), str(len(task.labels[lang])) if hasattr(task, "labels") else "-", state])
     return pages._table(["Task", "Language pair", "Submission file", "Metric", "Labels", "In this bundle"], rows)
 
 
@@ -153,8 +176,48 @@ def columns_table(columns):
                                                   for key, label in columns])
 
 
-def page_values(competition, competition_yaml, present, schedule):
-    """The placeholder values of a competition's page templates (generated from its declaration and build)."""
+def _inline_md(text):
+    """Escaped text with Markdown ``code`` spans as <code> elements."""
+    parts = text.split("`")
+    return "".join(("<code>%s</code>" if i % 2 else "%s") % pages.escape(part) for i, part in enumerate(parts))
+
+
+def markdown_html(text):
+    """The HTML of the small Markdown the builders write: ``#`` headings (as h3/h4), ``|`` tables, ``-`` lists,
+    paragraphs; every text escaped (inline ``code`` kept). None for empty text."""
+    blocks, out = [block for block in re.split(r"\n\s*\n", text or "") if block.strip()], []
+    for block in blocks:
+        rows = [line.strip() for line in block.strip().split("\n")]
+        if all(row.startswith("|") for row in rows):
+            cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows
+                     if not re.match(r"^\|[-:| ]+\|$", row)]
+            out.append(pages._table([_inline_md(c) for c in cells[0]],
+                                    [[_inline_md(c) for c in row] for row in cells[1:]]))
+        elif rows[0].startswith("#"):
+            level = min(4, 2 + len(rows[0]) - len(rows[0].lstrip("#")))
+            out.append("<h%d>%s</h%d>" % (level, _inline_md(rows[0].lstrip("# ")), level))
+            if rows[1:]:
+                out.append(markdown_html("\n".join(rows[1:])))
+        elif all(row.startswith("- ") for row in rows):
+            out.append("<ul>%s</ul>" % "".join("<li>%s</li>" % _inline_md(row[2:]) for row in rows))
+        else:
+            out.append("<p>%s</p>" % _inline_md(" ".join(rows)))
+    return "\n".join(out) or None
+
+
+def _read_text(path):
+    """The UTF-8 text of ``path``, or None when it is absent."""
+    if not path or not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def page_values(competition, competition_yaml, present, schedule, baselines_md=None, reference_dir=None):
+    """The placeholder values of a competition's page templates (generated from its declaration and build).
+
+    ``baselines_table``: the build's baselines table (``baselines_md``); ``data_statistics``: the statistics a
+    reference builder may write beside the public files (``<reference_dir>/public/statistics.md``)."""
     columns = [(key, column["label"]) for key, column in
                sorted(competition_yaml["leaderboard"]["columns"].items(), key=lambda kv: kv[1]["rank"])]
     return {
@@ -166,13 +229,17 @@ def page_values(competition, competition_yaml, present, schedule):
         "phases_table": pages.phases_table(competition_yaml, schedule),
         "important_dates": pages.important_dates(competition_yaml, schedule),
         "links_line": "",
+        "baselines_table": pages.baseline_block(markdown_html(_read_text(baselines_md))),
+        "data_statistics": markdown_html(_read_text(reference_dir and os.path.join(
+            reference_dir, PUBLIC_FOLDER, "statistics.md"))) or '<p class="note">No statistics in this build.</p>',
     }
 
 
-def page_members(cid, competition_yaml, competition, present, schedule):
+def page_members(cid, competition_yaml, competition, present, schedule, baselines_md=None, reference_dir=None):
     """Every page of the ``html`` section, rendered by :func:`organiser.pages.render_page` from the templates
-    in ``competitions/<cid>/pages/`` (inside their ``_layout.html``, with the engine's inline styles)."""
-    values = page_values(competition, competition_yaml, present, schedule)
+    in ``competitions/<cid>/pages/`` (inside their ``_layout.html``, or the engine's default layout, with the
+    engine's inline styles)."""
+    values = page_values(competition, competition_yaml, present, schedule, baselines_md, reference_dir)
     folder = os.path.join(COMPETITIONS, cid, "pages")
     return dict((member, pages.render_page(key, values, folder).encode("utf-8"))
                 for key, member in (competition_yaml.get("html") or {}).items())
@@ -248,6 +315,7 @@ def build(cid, reference_dir, out, baselines_md=None, schedule=None, data=None):
     if baselines_md and os.path.isfile(baselines_md) and readme in kit:
         with open(baselines_md, encoding="utf-8") as handle:
             kit[readme] = bundle.readme_with_table(kit[readme].decode("utf-8"), handle.read()).encode("utf-8")
+    kit.update(public_members(reference_dir, top + "data/"))
     kit_zip = bundle.zip_bytes(kit)
     members = {"scoring_program.zip": program, "starting_kit.zip": kit_zip}
     if source.get("image"):
@@ -255,7 +323,7 @@ def build(cid, reference_dir, out, baselines_md=None, schedule=None, data=None):
     phases, references, present = reference_phases(cid, competition, source, reference_dir, out)
     members.update(references)
     competition_yaml = dated_competition(cid, source, competition, phases, present, schedule)
-    members.update(page_members(cid, competition_yaml, competition, present, schedule))
+    members.update(page_members(cid, competition_yaml, competition, present, schedule, baselines_md, reference_dir))
     members[bundle.YAML_MEMBER] = bundle.dump_yaml(competition_yaml).encode("utf-8")
     paths = (os.path.join(out, "bundles", cid + ".zip"),
              os.path.join(out, "bundles", cid + bundle.CODABENCH_SUFFIX + ".zip"))

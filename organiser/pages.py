@@ -517,13 +517,39 @@ def page_values(competition, subtask, sizes, baseline_html=None, schedule=None, 
     }
 
 
+#: The page layout of a competition whose ``pages/`` folder has no ``_layout.html`` of its own.
+DEFAULT_LAYOUT = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{ page_title }} &#8212; {{ competition_title }}</title>
+</head>
+<body>
+<main>
+{{ body }}
+{{ links_line }}
+</main>
+</body>
+</html>
+"""
+
+
+def layout_template(pages_dir=PAGES_DIR):
+    """The text of ``<pages_dir>/_layout.html``, or :data:`DEFAULT_LAYOUT` when the folder has none."""
+    if os.path.isfile(os.path.join(pages_dir, "_layout.html")):
+        return read_template("_layout", pages_dir)
+    return DEFAULT_LAYOUT
+
+
 def render_page(name, values, pages_dir=PAGES_DIR):
-    """Render ``pages/<name>.html`` inside ``pages/_layout.html``, with the inline styles."""
+    """Render ``<pages_dir>/<name>.html`` inside the folder's layout (:func:`layout_template`), with the inline
+    styles."""
     body = fill(read_template(name, pages_dir), values)
     titles = {"overview": "Overview", "data": "Data", "evaluation": "Evaluation",
               "terms": "Terms and conditions", "timeline": "Timeline"}
     layout_values = dict(values, body=body, page_title=escape(titles.get(name, name.capitalize())))
-    return separate_pre_blocks(inline_styles(fill(read_template("_layout", pages_dir), layout_values)))
+    return separate_pre_blocks(inline_styles(fill(layout_template(pages_dir), layout_values)))
 
 
 def build_pages(competition, subtask, sizes, baseline_html=None, schedule=None, bibliography=None, links=None):

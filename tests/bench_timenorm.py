@@ -15,26 +15,16 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
 
-from evalkit.timenorm import anafora, items, metrics, scate  # noqa: E402
+from evalkit.timenorm import items, metrics  # noqa: E402
+from scate_documents import read_documents  # noqa: E402
 
 TARGET = 10.0
 
 
 def read_all(data):
     """Every (gold, system, creation time) of AQUAINT and TimeBank."""
-    docs = []
-    for corpus in ("AQUAINT", "TimeBank"):
-        folder = os.path.join(data, "train_dev", corpus)
-        for name in sorted(os.listdir(folder)):
-            text_dir = os.path.join(data, "text", corpus, name)
-            with open(os.path.join(text_dir, name), encoding="utf-8") as handle:
-                text = handle.read()
-            with open(os.path.join(text_dir, name + ".dct"), encoding="utf-8") as handle:
-                dct = scate.parse_dct(handle.read().strip()[:10])
-            gold = anafora.read_anafora_file(os.path.join(folder, name, name + ".TimeNorm.gold.completed.xml"), text)
-            system = anafora.read_anafora_file(os.path.join(folder, name, name + ".TimeML.gold.completed.xml"), text)
-            docs.append((gold, system, dct))
-    return docs
+    return [(gold, system, dct) for corpus in ("AQUAINT", "TimeBank")
+            for _, gold, system, dct in read_documents(data, corpus)]
 
 
 def score_all(data):

@@ -18,6 +18,18 @@ for path in (ROOT, SCORING_PROGRAM):
     if path not in sys.path:
         sys.path.insert(0, path)
 
+
+
+def load_by_path(name, path):
+    """Import the file at ``path`` as module ``name`` (the competitions reuse file names such as ``reference.py``
+    and ``validate.py``, so each test gives its own unique name)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 needs_shared = pytest.mark.skipif(
     not os.path.isdir(SHARED), reason="the ST2024 release is not at %s (set ST2024_SHARED)" % SHARED)
 

@@ -2,7 +2,7 @@
 import os
 import sys
 
-from conftest import ROOT
+from conftest import ROOT, load_by_path
 
 LINCE_DIR = os.path.join(ROOT, "competitions", "lince")
 SAMPLE = os.path.join(LINCE_DIR, "sample_data")
@@ -18,18 +18,9 @@ import lince_baselines  # noqa: E402
 import lince_data  # noqa: E402
 
 
-def _load(name, path):
-    """The module at ``path`` under the unique ``name`` (the kit's folders reuse names such as ``reference``)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-generate_sample = _load("lince_generate", os.path.join(SAMPLE, "generate.py"))
-reference = _load("lince_reference", os.path.join(LINCE_DIR, "reference.py"))
-baseline_table = _load("lince_baseline_table", os.path.join(LINCE_DIR, "baselines.py"))
+generate_sample = load_by_path("lince_generate", os.path.join(SAMPLE, "generate.py"))
+reference = load_by_path("lince_reference", os.path.join(LINCE_DIR, "reference.py"))
+baseline_table = load_by_path("lince_baseline_table", os.path.join(LINCE_DIR, "baselines.py"))
 
 
 def build_sample_reference(out):

@@ -2,14 +2,18 @@
 controlled noise, so the true order of the teams is known (less noise, better team).
 
 ``noise`` is the probability that one item (a tag, a lemma's first candidate, a feature value, a gap's
-first candidate) is replaced by a wrong but well-formed value; the random generator is seeded, so a
-team's submission is the same on every run.
+first candidate; for a competition of line-aligned text files, a token's or a post's label) is replaced by
+a wrong but well-formed value; the random generator is seeded, so a team's submission is the same on every run.
 """
 import glob
 import json
 import os
 import random
+import subprocess
+import sys
 import zipfile
+
+from evalkit import lines, scoring
 
 
 def _wrong(value, rng, noise):
@@ -53,4 +57,55 @@ def write_team(competition, ref_dir, path, noise, seed, skip=(), cache=None):
             sentences = cache[ref] if cache is not None else sentences
             archive.writestr("%s/%s.json" % (folder, lang),
                              json.dumps(prediction(tasks[folder], sentences, rng, noise), ensure_ascii=False))
+    return path
+
+
+def run_results(argv, out):
+    """``python -m organiser results ARGV --out OUT`` in-process; the parsed results.json (the run must succeed)."""
+    from organiser.results import main
+    assert main(list(argv) + ["--out", out]) == 0
+    with open(os.path.join(out, "results.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def official_scores(evaluate, ref, zip_path, out):
+    """The ``scores.json`` that the scoring program ``evaluate`` (its path) writes for ``zip_path``."""
+    subprocess.check_call([sys.executable, evaluate, "--ref", ref, "--submission", zip_path, "--out", out, "--quiet"],
+                          stdout=subprocess.DEVNULL)
+    with open(os.path.join(out, "scores.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def noisy_labels(golds, labels, rng, noise):
+    """``golds`` with each label replaced, with probability ``noise``, by another label of ``labels``."""
+    return [rng.choice([other for other in labels if other != gold]) if rng.random() < noise else gold
+            for gold in golds]
+
+
+def read_text_reference(competition, task, lang, path):
+    """The parsed reference text file at ``path`` (:class:`evalkit.lines.Reference`) of (task, lang)."""
+    with open(path, "rb") as handle:
+        return scoring.KINDS[task.kind].parse_reference_text(handle.read(), path, task, lang)
+
+
+def write_text_team(competition, ref_dir, path, noise, seed, skip=()):
+    """Write a submission zip at ``path`` for a competition of flat text files (``SUBMISSION_FILE``,
+    :mod:`evalkit.lines`): one file per reference file of ``ref_dir`` (but ``skip``: ``(task folder, lang)``
+    pairs left out), one label per token line (a blank line after each sentence) or per post. Returns ``path``."""
+    rng = random.Random(seed)
+    tasks = dict((task.folder, task) for task in competition.TASKS)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for folder, lang, ref_path in lines.scan_reference(ref_dir, competition):
+            if (folder, lang) in skip:
+                continue
+            task = tasks[folder]
+            ref, labels = read_text_reference(competition, task, lang, ref_path), task.labels[lang]
+            if scoring.KINDS[task.kind].sentence_level:
+                text = "".join(label + "\n" for label in noisy_labels([gold for _, gold in ref.sentences], labels,
+                                                                      rng, noise))
+            else:
+                text = "".join("".join(label + "\n" for label in noisy_labels(gold, labels, rng, noise)) + "\n"
+                               for _, gold in ref.sentences)
+            archive.writestr(lines.submission_name(competition, task, lang), text)
     return path

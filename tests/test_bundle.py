@@ -3,7 +3,6 @@
 The helpers at the top (fake release data, fake reference trees, a built pair of bundles) are also used
 by test_check.py and test_pages.py.
 """
-import importlib.util
 import io
 import json
 import os
@@ -15,7 +14,7 @@ import zipfile
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, load_by_path
 import st2024
 from evalkit import keys
 from organiser import bundle, check, declarations, pages
@@ -364,10 +363,7 @@ def test_embeddings_incomplete_layout_scores_zero(tmp_path, change, message):
 
 
 def test_embeddings_accepts_other_spellings_of_load_model():
-    spec = importlib.util.spec_from_file_location("st2024_embeddings_score",
-                                                  os.path.join(EMBEDDINGS_PROGRAM, "score.py"))
-    embeddings_score = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(embeddings_score)
+    embeddings_score = load_by_path("st2024_embeddings_score", os.path.join(EMBEDDINGS_PROGRAM, "score.py"))
     for source in ("from mylib import loader as load_model\n", "load_model = lambda p: p\n",
                    "async def load_model(p):\n    return p\n", "def load_model(p):\n    pass\n"):
         assert embeddings_score.defines_function(source, "load_model")[0], source

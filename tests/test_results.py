@@ -12,7 +12,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import types
 import zipfile
 
@@ -57,11 +56,8 @@ def plain_folder(ref, root, teams=TEAMS, twins=True):
 
 def run_results(ref, submissions, out, *extra):
     """``python -m organiser results`` in-process; returns the parsed results.json."""
-    status = results_main(["--reference", ref, "--submissions", submissions, "--out", out, "--no-baselines",
-                           "--resamples", "300", "--jobs", "1"] + list(extra))
-    assert status == 0
-    with open(os.path.join(out, "results.json"), encoding="utf-8") as handle:
-        return json.load(handle)
+    return results_synth.run_results(["--reference", ref, "--submissions", submissions, "--no-baselines",
+                                      "--resamples", "300", "--jobs", "1"] + list(extra), out)
 
 
 @pytest.fixture(scope="session")
@@ -70,11 +66,9 @@ def synthetic(reference, tmp_path_factory):
     work = str(tmp_path_factory.mktemp("results-run"))
     teams = plain_folder(reference, os.path.join(work, "teams"))
     out = os.path.join(work, "out")
-    status = results_main(["--reference", reference, "--submissions", teams, "--out", out, "--no-baselines",
-                           "--resamples", "500", "--jobs", "2"])
-    assert status == 0
-    with open(os.path.join(out, "results.json"), encoding="utf-8") as handle:
-        return {"results": json.load(handle), "out": out, "teams": teams, "ref": reference}
+    results = results_synth.run_results(["--reference", reference, "--submissions", teams, "--no-baselines",
+                                         "--resamples", "500", "--jobs", "2"], out)
+    return {"results": results, "out": out, "teams": teams, "ref": reference}
 
 
 def subtask(results):
@@ -101,11 +95,8 @@ def test_numbers_equal_the_scorers_own_scores_json(synthetic, tmp_path):
     sub = subtask(synthetic["results"])
     for row in sub["rows"]:
         zip_path = os.path.join(synthetic["teams"], row["name"], "final.zip")
-        out = str(tmp_path / row["name"])
-        subprocess.check_call([sys.executable, os.path.join(SCORING_PROGRAM, "evaluate.py"), "--ref", synthetic["ref"],
-                               "--submission", zip_path, "--out", out, "--quiet"], stdout=subprocess.DEVNULL)
-        with open(os.path.join(out, "scores.json"), encoding="utf-8") as handle:
-            official = json.load(handle)
+        official = results_synth.official_scores(os.path.join(SCORING_PROGRAM, "evaluate.py"), synthetic["ref"],
+                                                 zip_path, str(tmp_path / row["name"]))
         assert official.pop("signature") == sub["signature"]
         assert set(official) == set(row["scores"])
         for key, value in official.items():

@@ -21,7 +21,8 @@ import os
 import pytest
 
 from conftest import ROOT
-from evalkit.timenorm import anafora, items, metrics, scate, timeml
+from evalkit.timenorm import items, metrics, scate, timeml
+from scate_documents import read_documents
 
 SCATE = os.path.join(os.path.dirname(ROOT), "shared", "scate")
 pytestmark = pytest.mark.skipif(not os.path.isdir(os.path.join(SCATE, "train_dev")), reason="../shared absent")
@@ -30,15 +31,7 @@ pytestmark = pytest.mark.skipif(not os.path.isdir(os.path.join(SCATE, "train_dev
 def load(corpus):
     """Per document: (SCATE gold Document, TimeML Document, creation time interval, body span)."""
     docs = []
-    folder = os.path.join(SCATE, "train_dev", corpus)
-    for name in sorted(os.listdir(folder)):
-        text_dir = os.path.join(SCATE, "text", corpus, name)
-        with open(os.path.join(text_dir, name), encoding="utf-8") as handle:
-            text = handle.read()
-        with open(os.path.join(text_dir, name + ".dct"), encoding="utf-8") as handle:
-            dct = scate.parse_dct(handle.read().strip()[:10])
-        gold = anafora.read_anafora_file(os.path.join(folder, name, name + ".TimeNorm.gold.completed.xml"), text)
-        system = anafora.read_anafora_file(os.path.join(folder, name, name + ".TimeML.gold.completed.xml"), text)
+    for name, gold, system, dct in read_documents(SCATE, corpus):
         tml = os.path.join(SCATE, "source_tml", "TBAQ-cleaned", corpus, name + ".tml")
         with open(tml, "rb") as handle:
             body = timeml.body_span(handle.read(), tml)

@@ -4,7 +4,9 @@
     python3 competitions/lince/baselines.py --data DIR --reference REF_DIR/dev --out DIR [--system NAME=PATH ...]
 
 Writes ``<out>/submissions/lince-dev-{floor,baseline}.zip`` (the starting kit's systems, trained on
-each dataset's train split), scores them and every reference system given with ``--system`` (a
+each dataset's train split) and, when the data has public test files, ``lince-test-{floor,baseline}.zip``
+(the baseline rows of the organiser's final results, ``make results COMPETITION=lince``), scores the dev
+ones and every reference system given with ``--system`` (a
 system's dev predictions in the release's CoNLL layout, ``token<TAB>label`` lines and ``# sent_enum``
 headers, e.g. ``mbert=../shared/lince/systems/mbert_dev_predictions.conll`` for ``lid_spaeng``: the
 dataset is ``NAME@DATASET=PATH``, default ``lid_spaeng``; every ``<DIR>/systems/<name>_dev_predictions.conll``
@@ -18,14 +20,9 @@ import os
 import sys
 import zipfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-if os.path.join(ROOT, "scoring_program") not in sys.path:
-    sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
-for _path in (HERE, os.path.join(HERE, "starting_kit")):   # appended: the module names here are all lince*
-    if _path not in sys.path:
-        sys.path.append(_path)
-
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # competitions/
+import competition_paths  # noqa: E402  (sys.path: the scoring program, this folder, the starting kit)
+competition_paths.setup(__file__)
 import lince  # noqa: E402
 import lince_baselines  # noqa: E402
 import lince_data  # noqa: E402
@@ -42,6 +39,17 @@ def conll_to_submission(path, dataset, out_zip):
         text = "".join("".join(row[-1] + "\n" for row in rows) + "\n" for _, rows in sentences)
     with zipfile.ZipFile(out_zip, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(lince.SUBMISSION_FILE.format(task=task.key, lang=pair), text)
+
+
+def test_submission(data, name, subs):
+    """Write system ``name``'s predictions for the public test files, ``<subs>/lince-test-<name>.zip``; return
+    its path, or None (and no file) when the data has no test file."""
+    path = os.path.join(subs, "lince-test-%s.zip" % name)
+    done = lince_baselines.make(lince, data, "test", name, path)
+    if all(what.startswith("skipped") for _, what in done):
+        os.remove(path)
+        return None
+    return path
 
 
 def row(name, report):
@@ -77,6 +85,7 @@ def main(argv=None):
         path = os.path.join(subs, "lince-dev-%s.zip" % name)
         lince_baselines.make(lince, args.data, "dev", name, path)
         systems.append((name, path))
+        test_submission(args.data, name, subs)
     found = os.path.join(args.data, "systems")
     if os.path.isdir(found):
         for name in sorted(os.listdir(found)):

@@ -15,14 +15,9 @@ import argparse
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-if os.path.join(ROOT, "scoring_program") not in sys.path:
-    sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
-for _path in (HERE, os.path.join(HERE, "starting_kit")):   # appended: the module names here are all lince*
-    if _path not in sys.path:
-        sys.path.append(_path)
-
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # competitions/
+import competition_paths  # noqa: E402  (sys.path: the scoring program, this folder, the starting kit)
+competition_paths.setup(__file__)
 import lince  # noqa: E402
 import lince_data  # noqa: E402  (the starting kit's reader of the release's files)
 from evalkit import lines  # noqa: E402

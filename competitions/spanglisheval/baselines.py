@@ -4,7 +4,13 @@ Two more rows for reference: a constant scorer (every sentence the same score: t
 earn exactly the random chooser's expected accuracy) and the medoid of each set (the sentence closest to
 all the others, no language model: how much the sets' construction alone gives away).
 
+``python3 competitions/spanglisheval/baselines.py --data ../shared/spanglisheval --reference REF/dev --out DIR``
+(the calling convention of ``make COMPETITION=spanglisheval``): writes ``DIR/submissions/spanglisheval-dev-
+<name>.zip`` (one ``predictions.json`` each; the Kneser-Ney model's is also ``spanglisheval-dev-baseline.zip``,
+and ``spanglisheval-test-baseline.zip`` when ``REF/../test`` holds a reference, for ``make check``), scores them
+with the scoring program itself and writes ``DIR/baselines.md`` and ``DIR/baselines.json``.
 ``python -m competitions.spanglisheval.baselines --data ../shared/spanglisheval --sets DIR [--split dev]``
+does the same on a folder written by ``build`` (into ``DIR/baselines/<split>/``).
 
 The models are trained on the Bangor training sentences (``bangor_raw/bangor_train_gold``), normalised
 exactly like the sentences of the sets (lower-cased ``word__lang`` tokens, inner punctuation removed, final
@@ -19,11 +25,16 @@ import math
 import os
 import random
 import sys
+import zipfile
 
-import competitions.spanglisheval  # noqa: F401  (puts the scoring program on sys.path)
-from competitions.spanglisheval.alternatives import Gold
-from evalkit import choice
-from evalkit.messages import DataError
+if __name__ == "__main__" and __package__ in (None, ""):   # run as a script (make): the repository on sys.path
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+import competitions.spanglisheval  # noqa: F401,E402  (puts the scoring program on sys.path)
+from competitions.spanglisheval import spanglisheval as declaration  # noqa: E402
+from competitions.spanglisheval.alternatives import Gold  # noqa: E402
+from evalkit import choice, scoring  # noqa: E402
+from evalkit.messages import DataError  # noqa: E402
 
 BOS, EOS = "<s>", "</s>"
 DISCOUNT = 0.75
@@ -158,18 +169,26 @@ def read_reference(sets_dir, split):
         return choice.parse_reference(handle, path)
 
 
-def submissions(reference, data, seed="spanglisheval-random"):
-    """{name: submission object} of the baselines on ``reference``."""
-    train = training_sentences(data)
-    unigram, kneser_ney = Unigram(train), KneserNey(train)
+def kneser_ney_submission(reference, model):
+    """The n-gram model's submission: every sentence's log-probability."""
+    return {s["id"]: [round(model.score(x), 6) for x in s["sentences"]] for s in reference}
+
+
+def submissions(reference, data, seed="spanglisheval-random", models=None):
+    """{name: submission object} of the baselines on ``reference`` (``models``: a dict that receives the
+    trained models, or gives them when it already holds them)."""
+    models = {} if models is None else models
+    if not models:
+        train = training_sentences(data)
+        models.update(unigram=Unigram(train), kneser_ney=KneserNey(train))
+    unigram, kneser_ney = models["unigram"], models["kneser_ney"]
     rng = random.Random(seed)
     return {
         "random": {s["id"]: rng.randrange(len(s["sentences"])) for s in reference},
         "constant": {s["id"]: [0.0] * len(s["sentences"]) for s in reference},
         "medoid (no language model)": {s["id"]: medoid_scores(s["sentences"]) for s in reference},
         "unigram": {s["id"]: [round(unigram.score(x), 6) for x in s["sentences"]] for s in reference},
-        "kneser_ney_%d" % ORDER: {s["id"]: [round(kneser_ney.score(x), 6) for x in s["sentences"]]
-                                  for s in reference},
+        "kneser_ney_%d" % ORDER: kneser_ney_submission(reference, kneser_ney),
     }
 
 
@@ -207,19 +226,82 @@ def run(data, sets_dir, split):
     return scored
 
 
+#: The baseline ``make check`` submits to each phase (the n-gram model).
+CHECKED = "kneser_ney_%d" % ORDER
+
+
+def read_phase_reference(reference_dir):
+    """The reference sets of one phase folder (``reference.jsonl``)."""
+    path = os.path.join(reference_dir, declaration.REFERENCE_FILE)
+    if not os.path.isfile(path):
+        raise DataError(path, "", "missing reference (run competitions/spanglisheval/reference.py first)")
+    with io.open(path, encoding="utf-8") as handle:
+        return choice.parse_reference(handle, path)
+
+
+def write_zip(path, submission):
+    """A submission zip holding ``predictions.json``."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(declaration.SUBMISSION_FILE, json.dumps(submission, sort_keys=True) + "\n")
+
+
+def competition_outputs(data, reference_dir, out):
+    """``make competition``'s baselines: submissions zips, scored by the scoring program; return {name: scores}."""
+    reference = read_phase_reference(reference_dir)
+    subs = os.path.join(out, "submissions")
+    if not os.path.isdir(subs):
+        os.makedirs(subs)
+    scored, models = {}, {}
+    for name, submission in submissions(reference, data, models=models).items():
+        path = os.path.join(subs, "spanglisheval-dev-%s.zip" % name.split(" ")[0])
+        write_zip(path, submission)
+        if name == CHECKED:
+            write_zip(os.path.join(subs, "spanglisheval-dev-baseline.zip"), submission)
+        report = scoring.evaluate(declaration, reference_dir, path)
+        if report["messages"]:
+            raise DataError(path, "", "baseline submission not scored cleanly: %s" % report["messages"][0]["text"])
+        task, lang = declaration.TASKS[0], declaration.TASKS[0].languages[0]
+        entry = report["entries"][0]
+        scored[name] = dict(entry["components"], signature=report["signature"], task=task.key, lang=lang)
+    test_dir = os.path.join(os.path.dirname(os.path.abspath(reference_dir)), "test")
+    if os.path.isfile(os.path.join(test_dir, declaration.REFERENCE_FILE)):
+        test = read_phase_reference(test_dir)
+        write_zip(os.path.join(subs, "spanglisheval-test-baseline.zip"), kneser_ney_submission(test, models["kneser_ney"]))
+    with io.open(os.path.join(out, "baselines.md"), "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(report_md(reference, scored))
+    with io.open(os.path.join(out, "baselines.json"), "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(json.dumps(scored, indent=1, sort_keys=True) + "\n")
+    return scored
+
+
+def report_md(reference, scored):
+    """The baselines table of the starting kit's README (:func:`report`, the dev phase named)."""
+    return "Baselines on the dev phase (%d sets; the scoring program's numbers):\n\n%s" % (
+        len(reference), report(reference, scored))
+
+
 def main(argv=None):
-    """Command line."""
+    """Command line: ``--reference REF/dev --out DIR`` (make), or ``--sets DIR [--split dev]`` (a build folder)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", required=True)
-    parser.add_argument("--sets", required=True, help="output folder of competitions.spanglisheval.build")
+    parser.add_argument("--reference", help="the dev phase's reference folder (reference.jsonl)")
+    parser.add_argument("--out", help="output folder (with --reference)")
+    parser.add_argument("--sets", help="output folder of competitions.spanglisheval.build")
     parser.add_argument("--split", default="dev")
     args = parser.parse_args(argv)
+    if not ((args.reference and args.out) or args.sets):
+        parser.error("give --reference DIR --out DIR, or --sets DIR")
     try:
-        run(args.data, args.sets, args.split)
+        if args.sets:
+            run(args.data, args.sets, args.split)
+            written = os.path.join(args.sets, "baselines", args.split, "baselines.md")
+        else:
+            competition_outputs(args.data, args.reference, args.out)
+            written = os.path.join(args.out, "baselines.md")
     except DataError as error:
         sys.stderr.write("error: %s\n" % error)
         return 2
-    with io.open(os.path.join(args.sets, "baselines", args.split, "baselines.md"), encoding="utf-8") as handle:
+    with io.open(written, encoding="utf-8") as handle:
         print(handle.read())
     return 0
 

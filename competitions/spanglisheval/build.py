@@ -158,9 +158,32 @@ def write_jsonl(path, records):
             handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
 
 
+#: Optional file of a data folder giving its own quotas (``{"cs": N, "mono": M}``), e.g. the small embedded sample.
+QUOTAS_FILE = "quotas.json"
+
+
+def data_quotas(data):
+    """The quotas of a data folder: its ``quotas.json`` when it has one, else the paper's (:data:`QUOTAS`).
+
+    DataError when the file is not a JSON object with a positive integer for each of ``cs`` and ``mono``."""
+    path = os.path.join(data, QUOTAS_FILE)
+    if not os.path.isfile(path):
+        return dict(QUOTAS)
+    try:
+        with io.open(path, encoding="utf-8") as handle:
+            found = json.load(handle)
+    except (OSError, ValueError) as error:
+        raise DataError(path, "", "expected a JSON object {\"cs\": N, \"mono\": M}, got unreadable JSON (%s)" % error)
+    if not isinstance(found, dict) or sorted(found) != sorted(QUOTAS) or not all(
+            isinstance(found[k], int) and not isinstance(found[k], bool) and found[k] > 0 for k in QUOTAS):
+        raise DataError(path, "", "expected a JSON object {\"cs\": N, \"mono\": M} with positive integers, got %s"
+                        % json.dumps(found)[:200])
+    return found
+
+
 def build(data, out, seed=SEED, quotas=None, jobs=2, limit=None, splits=SPLITS):
-    """Build every split into ``out``; return {split: (records, funnel)}."""
-    quotas = dict(quotas or QUOTAS)
+    """Build every split into ``out``; return {split: (records, funnel)}. ``quotas`` None: :func:`data_quotas`."""
+    quotas = dict(quotas or data_quotas(data))
     built = {}
     for split in splits:
         records, funnel = build_split(data, split, seed, quotas, jobs, limit)
@@ -175,6 +198,13 @@ def build(data, out, seed=SEED, quotas=None, jobs=2, limit=None, splits=SPLITS):
     return built
 
 
+def command_line_quotas(args):
+    """The quotas of ``--cs`` / ``--mono``, each defaulting to the data's (:func:`data_quotas`)."""
+    quotas = data_quotas(args.data)
+    quotas.update((kind, getattr(args, kind)) for kind in QUOTAS if getattr(args, kind) is not None)
+    return quotas
+
+
 def main(argv=None):
     """Command line: build the sets, print the funnel and the time taken."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -182,15 +212,17 @@ def main(argv=None):
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--seed", default=SEED)
     parser.add_argument("--jobs", type=int, default=2, help="processes (the result does not depend on it)")
-    parser.add_argument("--cs", type=int, default=QUOTAS["cs"], help="sets with a code-switched gold per split")
-    parser.add_argument("--mono", type=int, default=QUOTAS["mono"], help="sets with a monolingual gold per split")
+    parser.add_argument("--cs", type=int, help="sets with a code-switched gold per split (default: the data's "
+                        "quotas.json, else %d)" % QUOTAS["cs"])
+    parser.add_argument("--mono", type=int, help="sets with a monolingual gold per split (default: the data's "
+                        "quotas.json, else %d)" % QUOTAS["mono"])
     parser.add_argument("--limit", type=int, default=None, help="use only the first N lines of each split")
     parser.add_argument("--splits", default=",".join(SPLITS))
     args = parser.parse_args(argv)
     started = time.time()
     try:
         splits = [s for s in args.splits.split(",") if s]
-        built = build(args.data, args.out, args.seed, {"cs": args.cs, "mono": args.mono}, args.jobs, args.limit, splits)
+        built = build(args.data, args.out, args.seed, command_line_quotas(args), args.jobs, args.limit, splits)
     except DataError as error:
         sys.stderr.write("error: %s\n" % error)
         return 2

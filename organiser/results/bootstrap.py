@@ -2,8 +2,10 @@
 
 Method (stated in every output, see :data:`METHOD`): within each (task, language) file, the scored
 sentences are drawn with replacement as many times as there are (one resample); the same draws
-are applied to every team (paired). Each resample gives every entry's component means, the entry
-score through the task kind's own ``score_value``, and every aggregate through the scorer's own
+are applied to every team (paired). Each resample sums every sentence's per-sentence values (what the
+scorer's kind returns per sentence: the values a component is the mean of, or the counts a corpus-level
+metric is computed from) and gives every entry's components through the kind's own ``from_sums``, the
+entry score through its ``score_value``, and every aggregate through the scorer's own
 :func:`evalkit.scoring.aggregate` (so task means, language means and the overall score follow the
 competition's aggregation exactly). The interval is the 2.5th-97.5th percentile of the resampled
 values. Two teams adjacent in a ranking differ significantly when the two-sided paired bootstrap
@@ -13,7 +15,6 @@ correction) is below 0.05; teams joined by non-significant adjacent differences 
 import numpy as np
 
 from evalkit import keys, scoring
-from evalkit.kinds import KINDS
 
 CONFIDENCE = 0.95
 ALPHA = 0.05
@@ -21,8 +22,10 @@ BLOCK = 200          # resamples drawn at a time (bounds the memory of the count
 ROW_CHUNK = 32       # rows aggregated at a time (bounds the memory of the aggregate arrays)
 
 METHOD = ("Paired bootstrap over sentences (%d resamples, seed %d): within each task x language file the scored "
-          "sentences are resampled with replacement, the same resamples for every team; entry, task-mean, language "
-          "and overall scores are recomputed from each resample with the scoring program's own aggregation. "
+          "sentences are resampled with replacement, the same resamples for every team; entry scores are recomputed "
+          "from each resample's per-sentence values with the scoring program's own metric (a mean of sentence "
+          "scores, or a corpus-level metric from summed counts), task-mean, language and overall scores with its "
+          "own aggregation. "
           "Intervals: 95%% percentile intervals. Adjacent teams in a ranking differ significantly when the two-sided "
           "paired bootstrap p-value is below 0.05 (no correction for multiple comparisons); teams joined by "
           "non-significant adjacent differences share a rank range (cluster).")
@@ -32,12 +35,12 @@ class BootstrapError(Exception):
     """The per-sentence values do not fit together (a scorer without the per-sentence hook, or a bug)."""
 
 
-def resample_means(values, resamples, rng):
-    """``(resamples, columns)`` means of ``values`` (``(n, columns)``) over sentence resamples.
+def resample_sums(values, resamples, rng):
+    """``(resamples, columns)`` sums of ``values`` (``(n, columns)``) over sentence resamples.
 
-    Each resample draws ``n`` sentence indices with replacement; the mean is taken through the count
+    Each resample draws ``n`` sentence indices with replacement; the sum is taken through the count
     matrix (how often each sentence was drawn) so that all columns share the draws. ``n == 0``
-    gives zeros (the mean of nothing is 0, as in :func:`evalkit.metrics.mean`).
+    gives zeros.
     """
     n, columns = values.shape
     out = np.zeros((resamples, columns))
@@ -47,7 +50,7 @@ def resample_means(values, resamples, rng):
         size = min(BLOCK, resamples - start)
         draws = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
         counts = np.bincount(draws.ravel(), minlength=size * n).reshape(size, n)
-        out[start:start + size] = counts.astype(np.float64) @ values / n
+        out[start:start + size] = counts.astype(np.float64) @ values
     return out
 
 
@@ -60,19 +63,23 @@ def pair_rng(competition, task, lang, seed):
 
 
 def entry_arrays(competition, task, lang, rows, resamples, seed):
-    """``(entry scores, {component: means})`` of one file over the resamples, ``(resamples, rows)`` each.
+    """``(entry scores, {component: values})`` of one file over the resamples, ``(resamples, rows)`` each.
 
     ``rows`` holds each row's entry dict for this file (as :func:`organiser.results.rescoring.compact`
-    writes it). A failed entry counts 0 on every sentence, as in the scorer.
+    writes it). The kind's per-sentence values are summed over each resample and turned into components
+    by its ``from_sums``. A failed entry counts 0 on every sentence, as in the scorer.
     """
-    kind = KINDS[task.kind]
+    kind = scoring.KINDS[task.kind]
     scored = [row for row in rows if row["per_sentence"] is not None]
     for row in rows:
         if row["status"] == "scored" and row["per_sentence"] is None:
             raise BootstrapError("%s/%s: a scored entry without per-sentence values (the scoring program "
                                  "lacks the per_sentence option)" % (task.folder, lang))
-    names = sorted(scored[0]["per_sentence"]) if scored else list(task.components) or ["score"]
-    n = len(scored[0]["per_sentence"][names[0]]) if scored else 0
+    if not scored:   # every row failed: 0 everywhere, as in the scorer
+        components = dict((name, np.zeros((resamples, len(rows)))) for name in list(task.components) or ["score"])
+        return kind.score_value(components), components
+    names = list(scored[0]["per_sentence"])
+    n = len(scored[0]["per_sentence"][names[0]])
     for row in scored:
         _check_row(task, lang, kind, row, names, n)
     rng = pair_rng(competition, task, lang, seed)
@@ -81,19 +88,20 @@ def entry_arrays(competition, task, lang, rows, resamples, seed):
         for c, name in enumerate(names):
             if row["per_sentence"] is not None:
                 columns[:, r * len(names) + c] = row["per_sentence"][name]
-    means = resample_means(columns, resamples, rng).reshape(resamples, len(rows), len(names))
-    components = dict((name, means[:, :, c]) for c, name in enumerate(names))
+    sums = resample_sums(columns, resamples, rng).reshape(resamples, len(rows), len(names))
+    components = kind.from_sums(dict((name, sums[:, :, c]) for c, name in enumerate(names)), n, task)
     return kind.score_value(components), components
 
 
 def _check_row(task, lang, kind, row, names, n):
-    """Every row has the same components and sentence count, and its mean gives the scorer's own score."""
+    """Every row has the same per-sentence values and sentence count, and their sums give the scorer's own score."""
     where = "%s/%s" % (task.folder, lang)
-    if sorted(row["per_sentence"]) != names or any(len(row["per_sentence"][k]) != n for k in names):
+    if sorted(row["per_sentence"]) != sorted(names) or any(len(row["per_sentence"][k]) != n for k in names):
         raise BootstrapError("%s: per-sentence values of different shapes across teams (%s)" % (where, names))
-    point = kind.score_value(dict((k, float(np.mean(v)) if n else 0.0) for k, v in row["per_sentence"].items()))
+    sums = dict((k, float(np.sum(row["per_sentence"][k]))) for k in names)
+    point = kind.score_value(kind.from_sums(sums, n, task))
     if abs(point - row["score"]) > 1e-9:
-        raise BootstrapError("%s: the per-sentence values average to %r, the scorer says %r"
+        raise BootstrapError("%s: the per-sentence values give %r, the scorer says %r"
                              % (where, point, row["score"]))
 
 

@@ -9,7 +9,7 @@ import shutil
 import tempfile
 import time
 
-from evalkit import keys
+from evalkit import keys, lines
 from evalkit.layout import ReferenceError, scan_reference
 from evalkit.messages import DataError
 
@@ -32,22 +32,29 @@ def subtasks_of(competition):
 
 def subtask_reference(competition, ref_dir, spec, target):
     """Link the reference files of one subtask (its tasks x languages, and the phase's other files) under
-    ``target``; return the ``(task, lang)`` pairs found, in the scorer's order. The scorer then sees exactly the reference
-    the subtask's bundle ships, so its scores and signature are the platform's."""
+    ``target``; return the ``(task, lang)`` pairs found, in the scorer's order. The scorer then sees exactly the
+    reference the subtask's bundle ships, so its scores and signature are the platform's. The reference files are
+    ``<task>/<lang>.json``, or the flat names a competition declares (``REFERENCE_FILE``, :mod:`evalkit.lines`)."""
     tasks = dict((t.folder, t) for t in competition.TASKS)
+    named = lines.declares_names(competition)
     try:
-        found = scan_reference(ref_dir, set(tasks), competition.LANGUAGES)
+        found = (lines.scan_reference(ref_dir, competition) if named
+                 else scan_reference(ref_dir, set(tasks), competition.LANGUAGES))
     except ReferenceError as err:
         raise DataError(ref_dir, "", str(err))
+    scored_names = set(os.path.basename(path) for _, _, path in found) if named else set()
     os.makedirs(target, exist_ok=True)
     for name in sorted(os.listdir(ref_dir)):     # the phase's other files (e.g. its split fingerprint)
-        if os.path.isfile(os.path.join(ref_dir, name)):
+        if os.path.isfile(os.path.join(ref_dir, name)) and name not in scored_names:
             _link(os.path.join(ref_dir, name), os.path.join(target, name))
     pairs = []
     for folder, lang, path in found:
         if folder in spec["tasks"] and lang in spec["languages"] and lang in tasks[folder].languages:
-            os.makedirs(os.path.join(target, folder), exist_ok=True)
-            _link(path, os.path.join(target, folder, lang + ".json"))
+            if named:
+                _link(path, os.path.join(target, os.path.basename(path)))
+            else:
+                os.makedirs(os.path.join(target, folder), exist_ok=True)
+                _link(path, os.path.join(target, folder, lang + ".json"))
             pairs.append((tasks[folder], lang))
     return keys.ordered_pairs(competition.TASKS, list(competition.LANGUAGES), pairs)
 
@@ -139,18 +146,29 @@ def select(subtask, candidates, rule, run):
     return selection
 
 
-def baseline_candidates(directory, subtask, split):
-    """The kit's baseline submissions ``<system>-<subtask>-<split>.zip`` in ``directory``."""
-    if not directory or not split or not os.path.isdir(directory):
+def baseline_candidates(directory, subtask, split, phase=None):
+    """The kit's baseline submissions in ``directory``: ``<system>-<subtask>-<split>.zip`` (``split``: the release
+    split the phase's baselines were run on) and ``<subtask>-<phase>-<system>.zip`` (the two forms ``make check``
+    knows)."""
+    if not directory or not os.path.isdir(directory):
         return []
-    suffix = "-%s-%s.zip" % (subtask, split)
     found = []
     for name in sorted(os.listdir(directory)):
-        if name.endswith(suffix):
-            system = name[:-len(suffix)]
+        system = _baseline_system(name, subtask, split, phase)
+        if system:
             found.append(Candidate(system, None, name, (0,), None, None, ("path", os.path.join(directory, name)),
                                    "kit", baseline=True))
     return found
+
+
+def _baseline_system(name, subtask, split, phase):
+    """The system of baseline zip ``name`` for this subtask and phase, or "" when it is not one of them."""
+    suffix, prefix = "-%s-%s.zip" % (subtask, split), "%s-%s-" % (subtask, phase)
+    if split and name.endswith(suffix) and len(name) > len(suffix):
+        return name[:-len(suffix)]
+    if phase and name.startswith(prefix) and name.endswith(".zip") and len(name) > len(prefix) + len(".zip"):
+        return name[len(prefix):-len(".zip")]
+    return ""
 
 
 class Runner(object):
@@ -193,7 +211,7 @@ def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candi
 def _select_all(name, candidates, options, runner):
     """The teams' official submissions, then the kit's baselines, all re-scored."""
     selection = select(name, candidates, options["rule"], runner)
-    baselines = baseline_candidates(options.get("baselines"), name, options.get("split"))
+    baselines = baseline_candidates(options.get("baselines"), name, options.get("split"), options.get("phase"))
     if baselines:
         outcomes = runner(baselines)
         for cand in baselines:

@@ -33,8 +33,10 @@ Rules for edge cases (the metric card):
 """
 import json
 import math
+from collections import OrderedDict
 
-from .loading import parse_json_bytes
+from .kinds import Entry
+from .loading import decode_utf8, parse_json_bytes
 from .messages import ERROR, WARNING, DataError, MessageLog
 
 MAX_SUBMISSION_BYTES = 64 * 1024 * 1024
@@ -210,10 +212,11 @@ def check_answer(set_id, value, size, log):
     return None
 
 
-def parse_submission(data, reference, file="predictions.json"):
+def parse_submission(data, reference, file="predictions.json", log=None):
     """Validate a parsed submission against the reference; return ({set id: answer or None}, messages).
 
-    Raises DataError only when ``data`` is not a JSON object (nothing can be scored).
+    Raises DataError only when ``data`` is not a JSON object (nothing can be scored). With ``log`` (a
+    :class:`~evalkit.messages.MessageLog` the caller closes) the messages go there and ``[]`` is returned.
 
     >>> ref = [{"id": "a", "sentences": ["x", "y"], "gold": 0, "gold_type": "en"}]
     >>> answers, messages = parse_submission({"a": [1, "high"], "zz": 0}, ref)
@@ -227,7 +230,8 @@ def parse_submission(data, reference, file="predictions.json"):
     if not isinstance(data, dict):
         raise DataError(file, "", "expected a JSON object {set id: list of scores or sentence index}, got %s"
                         % _describe(data))
-    log = MessageLog(file)
+    own = log is None
+    log = MessageLog(file) if own else log
     answers = {}
     for entry in reference:
         if entry["id"] not in data:
@@ -239,7 +243,7 @@ def parse_submission(data, reference, file="predictions.json"):
     for set_id in data:
         if set_id not in known:
             log.add(WARNING, "set %s" % set_id[:60], "not a set of the reference: ignored", kind="unknown set")
-    return answers, log.close()
+    return answers, log.close() if own else []
 
 
 def read_submission(data, reference, file="predictions.json", max_bytes=MAX_SUBMISSION_BYTES):
@@ -298,3 +302,186 @@ def _check_reference_entry(entry, file, where, seen):
     if entry.get("gold_type") not in GOLD_TYPES:
         raise DataError(file, where, "set %s: expected gold_type one of %s, got %s"
                         % (set_id, ", ".join(GOLD_TYPES), _describe(entry.get("gold_type"))))
+
+
+# --------------------------------------------------------------------------- the scorer's kind
+
+#: Sets of the detailed results' sample of wrong sets (the first ones in reference order).
+WRONG_SAMPLE = 25
+#: A sentence shown in the detailed results is cut to this many characters.
+SHOWN_CHARS = 160
+#: The groups of the detailed results: every gold type, then the paper's monolingual group.
+GROUP_LABELS = OrderedDict([("cs", "code-switched"), ("en", "English"), ("sp", "Spanish"),
+                            ("mono", "monolingual (English + Spanish)")])
+
+
+class ChoiceReference(list):
+    """The parsed reference sets (a list of set dicts) and the size of the file they were read from."""
+
+    def __init__(self, sets, size):
+        list.__init__(self, sets)
+        self.size = size
+
+
+def _cut_text(text):
+    """``text`` cut to :data:`SHOWN_CHARS` characters."""
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 3] + "..."
+
+
+def group_scores(reference, answers):
+    """Per group of :data:`GROUP_LABELS`: sets, accuracy and corpus WER (groups without sets left out).
+
+    >>> ref = [{"id": "a", "sentences": ["x y", "x z"], "gold": 0, "gold_type": "cs"},
+    ...        {"id": "b", "sentences": ["p q", "p s"], "gold": 1, "gold_type": "sp"}]
+    >>> [(g["group"], g["sets"], g["accuracy"], g["wer"]) for g in group_scores(ref, {"a": 0, "b": 0})]
+    [('cs', 1, 1.0, 0.0), ('sp', 1, 0.0, 0.5), ('mono', 1, 0.0, 0.5)]
+    """
+    out = []
+    for group in GROUP_LABELS:
+        sets = [s for s in reference if s["gold_type"] == group or (group == "mono" and s["gold_type"] != "cs")]
+        if sets:
+            scores = evaluate(sets, answers)
+            out.append({"group": group, "label": GROUP_LABELS[group], "sets": len(sets),
+                        "accuracy": scores["accuracy"], "wer": scores["wer"]})
+    return out
+
+
+def wrong_sample(reference, answers, limit=WRONG_SAMPLE):
+    """The first ``limit`` sets not fully won: id, gold type, credit, gold and chosen sentences (cut)."""
+    sample = []
+    for entry in reference:
+        answer = answers.get(entry["id"])
+        credit = set_accuracy(answer, entry["gold"], len(entry["sentences"]))
+        if credit < 1.0:
+            picked = choices(answer, len(entry["sentences"]))
+            chosen = "(no valid answer)" if not picked else _cut_text(entry["sentences"][picked[0][1]])
+            if len(picked) > 1:
+                chosen += " (and %d more tied)" % (len(picked) - 1)
+            sample.append([entry["id"], entry["gold_type"], round(credit, 4), _cut_text(entry["sentences"][entry["gold"]]),
+                           chosen])
+            if len(sample) >= limit:
+                break
+    return sample
+
+
+def details(reference, answers):
+    """The detailed results of one scored file: counts per group and a sample of wrong sets, as the generic
+    ``tables`` the report writers show (``{"title", "columns", "rows", "note"}``)."""
+    groups = group_scores(reference, answers)
+    wrong = sum(1 for s in reference if set_accuracy(answers.get(s["id"]), s["gold"], len(s["sentences"])) < 1.0)
+    sample = wrong_sample(reference, answers)
+    return {"groups": groups, "wrong_sets": wrong, "tables": [
+        {"title": "Per gold type", "columns": ["Gold type", "Sets", "Accuracy", "WER"],
+         "rows": [[g["label"], g["sets"], g["accuracy"], g["wer"]] for g in groups],
+         "note": "Accuracy: share of sets whose gold is chosen (a k-way tie with the gold earns 1/k). WER: word "
+                 "edits of the chosen sentence over the gold's words, pooled over the group's sets."},
+        {"title": "Sets not won (first %d of %d)" % (len(sample), wrong),
+         "columns": ["Set", "Gold type", "Credit", "Gold sentence", "Chosen sentence"], "rows": sample,
+         "note": "Credit below 1: the gold was not chosen, or shared the top score with other sentences."}]}
+
+
+def _ratio(part, whole):
+    """``part / whole``, 0.0 when ``whole`` is 0 (then ``part`` is too); numbers or numpy arrays alike.
+
+    >>> _ratio(1.5, 3), _ratio(0.0, 0)
+    (0.5, 0.0)
+    """
+    return part / (whole + (whole == 0))
+
+
+def set_statistics(reference, answers):
+    """``{statistic: [value per set]}``: ``credit_cs`` / ``credit_mono`` (the set's credit in its group, else 0),
+    ``cs`` / ``mono`` (1 for the set's group), ``edits`` (expected word edits of the choice) and ``words`` (gold
+    words): their sums give every component (:meth:`ChoiceKind.from_sums`).
+
+    >>> ref = [{"id": "a", "sentences": ["x y", "x z"], "gold": 0, "gold_type": "cs"}]
+    >>> dict(set_statistics(ref, {"a": [1, 1]}))
+    {'credit_cs': [0.5], 'credit_mono': [0.0], 'cs': [1], 'mono': [0], 'edits': [0.5], 'words': [2]}
+    """
+    stats = OrderedDict((name, []) for name in ("credit_cs", "credit_mono", "cs", "mono", "edits", "words"))
+    for entry in reference:
+        answer, cs = answers.get(entry["id"]), entry["gold_type"] == "cs"
+        credit = set_accuracy(answer, entry["gold"], len(entry["sentences"]))
+        stats["credit_cs"].append(credit if cs else 0.0)
+        stats["credit_mono"].append(0.0 if cs else credit)
+        stats["cs"].append(1 if cs else 0)
+        stats["mono"].append(0 if cs else 1)
+        stats["edits"].append(set_edits(answer, entry["sentences"], entry["gold"]))
+        stats["words"].append(len(entry["sentences"][entry["gold"]].split()))
+    return stats
+
+
+class ChoiceKind(object):
+    """The scorer's kind for choice sets (``reads_text``: JSON Lines reference, one JSON object submitted).
+
+    The protocol of :class:`evalkit.lines.TextKind`: parse the reference file's bytes, parse and check the
+    submission's bytes against it (messages in ``log``), score.
+    """
+
+    name = "choice"
+    reads_text = True
+
+    def parse_reference_text(self, data, name, task, lang):
+        """The parsed :class:`ChoiceReference` of a ``reference.jsonl`` file; DataError when broken or empty."""
+        sets = parse_reference(decode_utf8(data, name).split("\n"), name)
+        if not sets:
+            raise DataError(name, "", "no set found; expected one JSON object a line")
+        return ChoiceReference(sets, len(data))
+
+    def prediction_limit(self, ref, file_limit):
+        """The largest submission accepted: 64 bytes a sentence of the reference (plus 1 MiB), within the
+        platform's limit (an honest file, scores with 17 digits, takes about 25)."""
+        return min(file_limit, 64 * sum(len(s["sentences"]) for s in ref) + (1 << 20))
+
+    def parse_prediction_text(self, data, ref, log, task, max_bytes):
+        """``{set id: answer or None}`` of a submission (messages in ``log``); DataError when unusable as a whole."""
+        if len(data) > max_bytes:
+            raise DataError(log.file, "", "the file is %d bytes; at most %d are accepted for these %d sets"
+                            % (len(data), max_bytes, len(ref)))
+        if not data.strip():
+            raise DataError(log.file, "", "the file is empty; expected a JSON object {set id: list of scores or index}")
+        answers, _ = parse_submission(parse_json_bytes(data, log.file, max_bytes), ref, log.file, log)
+        return answers
+
+    def trivial_prediction(self, data, name):
+        """A well-shaped, content-free submission for reference bytes ``data``: the index 0 for every set."""
+        sets = self.parse_reference_text(data, name, None, None)
+        return (json.dumps(dict((s["id"], 0) for s in sets), sort_keys=True) + "\n").encode("utf-8")
+
+    def score(self, ref, answers, task):
+        """:func:`evaluate` as an :class:`~evalkit.kinds.Entry`: the components (``task.metric`` first), the
+        per-set statistics of :func:`set_statistics` as ``per_sentence`` (what :meth:`from_sums` computes the
+        components from), the sets without a valid answer as zeroed."""
+        scores = evaluate(ref, answers)
+        names = [task.metric] + [c for c in task.components if c != task.metric]
+        components = OrderedDict((name, scores[name]) for name in names)
+        invalid = sum(1 for s in ref if answers.get(s["id"]) is None)
+        stats = set_statistics(ref, answers)
+        return Entry(components, {}, len(ref), len(ref) - invalid, int(sum(stats["words"])), invalid,
+                     details(ref, answers), per_sentence=stats)
+
+    def from_sums(self, sums, count, task):
+        """The components (``task.metric`` first) from the sums of :func:`set_statistics` over ``count`` sets:
+        the same numbers as :func:`evaluate` (numbers, or numpy arrays of resampled sums alike).
+
+        >>> ref = [{"id": "a", "sentences": ["x y", "x z"], "gold": 0, "gold_type": "cs"},
+        ...        {"id": "b", "sentences": ["p q r", "p q s"], "gold": 1, "gold_type": "en"}]
+        >>> sums = dict((k, sum(v)) for k, v in set_statistics(ref, {"a": [5, 5], "b": 0}).items())
+        >>> task = type("Task", (), {"metric": "accuracy", "components": ("accuracy", "accuracy_cs", "wer")})
+        >>> ChoiceKind().from_sums(sums, 2, task)
+        OrderedDict([('accuracy', 0.25), ('accuracy_cs', 0.5), ('wer', 0.3)])
+        """
+        values = {"accuracy": lambda: _ratio(sums["credit_cs"] + sums["credit_mono"], sums["cs"] + sums["mono"]),
+                  "accuracy_cs": lambda: _ratio(sums["credit_cs"], sums["cs"]),
+                  "accuracy_mono": lambda: _ratio(sums["credit_mono"], sums["mono"]),
+                  "wer": lambda: _ratio(sums["edits"], sums["words"])}
+        names = [task.metric] + [c for c in task.components if c != task.metric]
+        return OrderedDict((name, values[name]()) for name in names)
+
+    def score_value(self, components):
+        """The entry score: the first component (the declared official metric, accuracy)."""
+        return next(iter(components.values())) if components else 0.0
+
+
+#: The kinds this module adds to the scorer (:data:`evalkit.scoring.KINDS`).
+KINDS = {ChoiceKind.name: ChoiceKind()}

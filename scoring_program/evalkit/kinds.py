@@ -234,8 +234,9 @@ def _candidates(value, log, max_candidates, where):
 class Entry(object):
     """The result of scoring one file: official components, corpus-level accuracies, details.
 
-    ``per_sentence`` holds, per component, the list of per-sentence values whose mean is that
-    component (one value per scored sentence, in file order): the input of confidence intervals.
+    ``per_sentence`` holds the per-sentence values (one per scored sentence, in file order) whose sums the
+    kind's ``from_sums`` turns into the components: here, per component, the values it is the mean of (a
+    corpus-level kind of :mod:`evalkit.lines` gives counts instead). The input of confidence intervals.
     """
 
     def __init__(self, components, micro, sentences, scored, items, zeroed, details, per_sentence=None):
@@ -304,6 +305,12 @@ class Kind(object):
     def score_value(self, components):
         """The entry score from its components: their mean."""
         return metrics.mean(list(components.values()))
+
+    def from_sums(self, sums, count, task=None):
+        """The components from ``sums`` (``{name: sum of its per-sentence values}``, see :class:`Entry`) over
+        ``count`` sentences: each component is the mean of its per-sentence values (0 for no sentence).
+        Numbers or numpy arrays alike (the organisers' bootstrap passes resampled sums)."""
+        return dict((name, total / count if count else total * 0.0) for name, total in sums.items())
 
 
 class PairKind(Kind):

@@ -26,6 +26,7 @@ Standard library only, Python 3.7+.
 """
 import difflib
 import os
+import re
 from collections import Counter, OrderedDict
 
 from . import metrics
@@ -47,8 +48,54 @@ def declares_names(competition):
 
 
 def submission_name(competition, task, lang):
-    """The submission file name of (task, language), e.g. ``lid_spa_eng.txt``."""
+    """The submission file name of (task, language), e.g. ``lid_spa_eng.txt``; for a task whose submission
+    is a folder of per-document files, its declared ``documents`` pattern (e.g. ``<doc>/<doc>.xml``)."""
+    if getattr(task, "documents", None):
+        return task.documents.replace("{doc}", "<doc>")
     return competition.SUBMISSION_FILE.format(task=task.key, lang=lang)
+
+
+def document_matcher(pattern):
+    """A function from a member path to its document name (or None) for a per-document ``pattern`` such as
+    ``{doc}/{doc}.TimeNorm.system.completed.xml``: the pattern must match the path's last components (any
+    folders above are forgiven) and every ``{doc}`` must be the same name.
+
+    >>> match = document_matcher("{doc}/{doc}.xml")
+    >>> match("run1/APW1998.0261/APW1998.0261.xml"), match("APW1998/other.xml"), match("a/b.xml")
+    ('APW1998.0261', None, None)
+    """
+    pieces = [re.escape(piece) for piece in pattern.split("{doc}")]
+    regex = re.compile("(?:^|/)" + pieces[0] + "(?P<doc>[^/]+)" + "".join(p + "(?P=doc)" for p in pieces[1:-1])
+                       + (pieces[-1] if len(pieces) > 1 else "") + "$")
+
+    def match(path):
+        found = regex.search(path)
+        return found.group("doc") if found else None
+    return match
+
+
+def _claim_documents(names, pairs, files, messages):
+    """Claim the member ``names`` that match a per-document task's pattern (``task.documents``): sets
+    ``files[pair]`` (the pattern) and returns ``{pair: {document: path}}``; the rest of ``names``."""
+    documents, rest = {}, []
+    matchers = [(pair, document_matcher(pair[0].documents)) for pair in pairs if getattr(pair[0], "documents", None)]
+    for name in names:
+        claimed = False
+        for (task, lang), match in matchers:
+            doc = match(name)
+            if doc is None:
+                continue
+            claimed = True
+            found = documents.setdefault((task.folder, lang), {})
+            if doc in found and found[doc] != name:
+                messages.append(Message(name, WARNING, "layout", "a second file for document %s (the first is %s): "
+                                        "ignored" % (doc, found[doc])))
+                continue
+            found.setdefault(doc, name)
+            files[(task.folder, lang)] = task.documents
+        if not claimed:
+            rest.append(name)
+    return documents, rest
 
 
 def reference_name(competition, task, lang):
@@ -122,11 +169,12 @@ def find_named_files(source, competition, pairs, messages):
     declared = [submission_name(competition, task, lang) for task, lang in _all_pairs(competition)]
     aliases = getattr(competition, "NAME_ALIASES", {})
     names = [n for n in source.names() if not _is_junk(n) and n not in ROOT_IGNORED]
+    files = {}
+    documents, names = _claim_documents(names, pairs, files, messages)
     prefix = _wrapping_prefix(names, expected)
     if prefix:
         messages.append(Message(prefix, WARNING, "layout", "the files are inside the folder '%s'; they must be at "
                                 "the root of the zip. Scored anyway; zip the files themselves next time." % prefix))
-    files = {}
     for name in names:
         rel = name[len(prefix):] if name.startswith(prefix) else name
         if rel in expected:
@@ -141,7 +189,9 @@ def find_named_files(source, competition, pairs, messages):
     if not files:
         raise NothingToScore("no expected file was found in the submission (expected names: %s)."
                              % ", ".join(sorted(expected)))
-    return Submission(source, prefix, files, messages)
+    submission = Submission(source, prefix, files, messages)
+    submission.documents = documents
+    return submission
 
 
 # --------------------------------------------------------------------------- reading text
@@ -326,6 +376,64 @@ class TextKind(object):
         """The entry score: the first component, the dataset's official metric."""
         return next(iter(components.values())) if components else 0.0
 
+    def from_sums(self, sums, count, task):
+        """The components, ``task.metric`` first, from the sums of the per-sentence statistics of
+        :func:`sentence_statistics` over ``count`` sentences (not needed: the metrics pool counts).
+
+        The scorer computes every score this way from the file's sums; the organisers' bootstrap does the
+        same from resampled sums (numpy arrays: the same arithmetic, element by element).
+        """
+        labels = [name[len("tp:"):] for name in sums if name.startswith("tp:")]
+        values = {"acc": lambda: metrics.ratio(sums["correct"], sums["items"]),
+                  "weighted_f1": lambda: metrics.weighted_f1_from_counts(
+                      [(sums["tp:" + label], sums["predicted:" + label], sums["gold:" + label]) for label in labels],
+                      sums["items"]),
+                  "span_f1": lambda: metrics.f1_from_counts(sums["span_correct"], sums["span_predicted"],
+                                                            sums["span_gold"])}
+        names = [task.metric] + [c for c in task.components if c != task.metric]
+        return OrderedDict((name, values[name]()) for name in names)
+
+
+def sentence_statistics(gold_sents, pred_sents, labels, components):
+    """``{statistic: [count per sentence]}``: what the corpus-level ``components`` of a file are computed from.
+
+    Always ``items`` (gold labels) and ``correct`` (labels equal to the gold); for ``weighted_f1``,
+    ``tp:<label>``, ``predicted:<label>`` and ``gold:<label>`` for every label of ``labels`` (the declared set:
+    a prediction outside it is None and weighs nothing); for ``span_f1``, ``span_correct``, ``span_predicted``
+    and ``span_gold`` (:func:`evalkit.metrics.span_counts`). A sentence is a list of labels (a post: one).
+
+    >>> dict(sentence_statistics([["a", "b"], ["a"]], [["a", "a"], [None]], ["a", "b"], ["acc"]))
+    {'items': [2, 1], 'correct': [1, 0]}
+    """
+    by_label, spans = "weighted_f1" in components, "span_f1" in components
+    names = ["items", "correct"]
+    if by_label:
+        names += ["%s:%s" % (what, label) for label in labels for what in ("tp", "predicted", "gold")]
+    if spans:
+        names += ["span_correct", "span_predicted", "span_gold"]
+    stats = OrderedDict((name, []) for name in names)
+    for gold, pred in zip_checked(gold_sents, pred_sents):
+        hits, gold_counts, pred_counts = metrics.tag_counts(gold, pred)
+        stats["items"].append(len(gold))
+        stats["correct"].append(sum(hits.values()))
+        if by_label:
+            for label in labels:
+                stats["tp:" + label].append(hits.get(label, 0))
+                stats["predicted:" + label].append(pred_counts.get(label, 0))
+                stats["gold:" + label].append(gold_counts.get(label, 0))
+        if spans:
+            correct, n_gold, n_pred = metrics.span_counts([gold], [pred])
+            stats["span_correct"].append(correct)
+            stats["span_predicted"].append(n_pred)
+            stats["span_gold"].append(n_gold)
+    return stats
+
+
+def _file_components(kind, stats, task):
+    """The components of a file from its :func:`sentence_statistics` (their sums, through ``kind.from_sums``)."""
+    return kind.from_sums(OrderedDict((name, sum(values)) for name, values in stats.items()),
+                          len(stats["items"]), task)
+
 
 def _per_tag(counts):
     """``{label: {"tp", "fp", "fn"}}`` from :func:`evalkit.metrics.label_counts` (None shown as "null")."""
@@ -381,17 +489,14 @@ class TokenLabelsKind(TextKind):
         pred_sents = [[None] * len(gold) if labels is None else labels for gold, labels in zip_checked(gold_sents, pred)]
         gold = [label for sent in gold_sents for label in sent]
         flat = [label for sent in pred_sents for label in sent]
-        values = {"acc": lambda: metrics.accuracy(gold, flat),
-                  "weighted_f1": lambda: metrics.weighted_f1(gold, flat),
-                  "span_f1": lambda: metrics.span_f1(gold_sents, pred_sents)}
-        names = [task.metric] + [c for c in task.components if c != task.metric]
-        components = OrderedDict((name, values[name]()) for name in names)
+        stats = sentence_statistics(gold_sents, pred_sents, ref.labels, task.components)
+        components = _file_components(self, stats, task)
         details = {"per_tag": _per_tag(metrics.label_counts(gold, flat))}
         if task.metric == "span_f1":
-            correct, n_gold, n_pred = metrics.span_counts(gold_sents, pred_sents)
-            details["spans"] = {"correct": correct, "gold": n_gold, "predicted": n_pred}
+            details["spans"] = {"correct": sum(stats["span_correct"]), "gold": sum(stats["span_gold"]),
+                                "predicted": sum(stats["span_predicted"])}
         zeroed = sum(1 for labels in pred if labels is None)
-        return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details)
+        return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details, per_sentence=stats)
 
 
 def zip_checked(first, second):
@@ -425,11 +530,10 @@ class SentenceLabelsKind(TextKind):
     def score(self, ref, pred, task):
         """Accuracy (and weighted F1) over the sentences' labels, ``task.metric`` first."""
         gold = [label for _, label in ref.sentences]
-        values = {"acc": lambda: metrics.accuracy(gold, pred), "weighted_f1": lambda: metrics.weighted_f1(gold, pred)}
-        names = [task.metric] + [c for c in task.components if c != task.metric]
-        components = OrderedDict((name, values[name]()) for name in names)
-        return Entry(components, {}, len(ref), len(ref), len(gold), 0,
-                     {"per_tag": _per_tag(metrics.label_counts(gold, pred))})
+        stats = sentence_statistics([[label] for label in gold], [[label] for label in pred], ref.labels,
+                                    task.components)
+        return Entry(_file_components(self, stats, task), {}, len(ref), len(ref), len(gold), 0,
+                     {"per_tag": _per_tag(metrics.label_counts(gold, pred))}, per_sentence=stats)
 
 
 TEXT_KINDS = dict((kind.name, kind) for kind in (TokenLabelsKind(), SentenceLabelsKind()))

@@ -215,13 +215,8 @@ def weighted_f1(gold, pred):
     >>> weighted_f1(["a", "b"], ["c", "c"])
     0.0
     """
-    if not gold:
-        return 0.0
-    total = 0.0
-    for label, (tp, fp, fn) in label_counts(gold, pred).items():
-        if tp + fn:
-            total += (tp + fn) * precision_recall_f1(tp, fp, fn)[2]
-    return total / len(gold)
+    counts = label_counts(gold, pred).values()
+    return weighted_f1_from_counts([(tp, tp + fp, tp + fn) for tp, fp, fn in counts], len(gold))
 
 
 def _bio_split(tag):
@@ -291,4 +286,42 @@ def span_f1(gold_sentences, pred_sentences):
     0.0
     """
     correct, n_gold, n_pred = span_counts(gold_sentences, pred_sentences)
-    return precision_recall_f1(correct, n_pred - correct, n_gold - correct)[2]
+    return f1_from_counts(correct, n_pred, n_gold)
+
+
+# --------------------------------------------------------------------------- corpus-level metrics from counts
+# A corpus-level metric is a function of counts summed over the sentences of a file. These functions are that
+# last step. They take numbers or numpy arrays alike (no branch on a value: a zero denominator divides a zero
+# numerator by 1), so the organisers' bootstrap recomputes a metric from resampled sums with the scorer's own
+# arithmetic (evalkit.lines: each sentence's counts, then these functions on their sums).
+
+def ratio(part, whole):
+    """``part / whole`` for a count ``part`` within ``whole`` (so ``part`` is 0 when ``whole`` is): 0.0 then.
+
+    >>> ratio(3, 4), ratio(0, 0)
+    (0.75, 0.0)
+    """
+    return part / (whole + (whole == 0))
+
+
+def f1_from_counts(correct, predicted, gold):
+    """F1 = 2PR / (P + R) with P = correct / predicted, R = correct / gold (each 0 when its denominator is 0),
+    as :func:`precision_recall_f1` computes it.
+
+    >>> f1_from_counts(1, 1, 2)
+    0.6666666666666666
+    >>> f1_from_counts(0, 0, 3)
+    0.0
+    """
+    precision, recall = ratio(correct, predicted), ratio(correct, gold)
+    return ratio(2 * precision * recall, precision + recall)
+
+
+def weighted_f1_from_counts(per_label, total):
+    """Support-weighted F1 from ``(tp, predicted, gold)`` counts per label, ``total`` gold items
+    (:func:`weighted_f1`): the sum of gold count x F1 over the labels, divided by ``total`` (0 when 0).
+
+    >>> round(weighted_f1_from_counts([(1, 1, 2), (1, 2, 1)], 3), 4)
+    0.6667
+    """
+    return ratio(sum(n_gold * f1_from_counts(tp, n_pred, n_gold) for tp, n_pred, n_gold in per_label), total)

@@ -530,6 +530,35 @@ def _per_feature_table(per_feature):
             'the total is 0); spurious = predicted on a token whose reference lacks the feature.</p>')
 
 
+def _detail_cell(value):
+    """One cell of a generic detail table: a number right-aligned (4 decimals, or an integer), text escaped."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _num_td(value, True)
+    if _number(value) is not None:
+        return _num_td(value)
+    return "<td>%s</td>" % _e(value)
+
+
+def _detail_tables(tables):
+    """The generic detail tables a kind may give (``details["tables"]``: ``{"title", "columns", "rows",
+    "note"}`` each), every value escaped, at most MAX_DETAIL_ROWS rows each."""
+    parts = []
+    for table in _as_list(tables):
+        table = _as_dict(table)
+        rows = [row for row in _as_list(table.get("rows")) if isinstance(row, (list, tuple))]
+        shown = ["<tr>%s</tr>" % "".join(_detail_cell(v) for v in row) for row in rows[:MAX_DETAIL_ROWS]]
+        labels = [_e(label) for label in _as_list(table.get("columns"))]
+        numeric = [i for i, v in enumerate(rows[0]) if _number(v) is not None] if rows else []
+        head = "<tr>%s</tr>" % "".join('<th%s>%s</th>' % (' class="num"' if i in numeric else "", label)
+                                       for i, label in enumerate(labels))
+        parts.append("<h3>%s</h3>" % _e(table.get("title")) + (_table(head, shown) if rows else
+                                                               '<p class="note">None.</p>'))
+        parts.append(_more_rows(len(rows), "rows"))
+        if table.get("note"):
+            parts.append('<p class="note">%s</p>' % _e(table.get("note")))
+    return "".join(parts)
+
+
 def _more_rows(total, what):
     """A line saying how many detail rows were not shown (empty when all were)."""
     if total <= MAX_DETAIL_ROWS:
@@ -558,6 +587,8 @@ def _entry_details(view, task, entry):
     elif kind == "morph":
         body.append("<h3>Per feature</h3>" + _per_feature_table(details.get("per_feature")))
         body.append('<p class="note">%s</p>' % MORPH_NOTE)
+    if details.get("tables"):   # generic tables of any kind (e.g. evalkit.choice: per gold type, wrong sets)
+        body.append(_detail_tables(details.get("tables")))
     return "<details><summary>%s: <b>%s</b>%s</summary>%s</details>" % (
         view.lang_label(_key(entry.get("lang"))), _fmt(entry.get("score")), _status_flag(view, entry), "".join(body))
 

@@ -11,14 +11,18 @@ import hashlib
 import os
 from collections import OrderedDict
 
-from . import __version__, fingerprint, keys, lines, metrics
+from . import __version__, choice, fingerprint, keys, lines, metrics
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes, read_optional_json
 from .messages import DataError, Message, MessageLog, ERROR
+from .timenorm.kind import KINDS as DOCUMENT_KINDS
 
-#: Every kind by name: the JSON kinds (evalkit.kinds) and the line-aligned text kinds (evalkit.lines).
+#: Every kind by name: the JSON kinds (evalkit.kinds), the line-aligned text kinds (evalkit.lines) and the
+#: other ``reads_text`` kinds (evalkit.choice).
 KINDS = dict(JSON_KINDS, **lines.TEXT_KINDS)
+KINDS.update(choice.KINDS)
+KINDS.update(DOCUMENT_KINDS)   # the per-document Anafora kinds (evalkit.timenorm.kind)
 
 
 #: A prediction file out of all proportion to its reference is refused before it is parsed (parsing
@@ -197,8 +201,9 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
 
     ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None. ``name``: the
     file's name in the submission (default ``<folder>/<lang>.json``).
-    ``per_sentence`` (opt-in): a scored entry also carries ``"per_sentence"``, ``{component: [value per
-    scored sentence]}`` as the kind computed it (a failed entry has none: every sentence counts 0).
+    ``per_sentence`` (opt-in): a scored entry also carries ``"per_sentence"``, ``{name: [value per scored
+    sentence]}`` as the kind computed it, whose sums the kind's ``from_sums`` turns into the components (a
+    failed entry has none: every sentence counts 0).
     ``details=False`` (opt-in): a kind that can (``optional_details``) skips its detail tables and pooled
     accuracies (``details`` and ``micro`` stay empty); the scores are the same.
     """
@@ -209,7 +214,9 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
         return _failed_entry(task, lang, "missing", name)
     log = MessageLog(name)
     try:
-        if getattr(kind, "reads_text", False):   # the line-aligned text kinds (evalkit.lines)
+        if getattr(kind, "reads_documents", False):   # a folder of per-document files (evalkit.timenorm.kind)
+            pred = kind.parse_prediction_documents(submission, task, lang, ref, log, limits["file"])
+        elif getattr(kind, "reads_text", False):   # the line-aligned text kinds (evalkit.lines)
             limit = kind.prediction_limit(ref, limits["file"])
             pred = kind.parse_prediction_text(submission.read(task.folder, lang, limit), ref, log, task, limit)
         else:
@@ -264,7 +271,8 @@ def aggregate(competition, entries, pairs):
     Entry score per (language, task); language average = mean of its task scores; task mean = mean
     over the languages where the task is scored; ``avg_score`` = mean of the task means (each task
     weighs the same). An entry that failed counts as 0 everywhere. A competition that declares
-    ``AVERAGE = "entries"`` ranks by the plain mean of its entry scores instead (each dataset weighs the same).
+    ``AVERAGE = "entries"`` ranks by the plain mean of its entry scores instead (each dataset weighs the same);
+    ``AVERAGE = "first"`` by the score of the first declared task the phase scores (a fallback ranking task).
     """
     by_pair = dict(((e["task"], e["lang"]), e) for e in entries)
     languages = list(competition.LANGUAGES)
@@ -287,6 +295,9 @@ def aggregate(competition, entries, pairs):
     values[keys.OVERALL_KEY] = metrics.mean(task_means)
     if getattr(competition, "AVERAGE", "tasks") == "entries":
         values[keys.OVERALL_KEY] = metrics.mean([by_pair[(task.folder, lang)]["score"] for task, lang in pairs])
+    if getattr(competition, "AVERAGE", "tasks") == "first" and pairs:   # the first declared task scored ranks
+        first = min(pairs, key=lambda pair: competition.TASKS.index(pair[0]))
+        values[keys.OVERALL_KEY] = by_pair[(first[0].folder, first[1])]["score"]
     return [(key, values[key]) for key in keys.all_score_keys(competition.TASKS, languages, pairs)]
 
 

@@ -1,0 +1,23 @@
+#!/usr/bin/env python3
+"""Scoring program of SpanglishEval: the kit's evalkit with SpanglishEval's declaration (``spanglisheval.py``).
+
+On CodaLab / Codabench: ``python3 evaluate.py INPUT OUTPUT`` (reference in INPUT/ref, submission in
+INPUT/res). Locally: ``python3 evaluate.py --ref REFERENCE_DIR --submission my_submission.zip [--out DIR]``.
+``evalkit`` is found beside this file (in a bundle) or in the repository's ``scoring_program/``.
+Standard library only; Python 3.7 or newer.
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+for _folder in (HERE, os.path.join(HERE, os.pardir, os.pardir, "scoring_program")):
+    if os.path.isdir(os.path.join(_folder, "evalkit")):
+        sys.path.insert(0, os.path.abspath(_folder))
+        break
+sys.path.insert(0, HERE)
+
+import spanglisheval  # noqa: E402  (the competition's facts)
+from evalkit.cli import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main(spanglisheval))

@@ -1,0 +1,378 @@
+"""The scorer's kinds for Anafora time annotations: a submission is a folder of per-document XML files.
+
+Two kinds, wired through the kit's kind protocol (``reads_text`` for the reference file, ``reads_documents`` for
+the submission, see :func:`evalkit.scoring.score_file` and :func:`evalkit.lines.find_named_files`):
+
+- ``scate_intervals``: full SCATE gold. Official metric: the interval F1 of the SCATE paper, Section 3
+  (:func:`.metrics.interval_item_scores`, pooled over every item of every document); components also hold
+  the interval precision and recall and the entity identification (span + type) and composition (span + type +
+  properties, links compared recursively) F1.
+- ``scate_spans``: gold that has spans and types only (such as the public test gold of the SCATE data).
+  Official metric: entity identification F1 over unique (span, type) pairs.
+
+Reference file (one per task, what the competition's reference builder writes), JSON::
+
+    {"format": "anafora-documents-1", "gold": "full" | "spans",
+     "documents": [{"name": "<doc>", "dct": "1998-08-07", "text": "...", "xml": "<data>...</data>"}, ...]}
+
+The document creation time reaches the interpreter as a date only (``dct[:10]``). Every XML file, the reference's
+and the participant's, is read by :mod:`.anafora` (no DTD, no entities, bounded; spans checked against the text).
+Standard library only, Python 3.7+.
+"""
+import json
+from collections import OrderedDict
+
+from ..kinds import Entry
+from ..messages import DataError, Message, ERROR, WARNING
+from .anafora import MAX_BYTES, Document, read_anafora
+from .calendar import TimeError
+from .items import scate_items
+from .metrics import Item, entity_counts, entity_counts_by_type, harmonic, interval_item_scores, prf
+from .scate import SKIP_TYPES, Interpreter, interpret, parse_dct
+
+#: The entity types left out of the entity metrics on both sides: the spans-only gold has none of them.
+ENTITY_SKIP = frozenset(["Event", "PreAnnotation", "NotNormalizable"])
+REFERENCE_FORMAT = "anafora-documents-1"
+#: A prediction file may be this many times its gold file's size (plus :data:`SLACK_BYTES`), never more.
+SIZE_FACTOR = 16
+SLACK_BYTES = 256 * 1024
+
+
+class Gold(object):
+    """One reference document: name, creation time (as given), text, parsed gold and the gold file's size."""
+
+    __slots__ = ("name", "dct", "text", "document", "size")
+
+    def __init__(self, name, dct, text, document, size):
+        self.name = name
+        self.dct = dct
+        self.text = text
+        self.document = document
+        self.size = size
+
+
+class Reference(object):
+    """A parsed reference file: its documents in order and whether the gold is ``full`` or ``spans``."""
+
+    def __init__(self, documents, gold, size):
+        self.documents = documents
+        self.gold = gold
+        self.size = size
+        self.by_name = OrderedDict((doc.name, doc) for doc in documents)
+
+    def __len__(self):
+        return len(self.documents)
+
+
+def _field(value, key, kind, name, where):
+    """``value[key]`` checked to be of ``kind``; DataError otherwise."""
+    got = value.get(key) if isinstance(value, dict) else None
+    if not isinstance(got, kind):
+        raise DataError(name, where, "expected %r as a %s, got %s" % (key, kind.__name__, type(got).__name__))
+    return got
+
+
+def parse_reference(data, name, expect_gold):
+    """The :class:`Reference` in ``data`` (bytes of the JSON above); DataError when it is broken.
+
+    ``expect_gold``: "full" or "spans", what the task needs ("spans" accepts full gold too).
+    """
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as err:
+        raise DataError(name, "", "expected a JSON reference file, got: %s" % err)
+    if _field(value, "format", str, name, "") != REFERENCE_FORMAT:
+        raise DataError(name, "format", "expected %r, got %r" % (REFERENCE_FORMAT, value.get("format")))
+    gold = _field(value, "gold", str, name, "")
+    if gold not in ("full", "spans") or (expect_gold == "full" and gold != "full"):
+        raise DataError(name, "gold", "expected %s, got %r" % ("'full'" if expect_gold == "full" else
+                                                               "'full' or 'spans'", gold))
+    documents = []
+    for index, item in enumerate(_field(value, "documents", list, name, "")):
+        where = "documents[%d]" % index
+        doc = _field(item, "name", str, name, where)
+        text = _field(item, "text", str, name, where)
+        xml = _field(item, "xml", str, name, where).encode("utf-8")
+        document = read_anafora(xml, "%s: document %s" % (name, doc), text)
+        dct = _field(item, "dct", str, name, where)
+        try:
+            parse_dct(dct[:10])
+        except TimeError as err:
+            raise DataError(name, where, "document %s: %s" % (doc, err))
+        documents.append(Gold(doc, dct, text, document, len(xml)))
+    if not documents:
+        raise DataError(name, "documents", "expected at least one document, got none")
+    return Reference(documents, gold, len(data))
+
+
+#: A prediction's link graph may unfold (every entity's tree of linked entities, shared parts repeated, summed
+#: over all entities) into at most this many entities: the interpreter and the composition metric walk those
+#: trees, so a graph that shares sub-graphs many times over would take exponential time. The public gold
+#: documents unfold into at most 186 (less than a twentieth of the bound).
+MAX_UNFOLDED = 4000
+
+
+def check_graph(document, name):
+    """Raise DataError when ``document``'s links form a cycle or unfold into more than :data:`MAX_UNFOLDED`
+    entities (see above); iterative, linear in the number of links."""
+    size, state = {}, {}
+    for root in document.entities:
+        if root.id in size:
+            continue
+        stack = [(root, False)]
+        while stack:
+            entity, done = stack.pop()
+            if done:
+                state[entity.id] = 2
+                size[entity.id] = min(MAX_UNFOLDED + 1, 1 + sum(size[c.id] for c in document.children(entity)))
+                continue
+            if state.get(entity.id) == 2:
+                continue
+            state[entity.id] = 1
+            stack.append((entity, True))
+            for child in document.children(entity):
+                if state.get(child.id) == 1:
+                    raise DataError(name, "entity %s (line %d)" % (child.id, child.line), "expected links without "
+                                    "cycles, got a cycle of links through this entity and %s" % entity.id)
+                if state.get(child.id) != 2:
+                    stack.append((child, False))
+    total = sum(size.values())
+    if total > MAX_UNFOLDED:
+        worst = max(document.entities, key=lambda e: size[e.id])
+        raise DataError(name, "entity %s (line %d)" % (worst.id, worst.line), "expected a graph of time entities "
+                        "whose links unfold into at most %d entities in all, got more (entities linked many times over)"
+                        % MAX_UNFOLDED)
+
+
+#: A prediction's time expressions may have at most this many intervals in all, per document (an expression
+#: such as "the last million seconds" has up to 20,000); the public gold documents have at most 36.
+MAX_INTERVALS = 50000
+
+
+def system_items(document, dct, name):
+    """The interval items of a prediction (as :func:`.items.scate_items`), interpreting one top entity at a
+    time; DataError as soon as they hold more than :data:`MAX_INTERVALS` intervals."""
+    interpreter = Interpreter(document, dct)
+    items, total = [], 0
+    for entity in document.top_entities():
+        if entity.type in SKIP_TYPES:
+            continue
+        timex = interpret(interpreter, entity)
+        total += len(timex.intervals)
+        if total > MAX_INTERVALS:
+            raise DataError(name, "entity %s (line %d)" % (entity.id, entity.line), "expected time expressions with "
+                            "at most %d intervals in all, got more by this one (this document counts as predicting "
+                            "nothing)" % MAX_INTERVALS)
+        if timex.intervals:
+            items.append(Item(timex.span, [(i.start, i.end) for i in timex.intervals], entity.id))
+    return items
+
+
+class AnaforaKind(object):
+    """Base of the two kinds: the reference file, the per-document prediction files, the score."""
+
+    name = None
+    reads_text = True
+    reads_documents = True
+    gold = "full"
+
+    def parse_reference_text(self, data, name, task, lang):
+        """The parsed :class:`Reference` of one reference file."""
+        return parse_reference(data, name, self.gold)
+
+    def parse_prediction_documents(self, submission, task, lang, ref, log, file_limit):
+        """``{document name: Document or None}`` for every reference document, read from the submission's
+        per-document files (``submission.documents[(task folder, lang)]``, ``{document name: member path}``).
+
+        A missing, oversized or unreadable file is reported (file, position, expected vs got) and the document
+        scores as if nothing were predicted; a file for a document the reference lacks is reported and ignored.
+        """
+        found = submission.documents.get((task.folder, lang), {})
+        predictions = OrderedDict()
+        missing = [doc.name for doc in ref.documents if doc.name not in found]
+        if getattr(submission, "parsed_documents", None) is None:
+            submission.parsed_documents = {}   # shared by the tasks that score the same files: one read, one message
+        cache = submission.parsed_documents
+        if missing and not cache.get(("missing", tuple(missing))):
+            cache[("missing", tuple(missing))] = True
+            log.add(ERROR, "", "%d of %d documents have no file (they count as predicting nothing): %s%s"
+                    % (len(missing), len(ref), ", ".join(missing[:5]), ", ..." if len(missing) > 5 else ""))
+        for doc in ref.documents:
+            path = found.get(doc.name)
+            if path is not None and path not in cache:
+                cache[path] = self._read(submission, path, doc, log, file_limit)
+            predictions[doc.name] = self._prepared(cache, path, doc, log)
+        extra = sorted(set(found) - set(ref.by_name))
+        if extra and not cache.get(("extra", tuple(extra))):
+            cache[("extra", tuple(extra))] = True
+            log.messages.append(Message(found[extra[0]], WARNING, "layout",
+                                        "%d file(s) for documents this phase does not have (ignored): %s%s"
+                                        % (len(extra), ", ".join(extra[:5]), ", ..." if len(extra) > 5 else "")))
+        return predictions
+
+    def _read(self, submission, path, doc, log, file_limit):
+        """The parsed prediction of ``doc`` at member ``path``, or None after a message."""
+        limit = min(file_limit, MAX_BYTES, SIZE_FACTOR * doc.size + SLACK_BYTES)
+        try:
+            size = submission.source.size(path)
+            data = submission.source.read(path, limit) if size <= limit else b""
+            if size > limit or len(data) > limit:
+                raise DataError(path, "", "the file has %s bytes; at most %d are accepted for this document (%d times "
+                                "its gold file, plus %d)" % (size if size > limit else "more than %d" % limit, limit,
+                                                             SIZE_FACTOR, SLACK_BYTES))
+            document = read_anafora(data, path, doc.text)
+            check_graph(document, path)
+            return document
+        except DataError as err:
+            err.message.text += " (this document counts as predicting nothing)"
+            log.messages.append(err.message)
+            return None
+
+    def _prepared(self, cache, path, doc, log):
+        """The read document at ``path`` (None when absent or refused) after :meth:`prepare`; a refusal there
+        is reported once and kept in ``cache``."""
+        document = cache.get(path)
+        if document is None:
+            return None
+        try:
+            self.prepare(document, doc, path)
+        except DataError as err:
+            log.messages.append(err.message)
+            cache[path] = None
+            return None
+        return document
+
+    def trivial_members(self, data, task):
+        """A well-formed, content-free submission for the reference file ``data``: one empty Anafora file per
+        document, named by ``task.documents`` (what ``make check`` submits when it has no baseline)."""
+        ref = parse_reference(data, "reference", "spans")
+        return dict((task.documents.replace("{doc}", doc.name), b"<data><annotations></annotations></data>\n")
+                    for doc in ref.documents)
+
+    def prepare(self, document, doc, path):
+        """Work on a read prediction ``document`` of reference document ``doc`` that may refuse it (DataError)."""
+
+    def score_value(self, components):
+        """The entry score: the first component, the task's official metric."""
+        return next(iter(components.values())) if components else 0.0
+
+
+def _empty(document):
+    """A stand-in for a missing prediction: a document without entities."""
+    return Document([], "", document.text)
+
+
+def _per_tag(by_type_totals):
+    """``{type: {"tp", "fp", "fn"}}`` from summed (matched, system, gold) counts."""
+    return dict((kind, {"tp": m, "fp": s - m, "fn": g - m}) for kind, (m, s, g) in by_type_totals.items())
+
+
+def _add_counts(totals, counts):
+    """Add ``{type: (matched, system, gold)}`` into ``totals``."""
+    for kind, values in counts.items():
+        old = totals.get(kind, (0, 0, 0))
+        totals[kind] = _plus(old, values)
+
+
+def _plus(first, second):
+    """The sum of two (matched, system, gold) triples."""
+    return tuple(first[i] + second[i] for i in range(3))
+
+
+def _mean(values):
+    """The mean of ``values``; 0.0 for none."""
+    return sum(values) / float(len(values)) if values else 0.0
+
+
+def _table(title, head, rows, note=""):
+    """A detail table for the HTML report (cells: strings or numbers, escaped by the writer)."""
+    return {"title": title, "columns": head, "rows": rows, "note": note}
+
+
+class IntervalsKind(AnaforaKind):
+    """Full SCATE gold: interval precision/recall/F1 (official: F1) and the entity metrics."""
+
+    name = "scate_intervals"
+    gold = "full"
+
+    def prepare(self, document, doc, path):
+        """Interpret the prediction once (``document.interval_items``); DataError when it has too many intervals."""
+        if getattr(document, "interval_items", None) is None:
+            document.interval_items = system_items(document, parse_dct(doc.dct[:10]), path)
+
+    def score(self, ref, pred, task):
+        """Pool the interval item scores and the entity counts over the documents; per-document rows."""
+        precisions, recalls, per_doc, by_type = [], [], [], {}
+        ident, comp = (0, 0, 0), (0, 0, 0)
+        for doc in ref.documents:
+            system = pred.get(doc.name) or _empty(doc.document)
+            dct = parse_dct(doc.dct[:10])
+            gold_items, _ = scate_items(doc.document, dct)
+            predicted = getattr(system, "interval_items", None) or []
+            p, r = interval_item_scores(gold_items, predicted)
+            precisions.extend(p)
+            recalls.extend(r)
+            i_counts = entity_counts(doc.document, system, "identification", ENTITY_SKIP)
+            c_counts = entity_counts(doc.document, system, "composition", ENTITY_SKIP)
+            ident, comp = _plus(ident, i_counts), _plus(comp, c_counts)
+            _add_counts(by_type, entity_counts_by_type(doc.document, system, "identification", ENTITY_SKIP))
+            doc_p, doc_r = _mean(p), _mean(r)
+            per_doc.append([doc.name, "yes" if pred.get(doc.name) is not None else "no", len(gold_items),
+                            len(predicted), doc_p, doc_r, harmonic(doc_p, doc_r), prf(*i_counts)[2]])
+        precision, recall = _mean(precisions), _mean(recalls)
+        components = OrderedDict([("interval_f1", harmonic(precision, recall)), ("interval_p", precision),
+                                  ("interval_r", recall), ("identification_f1", prf(*ident)[2]),
+                                  ("composition_f1", prf(*comp)[2])])
+        names = [task.metric] + [c for c in task.components if c != task.metric]
+        components = OrderedDict((name, components[name]) for name in names)
+        details = {"per_tag": _per_tag(by_type), "tables": [_table(
+            "Per document", ["Document", "File", "Gold items", "System items", "Interval P", "Interval R",
+                             "Interval F1", "Identification F1"], per_doc,
+            "Items are the top entities whose intervals could be computed; interval P and R are means over the "
+            "document's system and gold items (the official figures pool every item of every document).")],
+            "entities": {"identification": list(ident), "composition": list(comp)}}
+        scored = sum(1 for doc in ref.documents if pred.get(doc.name) is not None)
+        return Entry(components, {}, len(ref), scored, len(recalls), len(ref) - scored, details)
+
+
+
+class SpansKind(AnaforaKind):
+    """Spans-and-types gold: entity identification precision/recall/F1 (official: F1) over unique pairs."""
+
+    name = "scate_spans"
+    gold = "spans"
+
+    def score(self, ref, pred, task):
+        """Identification counts over unique (spans, type) pairs of every document; per-type and per-document."""
+        totals, by_type, per_doc = (0, 0, 0), {}, []
+        for doc in ref.documents:
+            system = pred.get(doc.name)
+            gold_keys = _span_keys(doc.document)
+            system_keys = _span_keys(system) if system is not None else set()
+            counts = (len(gold_keys & system_keys), len(system_keys), len(gold_keys))
+            totals = _plus(totals, counts)
+            for kind in set(k[1] for k in gold_keys | system_keys):
+                _add_counts(by_type, {kind: (len(set(k for k in gold_keys & system_keys if k[1] == kind)),
+                                             len([k for k in system_keys if k[1] == kind]),
+                                             len([k for k in gold_keys if k[1] == kind]))})
+            per_doc.append([doc.name, "yes" if system is not None else "no", counts[2], counts[1], counts[0]]
+                           + list(prf(*counts)))
+        precision, recall, f1 = prf(*totals)
+        values = {"identification_f1": f1, "identification_p": precision, "identification_r": recall}
+        names = [task.metric] + [c for c in task.components if c != task.metric]
+        components = OrderedDict((name, values[name]) for name in names)
+        details = {"per_tag": _per_tag(by_type), "tables": [_table(
+            "Per document", ["Document", "File", "Gold entities", "System entities", "Matched", "Precision",
+                             "Recall", "F1"], per_doc,
+            "An entity matches when its character span(s) and its type equal a gold entity's; each (spans, type) "
+            "pair counts once. Event, PreAnnotation and NotNormalizable entities are left out on both sides.")]}
+        scored = sum(1 for doc in ref.documents if pred.get(doc.name) is not None)
+        return Entry(components, {}, len(ref), scored, totals[2], len(ref) - scored, details)
+
+
+def _span_keys(document):
+    """The unique ((spans), type) pairs of ``document``'s entities, the skipped types left out."""
+    return set((tuple(e.spans), e.type) for e in document.entities if e.type not in ENTITY_SKIP)
+
+
+KINDS = dict((kind.name, kind) for kind in (IntervalsKind(), SpansKind()))
