@@ -218,6 +218,46 @@ def test_null_golds_are_refused_when_reading_the_reference(tmp_path, rel, change
     assert "reference %s, sentence" % rel in str(raised.value) and "got null" in str(raised.value)
 
 
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+                     max_leaves=20)
+
+
+def _holds_null(value):
+    if value is None:
+        return True
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return any(_holds_null(item) for item in items)
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(_JSON, st.sampled_from([None, 0, 2]), st.booleans())
+def test_the_null_prefilter_never_misses_a_null_value(value, indent, ascii_only):
+    """The byte-level pre-check of the null-gold check finds every null value, however the JSON is spaced."""
+    data = json.dumps(value, indent=indent, ensure_ascii=ascii_only).encode("utf-8")
+    if _holds_null(value):
+        assert scoring.may_hold_null(data), data
+    if b"null" not in data:
+        assert not scoring.may_hold_null(data)
+
+
+def test_a_word_containing_null_is_no_null_gold(tmp_path):
+    """A reference word such as "nullus" neither passes for a null gold nor hides a real one."""
+    from evalkit.scoring import evaluate
+    assert not scoring.may_hold_null(b'[[["nullus", "ADJ"], ["nullum", "null"]]]')
+    ref = json.loads(json.dumps(REF))
+    ref["pos_tagging/lat.json"][0][0][0] = "nullus"
+    report = evaluate(st2024, write_tree(tmp_path / "ref", ref), write_tree(tmp_path / "sub", GOOD))
+    assert report["scores"]["lat_pos"] == 1.0   # scored, not refused
+    ref["pos_tagging/lat.json"][0][1][1] = None
+    tree = tmp_path / "ref2"
+    write_tree(tree, ref)
+    with open(os.path.join(str(tree), "pos_tagging", "lat.json"), "w") as handle:
+        json.dump(ref["pos_tagging/lat.json"], handle, indent=6)
+    with pytest.raises(ReferenceError):
+        evaluate(st2024, str(tree), write_tree(tmp_path / "sub2", GOOD))
+
+
 def test_null_gold_exits_2(tmp_path):
     ref = json.loads(json.dumps(REF))
     ref["pos_tagging/lat.json"][0][0][1] = None
@@ -324,6 +364,23 @@ def test_canonical_equivalence_does_not_make_different_strings_equal():
     memo = kinds.NfcMemo()
     assert kinds._canonical_values(["a", "e\u0301", "x"], ["a", "\u00e9", "y"], memo) == ["a", "\u00e9", "x"]
     assert kinds._canonical_candidates(["\u00e9", "b"], [("x", "e\u0301"), ("b",)], memo) == [("x", "\u00e9"), ("b",)]
+
+
+def test_one_equivalent_string_among_plain_misses_still_counts():
+    """The file-level NFC check over the missed items finds one decomposed string among many plain misses,
+    and only that item changes: per-sentence scores as if each pair had been compared in NFC."""
+    golds = [["a", "b"], ["c"], ["\u00e9", "d"]]
+    cands = [[("x",), ("b",)], [("y", "c")], [("e\u0301",), ("z",)]]
+    entry = kinds.topk_entry(golds, cands, 3)
+    assert entry.per_sentence == {"acc1": [0.5, 0.0, 0.5], "acc3": [0.5, 1.0, 0.5]}
+    plain = kinds.topk_entry(golds, cands[:2] + [[("e",), ("z",)]], 3)
+    assert plain.per_sentence == {"acc1": [0.5, 0.0, 0.0], "acc3": [0.5, 1.0, 0.0]}
+    task = next(t for t in st2024.TASKS if t.kind == "morph")
+    ref = [(["w"], [{"Token": "w", "Case": "Nom", "Mood": "Ind"}]), (["v"], [{"Token": "v", "Case": "Caf\u00e9"}])]
+    pred = [(["w"], [{"Token": "w", "Case": "Acc", "Mood": "Ind"}]), (["v"], [{"Token": "v", "Case": "Cafe\u0301"}])]
+    assert kinds.KINDS["morph"].score(ref, pred, task).per_sentence == {"score": [0.5, 1.0]}
+    pred[1][1][0]["Case"] = "Cafe"
+    assert kinds.KINDS["morph"].score(ref, pred, task).per_sentence == {"score": [0.5, 0.0]}
 
 
 def test_a_huge_list_of_members_is_refused_before_it_is_read(tmp_path, monkeypatch):

@@ -397,6 +397,22 @@ def test_per_sentence_opt_in_is_off_by_default_and_averages_to_the_entry(referen
     assert detailed == plain
 
 
+def test_details_opt_out_gives_the_same_scores_without_the_tables(reference, tmp_path):
+    """The results' re-scoring leaves out the detail tables: every score and per-sentence value is unchanged."""
+    sub = results_synth.write_team(st2024, reference, str(tmp_path / "s.zip"), 0.3, 2)
+    full = scoring.evaluate(st2024, reference, sub, per_sentence=True)
+    lean = scoring.evaluate(st2024, reference, sub, per_sentence=True, details=False)
+    assert lean["scores"] == full["scores"] and lean["signature"] == full["signature"]
+    tables = 0
+    for short, entry in zip(lean["entries"], full["entries"]):
+        assert (short["task"], short["lang"], short["score"], short["components"], short["per_sentence"]) == \
+            (entry["task"], entry["lang"], entry["score"], entry["components"], entry["per_sentence"])
+        if short["details"] != entry["details"]:
+            assert short["details"] == {} and short["micro"] == {}
+            tables += 1
+    assert tables == len([e for e in full["entries"] if e["details"]]) > 0
+
+
 def test_reference_cache_gives_the_same_reports(reference, tmp_path):
     cache = {}
     for noise in (0.0, 0.4):

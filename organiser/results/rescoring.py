@@ -1,9 +1,10 @@
 """Re-scoring submissions with the scoring program itself, in parallel across the machine's cores.
 
 Every submission goes through :func:`evalkit.scoring.evaluate` (the code the platforms run, so the
-same numbers and the same reproducibility signature) with its two opt-ins: ``per_sentence`` (each
-scored entry carries the per-sentence values its components are the mean of) and
-``reference_cache`` (each worker process parses the reference once, not once per submission).
+same numbers and the same reproducibility signature) with its opt-ins: ``per_sentence`` (each
+scored entry carries the per-sentence values its components are the mean of), ``reference_cache``
+(each worker process parses the reference once, not once per submission) and ``details=False`` (no
+per-label detail tables, which the results never show).
 A worker holds one submission at a time; it sends back the scores and the per-sentence arrays only.
 """
 import multiprocessing
@@ -93,7 +94,8 @@ def score_one(job):
     except Exception as err:  # any failure to take the bytes out of the download: listed as unreadable
         return key, Outcome("unreadable", "%s: %s" % (type(err).__name__, err))
     try:
-        report = scoring.evaluate(competition, ref_dir, path, per_sentence=True, reference_cache=_STATE["cache"])
+        report = scoring.evaluate(competition, ref_dir, path, per_sentence=True, reference_cache=_STATE["cache"],
+                                  details=False)
         return key, compact(report)
     except ReferenceError as err:
         return key, ("reference", str(err))

@@ -23,6 +23,7 @@ token by token only to locate a problem: scoring stays within a small factor of 
 import unicodedata
 from collections import Counter
 from itertools import chain, repeat
+from operator import itemgetter
 
 from . import metrics
 from .messages import DataError, ERROR, WARNING, printable, quoted
@@ -48,14 +49,28 @@ def same_text(first, second):
     return first == second or (type(first) is _STR and type(second) is _STR and _nfc(first) == _nfc(second))
 
 
+#: ``unicodedata.is_normalized`` (Python 3.8+): a C-level check that builds no normalised copy.
+_IS_NORMALIZED = getattr(unicodedata, "is_normalized", None)
+
+
 def _all_nfc(values):
-    """Whether every string of ``values`` is in NFC: one C-level normalisation of the strings joined by NUL
-    (a character that never composes, so the joined text is in NFC exactly when each string is)."""
-    strings = list(values)
-    if set(map(type, strings)) - _ONLY_STR:
-        strings = [v for v in strings if type(v) is _STR]
-    joined = "\x00".join(strings)
-    return joined.isascii() or unicodedata.normalize("NFC", joined) == joined
+    """Whether every string of ``values`` is in NFC (values that are not strings are skipped): one C-level
+    check of the strings joined by NUL (a character that never composes, so the joined text is in NFC
+    exactly when each string is).
+
+    >>> _all_nfc(["caf\u00e9", None, "abc"]), _all_nfc(["abc", "cafe\u0301"])
+    (True, False)
+    """
+    strings = values if type(values) is list else list(values)
+    try:
+        joined = "\x00".join(strings)
+    except TypeError:   # a value that is not a string
+        joined = "\x00".join(filter(_STR.__instancecheck__, strings))
+    if joined.isascii():
+        return True
+    if _IS_NORMALIZED is not None:
+        return _IS_NORMALIZED("NFC", joined)
+    return unicodedata.normalize("NFC", joined) == joined
 
 
 class NfcMemo(dict):
@@ -181,6 +196,7 @@ _ONLY_STR = frozenset((str,))
 _ONLY_LIST = frozenset((list,))
 _ONLY_DICT = frozenset((dict,))
 _ONLY_TWO = frozenset((2,))
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
 def _flawless_candidate_lists(lists, max_candidates):
@@ -238,6 +254,8 @@ class Kind(object):
     """Base class: parse a reference, parse a prediction against it, score the pair."""
 
     name = None
+    #: Whether :meth:`score` takes ``details=False`` (no detail tables or pooled accuracies: same scores, less work).
+    optional_details = False
 
     def parse_reference(self, value, name, task):
         """Return the parsed reference sentences of ``value`` (JSON of file ``name``)."""
@@ -317,8 +335,15 @@ class PairKind(Kind):
         return [tok[0] for tok in sent], [tok[1] for tok in sent]
 
     def parse_reference(self, value, name, task):
-        """Parsed sentences ``(forms, gold values)``; any token that is not a pair is a DataError."""
+        """Parsed sentences ``(forms, gold values)``; any token that is not a pair is a DataError.
+
+        A file whose sentences are all lists of two-item lists (C-level checks) is split at once; any other
+        goes sentence by sentence, which says where the first bad token is."""
         check_sentence_list(value, name)
+        if not set(map(type, value)) - _ONLY_LIST:
+            tokens = list(chain.from_iterable(value))
+            if not set(map(type, tokens)) - _ONLY_LIST and not set(map(len, tokens)) - _ONLY_TWO:
+                return [(list(map(_FIRST, sent)), list(map(_SECOND, sent))) for sent in value]
         ref = []
         for si, sent in enumerate(value):
             _check_sentence(sent, name, si, "tokens")
@@ -353,13 +378,13 @@ class PairKind(Kind):
         tokens = list(chain.from_iterable(value))
         if set(map(type, tokens)) - _ONLY_LIST or set(map(len, tokens)) - _ONLY_TWO:
             return None
-        if [tok[0] for tok in tokens] != list(chain.from_iterable(forms for forms, _ in ref)):
+        if list(map(_FIRST, tokens)) != list(chain.from_iterable(forms for forms, _ in ref)):
             return None
-        values = [[tok[1] for tok in sent] for sent in value]
-        return values if self._flawless_values(tokens, task) else None
+        values = [list(map(_SECOND, sent)) for sent in value]
+        return values if self._flawless_values(list(map(_SECOND, tokens)), task) else None
 
-    def _flawless_values(self, tokens, task):
-        """Whether every token's value (``tok[1]``) is acceptable as it is."""
+    def _flawless_values(self, values, task):
+        """Whether every token's value (``values``: all of the file's, in order) is acceptable as it is."""
         raise NotImplementedError
 
     def _values(self, values, log, si, task):
@@ -373,8 +398,8 @@ class TaggingKind(PairKind):
     name = "tagging"
     value_label = "tag"
 
-    def _flawless_values(self, tokens, task):
-        return not set(type(tok[1]) for tok in tokens) - _ONLY_STR
+    def _flawless_values(self, values, task):
+        return not set(map(type, values)) - _ONLY_STR
 
     def _values(self, tags, log, si, task):
         bad = [ti for ti, tag in enumerate(tags) if type(tag) is not _STR]
@@ -384,8 +409,11 @@ class TaggingKind(PairKind):
             tags[ti] = None
         return tags
 
-    def score(self, ref, pred, task):
-        """Per sentence accuracy and macro-F1 (components ``acc``, ``f1``); per-tag tp/fp/fn over the file."""
+    optional_details = True
+
+    def score(self, ref, pred, task, details=True):
+        """Per sentence accuracy and macro-F1 (components ``acc``, ``f1``); per-tag tp/fp/fn over the file
+        (``details=False``: no per-tag table and no pooled accuracy, for callers that need only the scores)."""
         acc, f1 = [], []
         all_gold, all_pred, all_hits = [], [], []
         memo = NfcMemo()
@@ -407,15 +435,19 @@ class TaggingKind(PairKind):
                 all_hits.extend(gold)
                 continue
             if nfc is None:
-                nfc = not _all_nfc(chain(chain.from_iterable(g for _, g in ref), chain.from_iterable(t for t in pred if t)))
+                nfc = not _all_nfc(chain(chain.from_iterable(map(_SECOND, ref)), chain.from_iterable(filter(None, pred))))
             if nfc:
                 tags = _canonical_values(tags, gold, memo)
             hits, gold_counts, pred_counts = metrics.tag_counts(gold, tags)
             a, f = metrics.accuracy_macro_f1(len(gold), hits, gold_counts, pred_counts)
             acc.append(a)
             f1.append(f)
-            all_pred.extend(tags)
-            all_hits.extend(label for label, count in hits.items() for _ in range(count))
+            if details:
+                all_pred.extend(tags)
+                all_hits.extend(chain.from_iterable(map(repeat, hits.keys(), hits.values())))
+        if not details:
+            return Entry({"acc": metrics.mean(acc), "f1": metrics.mean(f1)}, {}, len(ref), len(acc), len(all_gold),
+                         zeroed, {}, per_sentence={"acc": acc, "f1": f1})
         return Entry({"acc": metrics.mean(acc), "f1": metrics.mean(f1)},
                      {"acc": metrics.mean([len(all_hits)], len(all_gold))}, len(ref), len(acc), len(all_gold),
                      zeroed, {"per_tag": _per_tag(all_gold, all_pred, all_hits)}, per_sentence={"acc": acc, "f1": f1})
@@ -476,10 +508,26 @@ def topk_entry(ref_golds, pred, sentences):
 
     ``ref_golds`` holds one gold sequence per sentence (None or empty: the sentence is skipped);
     ``pred`` one candidate-tuple sequence per sentence (None: the sentence scores 0).
+
+    Strings are compared in NFC where they differ: the golds and candidates of the items missed at rank 1
+    are gathered and checked at once (:func:`_all_nfc`); only when some of them are not in NFC is the file
+    scored again, each sentence with a miss comparing its strings in NFC (:func:`_canonical_candidates`).
     """
+    misses = []
+    entry = _topk_entry(ref_golds, pred, sentences, misses)
+    if misses and not _all_nfc(misses):
+        entry = _topk_entry(ref_golds, pred, sentences, None)
+    return entry
+
+
+def _topk_entry(ref_golds, pred, sentences, misses):
+    """:func:`topk_entry` itself. With ``misses`` a list, strings are compared as they are and the golds and
+    candidates of the items missed at rank 1 are added to it; with ``misses`` None, each sentence with a
+    miss compares its strings in NFC."""
     acc1, acc3 = [], []
     items = zeroed = hits1_all = hits3_all = 0
     memo = NfcMemo()
+    topk = metrics.topk_accuracies
     for gold, cands in paired(ref_golds, pred):
         if not gold:
             continue
@@ -489,8 +537,8 @@ def topk_entry(ref_golds, pred, sentences):
             acc1.append(0.0)
             acc3.append(0.0)
             continue
-        a1, a3, h1, h3 = metrics.topk_accuracies(gold, cands)
-        if h1 < len(gold):   # compare in NFC where they differ
+        a1, a3, h1, h3 = topk(gold, cands, misses)
+        if h1 < len(gold) and misses is None:   # compare in NFC where they differ
             fixed = _canonical_candidates(gold, cands, memo)
             if fixed is not cands:
                 a1, a3, h1, h3 = metrics.topk_accuracies(gold, fixed)
@@ -509,8 +557,8 @@ class CandidatesKind(PairKind):
     name = "candidates"
     value_label = "candidates"
 
-    def _flawless_values(self, tokens, task):
-        return _flawless_candidate_lists([tok[1] for tok in tokens], task.max_candidates)
+    def _flawless_values(self, values, task):
+        return _flawless_candidate_lists(values, task.max_candidates)
 
     def _values(self, values, log, si, task):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
@@ -533,7 +581,7 @@ class MorphKind(Kind):
 
     def _tokens(self, sent, name, si, task):
         """Check one sentence of token objects; return their forms (raise DataError at a non-object)."""
-        bad = [ti for ti, tok in enumerate(sent) if type(tok) is not dict]
+        bad = [ti for ti, tok in enumerate(sent) if type(tok) is not dict] if set(map(type, sent)) - _ONLY_DICT else []
         if bad:
             raise DataError(name, _where(si, bad[0]), "expected a token object like {\"Token\": ..., \"UPOS\": ..., "
                             "<feature>: <value>}, got %s" % _type_name(sent[bad[0]]))
@@ -603,18 +651,39 @@ class MorphKind(Kind):
         _report_forms(log, si, [ref if f is None else f for f, ref in paired(forms, ref_forms)], ref_forms,
                       ": the token scores 0")
 
-    def score(self, ref, pred, task):
-        """Per sentence the mean token score (one component); per-feature counts over the file."""
+    optional_details = True
+
+    def score(self, ref, pred, task, details=True):
+        """Per sentence the mean token score (one component); per-feature counts over the file
+        (``details=False``: no per-feature table and no feature accuracy, for callers that need only the scores).
+
+        Feature values are compared in NFC where they differ: the gold and predicted values of the tokens
+        with a feature missed are gathered and checked at once (:func:`_all_nfc`); only when some of them
+        are not in NFC is the file scored again, each such token comparing its values in NFC
+        (:meth:`_canonical_marks`)."""
+        misses = []
+        entry = self._score(ref, pred, task, misses, details)
+        if misses and not _all_nfc(misses):
+            entry = self._score(ref, pred, task, None, details)
+        return entry
+
+    def _score(self, ref, pred, task, misses, details=True):
+        """:meth:`score` itself. With ``misses`` a list, values are compared as they are and the gold values
+        of every token with a feature missed, and its predicted values of the same features, are added to
+        it; with ``misses`` None, such a token compares its values in NFC."""
         sent_scores = []
         items = zeroed = 0
         ignored = task.ignored_keys
         gold_keys, hit_keys, extra_keys = [], [], []  # feature names; ignored keys are dropped at the end
         memo = NfcMemo()
+        note = None if misses is None else misses.extend
+        feats, marks, token_score = self._feats, metrics.morph_marks, metrics.morph_score_from_marks
         for (ref_forms, gold), sent in paired(ref, pred):
             if not gold:
                 continue
             items += len(gold)
-            gold_keys.extend(chain.from_iterable(gold))
+            if details:
+                gold_keys.extend(chain.from_iterable(gold))
             if sent is None:
                 zeroed += 1
                 sent_scores.append(0.0)
@@ -627,16 +696,24 @@ class MorphKind(Kind):
             for gform, gtok, pform, ptok in zip(ref_forms, gold, forms, toks):  # lengths checked above
                 if ptok == gtok:  # the reference token itself: every feature right, nothing extra
                     total += 1.0
-                    hit_keys.extend(gtok)
+                    if details:
+                        hit_keys.extend(gtok)
                 elif pform == gform or same_text(pform, gform):
-                    gfeats = self._feats(gtok, ignored)
-                    hits, extra = metrics.morph_marks(gfeats, ptok, ignored)
-                    if len(hits) < len(gfeats):   # compare in NFC where they differ
+                    gfeats = feats(gtok, ignored)
+                    hits, extra = marks(gfeats, ptok, ignored)
+                    if len(hits) < len(gfeats) and note is not None:
+                        note(gfeats.values())
+                        note(map(ptok.get, gfeats, repeat("")))
+                    elif len(hits) < len(gfeats):   # compare in NFC where they differ
                         hits, extra = self._canonical_marks(gfeats, ptok, ignored, hits, extra, memo)
-                    total += metrics.morph_score_from_marks(len(gfeats), len(hits), len(extra))
-                    hit_keys.extend(hits)
-                    extra_keys.extend(extra)
+                    total += token_score(len(gfeats), len(hits), len(extra))
+                    if details:
+                        hit_keys.extend(hits)
+                        extra_keys.extend(extra)
             sent_scores.append(total / len(gold))
+        if not details:
+            return Entry({"score": metrics.mean(sent_scores)}, {}, len(ref), len(sent_scores), items, zeroed, {},
+                         per_sentence={"score": sent_scores})
         per_feature = _per_feature(gold_keys, hit_keys, extra_keys, ignored)
         correct = sum(row["correct"] for row in per_feature.values())
         total = sum(row["total"] for row in per_feature.values())

@@ -66,16 +66,18 @@ def tag_accuracy_f1(gold, pred):
     return accuracy_macro_f1(len(gold), *tag_counts(gold, pred))
 
 
-def topk_accuracies(gold, candidates):
+def topk_accuracies(gold, candidates, misses=None):
     """Return ``(acc1, acc3, hits1, hits3)`` of one sentence's ranked candidates.
 
     ``gold`` is a sequence of gold strings; ``candidates`` an equal-length sequence of candidate
     tuples, already cut to at most 3 (the caller does that; a length mismatch raises ValueError). acc@1 = share of items whose first
     candidate equals the gold; acc@3 = share whose gold is among the candidates. An empty candidate
     tuple matches nothing. Empty sentence: ``(0.0, 0.0, 0, 0)`` (callers skip such sentences).
+    ``misses`` (optional list): receives the gold and then the candidates of every item missed at rank 1.
 
-    >>> topk_accuracies(["ego", "sum"], [("ego", "me"), ("esse", "sum", "est")])
-    (0.5, 1.0, 1, 2)
+    >>> misses = []
+    >>> topk_accuracies(["ego", "sum"], [("ego", "me"), ("esse", "sum", "est")], misses), misses
+    ((0.5, 1.0, 1, 2), ['sum', 'esse', 'sum', 'est'])
     """
     n = len(gold)
     if len(candidates) != n:
@@ -88,6 +90,10 @@ def topk_accuracies(gold, candidates):
             hits3 += 1
             if cands[0] == g:
                 hits1 += 1
+                continue
+        if misses is not None:
+            misses.append(g)
+            misses.extend(cands)
     return hits1 / float(n), hits3 / float(n), hits1, hits3
 
 

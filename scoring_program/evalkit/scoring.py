@@ -159,9 +159,26 @@ def _parse_reference(kind, data, name, task, lang, gold):
     if getattr(kind, "reads_text", False):
         return kind.parse_reference_text(data, name, task, lang)
     ref = kind.parse_reference(parse_json_bytes(data, name, len(data)), name, task)
-    if gold and b"null" in data:   # a null gold would be matched by a null prediction
+    if gold and may_hold_null(data):   # a null gold would be matched by a null prediction
         kind.check_golds(ref, name)
     return ref
+
+
+def may_hold_null(data):
+    """Whether the JSON text ``data`` (bytes) may hold a ``null`` value: some ``null`` that follows ``[``,
+    ``,`` or ``:`` (spaces between) or opens the text. A word such as ``"nullus"`` does not count; a string
+    that merely looks like a null value (``": null"``) does, and only costs the check it guards.
+
+    >>> may_hold_null(b'[{"m": null}]'), may_hold_null(b'[["nullus", "x"]]'), may_hold_null(b'[1,\\n  null]')
+    (True, False, True)
+    """
+    at = data.find(b"null")
+    while at >= 0:
+        before = data[max(0, at - 64):at].rstrip()
+        if not before or before[-1:] in (b"[", b",", b":"):
+            return True
+        at = data.find(b"null", at + 4)
+    return False
 
 
 def submission_file_name(competition, task, lang):
@@ -178,7 +195,8 @@ def _failed_entry(task, lang, status, name=None):
             "sentences": 0, "scored_sentences": 0, "items": 0, "zeroed_sentences": 0, "details": {}}
 
 
-def score_file(task, lang, ref, submission, limits, messages, other=None, name=None, per_sentence=False):
+def score_file(task, lang, ref, submission, limits, messages, other=None, name=None, per_sentence=False,
+               details=True):
     """Score one (task, language) file of ``submission`` against parsed ``ref``; return its entry dict.
 
     ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None. ``name``: the
@@ -186,6 +204,8 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
     ``per_sentence`` (opt-in): a scored entry also carries ``"per_sentence"``, ``{name: [value per scored
     sentence]}`` as the kind computed it, whose sums the kind's ``from_sums`` turns into the components (a
     failed entry has none: every sentence counts 0).
+    ``details=False`` (opt-in): a kind that can (``optional_details``) skips its detail tables and pooled
+    accuracies (``details`` and ``micro`` stay empty); the scores are the same.
     """
     kind = KINDS[task.kind]
     name = name or "%s/%s.json" % (task.folder, lang)
@@ -206,7 +226,10 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
         err.message.text += " (this file scores 0)"
         messages.append(err.message)
         return _failed_entry(task, lang, err.status, name)
-    result = kind.score(ref, pred, task)
+    if details or not getattr(kind, "optional_details", False):
+        result = kind.score(ref, pred, task)
+    else:
+        result = kind.score(ref, pred, task, details=False)
     messages.extend(log.close())
     entry = _failed_entry(task, lang, "scored", name)
     entry.update({"score": kind.score_value(result.components), "micro": result.micro,
@@ -301,7 +324,8 @@ class _SkippedDigest(object):
         """Nothing to do: the digest of these bytes is known."""
 
 
-def evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=False, reference_cache=None):
+def evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=False, reference_cache=None,
+             details=True):
     """Score the submission at ``submission_path`` (directory or zip) against ``ref_dir``.
 
     ``gold=False`` is for a gold-less public reference (``null`` golds: the starting kit's validator
@@ -312,13 +336,15 @@ def evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fals
     expected file; every other problem becomes a message and a zero for the entry concerned.
     Opt-ins for the organisers' re-scoring (off by default, the platforms never use them):
     ``per_sentence`` adds each scored entry's per-sentence values (see :func:`score_file`);
-    ``reference_cache`` is a dict kept between calls (see :func:`load_reference`).
+    ``reference_cache`` is a dict kept between calls (see :func:`load_reference`); ``details=False`` leaves
+    out the entries' detail tables (see :func:`score_file`).
     """
     with cyclic_gc_paused():
-        return _evaluate(competition, ref_dir, submission_path, gold, per_sentence, reference_cache)
+        return _evaluate(competition, ref_dir, submission_path, gold, per_sentence, reference_cache, details)
 
 
-def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=False, reference_cache=None):
+def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=False, reference_cache=None,
+              details=True):
     """:func:`evaluate` itself: find the files, then load, check and score them one at a time.
 
     A competition that declares flat file names (``SUBMISSION_FILE``, :mod:`evalkit.lines`) has its
@@ -353,7 +379,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
                              reference_cache)
         name = submission_file_name(competition, task, lang) if named else None
         entries.append(score_file(task, lang, ref, submission, file_limits(limits, stats), messages, other,
-                                  name=name, per_sentence=per_sentence))
+                                  name=name, per_sentence=per_sentence, details=details))
         del ref
     ref_hash = known_hash or digest.hexdigest()
     if reference_cache is not None:   # the cached bytes never change: hash them once, not once per submission
