@@ -13,6 +13,7 @@ from organiser import ROOT, declarations
 from evalkit.messages import DataError
 
 from . import compute, layouts, render
+from .bootstrap import BootstrapError
 from .rescoring import RescoreError
 
 
@@ -92,7 +93,7 @@ def main(argv=None):
     started = time.time()
     try:
         results = run(args)
-    except (DataError, RescoreError) as err:
+    except (DataError, RescoreError, BootstrapError) as err:
         log("results: %s" % err)
         return 2
     for sub in results["subtasks"]:

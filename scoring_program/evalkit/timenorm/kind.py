@@ -23,6 +23,7 @@ import json
 from collections import OrderedDict
 
 from ..kinds import Entry
+from ..metrics import f1_from_counts, ratio
 from ..messages import DataError, Message, ERROR, WARNING
 from .anafora import MAX_BYTES, Document, read_anafora
 from .calendar import TimeError
@@ -289,6 +290,34 @@ def _table(title, head, rows, note=""):
     return {"title": title, "columns": head, "rows": rows, "note": note}
 
 
+#: Per-document statistics of :class:`IntervalsKind` (``Entry.per_sentence``: one value per document, in the
+#: reference's order); their sums give the components (:meth:`IntervalsKind.from_sums`).
+INTERVAL_STATISTICS = ("interval_p_sum", "system_items", "interval_r_sum", "gold_items", "identification_matched",
+                       "identification_system", "identification_gold", "composition_matched", "composition_system",
+                       "composition_gold")
+#: Per-document statistics of :class:`SpansKind`.
+SPAN_STATISTICS = ("identification_matched", "identification_system", "identification_gold")
+
+
+def _append(stats, names, values):
+    """Append one document's ``values`` (in the order of ``names``) to the per-document lists of ``stats``."""
+    if len(values) != len(names):
+        raise ValueError("expected %d statistics, got %d" % (len(names), len(values)))
+    for name, value in zip(names, values):
+        stats[name].append(value)
+
+
+def _sums(stats):
+    """``{statistic: sum over the documents}``."""
+    return dict((name, sum(values)) for name, values in stats.items())
+
+
+def _ordered(values, task):
+    """The components of ``task`` (``values``: name -> thunk), its official metric first."""
+    names = [task.metric] + [c for c in task.components if c != task.metric]
+    return OrderedDict((name, values[name]()) for name in names)
+
+
 class IntervalsKind(AnaforaKind):
     """Full SCATE gold: interval precision/recall/F1 (official: F1) and the entity metrics."""
 
@@ -302,29 +331,25 @@ class IntervalsKind(AnaforaKind):
 
     def score(self, ref, pred, task):
         """Pool the interval item scores and the entity counts over the documents; per-document rows."""
-        precisions, recalls, per_doc, by_type = [], [], [], {}
+        recalls, per_doc, by_type = [], [], {}
         ident, comp = (0, 0, 0), (0, 0, 0)
+        stats = dict((name, []) for name in INTERVAL_STATISTICS)
         for doc in ref.documents:
             system = pred.get(doc.name) or _empty(doc.document)
             dct = parse_dct(doc.dct[:10])
             gold_items, _ = scate_items(doc.document, dct)
             predicted = getattr(system, "interval_items", None) or []
             p, r = interval_item_scores(gold_items, predicted)
-            precisions.extend(p)
             recalls.extend(r)
             i_counts = entity_counts(doc.document, system, "identification", ENTITY_SKIP)
             c_counts = entity_counts(doc.document, system, "composition", ENTITY_SKIP)
             ident, comp = _plus(ident, i_counts), _plus(comp, c_counts)
+            _append(stats, INTERVAL_STATISTICS, (sum(p), len(p), sum(r), len(r)) + tuple(i_counts) + tuple(c_counts))
             _add_counts(by_type, entity_counts_by_type(doc.document, system, "identification", ENTITY_SKIP))
             doc_p, doc_r = _mean(p), _mean(r)
             per_doc.append([doc.name, "yes" if pred.get(doc.name) is not None else "no", len(gold_items),
                             len(predicted), doc_p, doc_r, harmonic(doc_p, doc_r), prf(*i_counts)[2]])
-        precision, recall = _mean(precisions), _mean(recalls)
-        components = OrderedDict([("interval_f1", harmonic(precision, recall)), ("interval_p", precision),
-                                  ("interval_r", recall), ("identification_f1", prf(*ident)[2]),
-                                  ("composition_f1", prf(*comp)[2])])
-        names = [task.metric] + [c for c in task.components if c != task.metric]
-        components = OrderedDict((name, components[name]) for name in names)
+        components = self.from_sums(_sums(stats), len(ref), task)
         details = {"per_tag": _per_tag(by_type), "tables": [_table(
             "Per document", ["Document", "File", "Gold items", "System items", "Interval P", "Interval R",
                              "Interval F1", "Identification F1"], per_doc,
@@ -332,7 +357,26 @@ class IntervalsKind(AnaforaKind):
             "document's system and gold items (the official figures pool every item of every document).")],
             "entities": {"identification": list(ident), "composition": list(comp)}}
         scored = sum(1 for doc in ref.documents if pred.get(doc.name) is not None)
-        return Entry(components, {}, len(ref), scored, len(recalls), len(ref) - scored, details)
+        return Entry(components, {}, len(ref), scored, len(recalls), len(ref) - scored, details, per_sentence=stats)
+
+    def from_sums(self, sums, count, task):
+        """The components, ``task.metric`` first, from the sums of the per-document statistics
+        (:data:`INTERVAL_STATISTICS`; ``count``, the number of documents, is not needed: the metrics pool items).
+
+        Interval P = sum of the system items' precisions / system items, R the same for gold items, F1 their
+        harmonic mean; identification and composition F1 from their (matched, system, gold) counts; each 0 on
+        an empty denominator. The scorer computes its scores this way; the organisers' bootstrap does the same
+        from resampled sums (numpy arrays, element by element).
+        """
+        precision = ratio(sums["interval_p_sum"], sums["system_items"])
+        recall = ratio(sums["interval_r_sum"], sums["gold_items"])
+        values = {"interval_f1": lambda: ratio(2 * precision * recall, precision + recall),
+                  "interval_p": lambda: precision, "interval_r": lambda: recall,
+                  "identification_f1": lambda: f1_from_counts(
+                      sums["identification_matched"], sums["identification_system"], sums["identification_gold"]),
+                  "composition_f1": lambda: f1_from_counts(
+                      sums["composition_matched"], sums["composition_system"], sums["composition_gold"])}
+        return _ordered(values, task)
 
 
 
@@ -345,29 +389,38 @@ class SpansKind(AnaforaKind):
     def score(self, ref, pred, task):
         """Identification counts over unique (spans, type) pairs of every document; per-type and per-document."""
         totals, by_type, per_doc = (0, 0, 0), {}, []
+        stats = dict((name, []) for name in SPAN_STATISTICS)
         for doc in ref.documents:
             system = pred.get(doc.name)
             gold_keys = _span_keys(doc.document)
             system_keys = _span_keys(system) if system is not None else set()
             counts = (len(gold_keys & system_keys), len(system_keys), len(gold_keys))
             totals = _plus(totals, counts)
+            _append(stats, SPAN_STATISTICS, counts)
             for kind in set(k[1] for k in gold_keys | system_keys):
                 _add_counts(by_type, {kind: (len(set(k for k in gold_keys & system_keys if k[1] == kind)),
                                              len([k for k in system_keys if k[1] == kind]),
                                              len([k for k in gold_keys if k[1] == kind]))})
             per_doc.append([doc.name, "yes" if system is not None else "no", counts[2], counts[1], counts[0]]
                            + list(prf(*counts)))
-        precision, recall, f1 = prf(*totals)
-        values = {"identification_f1": f1, "identification_p": precision, "identification_r": recall}
-        names = [task.metric] + [c for c in task.components if c != task.metric]
-        components = OrderedDict((name, values[name]) for name in names)
+        components = self.from_sums(_sums(stats), len(ref), task)
         details = {"per_tag": _per_tag(by_type), "tables": [_table(
             "Per document", ["Document", "File", "Gold entities", "System entities", "Matched", "Precision",
                              "Recall", "F1"], per_doc,
             "An entity matches when its character span(s) and its type equal a gold entity's; each (spans, type) "
             "pair counts once. Event, PreAnnotation and NotNormalizable entities are left out on both sides.")]}
         scored = sum(1 for doc in ref.documents if pred.get(doc.name) is not None)
-        return Entry(components, {}, len(ref), scored, totals[2], len(ref) - scored, details)
+        return Entry(components, {}, len(ref), scored, totals[2], len(ref) - scored, details, per_sentence=stats)
+
+    def from_sums(self, sums, count, task):
+        """The components, ``task.metric`` first, from the sums of the per-document (matched, system, gold)
+        counts (:data:`SPAN_STATISTICS`): P = matched / system, R = matched / gold, F1 their harmonic mean, each
+        0 on an empty denominator (plain numbers or numpy arrays alike)."""
+        precision = ratio(sums["identification_matched"], sums["identification_system"])
+        recall = ratio(sums["identification_matched"], sums["identification_gold"])
+        values = {"identification_f1": lambda: ratio(2 * precision * recall, precision + recall),
+                  "identification_p": lambda: precision, "identification_r": lambda: recall}
+        return _ordered(values, task)
 
 
 def _span_keys(document):
