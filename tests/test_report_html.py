@@ -396,3 +396,19 @@ def test_console_error_detection_is_not_vacuous():
         assert any("Uncaught" in line for line in _page_errors(err, "broken_page.html"))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def test_a_competition_unit_and_official_wording_name_the_counts_and_no_empty_corpus_column():
+    """REPORT_NOTES' ``unit`` and ``official`` reach the counts and the comparison table; a kind without corpus-level
+    values gets no column of n/a; the wording is escaped like everything else."""
+    report = make_report()
+    for entry in report["entries"]:
+        entry["micro"] = {}
+    report["notes"] = {"unit": "documents<b>", "official": "Official (pooled <i>)"}
+    page = report_html.render(report)
+    assert "scored documents&lt;b&gt;" in page and "documents&lt;b&gt;: 120" in page
+    assert "scored sentences" not in page and "documents<b>" not in page
+    assert "Official (pooled &lt;i&gt;)" in page and "<i>" not in page
+    assert "Corpus-level (over all items)" not in page
+    default = report_html.render(make_report())
+    assert "scored sentences" in default and "Corpus-level (over all items)" in default

@@ -92,6 +92,7 @@ OPTIONAL_REFERENCE_TASKS = ("norm",)
 
 #: Wording of the detailed-results page.
 REPORT_NOTES = {
+    "unit": "documents",   # what the report counts (sentences by default)
     "overall": "The ranking score: interval F1 where the phase has full SCATE gold, else identification F1.",
     "official": "Official (pooled over every item of every document)",
     "task": "Interval precision and recall are means over every system and gold time expression of every document "

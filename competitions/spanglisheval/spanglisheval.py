@@ -73,6 +73,7 @@ SIGNATURE_OPTIONS = "ties:split|invalid:wrong|wer:word-corpus"
 
 #: Wording of the detailed-results page where SpanglishEval differs from the defaults.
 REPORT_NOTES = {
+    "unit": "sets",   # what the report counts (sentences by default)
     "overall": "Accuracy over all sets: the share of sets whose gold sentence is ranked first (a k-way tie "
                "with the gold earns 1/k).",
     "official": "Official (over all sets)",

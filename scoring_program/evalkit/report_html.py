@@ -459,7 +459,7 @@ def _task_summary(view, task, entries):
               if comps else "",
               '<th colspan="%d">Corpus-level (token-micro)</th>' % len(micro) if micro else ""))
     second = "".join('<th class="num">%s</th>' % _metric_label(n) for n in comps + micro)
-    second += "".join('<th class="num">%s</th>' % c.replace("_", " ") for c in counts)
+    second += "".join('<th class="num">%s</th>' % _e(_count_label(view, c)) for c in counts)
     rows = []
     for entry in entries:
         cells = [_num_td(entry.get("score"))]
@@ -474,15 +474,25 @@ def _task_summary(view, task, entries):
     return _table(top + "<tr>%s</tr>" % second, rows)
 
 
-def _comparison_table(entry):
-    """Official (sentence-averaged) vs corpus-level (token-micro) value of each metric."""
+def _count_label(view, name):
+    """The label of a count field (``sentences``, ``scored_sentences``, ...) in the competition's unit (the
+    ``unit`` of its REPORT_NOTES, e.g. "documents"; sentences by default)."""
+    unit = view.notes.get("unit") or "sentences"
+    return name.replace("sentences", unit).replace("_", " ")
+
+
+def _comparison_table(view, entry):
+    """Official vs corpus-level (token-micro) value of each metric; the official column alone when the kind
+    computes no corpus-level value."""
     comps, micro = _as_dict(entry.get("components")), _as_dict(entry.get("micro"))
     names = list(comps) + [name for name in micro if name not in comps]
-    rows = ['<tr><td>task score</td>%s<td class="na">&ndash;</td></tr>' % _num_td(entry.get("score"))]
+    rows = ["<tr><td>task score</td>%s%s</tr>" % (_num_td(entry.get("score")),
+                                                  '<td class="na">&ndash;</td>' if micro else "")]
     for name in names:
         rows.append("<tr><td>%s</td>%s%s</tr>" % (_metric_label(name), _num_td(comps.get(name)),
-                                                  _num_td(micro.get(name))))
-    return _table(_head_row(["Metric", "Official (mean over sentences)", "Corpus-level (over all items)"]), rows)
+                                                  _num_td(micro.get(name)) if micro else ""))
+    head = ["Metric", _e(view.notes.get("official") or "Official (mean over sentences)")]
+    return _table(_head_row(head + (["Corpus-level (over all items)"] if micro else [])), rows)
 
 
 def _tag_row(tag, counts):
@@ -566,22 +576,23 @@ def _more_rows(total, what):
     return '<p class="more">%d more %s not shown.</p>' % (total - MAX_DETAIL_ROWS, what)
 
 
-def _entry_counts(entry):
-    """One-line summary of an entry's sentence and item counts."""
+def _entry_counts(view, entry):
+    """One-line summary of an entry's sentence (or the competition's unit) and item counts."""
     names = ("sentences", "scored_sentences", "items", "zeroed_sentences")
     return '<p class="note">%s; file <code>%s</code>.</p>' % (
-        ", ".join("%s: %s" % (n.replace("_", " "), _fmt_count(entry.get(n))) for n in names), _e(entry.get("file")))
+        ", ".join("%s: %s" % (_e(_count_label(view, n)), _fmt_count(entry.get(n))) for n in names),
+        _e(entry.get("file")))
 
 
 def _entry_details(view, task, entry):
     """Collapsible block of one language's detail tables for one task."""
     kind = task.get("kind")
     details = _as_dict(entry.get("details"))
-    body = [_entry_counts(entry)]
+    body = [_entry_counts(view, entry)]
     if entry.get("status") != STATUS_SCORED:
         body.append('<p class="bad">Not scored as submitted (%s); see the messages for this file.</p>'
                     % _e(STATUS_LABELS.get(_key(entry.get("status"))) or entry.get("status") or "unknown"))
-    body.append(_comparison_table(entry))
+    body.append(_comparison_table(view, entry))
     if kind == "tagging" or details.get("per_tag"):   # the tagging kind and the line-aligned label kinds
         body.append("<h3>Per tag</h3>" + _per_tag_table(details.get("per_tag")))
     elif kind == "morph":
