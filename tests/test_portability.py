@@ -1,33 +1,72 @@
-"""The scoring program runs on the platforms' Python 3.7 images: standard library only, 3.7 syntax."""
+"""What runs on the platforms' Python 3.7 images or on participants' machines needs Python 3.7 syntax and the
+standard library only: for every hosted competition, its scoring program, its starting kit and its sample
+generator (the top-level competition: ``scoring_program/``, ``embeddings_scoring_program/``, ``starting_kit/``;
+a competition under ``competitions/<id>/``: ``evaluate.py``, its declaration, ``starting_kit/`` and
+``sample_data/generate.py``; ``evalkit`` is checked with the top-level scoring program)."""
+import ast
 import os
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
-
-# What runs on the platforms' Python 3.7 images or on participants' machines: standard library only.
-PROGRAMS = [os.path.join(ROOT, name) for name in ("scoring_program", "embeddings_scoring_program", "starting_kit")]
-
+from organiser import declarations
 
 VERMIN = os.path.join(os.path.dirname(sys.executable), "vermin")
 
 
-def vermin(path):
-    """Run vermin's violation check for Python 3.7 on ``path``; return (status, output)."""
-    proc = subprocess.run([VERMIN, "--no-tips", "--violations", "-t=3.7-", path], stdout=subprocess.PIPE,
+def programs(cid):
+    """The files and folders of competition ``cid`` that must run on Python 3.7 with the standard library only."""
+    if cid == declarations.top_level_id():
+        return [os.path.join(ROOT, name) for name in ("scoring_program", "embeddings_scoring_program", "starting_kit")]
+    folder = declarations.folder(cid)
+    found = [os.path.join(folder, "evaluate.py"), os.path.join(folder, cid + ".py"),
+             os.path.join(folder, "starting_kit")]
+    generator = os.path.join(folder, "sample_data", "generate.py")
+    return found + ([generator] if os.path.isfile(generator) else [])
+
+
+def python_files(paths):
+    """Every ``.py`` file of ``paths`` (files, or folders walked)."""
+    for path in paths:
+        if path.endswith(".py"):
+            yield path
+            continue
+        for folder, _, names in os.walk(path):
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    yield os.path.join(folder, name)
+
+
+def imported_roots(path):
+    """The top-level module names that the file at ``path`` imports absolutely."""
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            yield node.module.split(".")[0]
+
+
+def vermin(paths):
+    """Run vermin's violation check for Python 3.7 on ``paths``; return (status, output)."""
+    proc = subprocess.run([VERMIN, "--no-tips", "--violations", "-t=3.7-"] + list(paths), stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, universal_newlines=True)
     return proc.returncode, proc.stdout
 
 
-def test_vermin_says_python_3_7_is_enough():
-    for program in PROGRAMS:
-        status, output = vermin(program)
-        assert status == 0, output
+@pytest.mark.parametrize("cid", declarations.hosted_ids())
+def test_vermin_says_python_3_7_is_enough(cid):
+    status, output = vermin(programs(cid))
+    assert status == 0, output
 
 
 def test_vermin_would_catch_newer_syntax(tmp_path):
     (tmp_path / "new.py").write_text("if (n := 3):\n    print(n)\n")
-    status, output = vermin(str(tmp_path))
+    status, output = vermin([str(tmp_path)])
     assert status != 0, output
 
 
@@ -43,24 +82,14 @@ def test_runs_isolated_without_site_packages(tmp_path):
         assert (tmp_path / "scores.txt").read_text(encoding="utf-8") == handle.read()
 
 
-def test_no_third_party_imports():
-    allowed = set(sys.stdlib_module_names) if hasattr(sys, "stdlib_module_names") else None
-    if allowed is None:
-        return
-    import ast
-    for program in PROGRAMS:
-        local = set(name[:-3] for name in os.listdir(program) if name.endswith(".py")) | {"evalkit", "st2024"}
-        for folder, _, files in os.walk(program):
-            for name in files:
-                if not name.endswith(".py"):
-                    continue
-                tree = ast.parse(open(os.path.join(folder, name), encoding="utf-8").read())
-                for node in ast.walk(tree):
-                    if isinstance(node, ast.Import):
-                        roots = [a.name.split(".")[0] for a in node.names]
-                    elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                        roots = [node.module.split(".")[0]]
-                    else:
-                        continue
-                    for root in roots:
-                        assert root in allowed or root in local, "%s imports %s" % (name, root)
+@pytest.mark.skipif(not hasattr(sys, "stdlib_module_names"), reason="needs Python 3.10+ (sys.stdlib_module_names)")
+@pytest.mark.parametrize("cid", declarations.hosted_ids())
+def test_no_third_party_imports(cid):
+    """Only the standard library, ``evalkit``, the declaration and the modules at the top of the program's folders
+    (a scoring program's or starting kit's own ``.py`` files)."""
+    paths = programs(cid)
+    local = set(name[:-3] for folder in paths if os.path.isdir(folder) for name in os.listdir(folder)
+                if name.endswith(".py")) | {"evalkit", cid}
+    for path in python_files(paths):
+        for root in imported_roots(path):
+            assert root in sys.stdlib_module_names or root in local, "%s imports %s" % (path, root)

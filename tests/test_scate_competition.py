@@ -278,31 +278,6 @@ def test_baseline_scores_on_the_public_dev_data(tmp_path):
         "scores"]["avg_score"] == 1.0
 
 
-# --------------------------------------------------------------------------- portability
-
-def test_program_and_kit_need_python_3_7_and_the_standard_library_only():
-    vermin = os.path.join(os.path.dirname(sys.executable), "vermin")
-    paths = [EVALUATE, os.path.join(SCATE_DIR, "scate.py"), KIT, os.path.join(SAMPLE, "generate.py"),
-             os.path.join(ROOT, "scoring_program", "evalkit", "timenorm")]
-    proc = subprocess.run([vermin, "--no-tips", "--violations", "-t=3.7-"] + paths, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, universal_newlines=True)
-    assert proc.returncode == 0, proc.stdout
-    if not hasattr(sys, "stdlib_module_names"):
-        return
-    import ast
-    allowed = set(sys.stdlib_module_names) | {"evalkit", "scate", "scate_data", "scate_baseline"}
-    files = [EVALUATE, os.path.join(SCATE_DIR, "scate.py")] + [os.path.join(KIT, n) for n in os.listdir(KIT)
-                                                                if n.endswith(".py")]
-    for path in files:
-        with open(path, encoding="utf-8") as handle:
-            tree = ast.parse(handle.read())
-        for node in ast.walk(tree):
-            roots = [a.name.split(".")[0] for a in node.names] if isinstance(node, ast.Import) else (
-                [(node.module or "").split(".")[0]] if isinstance(node, ast.ImportFrom) and not node.level else [])
-            assert set(roots) <= allowed, (path, roots)
-
-
-
 def test_make_check_without_a_baseline_submits_empty_document_files(sample_ref, tmp_path):
     members = check.trivial_submission(os.path.join(sample_ref, "test"), "scate")
     assert sorted(members) == [scate_data.submission_name(d) for d in scate_data.documents(SAMPLE, "test")]

@@ -265,16 +265,6 @@ def test_hostile_uploads_get_messages_never_a_traceback(built, tmp_path, label, 
         assert "Nothing could be scored" in stderr and "expected names: %s" % expected in stderr
 
 
-def test_portability_of_the_entry_point_declaration_and_kit():
-    vermin = os.path.join(os.path.dirname(sys.executable), "vermin")
-    kit = os.path.join(SPAN_DIR, "starting_kit")
-    files = [EVALUATE, os.path.join(SPAN_DIR, "spanglisheval.py")] + [
-        os.path.join(kit, n) for n in sorted(os.listdir(kit)) if n.endswith(".py")]
-    proc = subprocess.run([vermin, "--no-tips", "--violations", "-t=3.7-"] + files, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, universal_newlines=True)
-    assert proc.returncode == 0, proc.stdout
-
-
 def test_kit_doctests_run():
     import doctest
     kit = os.path.join(SPAN_DIR, "starting_kit")
