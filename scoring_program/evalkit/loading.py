@@ -51,14 +51,19 @@ def parse_json_bytes(data, name, max_bytes):
         raise DataError(name, "", "the JSON is nested far too deeply for this task's format")
 
 
-def read_json_file(path, name, max_bytes):
-    """Read and parse the JSON file at ``path`` (displayed as ``name``); raise DataError on problems."""
+def read_bounded(path, name, max_bytes):
+    """At most ``max_bytes + 1`` bytes of the file at ``path`` (displayed as ``name``: one byte more than the
+    limit, so that the parser can say the file is too large); DataError when it cannot be read."""
     try:
         with open(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
+            return handle.read(max_bytes + 1)
     except (IOError, OSError) as err:
         raise DataError(name, "", "cannot be read: %s" % err.strerror)
-    return parse_json_bytes(data, name, max_bytes)
+
+
+def read_json_file(path, name, max_bytes):
+    """Read and parse the JSON file at ``path`` (displayed as ``name``); raise DataError on problems."""
+    return parse_json_bytes(read_bounded(path, name, max_bytes), name, max_bytes)
 
 
 def read_optional_json(path, max_bytes):

@@ -8,6 +8,7 @@ the position (line and column, or the entity id) and what was expected versus wh
 """
 import xml.parsers.expat
 
+from ..loading import read_bounded
 from ..messages import DataError
 
 MAX_BYTES = 20 * 1024 * 1024
@@ -252,9 +253,4 @@ def read_anafora(data, file, text=None):
 def read_anafora_file(path, text=None, display=None):
     """Read the Anafora XML file at ``path`` (see :func:`read_anafora`); ``display`` names it in messages."""
     name = display or path
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except (IOError, OSError) as error:
-        raise DataError(name, "", "cannot read the file: %s" % error.strerror)
-    return read_anafora(data, name, text)
+    return read_anafora(read_bounded(path, name, MAX_BYTES), name, text)
