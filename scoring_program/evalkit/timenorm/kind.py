@@ -331,8 +331,7 @@ class IntervalsKind(AnaforaKind):
 
     def score(self, ref, pred, task):
         """Pool the interval item scores and the entity counts over the documents; per-document rows."""
-        recalls, per_doc, by_type = [], [], {}
-        ident, comp = (0, 0, 0), (0, 0, 0)
+        per_doc, by_type = [], {}
         stats = dict((name, []) for name in INTERVAL_STATISTICS)
         for doc in ref.documents:
             system = pred.get(doc.name) or _empty(doc.document)
@@ -340,24 +339,25 @@ class IntervalsKind(AnaforaKind):
             gold_items, _ = scate_items(doc.document, dct)
             predicted = getattr(system, "interval_items", None) or []
             p, r = interval_item_scores(gold_items, predicted)
-            recalls.extend(r)
             i_counts = entity_counts(doc.document, system, "identification", ENTITY_SKIP)
             c_counts = entity_counts(doc.document, system, "composition", ENTITY_SKIP)
-            ident, comp = _plus(ident, i_counts), _plus(comp, c_counts)
             _append(stats, INTERVAL_STATISTICS, (sum(p), len(p), sum(r), len(r)) + tuple(i_counts) + tuple(c_counts))
             _add_counts(by_type, entity_counts_by_type(doc.document, system, "identification", ENTITY_SKIP))
             doc_p, doc_r = _mean(p), _mean(r)
             per_doc.append([doc.name, "yes" if pred.get(doc.name) is not None else "no", len(gold_items),
                             len(predicted), doc_p, doc_r, harmonic(doc_p, doc_r), prf(*i_counts)[2]])
-        components = self.from_sums(_sums(stats), len(ref), task)
+        sums = _sums(stats)
+        components = self.from_sums(sums, len(ref), task)
         details = {"per_tag": _per_tag(by_type), "tables": [_table(
             "Per document", ["Document", "File", "Gold items", "System items", "Interval P", "Interval R",
                              "Interval F1", "Identification F1"], per_doc,
             "Items are the top entities whose intervals could be computed; interval P and R are means over the "
             "document's system and gold items (the official figures pool every item of every document).")],
-            "entities": {"identification": list(ident), "composition": list(comp)}}
+            "entities": dict((metric, [sums["%s_%s" % (metric, count)] for count in ("matched", "system", "gold")])
+                             for metric in ("identification", "composition"))}
         scored = sum(1 for doc in ref.documents if pred.get(doc.name) is not None)
-        return Entry(components, {}, len(ref), scored, len(recalls), len(ref) - scored, details, per_sentence=stats)
+        return Entry(components, {}, len(ref), scored, sums["gold_items"], len(ref) - scored, details,
+                     per_sentence=stats)
 
     def from_sums(self, sums, count, task):
         """The components, ``task.metric`` first, from the sums of the per-document statistics
@@ -388,14 +388,13 @@ class SpansKind(AnaforaKind):
 
     def score(self, ref, pred, task):
         """Identification counts over unique (spans, type) pairs of every document; per-type and per-document."""
-        totals, by_type, per_doc = (0, 0, 0), {}, []
+        by_type, per_doc = {}, []
         stats = dict((name, []) for name in SPAN_STATISTICS)
         for doc in ref.documents:
             system = pred.get(doc.name)
             gold_keys = _span_keys(doc.document)
             system_keys = _span_keys(system) if system is not None else set()
             counts = (len(gold_keys & system_keys), len(system_keys), len(gold_keys))
-            totals = _plus(totals, counts)
             _append(stats, SPAN_STATISTICS, counts)
             for kind in set(k[1] for k in gold_keys | system_keys):
                 _add_counts(by_type, {kind: (len(set(k for k in gold_keys & system_keys if k[1] == kind)),
@@ -403,14 +402,16 @@ class SpansKind(AnaforaKind):
                                              len([k for k in gold_keys if k[1] == kind]))})
             per_doc.append([doc.name, "yes" if system is not None else "no", counts[2], counts[1], counts[0]]
                            + list(prf(*counts)))
-        components = self.from_sums(_sums(stats), len(ref), task)
+        sums = _sums(stats)
+        components = self.from_sums(sums, len(ref), task)
         details = {"per_tag": _per_tag(by_type), "tables": [_table(
             "Per document", ["Document", "File", "Gold entities", "System entities", "Matched", "Precision",
                              "Recall", "F1"], per_doc,
             "An entity matches when its character span(s) and its type equal a gold entity's; each (spans, type) "
             "pair counts once. Event, PreAnnotation and NotNormalizable entities are left out on both sides.")]}
         scored = sum(1 for doc in ref.documents if pred.get(doc.name) is not None)
-        return Entry(components, {}, len(ref), scored, totals[2], len(ref) - scored, details, per_sentence=stats)
+        return Entry(components, {}, len(ref), scored, sums["identification_gold"], len(ref) - scored, details,
+                     per_sentence=stats)
 
     def from_sums(self, sums, count, task):
         """The components, ``task.metric`` first, from the sums of the per-document (matched, system, gold)
