@@ -37,6 +37,7 @@ from collections import OrderedDict
 
 from .kinds import Entry
 from .loading import decode_utf8, parse_json_bytes
+from .metrics import ratio
 from .messages import ERROR, WARNING, DataError, MessageLog
 
 MAX_SUBMISSION_BYTES = 64 * 1024 * 1024
@@ -380,15 +381,6 @@ def details(reference, answers):
          "note": "Credit below 1: the gold was not chosen, or shared the top score with other sentences."}]}
 
 
-def _ratio(part, whole):
-    """``part / whole``, 0.0 when ``whole`` is 0 (then ``part`` is too); numbers or numpy arrays alike.
-
-    >>> _ratio(1.5, 3), _ratio(0.0, 0)
-    (0.5, 0.0)
-    """
-    return part / (whole + (whole == 0))
-
-
 def set_statistics(reference, answers):
     """``{statistic: [value per set]}``: ``credit_cs`` / ``credit_mono`` (the set's credit in its group, else 0),
     ``cs`` / ``mono`` (1 for the set's group), ``edits`` (expected word edits of the choice) and ``words`` (gold
@@ -452,12 +444,11 @@ class ChoiceKind(object):
         """:func:`evaluate` as an :class:`~evalkit.kinds.Entry`: the components (``task.metric`` first), the
         per-set statistics of :func:`set_statistics` as ``per_sentence`` (what :meth:`from_sums` computes the
         components from), the sets without a valid answer as zeroed."""
-        scores = evaluate(ref, answers)
-        names = [task.metric] + [c for c in task.components if c != task.metric]
-        components = OrderedDict((name, scores[name]) for name in names)
-        invalid = sum(1 for s in ref if answers.get(s["id"]) is None)
         stats = set_statistics(ref, answers)
-        return Entry(components, {}, len(ref), len(ref) - invalid, int(sum(stats["words"])), invalid,
+        sums = dict((name, sum(values)) for name, values in stats.items())
+        components = self.from_sums(sums, len(ref), task)
+        invalid = sum(1 for s in ref if answers.get(s["id"]) is None)
+        return Entry(components, {}, len(ref), len(ref) - invalid, int(sums["words"]), invalid,
                      details(ref, answers), per_sentence=stats)
 
     def from_sums(self, sums, count, task):
@@ -471,10 +462,10 @@ class ChoiceKind(object):
         >>> ChoiceKind().from_sums(sums, 2, task)
         OrderedDict([('accuracy', 0.25), ('accuracy_cs', 0.5), ('wer', 0.3)])
         """
-        values = {"accuracy": lambda: _ratio(sums["credit_cs"] + sums["credit_mono"], sums["cs"] + sums["mono"]),
-                  "accuracy_cs": lambda: _ratio(sums["credit_cs"], sums["cs"]),
-                  "accuracy_mono": lambda: _ratio(sums["credit_mono"], sums["mono"]),
-                  "wer": lambda: _ratio(sums["edits"], sums["words"])}
+        values = {"accuracy": lambda: ratio(sums["credit_cs"] + sums["credit_mono"], sums["cs"] + sums["mono"]),
+                  "accuracy_cs": lambda: ratio(sums["credit_cs"], sums["cs"]),
+                  "accuracy_mono": lambda: ratio(sums["credit_mono"], sums["mono"]),
+                  "wer": lambda: ratio(sums["edits"], sums["words"])}
         names = [task.metric] + [c for c in task.components if c != task.metric]
         return OrderedDict((name, values[name]()) for name in names)
 
