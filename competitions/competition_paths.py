@@ -6,8 +6,10 @@
     competition_paths.setup(__file__)
 
 The kit's scoring program (``evalkit``) goes first; the competition's folder and its starting kit are
-appended (their module names carry the competition's id, so they shadow nothing). Each folder is added once,
-and ``competitions/`` itself is taken off again.
+appended (their module names carry the competition's id, so they shadow nothing). The top-level competition
+(ST2024), whose builders sit in ``competitions/<id>/`` while its bundle source is the repository's top level, has
+its starting kit at the top level (``starting_kit/``). Each folder is added once, and ``competitions/`` itself is
+taken off again.
 """
 import os
 import sys
@@ -23,6 +25,9 @@ def setup(script):
     if os.path.join(ROOT, "scoring_program") not in sys.path:
         sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
     folder = os.path.dirname(os.path.abspath(script))
-    for path in (folder, os.path.join(folder, "starting_kit")):
+    kit = os.path.join(folder, "starting_kit")
+    if not os.path.isdir(kit):   # the top-level competition: its kit is the repository's starting_kit/
+        kit = os.path.join(ROOT, "starting_kit")
+    for path in (folder, kit):
         if path not in sys.path:
             sys.path.append(path)

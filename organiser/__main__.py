@@ -1,12 +1,13 @@
-"""``python -m organiser <command> [options]``: one entry point for the organiser tooling."""
+"""``python -m organiser <command> [--competition ID] [options]``: one entry point for the organiser tooling, for
+every hosted competition (default: the top-level one)."""
 import importlib
 import sys
 
 COMMANDS = {
-    "reference": ("organiser.reference", "build reference data and the data-quality report"),
+    "reference": ("organiser.builders:reference_main", "a competition's reference data (its reference builder)"),
+    "baselines": ("organiser.builders:baselines_main", "a competition's baseline submissions (its baselines builder)"),
     "bundle": ("organiser.bundle", "build the competition bundles, pages and starting kit zip"),
-    "check": ("organiser.check", "validate bundles and simulate the CodaLab and Codabench workers"),
-    "baselines": ("organiser.baselines", "train, predict and score the baseline submissions"),
+    "check": ("organiser.check", "validate bundles, audit them for leaks, simulate the CodaLab and Codabench workers"),
     "summary": ("organiser.summary", "print where everything built by `make` is"),
     "results": ("organiser.results", "re-score the official submissions, rank with confidence intervals"),
 }
@@ -20,8 +21,9 @@ def main(argv=None):
         for name, (_, text) in COMMANDS.items():
             print("  %-10s %s" % (name, text))
         return 2
-    module = importlib.import_module(COMMANDS[argv[0]][0])
-    return module.main(argv[1:])
+    module_name, _, function = COMMANDS[argv[0]][0].partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, function or "main")(argv[1:])
 
 
 if __name__ == "__main__":

@@ -1,24 +1,32 @@
-"""Competition bundles: CodaLab v1.5 (for CodaLab Competitions) and native Codabench v2, per subtask.
+"""Competition bundles of every hosted competition: CodaLab v1.5 and native Codabench v2, per subtask.
 
-``python -m organiser bundle --data DIR --reference reference_data --out dist [--schedule schedule.yaml]`` writes:
+``python -m organiser bundle --competition ID --data DIR --reference REF --out OUT [--schedule S]`` (``make bundle``,
+``make COMPETITION=ID``) is the one bundle builder: every hosted competition (the top-level one and each
+``competitions/<id>/``, see organiser.declarations.Hosted) goes through it, so every rule below holds for all of
+them. It writes, for each subtask of the declaration (``<stem>``: ``<id>`` when the subtask is the competition
+itself, else ``<id>-<subtask>``):
 
-- ``dist/bundles/<id>-<subtask>.zip`` (v1.5: upload on CodaLab) and ``dist/bundles/<id>-<subtask>-codabench.zip``
-  (``version: 2``: upload on Codabench), for each subtask of the declaration, with the same members;
-- ``dist/reference/<subtask>-<phase>.zip`` (the reference data of each phase, ``phase`` = ``dev`` | ``test``
-  | an extra phase's name), also nested in the bundles; without test gold the test phase nests a placeholder instead
-  (``TEST_REFERENCE_PENDING.txt``) and ``dist/reference/<subtask>-test.zip`` is built later (docs/organisers.md);
-- ``dist/public_data/<subtask>-test.zip`` (the release's unannotated test input, the test phase's public data);
-- ``dist/starting_kit.zip`` (``starting_kit/`` + the scoring program, with the baseline table in its README);
-- ``dist/pages/<subtask>/*.html`` (the pages nested in each bundle);
-- ``dist/build.json`` (the data, references and schedule of this build: what ``make check`` checks).
+- ``OUT/bundles/<stem>.zip`` (v1.5: upload on CodaLab) and ``OUT/bundles/<stem>-codabench.zip`` (``version: 2``:
+  upload on Codabench), with the same members;
+- ``OUT/reference/<subtask>-<phase>.zip``: each phase's reference data (also nested in the bundles), with a
+  ``phase.json`` that tells the scoring program whether the phase's gold is public (full reports) or hidden
+  (scores and format messages only); without test gold the test phase nests a placeholder instead
+  (``TEST_REFERENCE_PENDING.txt``), to be replaced when the organisers have the gold (docs/organisers.md);
+- ``OUT/public_data/<subtask>-test.zip``: the test phase's input, written APART: it is never in a bundle or a
+  starting kit (both platforms show every phase's public data to participants from the first day); the test
+  phase nests a placeholder public data zip that the organisers replace with it when the test phase opens;
+- ``OUT/starting_kit.zip``: the competition's ``starting_kit/``, its scoring program, the development reference
+  (``reference_data/dev/``, to score development predictions locally), the development phase's public data
+  under ``data/`` and the baseline table in its README;
+- ``OUT/pages/<subtask>/*.html`` (the pages nested in each bundle) and ``OUT/build.json`` (the manifest ``make
+  check`` reads).
 
-The top-level ``competition.yaml`` is the source of the first subtask's bundle; the others are derived from it
-(their own title, tasks and languages from the declaration's ``SUBTASKS``; description, phase labels and extra
-phases from the competition's ``subtasks.yaml``, see ``organiser.declarations.wording``).
-Every date comes from ``schedule.yaml`` (``organiser.schedule``). The leaderboard columns are generated from
-``evalkit.keys.leaderboard_columns`` and the declaration's ``SUBTASKS``, the same declaration the scorer uses. Zips are
-deterministic (fixed timestamps and permissions, sorted members, ``competition.yaml`` first), so rebuilding
-from the same inputs gives identical bytes.
+What a competition's reference builder writes (``REF``): ``<phase>/`` (``dev``, ``test`` when gold exists), the
+participants' files ``public/<phase>/`` (or ``public/<phase>/<subtask>/``), ``statistics.md`` (shown on the pages)
+and ``public_gold.json`` (``{phase: why its gold is public}``): a test phase whose gold is public is built as an
+openly labelled practice phase, said loudly. Dates come from the competition's schedule, columns from its
+declaration, the pages from its templates (organiser.pages, plus its ``bundle_hooks.py``). Zips are deterministic
+(fixed timestamps and permissions, sorted members, ``competition.yaml`` first).
 """
 import argparse
 import copy
@@ -26,26 +34,21 @@ import io
 import json
 import os
 import re
+import shutil
 import sys
 import zipfile
 
 import yaml
 
-from organiser import ROOT, SCORING_PROGRAM, declarations, logo, pages, release
+from organiser import declarations, logo, pages
 from organiser import schedule as schedule_module
-from evalkit import keys
+from evalkit import keys, lines
 from evalkit.messages import DataError
 
-#: The declaration of the competition this builder is for (the top-level one; see organiser.declarations).
-DECLARATION = declarations.load()
-PREFIX = DECLARATION.COMPETITION_ID
-
-COMPETITION_YAML = os.path.join(ROOT, "competition.yaml")
-STARTING_KIT = os.path.join(ROOT, "starting_kit")
 YAML_MEMBER = "competition.yaml"
 LOGO_MEMBER = "logo.png"
 STARTING_KIT_MEMBER = "starting_kit.zip"
-#: Phase reference members are named ``reference_data_<phase>.zip``, <phase> a folder of reference_data/.
+#: Phase reference members are named ``reference_data_<phase>.zip``, <phase> a folder of the reference.
 REFERENCE_MEMBER = re.compile(r"^reference_data_([a-z0-9]+)\.zip$")
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 SKIPPED_NAMES = frozenset(("__pycache__", ".pytest_cache", ".mypy_cache", ".DS_Store", ".git"))
@@ -54,16 +57,34 @@ STORED_SUFFIXES = (".zip", ".png", ".gz", ".bin")
 BASELINE_MARKER = "<!-- BASELINE_TABLE -->"
 #: The phase whose leaderboard is the official result (hidden on CodaLab while it runs).
 OFFICIAL_PHASE = "test"
+#: The phase whose gold every participant has (it is in the starting kit): its reports may show everything.
+DEVELOPMENT_PHASE = "dev"
 #: Stands in for the test reference data while the test gold is not available (see docs/organisers.md).
 PENDING_REFERENCE_FILE = "TEST_REFERENCE_PENDING.txt"
 PENDING_REFERENCE_TEXT = (
     "The test reference data of this phase has not been uploaded yet: submissions to this phase cannot be\n"
     "scored until the organisers replace this reference data with the test reference zip built by `make`\n"
-    "(see docs/organisers.md, 'Adding the test phase later').\n")
+    "(see docs/organisers.md, 'Adding the test gold').\n")
+#: The test phase's public data in the bundle: a placeholder, replaced by the test input when the phase opens.
 PUBLIC_DATA_MEMBER = "public_data_test.zip"
+PENDING_PUBLIC_FILE = "TEST_DATA_PENDING.txt"
+PENDING_PUBLIC_TEXT = (
+    "The test input of this competition is released when the test phase opens (%s).\n"
+    "The organisers then replace this file with it: download the test phase's public data again.\n")
 CODABENCH_SUFFIX = "-codabench"
 CODABENCH_IMAGE_KEY = "docker_image"
 MANIFEST = "build.json"
+#: What the scoring program reads in each phase's reference data: whose gold it is (organiser.pages says it too).
+PHASE_FILE = "phase.json"
+#: Written by a competition's reference builder beside its phases.
+PUBLIC_FOLDER = "public"
+PUBLIC_GOLD_FILE = "public_gold.json"
+#: A practice phase's label gets this suffix; its description starts with PRACTICE_TEXT.
+PRACTICE_SUFFIX = " (practice)"
+PRACTICE_TEXT = ("PRACTICE PHASE: the gold of this phase is public (%s), so this leaderboard is no official result. ")
+PAGE_TITLES = {"overview": "Overview", "evaluation": "Evaluation", "data": "Data", "timeline": "Timeline",
+               "terms": "Terms and conditions"}
+
 
 class BundleError(Exception):
     """A problem that stops the build, with a message for the organisers."""
@@ -71,41 +92,72 @@ class BundleError(Exception):
 
 # --------------------------------------------------------------------------- declarations
 
-def subtask_pairs(subtask):
-    """The (task, lang) pairs ``subtask`` scores (its tasks x languages, filtered by task.languages)."""
-    return pages.subtask_pairs(subtask)
+def subtask_pairs(decl, subtask):
+    """The declared (task, lang) pairs of ``subtask``: its tasks x its languages, filtered by task.languages."""
+    declared = decl.SUBTASKS[subtask]
+    tasks = [decl.TASKS_BY_FOLDER[folder] for folder in declared["tasks"]]
+    return [(task, lang) for task in tasks for lang in declared["languages"] if lang in task.languages]
 
 
-def subtask_languages(subtask):
-    """The languages of ``subtask``, in declared order."""
-    return list(DECLARATION.SUBTASKS[subtask]["languages"])
+def reference_file(decl, task, lang):
+    """The reference member name of a (task, lang) pair: the declared ``REFERENCE_FILE`` or ``<task>/<lang>.json``."""
+    if lines.declares_names(decl):
+        return lines.reference_name(decl, task, lang)
+    return "%s/%s.json" % (task.folder, lang)
 
 
-def leaderboard_columns(subtask):
-    """``[(key, label), ...]`` of the leaderboard of ``subtask``, from the scorer's own key module."""
-    return keys.leaderboard_columns(DECLARATION.TASKS, subtask_languages(subtask), subtask_pairs(subtask))
+def dataset_label(decl, task, lang):
+    """A dataset column's label from the declaration's ``DATASET_LABEL`` (e.g. ``LID SPA-ENG``)."""
+    return decl.DATASET_LABEL.format(task=task.key.upper(), pair=lang.replace("_", "-").upper())
 
 
-def build_leaderboard(source, subtask):
-    """The ``leaderboard`` section: the source's single leaderboard and the generated columns.
+def declared_columns(decl, languages, pairs):
+    """``[(key, label)]``: the leaderboard columns the declaration asks for over ``pairs``.
 
-    Every column refers to the leaderboard mapping itself (a YAML anchor once dumped): both platforms
-    match a column to its leaderboard by the ``label`` of that mapping.
+    A declaration with ``LEADERBOARD = "datasets"`` shows the overall score (``OVERALL_LABEL``) and one
+    column per dataset, in the declared task order; with ``LEADERBOARD = "components"``, the overall score and
+    every component of every entry (labels from ``COMPONENT_LABELS``; with a single entry, its official metric is
+    the overall score and has no column of its own); any other gets :func:`evalkit.keys.leaderboard_columns`
+    (overall, task means, language means, entries).
+    """
+    if getattr(decl, "LEADERBOARD", None) == "components":
+        labels = getattr(decl, "COMPONENT_LABELS", {})
+        ordered = keys.ordered_pairs(decl.TASKS, languages, pairs)
+        return [(keys.OVERALL_KEY, decl.OVERALL_LABEL)] + [   # one entry: its score is the overall one
+            (keys.component_key(lang, task, comp), labels.get(comp, comp)) for task, lang in ordered
+            for comp in task.components if len(ordered) > 1 or comp != task.metric]
+    if getattr(decl, "LEADERBOARD", None) == "datasets":
+        rank = dict((task.folder, index) for index, task in enumerate(decl.TASKS))
+        ordered = sorted(pairs, key=lambda pair: (rank[pair[0].folder], list(pair[0].languages).index(pair[1])))
+        return [(keys.OVERALL_KEY, decl.OVERALL_LABEL)] + [
+            (keys.entry_key(lang, task), dataset_label(decl, task, lang)) for task, lang in ordered]
+    return keys.leaderboard_columns(decl.TASKS, languages, pairs)
+
+
+def leaderboard_section(source, decl, subtask, pairs):
+    """The ``leaderboard`` section: the source's single leaderboard and the declared columns over ``pairs``.
+
+    Every column refers to the leaderboard mapping itself (a YAML anchor once dumped): both platforms match a
+    column to its leaderboard by the ``label`` of that mapping. A component of the declaration's
+    ``LOWER_IS_BETTER`` sorts ascending.
     """
     boards = (source or {}).get("leaderboards") or {}
     if len(boards) != 1:
         raise BundleError("competition.yaml: leaderboard.leaderboards must declare exactly one leaderboard")
     (board_key, board), = boards.items()
     board = {"label": board["label"], "rank": board.get("rank", 1)}
+    lower = set(keys.component_key(lang, task, comp) for task, lang in pairs
+                for comp in getattr(decl, "LOWER_IS_BETTER", ()))
     columns = {}
-    for rank, (key, label) in enumerate(leaderboard_columns(subtask), 1):
-        columns[key] = {"leaderboard": board, "label": label, "numeric_format": 4,
-                        "rank": rank, "sort": "desc"}
+    languages = list(decl.SUBTASKS[subtask]["languages"])
+    for rank, (key, label) in enumerate(declared_columns(decl, languages, pairs), 1):
+        columns[key] = {"leaderboard": board, "label": label, "numeric_format": 4, "rank": rank,
+                        "sort": "asc" if key in lower else "desc"}
     return {"leaderboards": {board_key: board}, "columns": columns}
 
 
-def load_competition(path=COMPETITION_YAML):
-    """Read the source ``competition.yaml``."""
+def load_competition(path):
+    """Read a source ``competition.yaml``."""
     with open(path, encoding="utf-8") as handle:
         data = yaml.safe_load(handle)
     if not isinstance(data, dict) or not isinstance(data.get("phases"), dict):
@@ -114,7 +166,7 @@ def load_competition(path=COMPETITION_YAML):
 
 
 def phase_reference(phase):
-    """The reference_data/ folder a phase scores against (``dev`` for ``reference_data_dev.zip``)."""
+    """The reference folder a phase scores against (``dev`` for ``reference_data_dev.zip``)."""
     match = REFERENCE_MEMBER.match(str(phase.get("reference_data", "")))
     if not match:
         raise BundleError("phase %r: reference_data must be named reference_data_<phase>.zip, got %r"
@@ -122,56 +174,132 @@ def phase_reference(phase):
     return match.group(1)
 
 
-def derive_competition(source, subtask, available_phases, schedule=None):
-    """The CodaLab v1.5 competition of ``subtask`` from the source and the schedule.
+def schedule_path(cid=None):
+    """The schedule of competition ``cid`` (``schedule.yaml`` beside its ``competition.yaml``)."""
+    return declarations.Hosted(cid).schedule
 
-    ``available_phases`` is the set of reference_data/ folders that exist (e.g. {"dev"}): a phase without
-    reference data is dropped, except the test phase, which is kept with a placeholder reference (see
-    :func:`pending_reference_members`) so that every phase and date exists from the first upload. The
-    subtask gets its own title, and the description, labels and extra phases its wording declares. Dates come from
-    ``schedule`` (default: schedule.yaml): each phase starts when it opens, the competition ends when the
-    last phase closes (CodaLab ends a phase when the next starts); the last submission of each team is
-    forced onto the leaderboard and the test phase's leaderboard is hidden while it runs.
+
+# --------------------------------------------------------------------------- the state of each phase
+
+class PhaseStates(object):
+    """What the reference folder holds for each phase: ``real`` (gold participants cannot see), ``public`` (the
+    development phase, whose gold is in the starting kit), ``practice`` (a test phase whose gold is public,
+    ``reasons[phase]`` says why) or ``pending`` (no reference: the test placeholder)."""
+
+    def __init__(self, reference_dir, hosted=None):
+        self.found = available_phases(reference_dir, hosted)
+        self.reasons = read_public_gold(reference_dir)
+        #: Every declared reference file name that some phase has (a dataset no phase has is "lacking").
+        self.present = set()
+        if hosted is not None:
+            decl = hosted.declaration
+            self.present = set(reference_file(decl, t, l) for name in self.found for t in decl.TASKS
+                               for l in t.languages if os.path.isfile(os.path.join(
+                                   reference_dir, name, *reference_file(decl, t, l).split("/"))))
+
+    def state(self, name):
+        """The state of phase ``name``."""
+        if name == DEVELOPMENT_PHASE:
+            return "public"
+        if name not in self.found:
+            return "pending"
+        return "practice" if name in self.reasons else "real"
+
+    def gold_is_hidden(self, name):
+        """Whether the reports of phase ``name`` must keep its gold hidden."""
+        return self.state(name) not in ("public", "practice")
+
+
+def read_public_gold(reference_dir):
+    """``{phase: reason}`` of ``<reference_dir>/public_gold.json`` (a reference builder's statement that a phase's
+    gold is public); empty when absent."""
+    path = os.path.join(reference_dir, PUBLIC_GOLD_FILE)
+    if not os.path.isfile(path):
+        return {}
+    with open(path, encoding="utf-8") as handle:
+        try:
+            value = json.load(handle)
+        except ValueError as error:
+            raise BundleError("%s is not valid JSON: %s" % (path, error))
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise BundleError("%s: expected {phase: reason}" % path)
+    return value
+
+
+def phase_policy(name, hidden):
+    """The ``phase.json`` of phase ``name``: ``{"phase": name, "gold": "hidden" | "public"}`` (bytes)."""
+    return (json.dumps({"phase": name, "gold": "hidden" if hidden else "public"}, sort_keys=True) + "\n").encode()
+
+
+def stamp_phases(reference_dir):
+    """Write each phase folder's ``phase.json`` (the reports of the development phase and of a practice phase show
+    everything; any other phase keeps its gold hidden); return ``{phase: hidden}``."""
+    states = PhaseStates(reference_dir)
+    stamped = {}
+    for name in sorted(states.found):
+        stamped[name] = states.gold_is_hidden(name)
+        write_file(os.path.join(reference_dir, name, PHASE_FILE), phase_policy(name, stamped[name]))
+    return stamped
+
+
+# --------------------------------------------------------------------------- the competition.yaml
+
+def derive_competition(hosted, source, subtask, states, schedule):
+    """The CodaLab v1.5 competition of ``subtask`` from the source, the phases' states and the schedule.
+
+    Every phase of the source is kept: the development phase must have reference data; the test phase without
+    gold has a placeholder reference (so every phase and date exists from the first upload); a test phase whose
+    gold is public is an openly labelled practice phase; the extra phases the subtask's wording declares follow.
+    The subtask gets its own title (the first subtask keeps the source's), and the description and phase labels
+    its wording declares. Each phase starts when it opens, the competition ends when the last phase closes
+    (CodaLab ends a phase when the next starts); the last submission of each team is forced onto the
+    leaderboard, the test phase's leaderboard is hidden while it runs, and neither the leaderboard button nor
+    the home page's chart of scores is offered (docs/organisers.md).
     """
-    schedule = schedule if schedule is not None else schedule_module.load()
-    phases = []
-    for number in sorted(source["phases"]):
-        phase = copy.deepcopy(source["phases"][number])
-        if phase_reference(phase) in available_phases or phase_reference(phase) == OFFICIAL_PHASE:
-            phases.append(phase)
-    if not any(phase_reference(p) in available_phases for p in phases):
-        raise BundleError("no phase has reference data (looked for %s)" % ", ".join(
-            "reference_data/%s" % phase_reference(p) for p in source["phases"].values()))
-    phases.extend(dict(extra["phase"]) for extra in declarations.extra_phases(subtask))
+    decl = hosted.declaration
+    phases = [copy.deepcopy(source["phases"][number]) for number in sorted(source["phases"])]
     names = [phase_reference(phase) for phase in phases]
+    if DEVELOPMENT_PHASE not in names or DEVELOPMENT_PHASE not in states.found:
+        raise BundleError("no development reference data (looked for %s/)" % DEVELOPMENT_PHASE)
+    extras = declarations.extra_phases(subtask, hosted.cid)
+    phases.extend(dict(extra["phase"]) for extra in extras)
+    names += [extra["name"] for extra in extras]
     starts, end_date = schedule_module.codalab_dates(schedule, names)
     competition = {}
     for key, value in source.items():
-        if key in ("end_date", "force_submission_to_leaderboard"):
+        if key in ("end_date", "force_submission_to_leaderboard", "disallow_leaderboard_modifying", "hide_chart"):
             continue
         competition[key] = copy.deepcopy(value)
         if key == "has_registration":
             competition["end_date"] = end_date
             competition["force_submission_to_leaderboard"] = True
-    first = next(iter(DECLARATION.SUBTASKS))
-    competition["title"] = source["title"] if subtask == first else DECLARATION.SUBTASKS[subtask]["title"]
-    wording = declarations.subtask_wording(subtask)
+            competition["disallow_leaderboard_modifying"] = True
+            competition["hide_chart"] = True
+    first = next(iter(decl.SUBTASKS))
+    competition["title"] = source["title"] if subtask == first else decl.SUBTASKS[subtask]["title"]
+    wording = declarations.subtask_wording(subtask, hosted.cid)
     if wording.get("description"):
         competition["description"] = wording["description"]
     competition["phases"] = {}
     for index, phase in enumerate(phases):
-        competition["phases"][index + 1] = _dated_phase(phase, index + 1, names[index], starts[index], subtask,
-                                                        schedule)
-    competition["leaderboard"] = build_leaderboard(source.get("leaderboard"), subtask)
+        dated = _dated_phase(phase, index + 1, names[index], starts[index], wording, schedule)
+        if states.state(names[index]) == "practice":
+            dated["label"] = (dated["label"] + PRACTICE_SUFFIX)[:50]
+            dated["description"] = (PRACTICE_TEXT % states.reasons[names[index]]) + dated.get("description", "")
+        competition["phases"][index + 1] = dated
+    pairs = subtask_pairs(decl, subtask)
+    if getattr(decl, "LACKING_DATASETS", "keep") == "drop":   # a dataset no phase has a reference for: no column
+        pairs = [(t, l) for t, l in pairs if reference_file(decl, t, l) in states.present]
+    competition["leaderboard"] = leaderboard_section(source.get("leaderboard"), decl, subtask, pairs)
     return competition
 
 
-def _dated_phase(phase, number, name, start, subtask, schedule):
+def _dated_phase(phase, number, name, start, wording, schedule):
     """One phase with its number, label, start date, description dates and leaderboard mode."""
     window = schedule.window(name)
     ordered = {"phasenumber": number}
     ordered.update((key, value) for key, value in phase.items() if key not in ("phasenumber", "start_date"))
-    labels = declarations.subtask_wording(subtask).get("phase_labels") or {}
+    labels = wording.get("phase_labels") or {}
     ordered["label"] = labels.get(name, phase.get("label"))
     ordered["start_date"] = start
     if ordered.get("description"):
@@ -182,19 +310,16 @@ def _dated_phase(phase, number, name, start, subtask, schedule):
     return ordered
 
 
-PAGE_TITLES = {"overview": "Overview", "evaluation": "Evaluation", "data": "Data", "timeline": "Timeline",
-               "terms": "Terms and conditions"}
-
-
-def codabench_competition(competition, schedule=None):
+def codabench_competition(competition, schedule):
     """The native Codabench (``version: 2``) competition equivalent to a v1.5 ``competition``.
 
     Same pages, programs, references, limits and columns, plus what v1.5 cannot say on Codabench: each
     phase's own end (:func:`schedule.codabench_dates`), the leaderboard rule ``Force_Last`` (each team's
-    last submission is its entry), detailed results not shown on the leaderboard (participants still see
-    their own in the submission panel) and submissions that participants cannot make public.
+    last submission is its entry, enforced by the server in every phase), detailed results not linked from the
+    leaderboard, submissions that participants cannot make public, and the test phase's ``hide_output`` (the
+    logs, outputs and submitted files of its submissions are not served to other users; each team still sees its
+    scores and detailed results).
     """
-    schedule = schedule if schedule is not None else schedule_module.load()
     ordered = [competition["phases"][n] for n in sorted(competition["phases"])]
     dates = schedule_module.codabench_dates(schedule, [phase_reference(p) for p in ordered])
     tasks, phases = [], []
@@ -208,6 +333,8 @@ def codabench_competition(competition, schedule=None):
                  "max_submissions_per_day": phase["max_submissions_per_day"],
                  "execution_time_limit": phase.get("execution_time_limit", 600),
                  "auto_migrate_to_this_phase": False, "tasks": [index]}
+        if phase_reference(phase) == OFFICIAL_PHASE:
+            entry["hide_output"] = True
         for key in ("starting_kit", "public_data"):
             if phase.get(key):
                 entry[key] = phase[key]
@@ -280,19 +407,44 @@ def directory_members(root, prefix=""):
     return members
 
 
-def reference_members(phase_dir, subtask, baselines_dir=None):
-    """The reference files of ``subtask`` in ``phase_dir``: ``({"<task>/<lang>.json": bytes}, missing)``.
+# --------------------------------------------------------------------------- reference data
 
-    Only the subtask's (task, lang) pairs are taken (what the scorer scores is exactly the files
-    present); ``missing`` lists the declared pairs without a file. Two optional files the scorer
-    does not score ride along: ``other_split.json`` (recognises predictions for the other split) and,
-    from ``baselines_dir`` (``make baselines``), ``baseline_scores.json`` (the baseline's scores on
-    this phase, shown beside the participant's in ``detailed_results.html``).
+def available_phases(reference_dir, hosted=None):
+    """The phase folders of ``reference_dir`` that hold at least one reference file (the declaration's names when
+    ``hosted`` is given, else any file but the phase and exclusion notes)."""
+    found = set()
+    if not os.path.isdir(reference_dir):
+        return found
+    notes = (PHASE_FILE, "excluded.json", "other_split.json", "baseline_scores.json")
+    for name in os.listdir(reference_dir):
+        path = os.path.join(reference_dir, name)
+        if name == PUBLIC_FOLDER or not os.path.isdir(path):
+            continue
+        if hosted is not None:
+            decl = hosted.declaration
+            if any(os.path.isfile(os.path.join(path, *reference_file(decl, t, l).split("/")))
+                   for t in decl.TASKS for l in t.languages):
+                found.add(name)
+        elif any(f not in notes for _, _, files in os.walk(path) for f in files):
+            found.add(name)
+    return found
+
+
+def reference_members(hosted, phase_dir, subtask, baselines_dir=None, phase=None, hidden=True):
+    """The reference files of ``subtask`` in ``phase_dir``: ``({name: bytes}, missing)``.
+
+    Only the subtask's (task, lang) pairs are taken (what the scorer scores is exactly the files present);
+    ``missing`` lists the declared pairs without a file. What rides along, never scored: ``phase.json`` (the
+    reports' policy, :func:`phase_policy`), ``other_split.json`` (recognises predictions for the other split)
+    and, from ``baselines_dir`` (``make baselines``), ``baseline_scores.json`` (the baseline's scores on this
+    phase, shown beside a participant's in ``detailed_results.html``).
     """
+    decl = hosted.declaration
+    phase = phase or os.path.basename(os.path.normpath(phase_dir))
     members, missing = {}, []
-    for task, lang in subtask_pairs(subtask):
-        name = "%s/%s.json" % (task.folder, lang)
-        path = os.path.join(phase_dir, task.folder, lang + ".json")
+    for task, lang in subtask_pairs(decl, subtask):
+        name = reference_file(decl, task, lang)
+        path = os.path.join(phase_dir, *name.split("/"))
         if os.path.isfile(path):
             with open(path, "rb") as handle:
                 members[name] = handle.read()
@@ -301,14 +453,16 @@ def reference_members(phase_dir, subtask, baselines_dir=None):
     if os.path.isfile(os.path.join(phase_dir, "other_split.json")):
         with open(os.path.join(phase_dir, "other_split.json"), "rb") as handle:
             members["other_split.json"] = handle.read()
-    members.update(baseline_member(baselines_dir, subtask, os.path.basename(os.path.normpath(phase_dir))))
+    if members:
+        members[PHASE_FILE] = phase_policy(phase, hidden)
+    members.update(baseline_member(baselines_dir, subtask, phase, hosted.cid))
     return members, missing
 
 
-def baseline_member(baselines_dir, subtask, phase):
+def baseline_member(baselines_dir, subtask, phase, cid=None):
     """``{"baseline_scores.json": bytes}``: the baseline's scores of ``subtask`` on ``phase`` (from
     ``make baselines``), shown beside a participant's in ``detailed_results.html``; empty when absent."""
-    split = declarations.wording()["phase_splits"].get(phase)
+    split = declarations.wording(cid)["phase_splits"].get(phase)
     scores = os.path.join(baselines_dir or "", "scores-baseline-%s-%s.json" % (subtask, split))
     if not (baselines_dir and split and os.path.isfile(scores)):
         return {}
@@ -318,13 +472,16 @@ def baseline_member(baselines_dir, subtask, phase):
         {"label": "baseline", "system": "baseline", "scores": found}, indent=1).encode("utf-8")}
 
 
-def coverage_reference_members(subtask, file_name):
+def coverage_reference_members(hosted, subtask, file_name):
     """The generated reference of an extra phase (``file_name``): the languages to cover and the columns."""
+    decl = hosted.declaration
+    languages = list(decl.SUBTASKS[subtask]["languages"])
+    columns = declared_columns(decl, languages, subtask_pairs(decl, subtask))
     payload = {
         "subtask": subtask,
-        "languages": [{"code": lang, "name": DECLARATION.LANGUAGES[lang][0]} for lang in subtask_languages(subtask)],
-        "columns": [key for key, _ in leaderboard_columns(subtask)],
-        "language_columns": {lang: keys.language_key(lang) for lang in subtask_languages(subtask)},
+        "languages": [{"code": lang, "name": decl.LANGUAGES[lang][0]} for lang in languages],
+        "columns": [key for key, _ in columns],
+        "language_columns": {lang: keys.language_key(lang) for lang in languages},
     }
     text = json.dumps(payload, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
     return {file_name: text.encode("utf-8")}
@@ -340,35 +497,39 @@ def is_pending_reference(names):
     return list(names) == [PENDING_REFERENCE_FILE]
 
 
-def release_kind(task):
-    """The release folder holding the input of ``task`` (``morphology`` for the CoNLL-U tasks)."""
-    return task.folder if task.kind == "fill_mask" else "morphology"
+def pending_public_members(schedule):
+    """The placeholder public data of the test phase: when the test input is released."""
+    opens = schedule_module.human(schedule.window(OFFICIAL_PHASE).opens)
+    return {PENDING_PUBLIC_FILE: (PENDING_PUBLIC_TEXT % opens).encode("utf-8")}
 
 
-def public_test_members(data_dir, subtask):
-    """The public test input of ``subtask`` in the release layout: ``({name: bytes}, problems)``.
+def is_pending_public(names):
+    """Whether a public data zip's member names are the placeholder of :func:`pending_public_members`."""
+    return list(names) == [PENDING_PUBLIC_FILE]
 
-    Only unannotated files are taken (CoNLL-U without lemma, UPOS or features; TSV without a ``src``
-    column); a file carrying gold is left out and named in ``problems`` (it must never be published).
-    The fill-mask JSON files are not taken (they name the masked tokens).
-    """
-    members, problems, seen = {}, [], set()
-    for task, lang in subtask_pairs(subtask):
-        kind = release_kind(task)
-        path = release.find(data_dir, kind, "test", lang)
-        if path is None or path in seen:
-            continue
-        seen.add(path)
-        if kind == "morphology":
-            blank = release.is_blank_conllu(release.read_conllu(path))
-        else:
-            blank = all(src is None for _, src in release.read_tsv(path))
-        if not blank:
-            problems.append("%s carries gold annotations: left out of the public test data" % path)
-            continue
-        with open(path, "rb") as handle:
-            members["%s/test/%s" % (kind, os.path.basename(path))] = handle.read()
-    return members, problems
+
+def public_members(reference_dir, phase, subtask, prefix=""):
+    """``{prefix + relative path: bytes}``: the participants' files of ``phase`` written by the reference builder,
+    ``<reference_dir>/public/<phase>/<subtask>/`` when it exists, else ``<reference_dir>/public/<phase>/``."""
+    folder = os.path.join(reference_dir, PUBLIC_FOLDER, phase)
+    if os.path.isdir(os.path.join(folder, subtask)):
+        folder = os.path.join(folder, subtask)
+    return directory_members(folder, prefix) if os.path.isdir(folder) else {}
+
+
+# --------------------------------------------------------------------------- scoring program, starting kit
+
+def program_members(hosted):
+    """The scoring program zip's members: the competition's ``evaluate.py``, declaration and ``metadata``, and the
+    machinery ``evalkit/`` (for the top-level competition, ``scoring_program/`` holds them all)."""
+    if hosted.top_level:
+        return directory_members(hosted.program)
+    members = {}
+    for name in ("evaluate.py", hosted.cid + ".py", "metadata"):
+        with open(os.path.join(hosted.program, name), "rb") as handle:
+            members[name] = handle.read()
+    members.update(directory_members(os.path.join(declarations.SCORING_PROGRAM, "evalkit"), "evalkit/"))
+    return members
 
 
 def readme_with_table(readme, table_md):
@@ -378,24 +539,28 @@ def readme_with_table(readme, table_md):
     return readme.rstrip("\n") + "\n\n## Baseline scores\n\n" + table_md.strip() + "\n"
 
 
-def starting_kit_members(kit_dir, program_dir, table_md=None, top=PREFIX + "-starting-kit/", reference_dir=None,
-                         baseline=None):
-    """The starting kit zip: ``starting_kit/``, the scoring program under ``scoring_program/`` and,
-    from ``reference_dir``, the development references under ``reference_data/dev/`` (the valid
-    split's gold is public) with ``baseline`` (:func:`baseline_member`, so local reports show the baseline
-    too) and every phase's ``excluded.json`` as ``excluded/<phase>.json`` (read by the validator). Test
-    references are never included."""
-    members = directory_members(kit_dir, top) if os.path.isdir(kit_dir) else {}
-    members.update(directory_members(program_dir, top + "scoring_program/"))
-    if reference_dir and os.path.isdir(os.path.join(reference_dir, "dev")):
-        dev = directory_members(os.path.join(reference_dir, "dev"), top + "reference_data/dev/")
-        members.update((name, data) for name, data in dev.items() if not name.endswith("/excluded.json"))
-        members.update((top + "reference_data/dev/" + name, data) for name, data in (baseline or {}).items())
-    for phase in ("dev", "test"):
-        excluded = os.path.join(reference_dir or "", phase, "excluded.json")
-        if reference_dir and os.path.isfile(excluded):
+def starting_kit_members(hosted, table_md=None, reference_dir=None, baseline=None, data=None):
+    """The starting kit zip's members, under ``<id>-starting-kit/``: the competition's ``starting_kit/``, its
+    scoring program under ``scoring_program/``, from ``reference_dir`` the development reference under
+    ``reference_data/dev/`` (the development gold is public) with ``baseline`` (:func:`baseline_member`, so local
+    reports show the baseline too) and every phase's ``excluded.json`` as ``excluded/<phase>.json`` (read by the
+    validator), and ``data`` (the development phase's public files, under ``data/``). Nothing of a test phase: no
+    test reference, no test input."""
+    top = "%s-starting-kit/" % hosted.cid
+    members = directory_members(hosted.starting_kit, top) if os.path.isdir(hosted.starting_kit) else {}
+    members.update((top + "scoring_program/" + name, value) for name, value in program_members(hosted).items())
+    dev = os.path.join(reference_dir or "", DEVELOPMENT_PHASE)
+    if reference_dir and os.path.isdir(dev):
+        found = directory_members(dev, top + "reference_data/dev/")
+        members.update((name, value) for name, value in found.items() if not name.endswith("/excluded.json"))
+        members[top + "reference_data/dev/" + PHASE_FILE] = phase_policy(DEVELOPMENT_PHASE, False)
+        members.update((top + "reference_data/dev/" + name, value) for name, value in (baseline or {}).items())
+    for phase in sorted(available_phases(reference_dir)) if reference_dir else ():
+        excluded = os.path.join(reference_dir, phase, "excluded.json")
+        if os.path.isfile(excluded):
             with open(excluded, "rb") as handle:
                 members[top + "excluded/%s.json" % phase] = handle.read()
+    members.update((top + "data/" + name, value) for name, value in (data or {}).items())
     readme = top + "README.md"
     if table_md and readme in members:
         members[readme] = readme_with_table(members[readme].decode("utf-8"), table_md).encode("utf-8")
@@ -407,15 +572,18 @@ def starting_kit_members(kit_dir, program_dir, table_md=None, top=PREFIX + "-sta
 class Build(object):
     """Inputs and outputs of one ``bundle`` run; ``log`` collects what is printed at the end."""
 
-    def __init__(self, args):
+    def __init__(self, args, hosted):
         self.args = args
+        self.hosted = hosted
         self.out = args.out
         self.log = []
         self.pages_written = []
         self.warnings = []
 
     def warn(self, text):
-        """Record and print a warning at once."""
+        """Record and print a warning at once (each text once)."""
+        if text in self.warnings:
+            return
         self.warnings.append(text)
         print("WARNING: " + text, file=sys.stderr)
 
@@ -425,81 +593,82 @@ class Build(object):
         self.log.append((path, len(data)))
 
 
-def available_phases(reference_dir):
-    """The reference_data/ phase folders that exist and hold at least one JSON file."""
-    found = set()
-    if os.path.isdir(reference_dir):
-        for name in os.listdir(reference_dir):
-            path = os.path.join(reference_dir, name)
-            if os.path.isdir(path) and any(f.endswith(".json") for _, _, fs in os.walk(path) for f in fs):
-                found.add(name)
-    return found
-
-
 def loud(text):
     """Print ``text`` framed so it cannot be missed."""
     bar = "!" * 78
     print("\n".join(["", bar, text, bar, ""]), file=sys.stderr)
 
 
-def phase_reference_bytes(build, subtask, name, phases_found):
+def phase_reference_bytes(build, subtask, name, states):
     """The reference zip of phase ``name`` and whether it is real (False: the test placeholder)."""
-    extra = dict((phase["name"], phase) for phase in declarations.extra_phases(subtask))
+    extra = dict((phase["name"], phase) for phase in declarations.extra_phases(subtask, build.hosted.cid))
     if name in extra:
-        return zip_bytes(coverage_reference_members(subtask, extra[name]["reference_file"])), True
-    if name not in phases_found:
+        return zip_bytes(coverage_reference_members(build.hosted, subtask, extra[name]["reference_file"])), True
+    if states.state(name) == "pending":
         return zip_bytes(pending_reference_members()), False
-    refs, missing = reference_members(os.path.join(build.args.reference, name), subtask,
-                                      os.path.join(build.out, "baselines"))
+    refs, missing = reference_members(build.hosted, os.path.join(build.args.reference, name), subtask,
+                                      os.path.join(build.out, "baselines"), name, states.gold_is_hidden(name))
     if missing:
-        build.warn("%s %s: %d declared reference file(s) missing, their leaderboard columns will stay "
-                   "empty: %s" % (subtask, name, len(missing), ", ".join(missing)))
-    if not refs:
+        drop = getattr(build.hosted.declaration, "LACKING_DATASETS", "keep") == "drop"
+        build.warn("%s %s: LACKS %d of %d declared reference file(s), %s: %s" % (
+            subtask, name, len(missing), len(missing) + len([n for n in refs if n not in (
+                PHASE_FILE, "other_split.json", "baseline_scores.json")]),
+            "not scored" if drop else "their leaderboard columns will stay empty", ", ".join(missing)))
+    if not [n for n in refs if n not in (PHASE_FILE, "other_split.json", "baseline_scores.json")]:
         raise BundleError("%s %s: no reference file found under %s"
                           % (subtask, name, os.path.join(build.args.reference, name)))
     return zip_bytes(refs), True
 
 
-def attach_public_data(build, competition, subtask, members):
-    """Attach the release's public test input to the test phase (``public_data``) and write it to dist/."""
-    found, problems = public_test_members(build.args.data, subtask)
-    for problem in problems:
-        build.warn(problem)
-    if not found:
-        build.warn("%s: no public test input in %s: the test phase has no public data (attach it later, see "
-                   "docs/organisers.md)" % (subtask, build.args.data))
-        return
-    data = zip_bytes(found)
-    build.wrote(os.path.join(build.out, "public_data", "%s-test.zip" % subtask), data)
+def attach_public_data(build, competition, subtask, members, states, schedule):
+    """The test phase's input: written apart (``OUT/public_data/<subtask>-test.zip``), never in the bundle; the
+    bundle's test phase gets the placeholder public data (:func:`pending_public_members`) instead."""
+    found = public_members(build.args.reference, OFFICIAL_PHASE, subtask)
     for phase in competition["phases"].values():
         if phase_reference(phase) == OFFICIAL_PHASE:
             phase["public_data"] = PUBLIC_DATA_MEMBER
-            members[PUBLIC_DATA_MEMBER] = data
+            members[PUBLIC_DATA_MEMBER] = zip_bytes(pending_public_members(schedule))
+    if not found:
+        build.warn("%s: no test input in %s: the test phase has no data to release yet" % (
+            subtask, os.path.join(build.args.reference, PUBLIC_FOLDER, OFFICIAL_PHASE)))
+        return None
+    path = os.path.join(build.out, "public_data", "%s-test.zip" % subtask)
+    build.wrote(path, zip_bytes(found))
+    return path
 
 
-def build_subtask(build, source, subtask, phases_found, shared):
-    """Build the reference zips, pages and both bundles of one subtask; return their paths.
+def page_links(hosted):
+    """The competition's links (``pages/links.yaml``), checked."""
+    try:
+        return pages.load_links(os.path.join(hosted.pages, pages.LINKS_FILE), hosted.subtasks())
+    except DataError as error:
+        raise BundleError(str(error))
 
-    ``(CodaLab v1.5 bundle, native Codabench bundle)``: the same members, each with its own
-    competition.yaml.
-    """
-    competition = derive_competition(source, subtask, phases_found, shared["schedule"])
-    extra_programs = dict((extra["phase"]["scoring_program"], os.path.join(build.args.programs, extra["program"]))
-                          for extra in declarations.extra_phases(subtask))
-    members = {}
+
+def build_subtask(build, source, subtask, states, shared):
+    """Build the reference zips, pages and both bundles of one subtask; return their paths and the path of the test
+    input written apart (or None): ``(CodaLab v1.5 bundle, native Codabench bundle, test input)``."""
+    hosted, schedule = build.hosted, shared["schedule"]
+    competition = derive_competition(hosted, source, subtask, states, schedule)
+    extra_programs = dict((extra["phase"]["scoring_program"], os.path.join(hosted.folder, extra["program"]))
+                          for extra in declarations.extra_phases(subtask, hosted.cid))
+    members, present = {}, set()
     for number in sorted(competition["phases"]):
         phase = competition["phases"][number]
         member = phase["reference_data"]
         if member in members:
             continue
         name = phase_reference(phase)
-        data, real = phase_reference_bytes(build, subtask, name, phases_found)
+        data, real = phase_reference_bytes(build, subtask, name, states)
         if real:
             build.wrote(os.path.join(build.out, "reference", "%s-%s.zip" % (subtask, name)), data)
+            present.update(zipfile.ZipFile(io.BytesIO(data)).namelist())
         members[member] = data
-    attach_public_data(build, competition, subtask, members)
-    for page_member, text in pages.build_pages(competition, subtask, shared["sizes"], shared["baseline_html"][subtask],
-                                               shared["schedule"], shared["bibliography"], shared["links"]).items():
+    test_input = attach_public_data(build, competition, subtask, members, states, schedule)
+    context = pages.PageContext(hosted, competition, subtask, schedule, build.args.data, build.args.reference,
+                                present, shared["baseline_html"].get(subtask), shared["links"], build.warn,
+                                states.state(OFFICIAL_PHASE), states.reasons.get(OFFICIAL_PHASE, ""))
+    for page_member, text in pages.build_pages(context).items():
         data = text.encode("utf-8")
         page_path = os.path.join(build.out, "pages", subtask, page_member)
         write_file(page_path, data)
@@ -508,30 +677,37 @@ def build_subtask(build, source, subtask, phases_found, shared):
     for number in sorted(competition["phases"]):
         phase = competition["phases"][number]
         program = phase["scoring_program"]
-        if program not in shared:
-            folder = extra_programs.get(program, build.args.scoring_program)
-            shared[program] = zip_bytes(directory_members(folder))
-        members[program] = shared[program]
+        if program not in shared["programs"]:
+            if program in extra_programs:
+                shared["programs"][program] = zip_bytes(directory_members(extra_programs[program]))
+            else:
+                shared["programs"][program] = zip_bytes(program_members(hosted))
+        members[program] = shared["programs"][program]
         if phase.get("starting_kit"):
             members[phase["starting_kit"]] = shared["starting_kit"]
     members[competition["image"]] = shared["logo"]
     members[YAML_MEMBER] = dump_yaml(competition).encode("utf-8")
-    path = os.path.join(build.out, "bundles", "%s-%s.zip" % (PREFIX, subtask))
+    path = os.path.join(build.out, "bundles", "%s.zip" % hosted.stem(subtask))
     build.wrote(path, zip_bytes(members))
-    members[YAML_MEMBER] = dump_yaml(codabench_competition(competition, shared["schedule"])).encode("utf-8")
-    codabench_path = os.path.join(build.out, "bundles", "%s-%s%s.zip" % (PREFIX, subtask, CODABENCH_SUFFIX))
+    members[YAML_MEMBER] = dump_yaml(codabench_competition(competition, schedule)).encode("utf-8")
+    codabench_path = os.path.join(build.out, "bundles", "%s%s.zip" % (hosted.stem(subtask), CODABENCH_SUFFIX))
     build.wrote(codabench_path, zip_bytes(members))
-    return path, codabench_path
+    return path, codabench_path, test_input
 
 
-def write_manifest(build, bundles, pending):
-    """``dist/build.json``: which data, test gold, references and schedule built the bundles (read by check)."""
+def write_manifest(build, bundles, states):
+    """``OUT/build.json``: the competition, data, test gold state, references and schedule that built the bundles,
+    and the test input written apart (read by ``make check``)."""
     args = build.args
     manifest = {
+        "competition": build.hosted.cid,
         "data": os.path.abspath(args.data), "reference": os.path.abspath(args.reference),
-        "schedule": os.path.abspath(args.schedule), "test_reference_pending": pending,
-        "bundles": {"codalab": [os.path.basename(p) for p, _ in bundles],
-                    "codabench": [os.path.basename(p) for _, p in bundles]},
+        "schedule": os.path.abspath(args.schedule), "test_reference_pending": states.state(OFFICIAL_PHASE) == "pending",
+        "test_state": states.state(OFFICIAL_PHASE), "practice_reason": states.reasons.get(OFFICIAL_PHASE, ""),
+        "test_gold": os.path.abspath(args.test_gold) if args.test_gold else None,
+        "bundles": {"codalab": [os.path.basename(p) for p, _, _ in bundles],
+                    "codabench": [os.path.basename(p) for _, p, _ in bundles]},
+        "test_input": [os.path.relpath(t, args.out) for _, _, t in bundles if t],
     }
     text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     write_file(os.path.join(build.out, MANIFEST), text.encode("utf-8"))
@@ -550,17 +726,17 @@ def read_manifest(out):
 
 
 def remove_stale(build):
-    """Delete reference zips and pages of earlier builds that this build did not write (e.g. a test phase)."""
+    """Delete reference zips, test inputs and pages of earlier builds that this build did not write."""
     written = set(os.path.abspath(path) for path, _ in build.log)
+    written.update(os.path.abspath(p) for p in build.pages_written)
     folders = [os.path.join(build.out, "reference"), os.path.join(build.out, "public_data")]
-    folders += [os.path.join(build.out, "pages", subtask) for subtask in DECLARATION.SUBTASKS]
-    pages_written = set(os.path.abspath(p) for p in build.pages_written)
+    folders += [os.path.join(build.out, "pages", subtask) for subtask in build.hosted.subtasks()]
     for folder in folders:
         if not os.path.isdir(folder):
             continue
         for name in os.listdir(folder):
             path = os.path.abspath(os.path.join(folder, name))
-            if os.path.isfile(path) and path not in written and path not in pages_written:
+            if os.path.isfile(path) and path not in written:
                 os.remove(path)
                 print("removed stale %s" % path)
 
@@ -568,94 +744,84 @@ def remove_stale(build):
 def parse_args(argv):
     """Command-line options."""
     parser = argparse.ArgumentParser(prog="python -m organiser bundle", description=__doc__.split("\n")[0])
-    parser.add_argument("--data", required=True, help="release-layout data folder (for the page sizes)")
-    parser.add_argument("--reference", default="reference_data", help="reference_data/ built by `make reference`")
-    parser.add_argument("--out", default="dist", help="output folder (default: dist)")
-    parser.add_argument("--competition", default=COMPETITION_YAML, help="source competition.yaml")
-    parser.add_argument("--schedule", default=schedule_module.SCHEDULE_YAML, help="the schedule (schedule.yaml)")
-    parser.add_argument("--scoring-program", default=SCORING_PROGRAM)
-    parser.add_argument("--programs", default=declarations.folder(),
-                        help="the folder holding the scoring programs of extra phases (default: the declaration's)")
-    parser.add_argument("--starting-kit", default=STARTING_KIT)
-    return parser.parse_args(argv)
+    parser.add_argument("--competition", default=None, help="the competition's id (default: the top-level one)")
+    parser.add_argument("--data", required=True, help="the release folder the references were built from")
+    parser.add_argument("--reference", required=True, help="the reference folder its reference builder wrote")
+    parser.add_argument("--out", required=True, help="output folder (the competition's dist/ folder)")
+    parser.add_argument("--schedule", default=None, help="the schedule (default: the competition's schedule.yaml)")
+    parser.add_argument("--test-gold", default=None, help="the test gold the references were built from (recorded)")
+    args = parser.parse_args(argv)
+    return args
 
 
 def shared_inputs(build):
-    """What both bundles share: page sizes, baseline table, logo, starting kit zip."""
-    args = build.args
-    table_md_path = os.path.join(args.out, "baselines", "table.md")
-    table_md = None
-    if os.path.isfile(table_md_path):
-        with open(table_md_path, encoding="utf-8") as handle:
-            table_md = handle.read()
-    else:
-        build.warn("no baseline table (%s): run `make baselines` first to include it" % table_md_path)
-    if not os.path.isdir(args.starting_kit) or not os.listdir(args.starting_kit):
+    """What every subtask's bundles share: baseline tables, logo, starting kit zip, links, schedule, programs."""
+    args, hosted = build.args, build.hosted
+    table_md = pages._read_text(os.path.join(args.out, "baselines", "table.md"))
+    if table_md is None:
+        build.warn("no baseline table (%s): run `make baselines` first to include it"
+                   % os.path.join(args.out, "baselines", "table.md"))
+    if not os.path.isdir(hosted.starting_kit) or not os.listdir(hosted.starting_kit):
         build.warn("starting kit folder %s is missing or empty: the kit holds the scoring program only"
-                   % args.starting_kit)
-    full = next(iter(DECLARATION.SUBTASKS))   # the baseline of the first declared subtask (ST2024: all tasks)
-    kit = zip_bytes(starting_kit_members(args.starting_kit, args.scoring_program, table_md,
-                                         reference_dir=args.reference,
-                                         baseline=baseline_member(os.path.join(args.out, "baselines"), full, "dev")))
+                   % hosted.starting_kit)
+    first = hosted.subtasks()[0]   # the first declared subtask's (ST2024: all tasks)
+    kit = zip_bytes(starting_kit_members(
+        hosted, table_md, args.reference,
+        baseline_member(os.path.join(args.out, "baselines"), first, DEVELOPMENT_PHASE, hosted.cid),
+        public_members(args.reference, DEVELOPMENT_PHASE, first)))
     build.wrote(os.path.join(args.out, "starting_kit.zip"), kit)
-    if not os.path.isdir(args.data):
-        build.warn("data folder %s not found: the overview's size table will be empty" % args.data)
-    return dict(page_inputs(build), logo=logo.png_bytes(), starting_kit=kit,
-                schedule=schedule_module.load(args.schedule))
-
-
-def page_inputs(build):
-    """What the pages are built from besides the competition: sizes, baseline tables, BibTeX, links;
-    what is missing is said to the organiser (never on the pages)."""
-    args = build.args
-    sizes = pages.count_sizes(args.data)
-    missing = pages.missing_files(list(DECLARATION.LANGUAGES), sizes)
-    if missing and os.path.isdir(args.data):
-        build.warn("no file in %s for %s: the size table shows a dash there" % (args.data, ", ".join(missing)))
-    tables = dict((subtask, pages.read_baseline_html(args.out, subtask)) for subtask in DECLARATION.SUBTASKS)
-    for subtask, table in sorted(tables.items()):
-        if table is None:
+    tables = {}
+    for subtask in hosted.subtasks():
+        tables[subtask] = pages.read_baseline_html(args.out, subtask) or pages.markdown_html(table_md)
+        if tables[subtask] is None:
             build.warn("no baseline table for the %s pages (%s): run `make baselines` first" % (
                 subtask, os.path.join(args.out, "baselines", "table-%s.html" % subtask)))
-    bibliography = pages.read_bibliography(args.data)
-    if bibliography is None:
-        build.warn("no %s in %s: the Data page links the citation file instead of showing it"
-                   % (pages.BIBLIOGRAPHY, args.data))
-    try:
-        links = pages.load_links()
-    except DataError as error:
-        raise BundleError(str(error))
-    return {"sizes": sizes, "baseline_html": tables, "bibliography": bibliography, "links": links}
+    logo_hook = hosted.hook("logo_png")
+    return {"baseline_html": tables, "logo": logo_hook() if logo_hook else logo.generic(hosted.cid),
+            "starting_kit": kit, "links": page_links(hosted), "schedule": schedule_module.load(args.schedule),
+            "programs": {}}
+
+
+def build_all(args):
+    """Build every subtask's bundles of ``args.competition``; return the Build."""
+    hosted = declarations.Hosted(args.competition)
+    args.schedule = args.schedule or hosted.schedule
+    build = Build(args, hosted)
+    if not os.path.isfile(os.path.join(hosted.program, "metadata")):
+        raise BundleError("no scoring program at %s (its `metadata` file is missing)" % hosted.program)
+    source = load_competition(hosted.source)
+    states = PhaseStates(args.reference, hosted)
+    if states.state(OFFICIAL_PHASE) == "pending":
+        loud("NO TEST GOLD: %s/test does not exist, so the TEST PHASE of the bundles has a PLACEHOLDER\n"
+             "REFERENCE: its dates and settings are final, but nothing can be scored in it until you upload\n"
+             "the test reference zip (`make%s TEST_GOLD=<test gold>`, then docs/organisers.md,\n"
+             "'Adding the test gold') before the test phase opens." % (
+                 args.reference, "" if hosted.top_level else " COMPETITION=%s DATA=..." % hosted.cid))
+    elif states.state(OFFICIAL_PHASE) == "practice":
+        loud("PUBLIC TEST GOLD: the test gold of %s is public (%s),\nso the test phase is built as a PRACTICE "
+             "phase, labelled so on the platform and the pages:\nits leaderboard is no official result. Build the "
+             "real test phase from gold that participants\ncannot see: `make COMPETITION=%s DATA=... "
+             "TEST_GOLD=<hidden test gold>`." % (args.reference, states.reasons[OFFICIAL_PHASE], hosted.cid))
+    shared = shared_inputs(build)
+    bundles = [build_subtask(build, source, subtask, states, shared) for subtask in hosted.subtasks()]
+    write_manifest(build, bundles, states)
+    remove_stale(build)
+    return build, bundles
 
 
 def main(argv=None):
-    """Build both bundles; return 0, or 1 with a message when something required is missing."""
+    """Build the bundles; return 0, or 1 with a message when something required is missing."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    build = Build(args)
     try:
-        if not os.path.isfile(os.path.join(args.scoring_program, "metadata")):
-            raise BundleError("no scoring program at %s (its `metadata` file is missing)" % args.scoring_program)
-        source = load_competition(args.competition)
-        phases_found = available_phases(args.reference)
-        wanted = [phase_reference(p) for p in source["phases"].values()]
-        pending = "test" in wanted and "test" not in phases_found
-        if pending:
-            loud("NO TEST GOLD: %s/test does not exist, so the TEST PHASE of the bundles has a PLACEHOLDER\n"
-                 "REFERENCE: its dates and settings are final, but nothing can be scored in it until you upload\n"
-                 "the test reference zip (`make reference TEST_GOLD=<test gold>` then `make`, and follow\n"
-                 "docs/organisers.md, 'Adding the test phase later') before the test phase opens." % args.reference)
-        shared = shared_inputs(build)
-        bundles = [build_subtask(build, source, subtask, phases_found, shared) for subtask in DECLARATION.SUBTASKS]
-        write_manifest(build, bundles, pending)
+        build, bundles = build_all(args)
     except (BundleError, DataError, OSError, yaml.YAMLError) as error:
         print("bundle: %s" % error, file=sys.stderr)
         return 1
-    remove_stale(build)
     for path, size in build.log:
         print("%10.1f KiB  %s" % (size / 1024.0, path))
-    print("bundles: %s (%d warning(s))" % (", ".join(p for pair in bundles for p in pair), len(build.warnings)))
-    print("upload %s-<subtask>.zip on CodaLab and %s-<subtask>%s.zip on Codabench "
-          "(docs/organisers.md)" % (PREFIX, PREFIX, CODABENCH_SUFFIX))
+    print("bundles: %s (%d warning(s))" % (", ".join(p for b in bundles for p in b[:2]), len(build.warnings)))
+    print("upload %s on CodaLab and the -codabench twin on Codabench (docs/organisers.md)"
+          % " and ".join(os.path.basename(b[0]) for b in bundles))
     return 0
 
 

@@ -32,7 +32,7 @@ import yaml
 
 from organiser import logo, platforms, ROOT  # noqa: F401  (ROOT puts the scoring program on sys.path)
 from organiser import bundle as bundle_module
-from organiser import competition_bundle, declarations
+from organiser import declarations
 from organiser import schedule as schedule_module
 from evalkit.messages import DataError
 from evalkit import keys, lines, scoring
@@ -41,10 +41,11 @@ Failure = collections.namedtuple("Failure", "rule where text")
 
 YAML_NAME = "competition.yaml"
 TOP_LEVEL_KEYS = ("title", "description", "image", "has_registration", "end_date", "force_submission_to_leaderboard",
-                  "enable_detailed_results", "competition_docker_image", "html", "phases", "leaderboard")
+                  "disallow_leaderboard_modifying", "hide_chart", "enable_detailed_results", "competition_docker_image",
+                  "html", "phases", "leaderboard")
 REQUIRED_TOP_LEVEL = ("title", "description", "image", "has_registration", "end_date",
-                      "force_submission_to_leaderboard", "enable_detailed_results", "competition_docker_image",
-                      "html", "phases", "leaderboard")
+                      "force_submission_to_leaderboard", "disallow_leaderboard_modifying", "hide_chart",
+                      "enable_detailed_results", "competition_docker_image", "html", "phases", "leaderboard")
 REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
 PHASE_KEYS = ("phasenumber", "label", "start_date", "scoring_program", "reference_data", "description",
               "max_submissions", "max_submissions_per_day", "color", "execution_time_limit", "is_scoring_only",
@@ -72,8 +73,11 @@ RULES = collections.OrderedDict([
     ("yaml.title", "title is a non-empty string of at most 100 characters"),
     ("yaml.values", "has_registration is a boolean, enable_detailed_results is true, the docker image is set"),
     ("yaml.end-date", "end_date (when the last phase closes) is an unquoted date or a quoted 'YYYY-MM-DD HH:MM:SS'"),
-    ("yaml.official-rule", "force_submission_to_leaderboard is true: each team's last submission is its "
-                           "leaderboard entry without pressing a button (CodaLab)"),
+    ("yaml.official-rule", "force_submission_to_leaderboard and disallow_leaderboard_modifying are true: each "
+                           "team's last submission is its leaderboard entry without pressing a button, and the "
+                           "button is not offered (CodaLab; the server enforces it only in the hidden test phase)"),
+    ("yaml.no-chart", "hide_chart is true: CodaLab's home-page chart would show the best score of each day, test "
+                      "phase included, while the test leaderboard is hidden"),
     ("image.png", "image names a member that is a real PNG"),
     ("html.pages", "html maps overview, evaluation, terms and data (more allowed) to members"),
     ("html.utf8", "every page is UTF-8 HTML5"),
@@ -165,7 +169,7 @@ def declaration(decl=None):
 def subtask_columns(subtask, decl=None):
     """Expected leaderboard column keys of ``subtask``, in order."""
     decl = declaration(decl)
-    return [key for key, _ in competition_bundle.declared_columns(decl, decl.SUBTASKS[subtask]["languages"],
+    return [key for key, _ in bundle_module.declared_columns(decl, decl.SUBTASKS[subtask]["languages"],
                                                                   subtask_pairs(subtask, decl))]
 
 
@@ -197,7 +201,7 @@ def expected_columns(subtask, ref_names, decl=None):
     decl = declaration(decl)
     present = set((t.folder, lang) for t, lang in reference_pairs(ref_names, decl))
     pairs = [(t, lang) for t, lang in subtask_pairs(subtask, decl) if (t.folder, lang) in present]
-    return [key for key, _ in competition_bundle.declared_columns(decl, decl.SUBTASKS[subtask]["languages"], pairs)]
+    return [key for key, _ in bundle_module.declared_columns(decl, decl.SUBTASKS[subtask]["languages"], pairs)]
 
 
 def declared_subtask(competition, decl=None):
@@ -284,9 +288,11 @@ def check_top_level(competition, members):
         _fail(failures, "yaml.title", "title", "must be a non-empty string of at most %d characters" % MAX_TITLE)
     if "has_registration" in competition and not isinstance(competition["has_registration"], bool):
         _fail(failures, "yaml.values", "has_registration", "must be true or false")
-    if "force_submission_to_leaderboard" in competition and competition["force_submission_to_leaderboard"] is not True:
-        _fail(failures, "yaml.official-rule", "force_submission_to_leaderboard",
-              "must be true, got %r" % (competition["force_submission_to_leaderboard"],))
+    for key in ("force_submission_to_leaderboard", "disallow_leaderboard_modifying"):
+        if key in competition and competition[key] is not True:
+            _fail(failures, "yaml.official-rule", key, "must be true, got %r" % (competition[key],))
+    if "hide_chart" in competition and competition["hide_chart"] is not True:
+        _fail(failures, "yaml.no-chart", "hide_chart", "must be true, got %r" % (competition["hide_chart"],))
     if "enable_detailed_results" in competition and competition["enable_detailed_results"] is not True:
         _fail(failures, "yaml.values", "enable_detailed_results", "must be true")
     image = competition.get("competition_docker_image")
@@ -777,7 +783,7 @@ def check_bundle(path, schedule=None, decl=None):
     names, members, competition, failures = read_bundle(path)
     decl = declaration(decl)
     schedule = schedule if schedule is not None else schedule_module.load(
-        competition_bundle.schedule_path(decl.COMPETITION_ID))
+        bundle_module.schedule_path(decl.COMPETITION_ID))
     if is_codabench_v2(competition):
         failures.extend(check_codabench(competition, members, schedule, decl))
     elif competition is not None:
@@ -1160,7 +1166,7 @@ def main(argv=None):
         decl = declaration(cid)
         if not bundles:
             parser.error("give bundles or --dist")
-        schedule = schedule_module.load(schedule_path or competition_bundle.schedule_path(decl.COMPETITION_ID))
+        schedule = schedule_module.load(schedule_path or bundle_module.schedule_path(decl.COMPETITION_ID))
     except (ValueError, DataError, bundle_module.BundleError) as error:
         print("check: REFUSED: %s" % error, file=sys.stderr)
         return 2

@@ -117,3 +117,70 @@ def check_submission(reference_file, cid=None):
             if extra.get("reference_file") == reference_file:
                 return extra.get("check_submission")
     return None
+
+
+# --------------------------------------------------------------------------- a hosted competition, as the tools see it
+
+#: The optional module of a competition's builders folder that gives the bundle builder its own page values and
+#: logo (``page_values(context)``, ``logo_png()``, ``build_warnings(context)``; see organiser/bundle.py).
+HOOKS_MODULE = "bundle_hooks.py"
+
+
+class Hosted(object):
+    """Where everything of one hosted competition is, for the organiser's tools (one road for every competition).
+
+    ``folder``: its bundle source (``competition.yaml``, ``subtasks.yaml``, ``schedule.yaml``, ``pages/``,
+    ``starting_kit/``): the repository's top level for the top-level competition, ``competitions/<id>/`` for the
+    others. ``builders``: its organiser-side builders (``reference.py``, ``baselines.py``, an optional
+    ``bundle_hooks.py``), always ``competitions/<id>/``. ``program``: the folder holding its scoring program's
+    ``evaluate.py``, declaration and ``metadata`` (``scoring_program/`` for the top-level one), zipped with
+    ``scoring_program/evalkit``.
+    """
+
+    def __init__(self, cid=None):
+        self.cid = cid or top_level_id()
+        if self.cid not in hosted_ids():
+            raise RuntimeError("no hosted competition %r (hosted: %s)" % (self.cid, ", ".join(hosted_ids())))
+        self.declaration = load(self.cid)
+        self.top_level = self.cid == top_level_id()
+        self.folder = folder(self.cid)
+        self.builders = os.path.join(COMPETITIONS, self.cid)
+        self.program = SCORING_PROGRAM if self.top_level else self.folder
+        self.source = os.path.join(self.folder, "competition.yaml")
+        self.schedule = os.path.join(self.folder, "schedule.yaml")
+        self.pages = os.path.join(self.folder, "pages")
+        self.starting_kit = os.path.join(self.folder, "starting_kit")
+
+    def out(self, root):
+        """Its build folder under ``root`` (``dist``): ``root`` itself for the top-level competition, else
+        ``root/<id>``."""
+        return root if self.top_level else os.path.join(root, self.cid)
+
+    def builder(self, name):
+        """The path of its organiser-side builder ``name`` (``reference.py``, ``baselines.py``)."""
+        return os.path.join(self.builders, name)
+
+    def subtasks(self):
+        """Its subtasks' ids, in declared order."""
+        return list(self.declaration.SUBTASKS)
+
+    def stem(self, subtask):
+        """The file stem of a subtask's bundle: the id alone when the subtask is the competition itself
+        (``lince``), else ``<id>-<subtask>`` (``st2024-constrained``)."""
+        return self.cid if subtask == self.cid else "%s-%s" % (self.cid, subtask)
+
+    def hooks(self):
+        """Its ``bundle_hooks`` module (loaded once), or None when it has none."""
+        if not hasattr(self, "_hooks"):
+            path = os.path.join(self.builders, HOOKS_MODULE)
+            self._hooks = None
+            if os.path.isfile(path):
+                spec = importlib.util.spec_from_file_location("%s_bundle_hooks" % self.cid, path)
+                self._hooks = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(self._hooks)
+        return self._hooks
+
+    def hook(self, name, default=None):
+        """The function ``name`` of its hooks module, or ``default``."""
+        module = self.hooks()
+        return getattr(module, name, default) if module is not None else default

@@ -1,79 +1,30 @@
-"""The competition logo: a small PNG drawn in code (standard library only, byte-for-byte reproducible).
+"""Competition logos: PNGs drawn in code (standard library only, byte-for-byte reproducible).
 
-Codabench requires a logo (``image:`` in ``competition.yaml``); CodaLab shows it on the competition
-card. The picture: a parchment page with lines of text, one word of which is a masked gap, and the
-label "ST 2024" underneath.
+Codabench requires a logo (``image:`` in ``competition.yaml``); CodaLab shows it on the competition card. A
+competition may draw its own (``logo_png()`` in its ``bundle_hooks.py``); the others get :func:`generic`, rows of
+two-coloured bars seeded by the competition's id.
 """
 import struct
 import zlib
 
-SIZE = 160
-INK = (38, 52, 84)
-PAGE = (244, 232, 200)
-EDGE = (176, 142, 92)
-GAP = (196, 72, 52)
-BACKGROUND = (30, 44, 74)
-LABEL = (244, 232, 200)
 
-# 5x7 bitmap glyphs for the label (rows top to bottom, "#" = ink).
-GLYPHS = {
-    "S": (".####", "#....", "#....", ".###.", "....#", "....#", "####."),
-    "T": ("#####", "..#..", "..#..", "..#..", "..#..", "..#..", "..#.."),
-    "2": (".###.", "#...#", "....#", "...#.", "..#..", ".#...", "#####"),
-    "0": (".###.", "#...#", "#..##", "#.#.#", "##..#", "#...#", ".###."),
-    "4": ("...#.", "..##.", ".#.#.", "#..#.", "#####", "...#.", "...#."),
-    " ": (".....",) * 7,
-}
-
-
-def _canvas(width, height, colour):
-    """A ``height`` x ``width`` grid of RGB tuples filled with ``colour``."""
-    return [[colour] * width for _ in range(height)]
-
-
-def _rect(pixels, x0, y0, x1, y1, colour):
-    """Fill the rectangle [x0, x1) x [y0, y1) (clipped to the canvas)."""
-    for y in range(max(0, y0), min(len(pixels), y1)):
-        row = pixels[y]
-        for x in range(max(0, x0), min(len(row), x1)):
-            row[x] = colour
-
-
-def _text(pixels, text, x0, y0, scale, colour):
-    """Draw ``text`` with the 5x7 glyphs, each dot a ``scale`` x ``scale`` square."""
-    for index, char in enumerate(text):
-        glyph = GLYPHS[char]
-        left = x0 + index * 6 * scale
-        for row, line in enumerate(glyph):
-            for col, dot in enumerate(line):
-                if dot == "#":
-                    _rect(pixels, left + col * scale, y0 + row * scale,
-                          left + (col + 1) * scale, y0 + (row + 1) * scale, colour)
-
-
-def draw():
-    """Return the logo as rows of RGB tuples."""
-    pixels = _canvas(SIZE, SIZE, BACKGROUND)
-    _rect(pixels, 22, 14, 138, 106, EDGE)
-    _rect(pixels, 25, 17, 135, 103, PAGE)
-    # Lines of "text": runs of ink separated by spaces; one run is a gap marker.
-    lines = ((18, 26, 14, 30), (30, 12, 22, 20), (16, 34, 20, 0), (26, 20, 28, 0), (22, 30, 0, 0))
-    for number, runs in enumerate(lines):
-        y = 26 + number * 15
-        x = 34
-        for run_index, length in enumerate(runs):
-            if not length:
-                continue
-            colour = GAP if (number, run_index) == (1, 1) else INK
-            height = 8 if colour == GAP else 4
-            top = y - 2 if colour == GAP else y
-            _rect(pixels, x, top, min(x + length, 126), top + height, colour)
+def generic(cid, size=160):
+    """A plain logo for competition ``cid``: rows of two-coloured bars (lines of "text"), seeded by the id."""
+    colours = ((0x3B, 0x6E, 0xA5), (0xD9, 0x8C, 0x2B))
+    background = (0xF4, 0xF6, 0xF9)
+    pixels = [[background] * size for _ in range(size)]
+    seed = zlib.crc32(cid.encode("utf-8"))
+    for line in range(6):
+        x, y = 20, 24 + line * 20
+        for run in range(4):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            length = 10 + seed % 22
+            colour = colours[(seed >> 8) % 2]
+            for row in range(y, y + 8):
+                for col in range(x, min(x + length, size - 20)):
+                    pixels[row][col] = colour
             x += length + 6
-    label = "ST 2024"
-    scale = 3
-    width = len(label) * 6 * scale - scale
-    _text(pixels, label, (SIZE - width) // 2, 118, scale, LABEL)
-    return pixels
+    return png_bytes(pixels)
 
 
 def _chunk(kind, data):
@@ -82,9 +33,8 @@ def _chunk(kind, data):
             + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
 
 
-def png_bytes(pixels=None):
-    """Encode ``pixels`` (default: the logo) as an 8-bit RGB PNG."""
-    pixels = draw() if pixels is None else pixels
+def png_bytes(pixels):
+    """Encode ``pixels`` (rows of RGB tuples) as an 8-bit RGB PNG."""
     height, width = len(pixels), len(pixels[0])
     raw = bytearray()
     for row in pixels:

@@ -1,12 +1,12 @@
-"""Competition pages: HTML5 documents built from the templates in ``pages/`` and the competition's facts.
+"""Competition pages (machinery): HTML5 documents built from a competition's templates and its facts.
 
-The prose lives in ``pages/*.html`` (templates with ``{{ name }}`` placeholders, wrapped in
-``pages/_layout.html``); everything that could drift is generated here: the languages table (from
-the declaration's ``LANGUAGES`` with sentence and token counts counted from the data directory), the tasks and
-score keys (from its ``TASKS`` and ``evalkit.keys``), the submission layout, the phases (from the
-competition's own ``phases``), the baseline table of the subtask (``dist/baselines/table-<subtask>.html``
-when it exists), the links (``pages/links.yaml``: registration form, the other subtask, citation, contact) and
-the BibTeX of the release (``<data>/bibliography.bib``).
+The prose lives in each competition's ``pages/*.html`` (templates with ``{{ name }}`` placeholders, wrapped in the
+folder's ``_layout.html`` or :data:`DEFAULT_LAYOUT`); everything that could drift is generated: the phases and
+their dates (from the competition's own ``phases`` and its schedule), the leaderboard columns and datasets (from
+its declaration), the baseline table, the links (its ``pages/links.yaml``, when it has one), and the notes on what
+participants get and when (the test input released when the test phase opens, a practice test phase). The generic
+values are :class:`PageValues`, computed on demand; a competition adds its own through the ``page_values`` hook of
+its ``bundle_hooks.py`` (organiser.declarations.Hosted.hooks).
 Pages are self-contained: no scripts, no external assets, and no ``<style>`` element: both platforms drop it
 (legacy CodaLab's DOMPurify forbids ``<style>``; Codabench keeps only ``<body>``), so the look is given by
 ``style`` attributes that :func:`inline_styles` adds from :data:`STYLES` (tests/test_pages_browser.py checks
@@ -15,32 +15,19 @@ the pages through both platforms' sanitisers).
 import html
 import os
 import re
-import sys
 
-from organiser import ROOT, declarations, release
+from organiser import declarations
 from organiser import schedule as schedule_module
-import validate  # the starting kit's standard-library readers of the release
-from evalkit import keys
+from evalkit import keys, lines
 from evalkit.messages import DataError
 
-#: The declaration of the competition these pages are for (the top-level one; see organiser.declarations).
-DECLARATION = declarations.load()
-
-PAGES_DIR = os.path.join(ROOT, "pages")
-LINKS_YAML = os.path.join(PAGES_DIR, "links.yaml")
-BIBLIOGRAPHY = "bibliography.bib"
-#: Columns of the fill-mask TSV files per split, as released: train and valid start with the header line
-#: ``masked<TAB>src``; test files have no header line and only the masked sentences (checked on the release
-#: by tests/test_pages.py).
-TSV_COLUMNS = {"train": ("masked", "src"), "valid": ("masked", "src"), "test": ("masked",)}
-TSV_HEADER_SPLITS = ("train", "valid")
-#: The reader the Data page shows (executed on the release by tests/test_pages.py).
-READ_TSV_EXAMPLE = os.path.join(PAGES_DIR, "read_tsv_example.py")
-PAGE_NAMES = ("overview", "data", "evaluation", "terms", "timeline")
-SPLITS = ("train", "valid", "test")
-#: Only the first N lemma / gap candidates count (declared on the declaration's Task by the scorer).
-MAX_CANDIDATES = getattr(DECLARATION.Task, "max_candidates", getattr(DECLARATION, "MAX_CANDIDATES", 3))
+LINKS_FILE = "links.yaml"
 PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
+#: How the pages name the official metrics.
+METRIC_NAMES = {"acc": "accuracy", "span_f1": "entity-span micro-F1", "weighted_f1": "weighted F1"}
+PAGE_TITLES = {"overview": "Overview", "data": "Data", "evaluation": "Evaluation", "terms": "Terms and conditions",
+               "timeline": "Timeline"}
+
 
 def escape(value):
     """HTML-escape any value (quotes included); ``$`` too, which Codabench would take for LaTeX."""
@@ -102,67 +89,11 @@ def separate_pre_blocks(text):
     return re.sub(r"\n+(<pre[\s>])", r"\n\n\1", text)
 
 
-# --------------------------------------------------------------------------- data sizes
-
-def count_conllu(path):
-    """Return (sentences, tokens) of a CoNLL-U file, read as the starting kit's validator reads it.
-
-    Tokens are counted as the submission layout does: one per row, multiword-token ranges included,
-    empty nodes (decimal ids) excluded.
-    """
-    sentences = validate.read_conllu(path)
-    return len(sentences), sum(len(sentence) for sentence in sentences)
-
-
-def count_tsv(path):
-    """Return (sentences, tokens) of a fill-mask TSV (``quotechar="^"``; header line optional).
-
-    Tokens are the whitespace-separated words of the ``src`` column (of ``masked`` when the file has
-    no ``src``, as in the test split).
-    """
-    rows = validate.read_tsv(path)
-    return len(rows), sum(len((masked if src is None else src).split()) for masked, src in rows)
-
-
-def _size_folders():
-    """The release folders the size table counts from: ``(CoNLL-U folder, TSV folder)`` (``sizes`` of the
-    competition's subtasks.yaml)."""
-    declared = declarations.wording()["sizes"]
-    return declared.get("conllu"), declared.get("tsv")
-
-
-def count_sizes(data_dir, languages=None):
-    """Count sentences and tokens per language and split from a release-layout directory.
-
-    Returns ``{lang: {split: {"sentences": n, "tokens": n, "source": <release folder>} or None}}``. CoNLL-U
-    files of the ``sizes.conllu`` folder of the competition's subtasks.yaml are used where they exist;
-    otherwise the word-level fill-mask TSV of its ``sizes.tsv`` folder (whose whitespace words are the
-    tokens only for the languages without CoNLL-U at all; for the others ``tokens`` is None).
-    """
-    languages = list(DECLARATION.LANGUAGES) if languages is None else list(languages)
-    conllu_folder, tsv_folder = _size_folders()
-    sizes = {}
-    for lang in languages:
-        sizes[lang] = {}
-        for split in SPLITS:
-            found = None
-            conllu = release.find(data_dir, conllu_folder, split, lang)
-            if conllu and lang not in DECLARATION.FILL_MASK_ONLY:
-                found = dict(zip(("sentences", "tokens"), count_conllu(conllu)), source=conllu_folder)
-            else:
-                tsv = release.find(data_dir, tsv_folder, split, lang)
-                if tsv:
-                    found = dict(zip(("sentences", "tokens"), count_tsv(tsv)), source=tsv_folder)
-                    if lang not in DECLARATION.FILL_MASK_ONLY:
-                        found["tokens"] = None  # whitespace words are not the CoNLL-U tokens
-            sizes[lang][split] = found
-    return sizes
-
 
 # --------------------------------------------------------------------------- templates
 
-def read_template(name, pages_dir=PAGES_DIR):
-    """Return the text of ``pages/<name>.html``."""
+def read_template(name, pages_dir):
+    """Return the text of ``<pages_dir>/<name>.html``."""
     with open(os.path.join(pages_dir, name + ".html"), encoding="utf-8") as handle:
         return handle.read()
 
@@ -196,127 +127,21 @@ def _table(headers, rows, caption=None, numeric_from=None, classes=None):
     return "\n".join(parts)
 
 
-def _subtask(name):
-    """The subtask declaration and its Task objects."""
-    declaration = DECLARATION.SUBTASKS[name]
-    tasks = [DECLARATION.TASKS_BY_FOLDER[folder] for folder in declaration["tasks"]]
-    return declaration, tasks
-
-
-def subtask_pairs(name):
-    """The (task, lang) pairs a subtask scores: its tasks x its languages, filtered by task.languages."""
-    declaration, tasks = _subtask(name)
-    return [(task, lang) for task in tasks for lang in declaration["languages"] if lang in task.languages]
-
-
-# --------------------------------------------------------------------------- generated blocks
-
-MISSING_MARK = "&#8212;"
-TSV_MARK = "&#8224;"
-
-
-def _count_cell(entry, field):
-    """A formatted count, a dagger when counted from the fill-mask TSV, a dash when not counted."""
-    if entry is None or entry[field] is None:
-        return MISSING_MARK
-    mark = TSV_MARK if entry["source"] == _size_folders()[1] else ""
-    return "{:,}{}".format(entry[field], mark)
-
-
-def languages_table(languages, sizes):
-    """The languages with family, branch, script, dating and counted sizes, and a legend of its marks."""
-    headers = ["Language", "Code", "Family", "Branch", "Script", "Dating"]
-    headers += ["%s sent." % split.capitalize() for split in SPLITS]
-    headers += ["%s tokens" % split.capitalize() for split in SPLITS]
-    rows = []
-    for lang in languages:
-        name, family, branch, script, dating = DECLARATION.LANGUAGES[lang]
-        row = [escape(name), "<code>%s</code>" % escape(lang), escape(family), escape(branch),
-               escape(script), escape(dating)]
-        entries = sizes.get(lang, {})
-        row += [_count_cell(entries.get(split), "sentences") for split in SPLITS]
-        row += [_count_cell(entries.get(split), "tokens") for split in SPLITS]
-        rows.append(row)
-    return _table(headers, rows, numeric_from=6) + "\n" + sizes_legend(rows)
-
-
-def sizes_legend(rows):
-    """The legend of the marks that occur in the size table's ``rows`` ('' when none does)."""
-    cells = [cell for row in rows for cell in row[6:]]
-    items = []
-    if any(TSV_MARK in cell for cell in cells):
-        items.append("<li>%s counted from the word-level gap-filling file of that split (the language or "
-                     "the split has no CoNLL-U file): sentences, and for Irish, tokens as the "
-                     "whitespace-separated words of the source sentences.</li>" % TSV_MARK)
-    if any(cell == MISSING_MARK for cell in cells):
-        items.append("<li>%s not counted: the split has no file for this language, or (tokens) it was "
-                     "counted from the gap-filling file, whose words are not the tokens you predict.</li>"
-                     % MISSING_MARK)
-    return '<ul class="note">\n%s\n</ul>' % "\n".join(items) if items else ""
-
-
-def missing_files(languages, sizes):
-    """The ``"<lang> <split>"`` pairs with no file in the data (said to the organiser at build time)."""
-    return ["%s %s" % (lang, split) for lang in languages for split in SPLITS
-            if sizes.get(lang, {}).get(split) is None]
-
-
-def tsv_table():
-    """Which splits' fill-mask TSV files have a header line, and their columns."""
-    rows = [[escape(split), "yes" if split in TSV_HEADER_SPLITS else "no: the first line is a sentence",
-             ", ".join("<code>%s</code>" % escape(c) for c in TSV_COLUMNS[split])] for split in SPLITS]
-    return _table(["Split", "Header line", "Columns"], rows)
-
-
-def read_tsv_example():
-    """The Python reader shown on the Data page, escaped for a ``<pre>`` block."""
-    with open(READ_TSV_EXAMPLE, encoding="utf-8") as handle:
-        return "<pre>%s</pre>" % escape(handle.read().strip("\n"))
-
-
-def tasks_list(tasks):
-    """A list of the subtask's tasks with their submission folder."""
-    items = ["<li>%s (folder <code>%s/</code>)</li>" % (escape(t.label), escape(t.folder)) for t in tasks]
-    return "<ul>\n%s\n</ul>" % "\n".join(items)
-
-
-def _key_html(key):
-    """A score key as HTML code, with the language placeholder shown as ``<lang>``."""
-    return "<code>%s</code>" % escape(key).replace("LANG", "&lt;lang&gt;")
-
-
-def score_keys_table(tasks, languages):
-    """Score keys written by the scorer for each task of the subtask (entry and component keys)."""
-    rows = []
-    for task in tasks:
-        langs = [lang for lang in languages if lang in task.languages]
-        components = ", ".join(_key_html(keys.component_key("LANG", task, component))
-                               for component in task.components) or "&#8212;"
-        rows.append([escape(task.label), "<code>%s/</code>" % escape(task.folder),
-                     _key_html(keys.entry_key("LANG", task)), components,
-                     _key_html(keys.task_mean_key(task)), escape(" ".join(langs)) or "&#8212;"])
-    return _table(["Task", "Folder", "Score key", "Component keys", "Task mean", "Languages"], rows)
-
-
-def submission_tree(tasks, languages):
-    """The submission zip layout as a preformatted tree."""
-    lines = ["submission.zip"]
-    for t_index, task in enumerate(tasks):
-        last_task = t_index == len(tasks) - 1
-        lines.append("%s %s/" % ("\u2514\u2500\u2500" if last_task else "\u251c\u2500\u2500", task.folder))
-        langs = [lang for lang in languages if lang in task.languages]
-        shown = langs[:3] + (["..."] if len(langs) > 3 else [])
-        for l_index, lang in enumerate(shown):
-            branch = "\u2514\u2500\u2500" if l_index == len(shown) - 1 else "\u251c\u2500\u2500"
-            lines.append("%s   %s %s" % (" " if last_task else "\u2502", branch,
-                                         lang if lang == "..." else lang + ".json"))
-    return "<pre>%s</pre>" % escape("\n".join(lines))
-
+table = _table
 
 def _phase_window(phase, schedule):
     """The schedule's Window of a phase of the competition (found by its reference member's name)."""
     match = re.match(r"^reference_data_([a-z0-9]+)\.zip$", str(phase.get("reference_data", "")))
     return schedule.window(match.group(1)) if match else None
+
+
+#: What every phases table says under it: the rules the bundles set on both platforms (docs/organisers.md).
+PHASES_NOTE = (
+    "<p>A phase accepts submissions from the moment it opens until the moment it closes; the next phase opens when "
+    "it closes. Each team's last submission that was scored in the test phase is its official result: the "
+    "organisers' final results re-score exactly that submission. The report of a test-phase submission holds "
+    "your scores and the messages about your submission's format, and nothing of the test gold; on CodaLab the "
+    "test leaderboard stays hidden until the results are published.</p>")
 
 
 def phases_table(competition, schedule):
@@ -330,25 +155,25 @@ def phases_table(competition, schedule):
                      escape(schedule_module.human(window.closes)) if window else "",
                      escape(phase.get("max_submissions", "")), escape(phase.get("max_submissions_per_day", "")),
                      escape(phase.get("description", ""))])
-    note = ("<p>A phase accepts submissions from the moment it opens until the moment it closes; the next "
-            "phase opens when it closes. In the test phase the last submission of each team is its official "
-            "result: it replaces the team's previous entry on the leaderboard without any action, and other "
-            "teams' detailed results are not shown (on CodaLab the test leaderboard stays hidden until the "
-            "results are notified).</p>")
     return _table(["#", "Phase", "Opens (UTC)", "Closes (UTC)", "Max. submissions", "Per day", "What is scored"],
-                  rows, classes=["num", None, None, None, "num", "num", None]) + "\n" + note
+                  rows, classes=["num", None, None, None, "num", "num", None]) + "\n" + PHASES_NOTE
 
 
-def important_dates(competition, schedule):
+def phase_names(competition):
+    """The reference folders of the competition's phases (``dev``, ``test``, an extra phase's name), in order."""
+    return [re.sub(r"^reference_data_|\.zip$", "", str(competition["phases"][n].get("reference_data", "")))
+            for n in sorted(competition.get("phases", {}))]
+
+
+def important_dates(competition, schedule, cid=None):
     """The Timeline page's dates: data releases, deadlines and notification from the schedule, then the rest."""
-    names = [re.sub(r"^reference_data_|\.zip$", "", str(p.get("reference_data", "")))
-             for p in competition.get("phases", {}).values()]
+    names = phase_names(competition)
     rows = [(schedule.window("dev").opens, "Release of training and validation data; development phase opens")]
     if "test" in schedule.phases and "test" in names:
         test = schedule.window("test")
         rows.append((test.opens, "Release of test data; test phase opens"))
         rows.append((test.closes, "Submission of results: the test phase closes"))
-    for extra in _extra_phases(names):
+    for extra in _extra_phases(names, cid):
         if extra["name"] in schedule.phases and extra.get("closes_event"):
             rows.append((schedule.window(extra["name"]).closes, extra["closes_event"]))
     rows.append((schedule.results_notification, "Notification of results"))
@@ -364,38 +189,42 @@ def baseline_block(baseline_html):
     return "<p class=\"note\">The scores of the baseline systems will be published here.</p>"
 
 
-# --------------------------------------------------------------------------- links and citation
+# --------------------------------------------------------------------------- links
 
-def _url(value, where):
+def _url(value, where, path):
     """``value`` if it is an http(s) or mailto URL (or empty), else a DataError naming ``where``."""
     value = "" if value is None else str(value).strip()
     if value and not re.match(r"^(https?://|mailto:)[^\s\"<>]+$", value):
-        raise DataError(LINKS_YAML, where, "expected an http(s):// or mailto: URL, got %r" % value)
+        raise DataError(path, where, "expected an http(s):// or mailto: URL, got %r" % value)
     return value
 
 
-def load_links(path=LINKS_YAML):
+def load_links(path, subtasks):
     """The links declaration (``pages/links.yaml``), checked: ``{registration, competitions: {subtask: url},
-    citation, contact: {name, url}}``."""
+    citation, contact: {name, url}}``; ``subtasks``: the competition's subtask ids. A competition without the file
+    gets no links (only "Contact: the organisers")."""
     import yaml
-    with open(path, encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
+    data = {}
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as handle:
+            data = yaml.safe_load(handle)
     if not isinstance(data, dict):
         raise DataError(path, "", "expected a mapping of links, got %s" % type(data).__name__)
     competitions = data.get("competitions") or {}
     contact = data.get("contact") or {}
     if not isinstance(competitions, dict) or not isinstance(contact, dict):
         raise DataError(path, "competitions, contact", "expected mappings")
-    unknown = sorted(set(competitions) - set(DECLARATION.SUBTASKS))
+    unknown = sorted(set(competitions) - set(subtasks))
     if unknown:
         raise DataError(path, "competitions", "unknown subtask(s) %s (expected %s)"
-                        % (", ".join(map(str, unknown)), ", ".join(DECLARATION.SUBTASKS)))
-    return {"registration": _url(data.get("registration"), "registration"),
-            "competitions": dict((name, _url(competitions.get(name), "competitions." + name))
-                                 for name in DECLARATION.SUBTASKS),
-            "citation": _url(data.get("citation"), "citation"),
+                        % (", ".join(map(str, unknown)), ", ".join(subtasks)))
+    return {"registration": _url(data.get("registration"), "registration", path),
+            "competitions": dict((name, _url(competitions.get(name), "competitions." + name, path))
+                                 for name in subtasks),
+            "citation": _url(data.get("citation"), "citation", path),
             "contact": {"name": str(contact.get("name") or "the organisers"),
-                        "url": _url(contact.get("url"), "contact.url")}}
+                        "url": _url(contact.get("url"), "contact.url", path)},
+            "declared": bool(data)}
 
 
 def _link(url, text):
@@ -403,12 +232,15 @@ def _link(url, text):
     return '<a href="%s">%s</a>' % (escape(url), text) if url else text
 
 
-def links_line(links, subtask):
-    """One line with the registration form, the other subtask(s), the citation and the contact."""
+def links_line(links, subtask, subtasks):
+    """One line with the registration form, the other subtask(s), the citation and the contact ('' for a
+    competition that declares no links)."""
+    if not links.get("declared", True):
+        return ""
     parts = []
     if links["registration"]:
         parts.append(_link(links["registration"], "Registration form"))
-    for other in DECLARATION.SUBTASKS:
+    for other in subtasks:
         if other != subtask and links["competitions"].get(other):
             parts.append(_link(links["competitions"][other], "The %s subtask" % escape(other)))
     if links["citation"]:
@@ -417,104 +249,94 @@ def links_line(links, subtask):
     return '<p class="links">%s</p>' % " &#183; ".join(parts)
 
 
-def read_bibliography(data_dir):
-    """The text of ``<data_dir>/bibliography.bib`` (the release's citation file), or None when absent."""
-    path = os.path.join(data_dir, BIBLIOGRAPHY)
-    if not os.path.isfile(path):
-        return None
-    with open(path, encoding="utf-8-sig") as handle:
-        return handle.read().strip("\n") or None
+# --------------------------------------------------------------------------- extra phases
 
-
-def citation_block(bibliography, links):
-    """The BibTeX of the release in a ``<pre>`` block, or where to find it."""
-    if bibliography:
-        return ("<p>If you use the data, please cite the works below (the release's <code>%s</code>).</p>\n"
-                "<pre>%s</pre>" % (BIBLIOGRAPHY, escape(bibliography)))
-    where = _link(links["citation"], "the <code>%s</code> file of the shared task's repository" % BIBLIOGRAPHY)
-    return "<p>If you use the data, please cite the works listed in %s.</p>" % where
-
-
-def metrics_section(tasks):
-    """One metric definition per task, from ``pages/_metric_<kind>.html``."""
-    parts = []
-    for task in tasks:
-        values = {
-            "task_label": escape(task.label),
-            "task_key": escape(keys.entry_key("<lang>", task)),
-            "components": escape(", ".join(keys.component_key("<lang>", task, c) for c in task.components)),
-            "marker": escape(task.mask_marker or ""),
-            "max_candidates": str(MAX_CANDIDATES),
-        }
-        parts.append(fill(read_template("_metric_" + task.kind), values))
-    return "\n".join(parts)
-
-
-def submission_examples(tasks):
-    """One example file per task, from ``pages/_submission_<folder>.html``."""
-    return "\n".join(read_template("_submission_" + task.folder) for task in tasks)
-
-
-def _extra_phases(names):
-    """The extra phases any subtask declares whose name is among the phase ``names``, each once."""
+def _extra_phases(names, cid=None):
+    """The extra phases any subtask of ``cid`` declares whose name is among the phase ``names``, each once."""
     found = {}
-    for subtask in DECLARATION.SUBTASKS:
-        for extra in declarations.extra_phases(subtask):
+    for subtask in declarations.wording(cid)["subtasks"]:
+        for extra in declarations.extra_phases(subtask, cid):
             if extra["name"] in names:
                 found.setdefault(extra["name"], extra)
     return list(found.values())
 
 
-def phase_sections(subtask, schedule):
+def phase_sections(subtask, schedule, cid, pages_dir):
     """The page sections of the extra phases ``subtask`` declares (``page_section``), with their dates."""
     parts = []
-    for extra in declarations.extra_phases(subtask):
+    for extra in declarations.extra_phases(subtask, cid):
         if extra.get("page_section"):
             window = schedule.window(extra["name"])
-            parts.append(fill(read_template(extra["page_section"]),
+            parts.append(fill(read_template(extra["page_section"], pages_dir),
                               {"opens": escape(schedule_module.human(window.opens)),
                                "closes": escape(schedule_module.human(window.closes))}))
     return "\n".join(parts)
 
 
-# --------------------------------------------------------------------------- pages
+# --------------------------------------------------------------------------- datasets, columns, Markdown
 
-def page_values(competition, subtask, sizes, baseline_html=None, schedule=None, bibliography=None, links=None):
-    """All placeholder values of the page templates for ``subtask``.
+def datasets_table(competition, present):
+    """Every declared dataset: task, pair, official metric, label count, and whether this bundle scores it."""
+    rows = []
+    for task, lang in pairs_of_tasks(competition):
+        name = lines.reference_name(competition, task, lang)
+        state = "scored" if name in present else "<strong>LACKING</strong> (not in this bundle)"
+        rows.append([escape(task.label), escape(competition.LANGUAGES[lang][0]),
+                     "<code>%s</code>" % escape(lines.submission_name(competition, task, lang)),
+                     escape(METRIC_NAMES.get(task.metric, task.metric)), str(len(task.labels[lang])) if hasattr(task, "labels") else "-", state])
+    return _table(["Task", "Language pair", "Submission file", "Metric", "Labels", "In this bundle"], rows)
 
-    ``baseline_html`` is the baseline table of this subtask, ``schedule`` the dates (default
-    schedule.yaml), ``bibliography`` the release's BibTeX text, ``links`` the checked links declaration
-    (read from ``pages/links.yaml`` when None).
-    """
-    schedule = schedule if schedule is not None else schedule_module.load()
-    declaration, tasks = _subtask(subtask)
-    languages = list(declaration["languages"])
-    links = load_links() if links is None else links
-    return {
-        "competition_title": escape(competition.get("title", declaration["title"])),
-        "subtask": escape(subtask),
-        "subtask_text": declarations.subtask_wording(subtask).get("page_text", ""),
-        "language_count": str(len(languages)),
-        "task_count": str(len(tasks)),
-        "languages_table": languages_table(languages, sizes),
-        "tasks_list": tasks_list(tasks),
-        "score_keys_table": score_keys_table(tasks, languages),
-        "column_count": str(len(keys.leaderboard_columns(DECLARATION.TASKS, languages,
-                                                         subtask_pairs(subtask)))),
-        "submission_tree": submission_tree(tasks, languages),
-        "phases_table": phases_table(competition, schedule),
-        "important_dates": important_dates(competition, schedule),
-        "baseline_table": baseline_block(baseline_html),
-        "phase_sections": phase_sections(subtask, schedule),
-        "metrics_section": metrics_section(tasks),
-        "submission_examples": submission_examples(tasks),
-        "max_candidates": str(MAX_CANDIDATES),
-        "tsv_table": tsv_table(),
-        "read_tsv_example": read_tsv_example(),
-        "citation": citation_block(bibliography, links),
-        "links_line": links_line(links, subtask),
-        "registration_link": _link(links["registration"], "registration form"),
-    }
+
+def lacking_note(competition, present):
+    """A loud paragraph naming the declared datasets this bundle has no reference for (empty when none)."""
+    lacking = [lines.reference_name(competition, t, l) for t, l in pairs_of_tasks(competition)
+               if lines.reference_name(competition, t, l) not in present]
+    if not lacking:
+        return ""
+    return ('<p class="note"><strong>This bundle LACKS %d of %d datasets</strong> (no reference data when it was '
+            'built, so they are not scored and have no leaderboard column): %s.</p>'
+            % (len(lacking), len(lacking) + len(present), ", ".join("<code>%s</code>" % escape(n)
+                                                                 for n in lacking)))
+
+
+def columns_table(columns):
+    """The leaderboard columns ``[(key, label)]`` as a table."""
+    return _table(["Column", "Score key"], [[escape(label), "<code>%s</code>" % escape(key)]
+                                                  for key, label in columns])
+
+
+def _inline_md(text):
+    """Escaped text with Markdown ``code`` spans as <code> elements."""
+    parts = text.split("`")
+    return "".join(("<code>%s</code>" if i % 2 else "%s") % escape(part) for i, part in enumerate(parts))
+
+
+def markdown_html(text):
+    """The HTML of the small Markdown the builders write: ``#`` headings (as h3/h4), ``|`` tables, ``-`` lists,
+    paragraphs; every text escaped (inline ``code`` kept). None for empty text."""
+    blocks, out = [block for block in re.split(r"\n\s*\n", text or "") if block.strip()], []
+    for block in blocks:
+        rows = [line.strip() for line in block.strip().split("\n")]
+        if all(row.startswith("|") for row in rows):
+            cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows
+                     if not re.match(r"^\|[-:| ]+\|$", row)]
+            out.append(_table([_inline_md(c) for c in cells[0]],
+                                    [[_inline_md(c) for c in row] for row in cells[1:]]))
+        elif rows[0].startswith("#"):
+            level = min(4, 2 + len(rows[0]) - len(rows[0].lstrip("#")))
+            out.append("<h%d>%s</h%d>" % (level, _inline_md(rows[0].lstrip("# ")), level))
+            if rows[1:]:
+                out.append(markdown_html("\n".join(rows[1:])))
+        elif all(row.startswith("- ") for row in rows):
+            out.append("<ul>%s</ul>" % "".join("<li>%s</li>" % _inline_md(row[2:]) for row in rows))
+        else:
+            out.append("<p>%s</p>" % _inline_md(" ".join(rows)))
+    return "\n".join(out) or None
+
+
+def pairs_of_tasks(competition):
+    """Every declared (task, language) pair in the declared task order (the paper's table order)."""
+    return [(task, lang) for task in competition.TASKS for lang in task.languages]
 
 
 #: The page layout of a competition whose ``pages/`` folder has no ``_layout.html`` of its own.
@@ -535,30 +357,32 @@ DEFAULT_LAYOUT = """<!DOCTYPE html>
 """
 
 
-def layout_template(pages_dir=PAGES_DIR):
+def layout_template(pages_dir):
     """The text of ``<pages_dir>/_layout.html``, or :data:`DEFAULT_LAYOUT` when the folder has none."""
     if os.path.isfile(os.path.join(pages_dir, "_layout.html")):
         return read_template("_layout", pages_dir)
     return DEFAULT_LAYOUT
 
 
-def render_page(name, values, pages_dir=PAGES_DIR):
+def render_page(name, values, pages_dir):
     """Render ``<pages_dir>/<name>.html`` inside the folder's layout (:func:`layout_template`), with the inline
-    styles."""
+    styles. ``values``: a mapping of placeholder values (a :class:`PageValues` computes the generic ones)."""
     body = fill(read_template(name, pages_dir), values)
-    titles = {"overview": "Overview", "data": "Data", "evaluation": "Evaluation",
-              "terms": "Terms and conditions", "timeline": "Timeline"}
-    layout_values = dict(values, body=body, page_title=escape(titles.get(name, name.capitalize())))
+    layout_values = _Extended(values, {"body": body, "page_title": escape(PAGE_TITLES.get(name, name.capitalize()))})
     return separate_pre_blocks(inline_styles(fill(layout_template(pages_dir), layout_values)))
 
 
-def build_pages(competition, subtask, sizes, baseline_html=None, schedule=None, bibliography=None, links=None):
-    """Return ``{file name: HTML text}`` for every page of the ``html`` section of ``competition``."""
-    values = page_values(competition, subtask, sizes, baseline_html, schedule, bibliography, links)
-    result = {}
-    for key, member in competition["html"].items():
-        result[member] = render_page(key, values)
-    return result
+class _Extended(object):
+    """``values`` with a few more entries, without copying (a :class:`PageValues` keeps computing on demand)."""
+
+    def __init__(self, values, more):
+        self.values, self.more = values, more
+
+    def __contains__(self, name):
+        return name in self.more or name in self.values
+
+    def __getitem__(self, name):
+        return self.more[name] if name in self.more else self.values[name]
 
 
 def html_fragment(text):
@@ -579,28 +403,114 @@ def read_baseline_html(out_dir, subtask):
         return html_fragment(handle.read()) or None
 
 
-def main(argv=None):
-    """``python -m organiser.pages --data DIR --out DIR``: render the pages of both subtasks."""
-    import argparse
-    import yaml
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--out", default="dist")
-    parser.add_argument("--competition", default=os.path.join(ROOT, "competition.yaml"))
-    args = parser.parse_args(argv)
-    with open(args.competition, encoding="utf-8") as handle:
-        competition = yaml.safe_load(handle)
-    sizes = count_sizes(args.data)
-    bibliography = read_bibliography(args.data)
-    for subtask in DECLARATION.SUBTASKS:
-        target = os.path.join(args.out, "pages", subtask)
-        os.makedirs(target, exist_ok=True)
-        for member, text in build_pages(competition, subtask, sizes, read_baseline_html(args.out, subtask),
-                                        bibliography=bibliography).items():
-            with open(os.path.join(target, member), "w", encoding="utf-8") as handle:
-                handle.write(text)
-    return 0
+
+# --------------------------------------------------------------------------- the generic values
+
+class PageContext(object):
+    """What one subtask's pages are rendered from.
+
+    ``hosted`` (organiser.declarations.Hosted), ``competition`` (the subtask's v1.5 ``competition.yaml``, dated),
+    ``subtask``, ``schedule``, ``data`` (the release folder), ``reference`` (its reference folder), ``present``
+    (the reference file names of the bundle's phases), ``baseline_html`` (the subtask's baseline table, or None),
+    ``links`` (:func:`load_links`), ``warn`` (tells the organiser, never the pages), ``test_state`` (``"real"``,
+    ``"pending"``: no test gold yet, or ``"practice"``: the test gold is public, with ``practice_reason``).
+    """
+
+    def __init__(self, hosted, competition, subtask, schedule, data, reference, present, baseline_html, links,
+                 warn, test_state="real", practice_reason=""):
+        self.hosted, self.competition, self.subtask, self.schedule = hosted, competition, subtask, schedule
+        self.data, self.reference, self.present, self.baseline_html = data, reference, present, baseline_html
+        self.links, self.warn, self.test_state, self.practice_reason = links, warn, test_state, practice_reason
+        self.wording = declarations.subtask_wording(subtask, hosted.cid)
+
+    @property
+    def declaration(self):
+        """The competition's declaration module."""
+        return self.hosted.declaration
+
+    def columns(self):
+        """The leaderboard columns ``[(key, label)]`` in rank order."""
+        columns = self.competition["leaderboard"]["columns"]
+        return [(key, column["label"]) for key, column in sorted(columns.items(), key=lambda kv: kv[1]["rank"])]
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def _read_text(path):
+    """The UTF-8 text of ``path``, or None when it is absent."""
+    if not path or not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+#: A reference builder may write this file beside the phases: the statistics of the data, shown on the pages
+#: (``{{ data_statistics }}``).
+STATISTICS_FILE = "statistics.md"
+
+
+def test_phase_note(context):
+    """A loud paragraph when the test phase is a practice phase (its gold is public); empty otherwise."""
+    if context.test_state != "practice":
+        return ""
+    return ('<p class="note"><strong>The test phase of this bundle is a practice phase:</strong> its gold is public '
+            '(%s), so its leaderboard is no official result. The official test phase needs gold that participants '
+            'cannot see.</p>' % escape(context.practice_reason))
+
+
+def data_release_note(context):
+    """When participants get which data: the development data with the starting kit, the test input when the
+    test phase opens (never before: it is not in the starting kit or in the bundle)."""
+    names = phase_names(context.competition)
+    text = ("<p>The development data come with the starting kit (its <code>reference_data/dev/</code> scores your "
+            "development predictions locally).")
+    if "test" in names and "test" in context.schedule.phases:
+        text += (" The test input is released when the test phase opens (%s) as the test phase's public data; it "
+                 "is in no file you can download before." % escape(schedule_module.human(
+                     context.schedule.window("test").opens)))
+    return text + "</p>"
+
+
+#: The generic placeholders and how each is computed from a :class:`PageContext`.
+GENERIC = {
+    "competition_title": lambda c: escape(c.competition.get("title", c.declaration.TITLE)),
+    "phases_table": lambda c: phases_table(c.competition, c.schedule),
+    "important_dates": lambda c: important_dates(c.competition, c.schedule, c.hosted.cid),
+    "column_count": lambda c: str(len(c.columns())),
+    "columns_table": lambda c: columns_table(c.columns()),
+    "datasets_table": lambda c: datasets_table(c.declaration, c.present),
+    "lacking_note": lambda c: lacking_note(c.declaration, c.present),
+    "baselines_table": lambda c: baseline_block(c.baseline_html),
+    "baseline_table": lambda c: baseline_block(c.baseline_html),
+    "data_statistics": lambda c: markdown_html(_read_text(os.path.join(c.reference, STATISTICS_FILE)))
+    or '<p class="note">No statistics in this build.</p>',
+    "links_line": lambda c: links_line(c.links, c.subtask, c.hosted.subtasks()),
+    "registration_link": lambda c: _link(c.links["registration"], "registration form"),
+    "phase_sections": lambda c: phase_sections(c.subtask, c.schedule, c.hosted.cid, c.hosted.pages),
+    "test_phase_note": test_phase_note,
+    "data_release_note": data_release_note,
+}
+
+
+class PageValues(dict):
+    """The placeholder values of a competition's templates: its own (the ``page_values`` hook), then each generic
+    value of :data:`GENERIC`, computed the first time a template asks for it."""
+
+    def __init__(self, context, own=None):
+        dict.__init__(self, own or {})
+        self.context = context
+
+    def __contains__(self, name):
+        return dict.__contains__(self, name) or name in GENERIC
+
+    def __missing__(self, name):
+        if name not in GENERIC:
+            raise KeyError(name)
+        self[name] = GENERIC[name](self.context)
+        return self[name]
+
+
+def build_pages(context):
+    """``{member: HTML text}`` of every page of the ``html`` section of ``context.competition``."""
+    hook = context.hosted.hook("page_values")
+    values = PageValues(context, hook(context) if hook else None)
+    return dict((member, render_page(key, values, context.hosted.pages))
+                for key, member in (context.competition.get("html") or {}).items())

@@ -8,11 +8,7 @@ import argparse
 import os
 import sys
 
-from organiser import ROOT, declarations  # noqa: F401  (ROOT puts the scoring program on sys.path)
-
-#: The declaration of the competition this summary is for (the top-level one; see organiser.declarations).
-DECLARATION = declarations.load()
-PREFIX = DECLARATION.COMPETITION_ID
+from organiser import bundle, declarations
 
 
 def _size(path):
@@ -28,48 +24,46 @@ def _size(path):
     return ""
 
 
-def expected_items(out, reference):
-    """``[(section, label, path, how to build it, required)]`` for everything `make` builds."""
+def expected_items(hosted, out, reference):
+    """``[(section, label, path, how to build it, required)]`` for everything `make` builds for ``hosted``."""
+    make = "make" if hosted.top_level else "make COMPETITION=%s" % hosted.cid
     items = []
-    for subtask in DECLARATION.SUBTASKS:
+    for subtask in hosted.subtasks():
+        stem = hosted.stem(subtask)
         items.append(("Bundles (upload these)", "%s bundle for CodaLab" % subtask,
-                      os.path.join(out, "bundles", "%s-%s.zip" % (PREFIX, subtask)), "make bundle", True))
+                      os.path.join(out, "bundles", stem + ".zip"), make, True))
         items.append(("Bundles (upload these)", "%s bundle for Codabench" % subtask,
-                      os.path.join(out, "bundles", "%s-%s-codabench.zip" % (PREFIX, subtask)), "make bundle", True))
-        items.append(("Test phase pieces (docs/organisers.md)", "%s public test data" % subtask,
-                      os.path.join(out, "public_data", "%s-test.zip" % subtask), "make bundle", False))
+                      os.path.join(out, "bundles", stem + bundle.CODABENCH_SUFFIX + ".zip"), make, True))
+        items.append(("Test phase pieces (docs/organisers.md)", "%s test input (release it when the test phase "
+                      "opens)" % subtask, os.path.join(out, "public_data", "%s-test.zip" % subtask), make, False))
     for phase, required in (("dev", True), ("test", False)):
-        items.append(("Reference data", "reference_data/%s" % phase, os.path.join(reference, phase),
-                      "make reference" if required else "make reference TEST_GOLD=<test gold>", required))
-        for subtask in DECLARATION.SUBTASKS:
+        items.append(("Reference data", "%s/%s" % (os.path.basename(reference.rstrip("/")), phase),
+                      os.path.join(reference, phase), make if required else make + " TEST_GOLD=<test gold>",
+                      required))
+        for subtask in hosted.subtasks():
             items.append(("Reference data", "%s %s zip" % (subtask, phase),
-                          os.path.join(out, "reference", "%s-%s.zip" % (subtask, phase)), "make bundle", required))
-    for subtask in DECLARATION.SUBTASKS:
-        for extra in declarations.extra_phases(subtask):
+                          os.path.join(out, "reference", "%s-%s.zip" % (subtask, phase)), make, required))
+    for subtask in hosted.subtasks():
+        for extra in declarations.extra_phases(subtask, hosted.cid):
             items.append(("Reference data", "%s %s zip" % (subtask, extra["name"]),
-                          os.path.join(out, "reference", "%s-%s.zip" % (subtask, extra["name"])), "make bundle", True))
-    items.append(("Starting kit", "starting kit zip", os.path.join(out, "starting_kit.zip"), "make bundle", True))
-    for subtask in DECLARATION.SUBTASKS:
-        splits = declarations.wording()["phase_splits"]
-        for split, required in ((splits.get("dev", "dev"), True), (splits.get("test", "test"), False)):
-            items.append(("Baseline submissions", "%s %s" % (subtask, split),
-                          os.path.join(out, "submissions", "baseline-%s-%s.zip" % (subtask, split)),
-                          "make baselines", required))
+                          os.path.join(out, "reference", "%s-%s.zip" % (subtask, extra["name"])), make, True))
+    items.append(("Starting kit", "starting kit zip", os.path.join(out, "starting_kit.zip"), make, True))
+    items.append(("Baseline submissions", "baseline and floor submissions", os.path.join(out, "submissions"),
+                  make + " baselines", True))
     items.append(("Reports", "baseline scores table (Markdown)", os.path.join(out, "baselines", "table.md"),
-                  "make baselines", True))
-    items.append(("Reports", "baseline scores table (HTML)", os.path.join(out, "baselines", "table.html"),
-                  "make baselines", True))
-    items.append(("Reports", "data-quality report", os.path.join(out, "data_quality.md"), "make reference", True))
-    for subtask in DECLARATION.SUBTASKS:
-        items.append(("Reports", "%s pages" % subtask, os.path.join(out, "pages", subtask), "make bundle", True))
+                  make + " baselines", True))
+    items.append(("Reports", "data report", os.path.join(out, "data_quality.md"), make + " reference", True))
+    for subtask in hosted.subtasks():
+        items.append(("Reports", "%s pages" % subtask, os.path.join(out, "pages", subtask), make, True))
     return items
 
 
-def summarise(out, reference, stream=sys.stdout):
+def summarise(out, reference, stream=sys.stdout, cid=None):
     """Print the report; return the list of missing required items."""
+    hosted = declarations.Hosted(cid)
     missing, optional = [], []
     section = None
-    for name, label, path, how, required in expected_items(out, reference):
+    for name, label, path, how, required in expected_items(hosted, out, reference):
         if name != section:
             print("\n%s" % name, file=stream)
             section = name
@@ -83,10 +77,16 @@ def summarise(out, reference, stream=sys.stdout):
         with open(table, encoding="utf-8") as handle:
             print("\nBaseline scores (%s)\n%s" % (table, handle.read().rstrip()), file=stream)
     print("", file=stream)
-    if not os.path.isdir(os.path.join(reference, "test")):
+    manifest = bundle.read_manifest(out) or {}
+    if manifest.get("test_state") == "pending" or not os.path.isdir(os.path.join(reference, "test")):
         print("NOTE: no test gold, so the test phase of the bundles has a placeholder reference: build the test "
-              "references (make reference TEST_GOLD=<release layout with test gold>, then make bundle) and upload "
-              "them as docs/organisers.md says, before the test phase opens.", file=stream)
+              "references (TEST_GOLD=<test gold>) and upload them as docs/organisers.md says, before the test "
+              "phase opens.", file=stream)
+    elif manifest.get("test_state") == "practice":
+        print("NOTE: the test gold is public (%s): the test phase is a PRACTICE phase. Build the real one with "
+              "TEST_GOLD=<hidden test gold>." % manifest.get("practice_reason"), file=stream)
+    print("NOTE: the test input (public_data/<subtask>-test.zip) is in no bundle and no starting kit: attach it to "
+          "the test phase when it opens (docs/organisers.md).", file=stream)
     if missing:
         print("Missing: %d item(s): %s" % (len(missing), "; ".join("%s (%s)" % (l, h) for l, _, h in missing)),
               file=stream)
@@ -99,10 +99,12 @@ def summarise(out, reference, stream=sys.stdout):
 def main(argv=None):
     """Print where everything is; always exit 0."""
     parser = argparse.ArgumentParser(prog="python -m organiser summary", description=__doc__.split("\n")[0])
+    parser.add_argument("--competition", default=None, help="the competition's id (default: the top-level one)")
     parser.add_argument("--out", default="dist")
-    parser.add_argument("--reference", default="reference_data")
+    parser.add_argument("--reference", default=None, help="default: the one the last build in --out names")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    summarise(args.out, args.reference)
+    reference = args.reference or (bundle.read_manifest(args.out) or {}).get("reference") or "reference_data"
+    summarise(args.out, reference, cid=args.competition)
     return 0
 
 

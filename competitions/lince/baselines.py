@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """LinCE's baseline table on the dev phase: floor, baseline and reference systems, scored by the scorer.
 
-    python3 competitions/lince/baselines.py --data DIR --reference REF_DIR/dev --out DIR [--system NAME=PATH ...]
+    python -m organiser baselines --competition lince --data DIR --reference REF_DIR --out DIR [--system NAME=PATH ...]
 
 Writes ``<out>/submissions/lince-dev-{floor,baseline}.zip`` (the starting kit's systems, trained on
 each dataset's train split) and, when the data has public test files, ``lince-test-{floor,baseline}.zip``
@@ -10,7 +10,7 @@ ones and every reference system given with ``--system`` (a
 system's dev predictions in the release's CoNLL layout, ``token<TAB>label`` lines and ``# sent_enum``
 headers, e.g. ``mbert=../shared/lince/systems/mbert_dev_predictions.conll`` for ``lid_spaeng``: the
 dataset is ``NAME@DATASET=PATH``, default ``lid_spaeng``; every ``<DIR>/systems/<name>_dev_predictions.conll``
-is added by itself, as the release's lid_spaeng predictions) and writes ``<out>/baselines.md`` and
+is added by itself, as the release's lid_spaeng predictions) and writes ``<out>/baselines/table.md`` and
 ``<out>/baselines.json``: one row per system, one column per dataset, then the mean.
 """
 import argparse
@@ -70,14 +70,21 @@ def table(rows, datasets):
     return head + body
 
 
+def table_path(out, name):
+    """``<out>/baselines/<name>`` (its folder created): where the bundle builder looks for the baseline table."""
+    os.makedirs(os.path.join(out, "baselines"), exist_ok=True)
+    return os.path.join(out, "baselines", name)
+
+
 def main(argv=None):
     """Command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", required=True)
-    parser.add_argument("--reference", required=True, help="the dev phase's reference folder")
+    parser.add_argument("--reference", required=True, help="the reference folder (its dev/ scores the rows)")
     parser.add_argument("--out", required=True)
     parser.add_argument("--system", action="append", default=[], help="NAME[@DATASET]=PATH of dev predictions")
     args = parser.parse_args(argv)
+    dev_reference = os.path.join(args.reference, "dev")
     subs = os.path.join(args.out, "submissions")
     os.makedirs(subs, exist_ok=True)
     systems = []
@@ -100,12 +107,12 @@ def main(argv=None):
         zipped = os.path.join(subs, "lince-dev-%s.zip" % name)
         conll_to_submission(path, dataset or "lid_spaeng", zipped)
         systems.append((name, zipped))
-    rows = [row(name, scoring.evaluate(lince, args.reference, path)) for name, path in systems]
+    rows = [row(name, scoring.evaluate(lince, dev_reference, path)) for name, path in systems]
     datasets = [d for d in (lince.dataset_id(t, p) for t, p in lince.DATASETS)
                 if any(r["scores"].get(d) is not None or d in r["scores"] for r in rows)]
-    with io.open(os.path.join(args.out, "baselines.md"), "w", encoding="utf-8") as handle:
+    with io.open(table_path(args.out, "table.md"), "w", encoding="utf-8") as handle:
         handle.write(table(rows, datasets))
-    with io.open(os.path.join(args.out, "baselines.json"), "w", encoding="utf-8") as handle:
+    with io.open(table_path(args.out, "table.json"), "w", encoding="utf-8") as handle:
         json.dump(rows, handle, indent=1)
     sys.stdout.write(table(rows, datasets))
     return 0

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """LinCE's reference builder: release layout -> reference data for the dev and test phases.
 
-    python3 competitions/lince/reference.py --data DIR [--test-gold DIR] --out reference_data/lince
+    python -m organiser reference --competition lince --data DIR [--test-gold DIR] --out reference_data/lince
 
 ``DIR`` holds the release's datasets (``lid_spaeng/{train,dev,test}.conll``, ...). For each of the
 ten datasets it writes ``<out>/dev/<task>_<pair>.conll`` from ``dev.conll`` and, when test gold exists
@@ -9,10 +9,14 @@ ten datasets it writes ``<out>/dev/<task>_<pair>.conll`` from ``dev.conll`` and,
 ``<out>/test/<task>_<pair>.conll``, after checking that the gold has exactly the public test file's
 sentences and tokens. Every gold label must be in the declared label set. Datasets it lacks are
 listed loudly on stderr and in ``<out>/MISSING.txt``: a bundle built from this reference scores only
-the datasets present. Organiser tooling (run with the repository's Python).
+the datasets present. What participants get, in the release's layout: ``<out>/public/dev/<dataset>/`` (the
+annotated ``train.conll`` and ``dev.conll``, in the starting kit) and ``<out>/public/test/<dataset>/test.conll``
+(the test tokens only, whatever the release's file carries: released when the test phase opens). Organiser
+tooling (run with the repository's Python).
 """
 import argparse
 import os
+import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # competitions/
@@ -69,6 +73,41 @@ def write_reference(sentences, task, pair, path):
         handle.write(data)
 
 
+def write_public(data, out):
+    """``<out>/public/``: per dataset, its annotated train and dev files (development phase) and its test tokens
+    without any label (test phase); return the number of files written."""
+    public = os.path.join(out, "public")
+    if os.path.isdir(public):
+        shutil.rmtree(public)
+    written = 0
+    for task, pair in lince.DATASETS:
+        ident = lince.dataset_id(task, pair)
+        for split, phase in (("train", "dev"), ("dev", "dev"), ("test", "test")):
+            source = os.path.join(data, ident, split + ".conll")
+            if not os.path.isfile(source):
+                continue
+            target = os.path.join(public, phase, ident, split + ".conll")
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            if split == "test":   # the tokens only: a release's test file must never carry its labels to participants
+                with open(target, "w", encoding="utf-8") as handle:
+                    handle.write(tokens_text(lince_data.read_conll(source)))
+            else:
+                shutil.copyfile(source, target)
+            written += 1
+    return written
+
+
+def tokens_text(sentences):
+    """The release's test layout without labels: ``# sent_enum = N`` (no sentiment), one token a line, a blank line
+    after each sentence."""
+    lines_out = []
+    for number, (_, rows) in enumerate(sentences, 1):
+        lines_out.append("# sent_enum = %d" % number)
+        lines_out.extend(row[0] for row in rows)
+        lines_out.append("")
+    return "\n".join(lines_out) + "\n"
+
+
 def build(data, out, test_gold=None):
     """Build every phase's references; return ``{phase: {"written": [...], "missing": {dataset: why}}}``."""
     summary = {}
@@ -88,6 +127,7 @@ def build(data, out, test_gold=None):
             written.append(lince.dataset_id(task, pair))
         summary[phase] = {"written": written, "missing": missing}
     write_missing(out, summary)
+    write_public(data, out)
     return summary
 
 
@@ -107,12 +147,16 @@ def main(argv=None):
     parser.add_argument("--data", required=True)
     parser.add_argument("--test-gold")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--report", help="also write the list of missing datasets there")
     args = parser.parse_args(argv)
     try:
         summary = build(args.data, args.out, args.test_gold)
     except BuildError as err:
         sys.stderr.write("Cannot build the LinCE reference: %s\n" % err)
         return 1
+    if args.report:
+        os.makedirs(os.path.dirname(os.path.abspath(args.report)), exist_ok=True)
+        shutil.copyfile(os.path.join(args.out, "MISSING.txt"), args.report)
     for phase, info in summary.items():
         print("%s: %d of %d datasets (%s)" % (phase, len(info["written"]), len(lince.DATASETS),
                                               ", ".join(info["written"]) or "none"))

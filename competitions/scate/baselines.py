@@ -2,11 +2,11 @@
 """SCATE's baseline table on the dev phase: the starting kit's rule-based baseline and an empty floor, scored
 by the scoring program.
 
-    python3 competitions/scate/baselines.py --data DIR --reference REF_DIR/dev --out DIR
+    python -m organiser baselines --competition scate --data DIR --reference REF_DIR --out DIR
 
 Writes ``<out>/submissions/scate-dev-{floor,baseline}.zip`` (and ``scate-test-baseline.zip`` when the data has
 the test texts: what ``make check`` submits to the test phase), scores the dev ones against ``REF_DIR/dev``
-and writes ``<out>/baselines.md`` and ``<out>/baselines.json``: one row per system with the ranking score, the
+and writes ``<out>/baselines/table.md`` and ``<out>/baselines/table.json``: one row per system with the ranking score, the
 interval precision, recall and F1 and the entity identification and composition F1. Organiser tooling.
 """
 import argparse
@@ -49,13 +49,20 @@ def table(rows):
     return head + body
 
 
+def table_path(out, name):
+    """``<out>/baselines/<name>`` (its folder created): where the bundle builder looks for the baseline table."""
+    os.makedirs(os.path.join(out, "baselines"), exist_ok=True)
+    return os.path.join(out, "baselines", name)
+
+
 def main(argv=None):
     """Command line; exit status 0, or 1 when the dev reference cannot be used."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", required=True)
-    parser.add_argument("--reference", required=True, help="the dev phase's reference folder")
+    parser.add_argument("--reference", required=True, help="the reference folder (its dev/ scores the rows)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
+    dev_reference = os.path.join(args.reference, "dev")
     subs = os.path.join(args.out, "submissions")
     os.makedirs(subs, exist_ok=True)
     regexes = os.path.join(args.data, scate_baseline.REGEX_FILE)
@@ -72,14 +79,14 @@ def main(argv=None):
     rows = []
     for name, path in systems:
         try:
-            report = scoring.evaluate(scate, args.reference, path)
+            report = scoring.evaluate(scate, dev_reference, path)
         except (ReferenceError, NothingToScore) as err:
-            sys.stderr.write("Cannot score the %s on %s: %s\n" % (name, args.reference, err))
+            sys.stderr.write("Cannot score the %s on %s: %s\n" % (name, dev_reference, err))
             return 1
         rows.append({"system": name, "scores": dict(report["scores"]), "signature": report["signature"]})
-    with io.open(os.path.join(args.out, "baselines.md"), "w", encoding="utf-8") as handle:
+    with io.open(table_path(args.out, "table.md"), "w", encoding="utf-8") as handle:
         handle.write(table(rows))
-    with io.open(os.path.join(args.out, "baselines.json"), "w", encoding="utf-8") as handle:
+    with io.open(table_path(args.out, "table.json"), "w", encoding="utf-8") as handle:
         json.dump(rows, handle, indent=1)
     sys.stdout.write(table(rows))
     return 0

@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
 """SCATE's reference builder: the data layout -> reference data for the dev and test phases.
 
-    python3 competitions/scate/reference.py --data DIR [--test-gold DIR] --out reference_data/scate
+    python -m organiser reference --competition scate --data DIR [--test-gold DIR] --out reference_data/scate
 
 ``DIR`` is laid out as ``../shared/scate`` (see ``starting_kit/scate_data.py``). The dev phase is AQUAINT with
 full SCATE gold: ``<out>/dev/norm_en.json`` (interval F1, the ranking task) and ``<out>/dev/spans_en.json``
 (identification F1 on the same gold). The test phase is TempEval-2013 platinum: with full test gold
 (``--test-gold DIR/<doc>/<doc>.TimeNorm.gold.completed.xml``), both files as for dev; without it, the public
 spans-only gold (``test_te3_spans_only/``) gives ``<out>/test/spans_en.json`` alone (the identification
-leaderboard). Every gold file is read by the scorer's safe reader, its spans checked against its text. Documents
-or files it lacks are listed loudly on stderr and in ``<out>/MISSING.txt``. Organiser tooling.
+leaderboard). That spans-only gold is in the public release, so ``<out>/public_gold.json`` says so and the bundle's
+test phase is a labelled practice phase. Every gold file is read by the scorer's safe reader, its spans checked
+against its text. Documents or files it lacks are listed loudly on stderr and in ``<out>/MISSING.txt``. What
+participants get, in the release's layout: ``<out>/public/dev/`` (the texts and full gold of AQUAINT and TimeBank,
+and the schema: in the starting kit) and ``<out>/public/test/`` (the test texts and creation times, released when
+the test phase opens). Organiser tooling.
 """
 import argparse
 import io
 import json
 import os
+import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # competitions/
@@ -104,7 +109,38 @@ def build(data, out, test_gold=None):
                 written.append(name)
         summary[phase] = {"written": written, "documents": len(found), "missing": missing}
     write_missing(out, summary)
+    write_public(data, out, test_gold)
     return summary
+
+
+#: Why the spans-only test gold is public (``public_gold.json``).
+PUBLIC_TEST_GOLD = ("the spans-only test gold is the public TempEval-2013 one, test_te3_spans_only/ in the release: "
+                    "resubmitting it scores 1.0")
+#: The release's folders participants get, by phase (the test gold is never among them).
+PUBLIC = {"dev": ("text/AQUAINT", "text/TimeBank", "train_dev/AQUAINT", "train_dev/TimeBank", "schema"),
+          "test": ("text/te3-platinum",)}
+
+
+def write_public(data, out, test_gold):
+    """``<out>/public/<phase>/``: the release's folders of :data:`PUBLIC`, and ``<out>/public_gold.json`` when the
+    test gold is the public spans-only one; return the number of files written."""
+    public = os.path.join(out, "public")
+    if os.path.isdir(public):
+        shutil.rmtree(public)
+    written = 0
+    for phase, folders in PUBLIC.items():
+        for folder in folders:
+            source = os.path.join(data, folder)
+            if os.path.isdir(source):
+                shutil.copytree(source, os.path.join(public, phase, folder))
+                written += sum(len(files) for _, _, files in os.walk(source))
+    marker = os.path.join(out, "public_gold.json")
+    if test_gold and os.path.isfile(marker):
+        os.remove(marker)
+    elif not test_gold and os.path.isdir(os.path.join(out, "test")) and os.listdir(os.path.join(out, "test")):
+        with io.open(marker, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps({"test": PUBLIC_TEST_GOLD}, indent=1) + "\n")
+    return written
 
 
 def write_missing(out, summary):
@@ -120,6 +156,7 @@ def main(argv=None):
     parser.add_argument("--data", required=True)
     parser.add_argument("--test-gold", help="full SCATE test gold: <doc>/<doc>.TimeNorm.gold.completed.xml")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--report", help="also write the list of what is missing there")
     args = parser.parse_args(argv)
     if not os.path.isdir(args.data):
         sys.stderr.write("Cannot build the SCATE reference: %s is not a folder\n" % args.data)
@@ -129,6 +166,9 @@ def main(argv=None):
     except BuildError as err:
         sys.stderr.write("Cannot build the SCATE reference: %s\n" % err)
         return 1
+    if args.report:
+        os.makedirs(os.path.dirname(os.path.abspath(args.report)), exist_ok=True)
+        shutil.copyfile(os.path.join(args.out, "MISSING.txt"), args.report)
     for phase, info in summary.items():
         print("%s: %d documents, %s" % (phase, info["documents"], ", ".join(info["written"]) or "no reference file"))
         if info["missing"]:

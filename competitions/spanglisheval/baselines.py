@@ -4,11 +4,11 @@ Two more rows for reference: a constant scorer (every sentence the same score: t
 earn exactly the random chooser's expected accuracy) and the medoid of each set (the sentence closest to
 all the others, no language model: how much the sets' construction alone gives away).
 
-``python3 competitions/spanglisheval/baselines.py --data ../shared/spanglisheval --reference REF/dev --out DIR``
-(the calling convention of ``make COMPETITION=spanglisheval``): writes ``DIR/submissions/spanglisheval-dev-
+``python -m organiser baselines --competition spanglisheval --data ../shared/spanglisheval --reference REF --out DIR``
+(``make COMPETITION=spanglisheval``): writes ``DIR/submissions/spanglisheval-dev-
 <name>.zip`` (one ``predictions.json`` each; the Kneser-Ney model's is also ``spanglisheval-dev-baseline.zip``,
 and ``spanglisheval-test-baseline.zip`` when ``REF/../test`` holds a reference, for ``make check``), scores them
-with the scoring program itself and writes ``DIR/baselines.md`` and ``DIR/baselines.json``.
+with the scoring program itself and writes ``DIR/baselines/table.md`` and ``DIR/baselines/table.json``.
 ``python -m competitions.spanglisheval.baselines --data ../shared/spanglisheval --sets DIR [--split dev]``
 does the same on a folder written by ``build`` (into ``DIR/baselines/<split>/``).
 
@@ -267,9 +267,10 @@ def competition_outputs(data, reference_dir, out):
     if os.path.isfile(os.path.join(test_dir, declaration.REFERENCE_FILE)):
         test = read_phase_reference(test_dir)
         write_zip(os.path.join(subs, "spanglisheval-test-baseline.zip"), kneser_ney_submission(test, models["kneser_ney"]))
-    with io.open(os.path.join(out, "baselines.md"), "w", encoding="utf-8", newline="\n") as handle:
+    os.makedirs(os.path.join(out, "baselines"), exist_ok=True)
+    with io.open(os.path.join(out, "baselines", "table.md"), "w", encoding="utf-8", newline="\n") as handle:
         handle.write(report_md(reference, scored))
-    with io.open(os.path.join(out, "baselines.json"), "w", encoding="utf-8", newline="\n") as handle:
+    with io.open(os.path.join(out, "baselines", "table.json"), "w", encoding="utf-8", newline="\n") as handle:
         handle.write(json.dumps(scored, indent=1, sort_keys=True) + "\n")
     return scored
 
@@ -281,10 +282,10 @@ def report_md(reference, scored):
 
 
 def main(argv=None):
-    """Command line: ``--reference REF/dev --out DIR`` (make), or ``--sets DIR [--split dev]`` (a build folder)."""
+    """Command line: ``--reference REF --out DIR`` (make), or ``--sets DIR [--split dev]`` (a build folder)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", required=True)
-    parser.add_argument("--reference", help="the dev phase's reference folder (reference.jsonl)")
+    parser.add_argument("--reference", help="the reference folder (its dev/reference.jsonl scores the rows)")
     parser.add_argument("--out", help="output folder (with --reference)")
     parser.add_argument("--sets", help="output folder of competitions.spanglisheval.build")
     parser.add_argument("--split", default="dev")
@@ -296,8 +297,8 @@ def main(argv=None):
             run(args.data, args.sets, args.split)
             written = os.path.join(args.sets, "baselines", args.split, "baselines.md")
         else:
-            competition_outputs(args.data, args.reference, args.out)
-            written = os.path.join(args.out, "baselines.md")
+            competition_outputs(args.data, os.path.join(args.reference, "dev"), args.out)
+            written = os.path.join(args.out, "baselines", "table.md")
     except DataError as error:
         sys.stderr.write("error: %s\n" % error)
         return 2

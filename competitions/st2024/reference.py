@@ -1,6 +1,7 @@
-"""Release layout -> ``reference_data/<phase>/<task>/<lang>.json`` + a data-quality report.
+"""ST2024's reference builder: release layout -> ``reference_data/<phase>/<task>/<lang>.json`` + a data-quality report.
 
-``python -m organiser reference --data DIR [--test-gold DIR] --out reference_data --report FILE``
+``python -m organiser reference --competition st2024 --data DIR [--test-gold DIR] --out reference_data --report FILE``
+(``make reference``) runs :func:`main` (``python3 competitions/st2024/reference.py ...`` does the same).
 
 * ``dev`` is built from the ``valid`` split of ``--data``; ``test`` from the ``test`` split of
   ``--test-gold`` (same layout). The public test files carry no gold (``_`` annotations, no ``src``
@@ -39,8 +40,11 @@ import sys
 import time
 import unicodedata
 
-import st2024
-from organiser import release
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # competitions/
+import competition_paths  # noqa: E402  (sys.path: the scoring program, this folder, the starting kit)
+competition_paths.setup(__file__)
+import st2024  # noqa: E402
+import st2024_release as release  # noqa: E402
 
 PHASES = (("dev", "valid"), ("test", "test"))
 WORD_MARKER = st2024.TASKS_BY_FOLDER["fill_mask_word"].mask_marker
@@ -926,8 +930,67 @@ def build_all(data_dir, out_dir, test_gold=None):
         build_phase(build, "test", gold, "test", out_dir)
         write_other_split(build, "test", "test", out_dir)
     build.test_gold = gold
+    write_public(build, data_dir, out_dir)
     build.seconds = time.time() - started
     return build
+
+
+# ----------------------------------------------------------------------------- what participants get
+
+def release_kind(task):
+    """The release folder holding the input of ``task`` (``morphology`` for the CoNLL-U tasks)."""
+    return task.folder if task.kind == "fill_mask" else "morphology"
+
+
+def subtask_pairs(subtask):
+    """The (task, lang) pairs ``subtask`` scores: its tasks x its languages, filtered by task.languages."""
+    declared = st2024.SUBTASKS[subtask]
+    return [(st2024.TASKS_BY_FOLDER[folder], lang) for folder in declared["tasks"] for lang in declared["languages"]
+            if lang in st2024.TASKS_BY_FOLDER[folder].languages]
+
+
+def public_test_members(data_dir, subtask):
+    """The public test input of ``subtask`` in the release layout: ``({name: bytes}, problems)``.
+
+    Only unannotated files are taken (CoNLL-U without lemma, UPOS or features; TSV without a ``src``
+    column); a file carrying gold is left out and named in ``problems`` (it must never be published).
+    The fill-mask JSON files are not taken (they name the masked tokens).
+    """
+    members, problems, seen = {}, [], set()
+    for task, lang in subtask_pairs(subtask):
+        kind = release_kind(task)
+        path = release.find(data_dir, kind, "test", lang)
+        if path is None or path in seen:
+            continue
+        seen.add(path)
+        if kind == "morphology":
+            blank = release.is_blank_conllu(release.read_conllu(path))
+        else:
+            blank = all(src is None for _, src in release.read_tsv(path))
+        if not blank:
+            problems.append("%s carries gold annotations: left out of the public test data" % path)
+            continue
+        with open(path, "rb") as handle:
+            members["%s/test/%s" % (kind, os.path.basename(path))] = handle.read()
+    return members, problems
+
+
+def write_public(build, data_dir, out_dir):
+    """``<out>/public/test/<subtask>/``: each subtask's public test input, in the release layout (the bundle writes
+    it apart, to be released when the test phase opens). ST2024's development data is the release itself, which
+    participants download from the shared task's repository (the starting kit carries the development
+    reference)."""
+    import shutil
+    shutil.rmtree(os.path.join(out_dir, "public"), ignore_errors=True)
+    for subtask in st2024.SUBTASKS:
+        members, problems = public_test_members(data_dir, subtask)
+        for problem in problems:
+            build.warn(problem)
+        for name, data in sorted(members.items()):
+            path = os.path.join(out_dir, "public", "test", subtask, *name.split("/"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as handle:
+                handle.write(data)
 
 
 # ----------------------------------------------------------------------------- report
@@ -1054,7 +1117,7 @@ def summary(build):
 
 def main(argv=None):
     """Command line: build ``--out`` from ``--data`` (and ``--test-gold``), write ``--report``."""
-    parser = argparse.ArgumentParser(prog="python -m organiser reference",
+    parser = argparse.ArgumentParser(prog="python -m organiser reference --competition st2024",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--data", required=True, help="release directory (train/valid/test layout)")
     parser.add_argument("--test-gold", help="test gold in the same layout (else: dev phase only)")
@@ -1062,7 +1125,7 @@ def main(argv=None):
     parser.add_argument("--report", default=os.path.join("dist", "data_quality.md"))
     args = parser.parse_args(argv)
     import shutil
-    for phase, _ in PHASES:
+    for phase in [phase for phase, _ in PHASES] + ["public"]:
         shutil.rmtree(os.path.join(args.out, phase), ignore_errors=True)
     build = build_all(args.data, args.out, args.test_gold)
     write_report(build, args.report)

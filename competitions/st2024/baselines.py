@@ -1,4 +1,5 @@
-"""Baseline submissions: ``python -m organiser baselines --data DIR --reference reference_data --out dist``.
+"""ST2024's baseline submissions: ``python -m organiser baselines --competition st2024 --data DIR --reference
+reference_data --out dist`` (``make baselines``).
 
 For every language and task, the systems of ``starting_kit/baseline_models.py`` (the baseline and
 its trivial floor; participants run the same code with ``starting_kit/make_submission.py``) are
@@ -27,15 +28,19 @@ import sys
 import tempfile
 import time
 
-import st2024
-from organiser import ROOT, SCORING_PROGRAM, release
-import baseline_models as models  # the starting kit's (standard library only): what participants run
-import make_submission
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # competitions/
+import competition_paths  # noqa: E402  (sys.path: the scoring program, this folder, the starting kit)
+competition_paths.setup(__file__)
+import st2024  # noqa: E402
+import st2024_release as release  # noqa: E402
+import baseline_models as models  # noqa: E402  the starting kit's (standard library only): what participants run
+import make_submission  # noqa: E402
 
 SYSTEMS = models.SYSTEMS
 SPLITS = ("valid", "test")
 PHASES = {"valid": "dev", "test": "test"}
-SCORER = os.path.join(SCORING_PROGRAM, "evaluate.py")
+ROOT = competition_paths.ROOT
+SCORER = os.path.join(ROOT, "scoring_program", "evaluate.py")
 NO_TRAIN_MARK = "\u2020"
 NOT_SCORED = "\u2014"
 
@@ -323,7 +328,7 @@ def plan(data_dir, languages, splits):
 
 def parse_args(argv):
     """Options of the command."""
-    parser = argparse.ArgumentParser(prog="python -m organiser baselines", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m organiser baselines --competition st2024", description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", required=True, help="release directory (morphology/, fill_mask_*/)")
     parser.add_argument("--reference", default=os.path.join(ROOT, "reference_data"),
                         help="reference_data directory (its dev/ scores the valid zips)")
