@@ -12,7 +12,7 @@ import os
 import sys
 import tempfile
 
-from . import writers
+from . import policy, writers
 from .layout import NothingToScore, ReferenceError
 from .messages import MAX_TEXT_CHARS, printable
 from .scoring import evaluate
@@ -121,6 +121,7 @@ def run(competition, argv, render_html):
         example = "%s/%s.json" % (first.folder, first.languages[0])
         sys.stderr.write(NOTHING_HELP % (printable(str(err), MAX_TEXT_CHARS), folders, example) + "\n")
         return 1
+    report = policy.apply(report, policy.read(ref_dir))   # a hidden-gold phase: scores and format messages only
     try:
         writers.write_outputs(report, out_dir, render_html)
     except OSError as err:

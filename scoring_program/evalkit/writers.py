@@ -163,4 +163,6 @@ def summary(report, max_messages=20):
                                          printable(msg["text"], MAX_TEXT_CHARS)))
     if len(messages) > max_messages:
         lines.append("  ... all messages are in detailed_results.json and detailed_results.html")
+    if (report.get("notes") or {}).get("gold"):
+        lines.append(report["notes"]["gold"])
     return "\n".join(lines) + "\n"
