@@ -32,7 +32,7 @@ import yaml
 
 from organiser import logo, platforms, ROOT  # noqa: F401  (ROOT puts the scoring program on sys.path)
 from organiser import bundle as bundle_module
-from organiser import declarations
+from organiser import audit, declarations
 from organiser import schedule as schedule_module
 from evalkit.messages import DataError
 from evalkit import keys, lines, scoring
@@ -111,6 +111,17 @@ RULES = collections.OrderedDict([
     ("column.declaration", "the columns are exactly the declared columns (keys.leaderboard_columns, or the "
                            "declaration's LEADERBOARD) of a subtask of the competition's SUBTASKS, over all its "
                            "pairs or over those the phases have reference files for"),
+    ("phase.report-policy", "every scored phase's reference data says whose gold it is (phase.json): public in the "
+                            "development phase, hidden in the test phase unless it is a labelled practice phase"),
+    ("phase.test-input", "the test phase's public data in the bundle is the placeholder: the test input is written "
+                         "apart and attached when the test phase opens (PENDING until then)"),
+    ("audit.report", "the bundle's scoring program writes the same outputs, numbers aside, against a hidden phase's "
+                     "reference and against a scrambled twin of it: nothing shown depends on the gold"),
+    ("audit.gold-strings", "no hidden gold string that is nowhere public appears in the scoring's outputs"),
+    ("audit.public-gold", "no hidden gold item can be read from what participants can reach (pages, starting kits, "
+                          "public data, test input)"),
+    ("audit.early-release", "the test input is reachable nowhere before the test phase opens (pages, starting kits, "
+                            "public data of the bundle)"),
     ("run.command", "the metadata command runs"),
     ("run.exit", "the scoring program exits with status 0 on the baseline submission"),
     ("run.scores", "the scores the worker reads (CodaLab: scores.txt; Codabench: scores.json if written, else "
@@ -457,6 +468,58 @@ def check_reference_coverage(competition, members, decl=None):
     return failures
 
 
+def check_phase_data(competition, members, decl=None):
+    """Rules phase.report-policy and phase.test-input: whose gold each phase's reference says it is, and the test
+    input kept out of the bundle (its placeholder public data is a PENDING note, a practice phase a note)."""
+    failures = []
+    decl = declaration(decl)
+    phases = competition.get("phases")
+    for number, phase in sorted((phases or {}).items(), key=lambda kv: str(kv[0])):
+        if not isinstance(phase, dict):
+            continue
+        where = "phases.%s" % number
+        name = _reference_name(str(phase.get("reference_data")))
+        practice = str(phase.get("label", "")).endswith(bundle_module.PRACTICE_SUFFIX)
+        try:
+            archive = zipfile.ZipFile(io.BytesIO(members[phase["reference_data"]]))
+            names = archive.namelist()
+        except (KeyError, TypeError, zipfile.BadZipFile):
+            continue   # reported by phase.members
+        if practice:
+            _fail(failures, "phase.report-policy", where, "PRACTICE: %s is a practice phase (its gold is public): "
+                  "its leaderboard is no official result; build the real test phase with TEST_GOLD=<hidden gold>"
+                  % phase.get("label"))
+        scored = not bundle_module.is_pending_reference(names) and \
+            not declarations.generated_reference_files(decl.COMPETITION_ID) & set(names)
+        if scored:
+            try:
+                policy = json.loads(archive.read(bundle_module.PHASE_FILE).decode("utf-8"))
+            except (KeyError, ValueError, UnicodeDecodeError):
+                policy = None
+            wanted = ("public",) if name == bundle_module.DEVELOPMENT_PHASE else \
+                (("public", "hidden") if practice else ("hidden",))
+            if not isinstance(policy, dict) or policy.get("gold") not in wanted:
+                _fail(failures, "phase.report-policy", "%s.reference_data: %s" % (where, phase["reference_data"]),
+                      "%s must say gold %s, got %r" % (bundle_module.PHASE_FILE, " or ".join(wanted),
+                                                       policy if policy is None else policy.get("gold")))
+        if name != bundle_module.OFFICIAL_PHASE:
+            continue
+        data = members.get(phase.get("public_data")) if phase.get("public_data") else None
+        try:
+            public = zipfile.ZipFile(io.BytesIO(data)).namelist() if data is not None else None
+        except zipfile.BadZipFile:
+            continue   # reported by phase.members
+        if public is None or bundle_module.is_pending_public(public):
+            _fail(failures, "phase.test-input", "%s.public_data" % where,
+                  "PENDING: the test input is not in the bundle (participants see every phase's public data from "
+                  "the first day): attach the build's public_data/<subtask>-test.zip when the test phase opens "
+                  "(docs/organisers.md)")
+        else:
+            _fail(failures, "phase.test-input", "%s.public_data: %s" % (where, phase["public_data"]),
+                  "the test input is in the bundle: participants could download it before the test phase opens")
+    return failures
+
+
 def check_leaderboard(competition, members=None, decl=None):
     """Rules on the leaderboard and its columns (``members``: the bundle's, for the phases' reference files)."""
     failures = []
@@ -578,6 +641,10 @@ CODABENCH_RULES = collections.OrderedDict([
     ("v2.official-rule", "the leaderboard's submission_rule is Force_Last: each team's last submission is its entry"),
     ("v2.details-hidden", "enable_detailed_results is true and show_detailed_results_in_leaderboard is false: "
                           "participants see their own detailed results, not other teams'"),
+    ("v2.test-output-hidden", "the test phase has hide_output: its submissions' logs, outputs and files are not "
+                              "served to other users"),
+    ("phase.report-policy", RULES["phase.report-policy"]),
+    ("phase.test-input", RULES["phase.test-input"]),
     ("schedule.windows", RULES["schedule.windows"]),
     ("phase.reference-coverage", RULES["phase.reference-coverage"]),
 ])
@@ -708,7 +775,8 @@ def as_v15_view(competition):
     for number, phase in enumerate(sorted(competition["phases"], key=lambda p: p.get("index", 0)), 1):
         task = tasks.get((phase.get("tasks") or [None])[0], {})
         phases[number] = {"label": phase.get("name"), "scoring_program": task.get("scoring_program"),
-                          "reference_data": task.get("reference_data")}
+                          "reference_data": task.get("reference_data"), "public_data": phase.get("public_data"),
+                          "starting_kit": phase.get("starting_kit")}
     board = (competition.get("leaderboards") or [{}])[0]
     columns = dict((c["key"], {"rank": c["index"] + 1}) for c in board.get("columns") or [])
     return {"title": competition.get("title"), "phases": phases, "leaderboard": {"columns": columns}}
@@ -741,6 +809,13 @@ def check_codabench(competition, members, schedule, decl=None):
         else:
             failures.extend(check_schedule(competition, schedule, platforms.CODABENCH))
     failures.extend(check_reference_coverage(as_v15_view(competition), members, decl))
+    failures.extend(check_phase_data(as_v15_view(competition), members, decl))
+    for phase in competition.get("phases") or []:
+        if isinstance(phase, dict) and _reference_name(str(as_v15_view(competition)["phases"].get(
+                phase.get("index", 0) + 1, {}).get("reference_data"))) == bundle_module.OFFICIAL_PHASE \
+                and phase.get("hide_output") is not True:
+            _fail_v2(failures, "v2.test-output-hidden", "phases[%s].hide_output" % phase.get("index"),
+                     "must be true on the test phase")
     return failures
 
 
@@ -792,6 +867,7 @@ def check_bundle(path, schedule=None, decl=None):
         failures.extend(check_phases(competition, members))
         failures.extend(check_leaderboard(competition, members, decl))
         failures.extend(check_reference_coverage(competition, members, decl))
+        failures.extend(check_phase_data(competition, members, decl))
         if not [f for f in failures if f.rule.startswith(("phases.", "phase.date", "phase.required", "yaml.end"))]:
             failures.extend(check_schedule(competition, schedule))
     return failures, competition, members
@@ -934,10 +1010,12 @@ def parse_scores(text):
     return scores
 
 
-def run_worker(kind, program_zip, reference_zip, submission, columns, workdir, timeout):
-    """Lay out one run as the ``kind`` worker ("codalab" or "codabench") does and check its outputs."""
-    failures = []
+def execute(kind, program_zip, reference_zip, submission, workdir, timeout):
+    """Lay out one run as the ``kind`` worker ("codalab" or "codabench") does and run the program's command once:
+    ``(completed process or an error text, output folder, seconds)``. ``submission``: ``{member: bytes}`` or the
+    path of a zip."""
     run = os.path.join(workdir, kind, "run")
+    shutil.rmtree(run, ignore_errors=True)
     program, ref = os.path.join(run, "program"), os.path.join(run, "input", "ref")
     res, output = os.path.join(run, "input", "res"), os.path.join(run, "output")
     _extract(program_zip, program)
@@ -959,8 +1037,7 @@ def run_worker(kind, program_zip, reference_zip, submission, columns, workdir, t
     with zipfile.ZipFile(io.BytesIO(program_zip)) as archive:
         command = program_command(archive)
     if command is None:
-        _fail(failures, "run.command", kind, "no command in the program's metadata")
-        return failures, 0.0
+        return "no command in the program's metadata", output, 0.0
     command = command.replace("$program", program).replace("$input", os.path.join(run, "input"))
     command = command.replace("$output", output)
     argv = command.strip().split(" ")
@@ -969,9 +1046,17 @@ def run_worker(kind, program_zip, reference_zip, submission, columns, workdir, t
     try:
         process = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as error:
-        _fail(failures, "run.command", kind, "%s: %s" % (" ".join(argv), error))
-        return failures, time.time() - started
-    elapsed = time.time() - started
+        return "%s: %s" % (" ".join(argv), error), output, time.time() - started
+    return process, output, time.time() - started
+
+
+def run_worker(kind, program_zip, reference_zip, submission, columns, workdir, timeout):
+    """Lay out one run as the ``kind`` worker ("codalab" or "codabench") does and check its outputs."""
+    failures = []
+    process, output, elapsed = execute(kind, program_zip, reference_zip, submission, workdir, timeout)
+    if isinstance(process, str):
+        _fail(failures, "run.command", kind, process)
+        return failures, elapsed
     if process.returncode != 0:
         tail = process.stderr.decode("utf-8", "replace").strip().splitlines()[-5:]
         _fail(failures, "run.exit", kind, "exit status %d: %s" % (process.returncode, " | ".join(tail)))
@@ -1076,9 +1161,10 @@ def _reference_name(member):
 # --------------------------------------------------------------------------- command line
 
 def is_note(failure):
-    """Whether ``failure`` is a note printed as a warning: a PENDING test reference, or a task of the
-    declaration's ``OPTIONAL_REFERENCE_TASKS`` that a phase lacks."""
-    return failure.rule == "phase.reference-coverage" and failure.text.startswith(("PENDING", "OPTIONAL"))
+    """Whether ``failure`` is a note printed as a warning: a PENDING test reference or test input, a task of the
+    declaration's ``OPTIONAL_REFERENCE_TASKS`` that a phase lacks, a PRACTICE phase."""
+    return failure.rule in ("phase.reference-coverage", "phase.test-input", "phase.report-policy",
+                            "audit.public-gold") and failure.text.startswith(("PENDING", "OPTIONAL", "PRACTICE"))
 
 
 def check_one(path, submissions, run=True, timeout=600, report=print, schedule=None, decl=None):
@@ -1092,7 +1178,7 @@ def check_one(path, submissions, run=True, timeout=600, report=print, schedule=N
     report("%s: %s, %d static rules checked, %d failure(s)%s" % (
         path, "native Codabench (v2) bundle" if native else "CodaLab v1.5 bundle", static, len(failures) - notes,
         ", %d note(s)" % notes if notes else ""))
-    blocking = [f for f in failures if f.rule != "phase.reference-coverage"]
+    blocking = [f for f in failures if f.rule != "phase.reference-coverage" and not is_note(f)]
     if blocking or not run:
         return failures
     view = as_v15_view(competition) if native else competition
@@ -1152,13 +1238,16 @@ def main(argv=None):
     parser.add_argument("--competition", default=None, help="the declaration to check against (default: the one "
                                                             "that built them, else %s)" % DEFAULT_COMPETITION)
     parser.add_argument("--static-only", action="store_true", help="check the rules without running workers")
+    parser.add_argument("--no-audit", action="store_true", help="skip the leak audit (organiser/audit.py)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per scoring run (default 900)")
     parser.add_argument("--allow-missing-references", action="store_true",
                         help="report phase.reference-coverage as a warning (e.g. for a partial sample dataset)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     bundles, schedule_path, cid = list(args.bundles), args.schedule, args.competition
+    test_inputs = {}
     try:
         if args.dist:
+            test_inputs = audit.read_test_inputs(args.dist, bundle_module.read_manifest(args.dist) or {})
             found, built_schedule, built_cid = built_bundles(args.dist, args.data)
             bundles += found
             schedule_path = schedule_path or built_schedule
@@ -1180,6 +1269,15 @@ def main(argv=None):
                 continue
             print("FAIL [%s] %s: %s" % failure)
             total.append(failure)
+    if not args.static_only and not args.no_audit:
+        for path in bundles:
+            print("%s: leak audit" % path)
+            for finding in audit.audit_bundle(sys.modules[__name__], decl, path, test_inputs, args.submissions,
+                                              timeout=args.timeout):
+                failure = Failure(finding.rule, finding.where, finding.text)
+                print("%s [%s] %s: %s" % (("WARNING" if finding.note else "FAIL",) + tuple(failure)))
+                if not finding.note:
+                    total.append(failure)
     for path in bundles:
         if os.path.isfile(path):
             print("%10s  %s" % (_size_text(path), path))

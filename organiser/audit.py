@@ -1,0 +1,611 @@
+"""The leak audit of a build (part of ``make check``): nothing a participant can reach reveals a hidden gold.
+
+What participants can reach, as the platforms really behave (docs/organisers.md): every page, the starting kit,
+every phase's public data from the first day, the test input once the test phase opens, and the outputs of the
+scoring of any submission (stdout and stderr, ``scores.*``, ``detailed_results.*``: both platforms may show them
+to anyone). A phase's reference data is not reachable, except the development reference, which the starting kit
+carries on purpose. For every CodaLab bundle of a build (its Codabench twin has the same members) and every phase
+whose gold is hidden (its ``phase.json``), four rules:
+
+- ``audit.report``: the bundle's own scoring program, run as the workers run it on a few submissions (a trivial
+  one, and the build's baseline for the phase), must write the same outputs against the phase's reference and
+  against a *scrambled* twin of it (same inputs, other gold): once numbers are masked, any difference is text that
+  depends on the gold, i.e. a leak.
+- ``audit.gold-strings``: the gold strings of the hidden reference that appear nowhere a participant can look
+  (lemmas, gap fillers, gold sentences...) must not appear in those outputs either.
+- ``audit.public-gold``: no hidden gold item may be recoverable from what participants can reach (the reference
+  copied into public data, gap-filling sentences readable from another task's public input...). A phase whose
+  gold is declared public (a practice phase) gets a note instead.
+- ``audit.early-release``: the test input (written apart by the bundle builder) must not be reachable before the
+  test phase opens: not in a page, a starting kit or a public data of the bundle.
+
+Each kind of the scorer has here how its reference is scrambled, which of its strings are secret and what an
+item of its gold looks like in public text (:data:`KINDS`); a kind without an entry is audited by the generic
+rules (whole elements of its reference files).
+"""
+import io
+import json
+import os
+import re
+import shutil
+import tempfile
+import xml.etree.ElementTree as ElementTree
+import zipfile
+
+from evalkit import lines
+
+#: The outputs of a scoring run a participant may see, and how they are compared.
+OUTPUT_FILES = ("scores.txt", "scores.json", "detailed_results.json", "detailed_results.html")
+#: Masked before two outputs are compared: numbers (scores, counts, chart geometry) and hex digests.
+_NUMBER = re.compile(r"[0-9a-f]{8,}|[-+]?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?")
+_SPACE = re.compile(r"\s+")
+_TAG = re.compile(r"<[^<>]*>")
+_WORD = re.compile(r"\w+", re.U)
+#: A secret string shorter than this is too common to mean anything when found.
+MIN_SECRET = 4
+#: An atom of the test input shorter than this is too common to say anything about an early release.
+MIN_DISTINCTIVE = 16
+#: The share of a test input file's distinctive atoms reachable before the test phase opens that fails the audit.
+EARLY_SHARE = 0.5
+#: How many examples a failure quotes.
+EXAMPLES = 3
+
+
+def normal(text):
+    """``text`` with its whitespace collapsed and stripped (how atoms and secrets are compared)."""
+    return _SPACE.sub(" ", text).strip()
+
+
+def dump(value):
+    """The canonical JSON text of ``value`` (how two JSON elements are compared)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+# --------------------------------------------------------------------------- what participants can reach
+
+def atoms(data, into=None):
+    """The set of normalised strings of a file's bytes (recursing into zips) that text found in it can be matched
+    against: its lines, blank-line separated blocks, tab-separated fields, the value of ``# text =`` lines, the
+    whole text, and for JSON every string value and the canonical text of every list element down to depth 2."""
+    found = set() if into is None else into
+    if data[:4] == b"PK\x03\x04":
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                for info in archive.infolist():
+                    if not info.is_dir():
+                        atoms(archive.read(info), found)
+            return found
+        except (zipfile.BadZipFile, RuntimeError, NotImplementedError):
+            pass
+    text = data.decode("utf-8", "replace")
+    found.add(normal(text))
+    _json_atoms(text, found)
+    for block in re.split(r"\n\s*\n", text):
+        found.add("\n".join(normal(line) for line in block.strip().split("\n")))
+    for line in text.split("\n"):
+        found.add(normal(line))
+        if line.startswith("# text ="):
+            found.add(normal(line[len("# text ="):]))
+        for field in line.split("\t"):
+            found.add(normal(field))
+        if line.strip().startswith(("{", "[")):
+            _json_atoms(line, found)
+    found.discard("")
+    return found
+
+
+def _json_atoms(text, found):
+    """Add the atoms of ``text`` read as JSON (nothing when it is not JSON)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return
+    found.add(dump(value))
+    _walk(value, found, 0)
+
+
+def _walk(value, found, depth):
+    """String values and, down to depth 2, the canonical text of list elements and of the values of mappings."""
+    if isinstance(value, str):
+        found.add(normal(value))
+    elif isinstance(value, list):
+        for item in value:
+            if depth < 2:
+                found.add(dump(item))
+            _walk(item, found, depth + 1)
+    elif isinstance(value, dict):
+        for item in value.values():
+            if depth < 2 and isinstance(item, (list, dict)):
+                found.add(dump(item))
+            _walk(item, found, depth + 1)
+
+
+def words(texts):
+    """Every word (``\\w+``) and normalised line of ``texts``."""
+    found = set()
+    for text in texts:
+        found.update(_WORD.findall(text))
+        found.update(normal(line) for line in text.split("\n"))
+    return found
+
+
+def bundle_reachable(members, competition):
+    """``{label: bytes}``: what participants can reach of a v1.5 bundle before the test phase opens: its pages,
+    its competition.yaml (the phases' descriptions), every phase's starting kit and public data (the test phase's
+    is the placeholder)."""
+    reachable = {"competition.yaml": members.get("competition.yaml", b"")}
+    for member in (competition.get("html") or {}).values():
+        if member in members:
+            reachable[member] = members[member]
+    for phase in (competition.get("phases") or {}).values():
+        for key in ("starting_kit", "public_data"):
+            if phase.get(key) in members:
+                reachable[phase[key]] = members[phase[key]]
+    return reachable
+
+
+def split_development(reachable, competition):
+    """``(development, other)``: the reachable files split into the development phase's material (its starting kit
+    and public data: the development gold, the train and dev files, example submissions) and everything else
+    (pages, phase descriptions, the test phase's public data), each ``{label: bytes}``."""
+    development, other = {}, {}
+    phases = competition.get("phases") or {}
+    first = phases[min(phases)] if phases else {}
+    development_members = set(first.get(key) for key in ("starting_kit", "public_data") if first.get(key))
+    for label, data in reachable.items():
+        (development if label in development_members else other)[label] = data
+    return development, other
+
+
+# --------------------------------------------------------------------------- the kinds
+
+def _json(data):
+    return json.loads(data.decode("utf-8-sig"))
+
+
+def _other_tag(tag):
+    return "X" if tag != "X" else "NOUN"
+
+
+def _scrambled_string(text):
+    return text[::-1] + "q" if isinstance(text, str) else text
+
+
+def scramble_tagging(data, task, lang):
+    """``[[[form, tag], ...], ...]``: every gold tag replaced by another."""
+    value = _json(data)
+    return json.dumps([[[row[0], _other_tag(row[1])] + list(row[2:]) if isinstance(row, list) and len(row) > 1
+                        else row for row in sentence] for sentence in value], ensure_ascii=False).encode("utf-8")
+
+
+def scramble_candidates(data, task, lang):
+    """``[[[form, lemma], ...], ...]``: every gold lemma replaced by another string."""
+    value = _json(data)
+    return json.dumps([[[row[0], _scrambled_string(row[1])] + list(row[2:]) if isinstance(row, list) and len(row) > 1
+                        else row for row in sentence] for sentence in value], ensure_ascii=False).encode("utf-8")
+
+
+def scramble_morph(data, task, lang):
+    """``[[{"Token", "UPOS", feature: value}, ...], ...]``: another UPOS and every feature value changed."""
+    value = _json(data)
+    out = []
+    for sentence in value:
+        rows = []
+        for token in sentence:
+            if not isinstance(token, dict):
+                rows.append(token)
+                continue
+            row = {}
+            for key, item in token.items():
+                if key in ("Token", "Form"):
+                    row[key] = item
+                elif key == "UPOS":
+                    row[key] = _other_tag(item)
+                else:
+                    row[key] = _scrambled_string(item)
+            rows.append(row)
+        out.append(rows)
+    return json.dumps(out, ensure_ascii=False).encode("utf-8")
+
+
+def scramble_fill_mask(data, task, lang):
+    """``[{"masked", "text", "masked_tokens"}, ...]``: every gold gap filler changed (and the text with it)."""
+    value = _json(data)
+    for sentence in value:
+        golds = sentence.get("masked_tokens") if isinstance(sentence, dict) else None
+        if isinstance(golds, list):
+            sentence["masked_tokens"] = [_scrambled_string(g) if isinstance(g, str) else g for g in golds]
+            sentence["text"] = sentence.get("masked", "")
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+def scramble_text_labels(data, task, lang):
+    """Line-aligned labels (``token<TAB>label``, ``# sent_enum = N<TAB>label``): each label rotated to the next of
+    the dataset's label set."""
+    labels = list(task.labels[lang])
+    rotate = dict((label, labels[(index + 1) % len(labels)]) for index, label in enumerate(labels))
+    out = []
+    for line in data.decode("utf-8-sig").split("\n"):
+        head, tab, label = line.rpartition("\t")
+        out.append(head + tab + rotate.get(label.strip(), label) if tab else line)
+    return "\n".join(out).encode("utf-8")
+
+
+def scramble_choice(data, task, lang):
+    """JSON Lines of sets: each gold moved to the next sentence of its set."""
+    out = []
+    for line in data.decode("utf-8-sig").split("\n"):
+        if not line.strip():
+            out.append(line)
+            continue
+        item = json.loads(line)
+        count = len(item.get("sentences") or [])
+        if count > 1 and isinstance(item.get("gold"), int):
+            item["gold"] = (item["gold"] + 1) % count
+            types = item.get("types")
+            if isinstance(types, list) and len(types) == count:
+                item["gold_type"] = types[item["gold"]]
+        out.append(json.dumps(item, ensure_ascii=False, sort_keys=True))
+    return "\n".join(out).encode("utf-8")
+
+
+def scramble_documents(data, task, lang):
+    """Anafora documents (``{"documents": [{"xml"}, ...]}``): every other entity that nothing points to removed."""
+    value = _json(data)
+    for document in value.get("documents") or []:
+        root = ElementTree.fromstring(document["xml"].encode("utf-8"))
+        annotations = root.find("annotations")
+        if annotations is None:
+            continue
+        entities = list(annotations.findall("entity"))
+        referenced = set(prop.text.strip() for entity in entities for prop in entity.iter() if prop.text)
+        dropped = [e for e in entities if (e.findtext("id") or "").strip() not in referenced][::2]
+        for entity in dropped:
+            annotations.remove(entity)
+        document["xml"] = ElementTree.tostring(root, encoding="unicode")
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+def secrets_candidates(data, task, lang):
+    """The gold lemmas."""
+    return [row[1] for sentence in _json(data) for row in sentence if isinstance(row, list) and len(row) > 1
+            and isinstance(row[1], str)]
+
+
+def secrets_fill_mask(data, task, lang):
+    """The gold gap fillers."""
+    return [g for sentence in _json(data) if isinstance(sentence, dict)
+            for g in (sentence.get("masked_tokens") or []) if isinstance(g, str)]
+
+
+def secrets_choice(data, task, lang):
+    """The gold sentence of each set."""
+    found = []
+    for line in data.decode("utf-8-sig").split("\n"):
+        if line.strip():
+            item = json.loads(line)
+            if isinstance(item.get("gold"), int) and 0 <= item["gold"] < len(item.get("sentences") or []):
+                found.append(item["sentences"][item["gold"]])
+    return found
+
+
+def items_json(data, task, lang):
+    """One item per sentence of a JSON list reference: its canonical text."""
+    return [("sentence %d" % number, [dump(sentence)]) for number, sentence in enumerate(_json(data), 1)]
+
+
+def items_fill_mask(data, task, lang):
+    """One item per scored gap-filling sentence: its canonical text and its unmasked text (the gold is readable from
+    any public copy of the sentence)."""
+    found = []
+    for number, sentence in enumerate(_json(data), 1):
+        if isinstance(sentence, dict) and sentence.get("masked_tokens") is not None:
+            texts = [dump(sentence)] + ([normal(sentence["text"])] if isinstance(sentence.get("text"), str) else [])
+            found.append(("sentence %d" % number, texts))
+    return found
+
+
+def items_blocks(data, task, lang):
+    """One item per blank-line separated block of a text reference (a sentence with its labels)."""
+    blocks = re.split(r"\n\s*\n", data.decode("utf-8-sig"))
+    return [("sentence %d" % number, ["\n".join(normal(line) for line in block.strip().split("\n"))])
+            for number, block in enumerate(blocks, 1) if block.strip() and "\t" in block]
+
+
+def items_jsonl(data, task, lang):
+    """One item per line of a JSON Lines reference: its canonical text."""
+    return [("line %d" % number, [dump(json.loads(line))])
+            for number, line in enumerate(data.decode("utf-8-sig").split("\n"), 1) if line.strip()]
+
+
+def items_documents(data, task, lang):
+    """One item per document: its gold XML."""
+    return [(document.get("name", "document %d" % number), [normal(document.get("xml") or "")])
+            for number, document in enumerate(_json(data).get("documents") or [], 1)]
+
+
+#: Per kind of the scorer: ``scramble`` (bytes -> bytes with other gold), ``secrets`` (gold strings) and ``items``
+#: (the gold items as they would read in public text).
+KINDS = {
+    "tagging": {"scramble": scramble_tagging, "items": items_json},
+    "candidates": {"scramble": scramble_candidates, "secrets": secrets_candidates, "items": items_json},
+    "morph": {"scramble": scramble_morph, "items": items_json},
+    "fill_mask": {"scramble": scramble_fill_mask, "secrets": secrets_fill_mask, "items": items_fill_mask},
+    "token_labels": {"scramble": scramble_text_labels, "items": items_blocks},
+    "sentence_labels": {"scramble": scramble_text_labels, "items": items_blocks},
+    "choice": {"scramble": scramble_choice, "secrets": secrets_choice, "items": items_jsonl},
+    "scate_intervals": {"scramble": scramble_documents, "items": items_documents},
+    "scate_spans": {"scramble": scramble_documents, "items": items_documents},
+}
+
+
+# --------------------------------------------------------------------------- the audit
+
+class Finding(object):
+    """One failure (or note) of the audit: ``rule``, ``where`` and ``text``, as organiser.check reports them."""
+
+    def __init__(self, rule, where, text, note=False):
+        self.rule, self.where, self.text, self.note = rule, where, text, note
+
+
+def reference_files(decl, names):
+    """``[(member name, task, lang)]`` of a reference zip's members that are the declaration's reference files."""
+    by_name = {}
+    for task in decl.TASKS:
+        for lang in task.languages:
+            name = lines.reference_name(decl, task, lang) if lines.declares_names(decl) else \
+                "%s/%s.json" % (task.folder, lang)
+            by_name[name] = (task, lang)
+    return [(name,) + by_name[name] for name in names if name in by_name]
+
+
+def scrambled_reference(decl, reference_zip):
+    """The reference zip with every reference file's gold scrambled (:data:`KINDS`), or None when no kind of it
+    can be scrambled."""
+    with zipfile.ZipFile(io.BytesIO(reference_zip)) as archive:
+        members = dict((info.filename, archive.read(info)) for info in archive.infolist() if not info.is_dir())
+    changed = False
+    for name, task, lang in reference_files(decl, list(members)):
+        scramble = KINDS.get(task.kind, {}).get("scramble")
+        if scramble is not None:
+            members[name] = scramble(members[name], task, lang)
+            changed = True
+    if not changed:
+        return None
+    from organiser import bundle
+    return bundle.zip_bytes(members)
+
+
+def outputs(process, output):
+    """``{name: text}`` of a run: stdout, stderr and every output file a participant may see."""
+    found = {}
+    if not isinstance(process, str):
+        found["stdout"] = process.stdout.decode("utf-8", "replace")
+        found["stderr"] = process.stderr.decode("utf-8", "replace")
+        found["exit status"] = str(process.returncode)
+    else:
+        found["error"] = process
+    for name in OUTPUT_FILES:
+        path = os.path.join(output, name)
+        if os.path.isfile(path):
+            with open(path, "rb") as handle:
+                found[name] = handle.read().decode("utf-8", "replace")
+    return found
+
+
+def masked(name, text):
+    """``text`` as compared: numbers and digests masked; a page's text without its tags."""
+    if name.endswith(".html"):
+        text = _TAG.sub(" ", text)
+    text = text.replace(os.sep, "/")
+    return normal(_NUMBER.sub("#", text))
+
+
+def first_difference(real, scrambled):
+    """The first output whose masked text differs between the two runs, with the differing words; None."""
+    for name in sorted(set(real) | set(scrambled)):
+        if name == "stdout":   # the local paths of the two runs differ only in their folder: compared masked
+            pass
+        a, b = masked(name, real.get(name, "")), masked(name, scrambled.get(name, ""))
+        if a != b:
+            only = sorted(set(a.split(" ")) ^ set(b.split(" ")))[:6]
+            return "%s differs (words in one run only: %s)" % (name, ", ".join(only) or "order")
+    return None
+
+
+def run_outputs(check, program, reference, submission, workdir, timeout):
+    """The outputs of one CodaLab-style run of ``program`` on ``submission`` against ``reference``."""
+    process, output, _ = check.execute("codalab", program, reference, submission, workdir, timeout)
+    found = outputs(process, output)
+    return dict((name, text.replace(workdir, "<run>")) for name, text in found.items())
+
+
+def audit_phase(check, decl, competition, members, number, submissions, reachable_words, reachable,
+                timeout=600):
+    """The findings of one phase of a bundle (its gold hidden): reports, gold strings, public gold."""
+    findings = []
+    phase = competition["phases"][number]
+    where = "phase %s (%s)" % (number, phase.get("label"))
+    reference = members[phase["reference_data"]]
+    with zipfile.ZipFile(io.BytesIO(reference)) as archive:
+        names = archive.namelist()
+        files = dict((name, archive.read(name)) for name in names)
+    practice = phase.get("label", "").endswith("(practice)")
+    findings.extend(public_gold(decl, files, where, reachable, practice))
+    if practice:
+        return findings
+    scrambled = scrambled_reference(decl, reference)
+    workdir = tempfile.mkdtemp(prefix="audit-")
+    try:
+        seen = []
+        for label, submission in submissions:
+            real = run_outputs(check, members[phase["scoring_program"]], reference, submission, workdir, timeout)
+            seen.extend(real.values())
+            if scrambled is None:
+                continue
+            other = run_outputs(check, members[phase["scoring_program"]], scrambled, submission, workdir, timeout)
+            difference = first_difference(real, other)
+            if difference:
+                findings.append(Finding("audit.report", where, "the report on %s depends on the gold beyond the "
+                                        "scores: %s" % (label, difference)))
+        findings.extend(gold_strings(decl, files, where, seen, reachable_words))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return findings
+
+
+#: The share of a reference file's items that may repeat, with the same gold, an item of the development data
+#: (sentences that occur in several splits of a corpus) before the audit takes the file for a copy.
+DUPLICATE_SHARE = 0.5
+
+
+def public_gold(decl, files, where, reachable, practice):
+    """``audit.public-gold``: hidden gold items found in what participants can reach. ``reachable``:
+    ``(development atoms, other atoms)``. An item found outside the development data (the test input, a page,
+    a public data file) fails; items that repeat development items fail only when they are at least
+    :data:`DUPLICATE_SHARE` of the file (below, a note: sentences shared by two splits of a corpus)."""
+    development, other = reachable
+    findings = []
+    for name, task, lang in reference_files(decl, list(files)):
+        items_of = KINDS.get(task.kind, {}).get("items")
+        if items_of is None:
+            continue
+        items = items_of(files[name], task, lang)
+        leaked = [item for item, texts in items if any(text in other for text in texts if text)]
+        repeated = [item for item, texts in items if item not in leaked and any(text in development for text in texts
+                                                                                  if text)]
+        copied = len(repeated) >= DUPLICATE_SHARE * max(1, len(items))
+        if leaked or copied:
+            found = leaked + (repeated if copied else [])
+            text = "%d of %d gold items of %s can be read from what participants can reach (%s%s)" % (
+                len(found), len(items), name, ", ".join(found[:EXAMPLES]), ", ..." if len(found) > EXAMPLES else "")
+            if practice:
+                findings.append(Finding("audit.public-gold", where, "PRACTICE: %s: the phase is labelled a practice "
+                                        "phase" % text, note=True))
+            else:
+                findings.append(Finding("audit.public-gold", where, text + ": exclude them from the scoring or build "
+                                        "the phase from gold that participants cannot see"))
+        elif repeated:
+            findings.append(Finding("audit.public-gold", where, "OPTIONAL: %d of %d gold items of %s repeat, with the "
+                                    "same gold, an item of the development data (%s): sentences the corpus has in "
+                                    "both splits" % (len(repeated), len(items), name,
+                                                     ", ".join(repeated[:EXAMPLES])), note=True))
+    return findings
+
+
+def gold_strings(decl, files, where, seen, reachable_words):
+    """``audit.gold-strings``: secret gold strings (nowhere reachable) found in the outputs ``seen``."""
+    secrets = set()
+    for name, task, lang in reference_files(decl, list(files)):
+        secrets_of = KINDS.get(task.kind, {}).get("secrets")
+        if secrets_of is not None:
+            secrets.update(normal(s) for s in secrets_of(files[name], task, lang))
+    secrets = set(s for s in secrets if len(s) >= MIN_SECRET and s not in reachable_words)
+    if not secrets:
+        return []
+    shown = words(seen)
+    leaked = sorted(secrets & shown)
+    if not leaked:
+        return []
+    return [Finding("audit.gold-strings", where, "%d hidden gold string(s) appear in what the scoring program "
+                    "shows: %s" % (len(leaked), ", ".join(repr(s) for s in leaked[:EXAMPLES])))]
+
+
+def early_release(test_inputs, before_atoms):
+    """``audit.early-release``: each test input file's distinctive atoms reachable before the test phase opens."""
+    findings = []
+    for label, data in test_inputs.items():
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for info in archive.infolist():
+                if info.is_dir():
+                    continue
+                distinctive = set(a for a in atoms(archive.read(info)) if len(a) >= MIN_DISTINCTIVE
+                                  and not _NUMBER.fullmatch(a))
+                if not distinctive:
+                    continue
+                early = distinctive & before_atoms
+                share = len(early) / float(len(distinctive))
+                if share >= EARLY_SHARE:
+                    findings.append(Finding("audit.early-release", "%s: %s" % (label, info.filename),
+                                            "%.0f%% of its text (%d of %d distinctive lines) is reachable before the "
+                                            "test phase opens: the test input must be in no page, starting kit or "
+                                            "public data of the bundle" % (100 * share, len(early), len(distinctive))))
+    return findings
+
+
+def audit_bundle(check, decl, path, test_inputs, submissions_dir, report=print, timeout=600):
+    """Every audit rule on the CodaLab bundle at ``path`` with the build's ``test_inputs`` (``{label: zip bytes}``)."""
+    _, members, competition, _ = check.read_bundle(path)
+    if competition is None or check.is_codabench_v2(competition):
+        return []
+    before = bundle_reachable(members, competition)
+    before_atoms = set()
+    for data in before.values():
+        atoms(data, before_atoms)
+    development, other = split_development(before, competition)
+    development_atoms, other_atoms = set(), set()
+    for data in development.values():
+        atoms(data, development_atoms)
+    for data in list(other.values()) + list(test_inputs.values()):
+        atoms(data, other_atoms)
+    reachable_words = words(data.decode("utf-8", "replace") for data in _texts(list(before.values()) +
+                                                                               list(test_inputs.values())))
+    findings = early_release(test_inputs, before_atoms)
+    subtask = check.declared_subtask(competition, decl) or check._subtask_from_name(path, decl)
+    for number in sorted(competition["phases"]):
+        phase = competition["phases"][number]
+        reference = members.get(phase.get("reference_data"))
+        if reference is None:
+            continue
+        with zipfile.ZipFile(io.BytesIO(reference)) as archive:
+            names = archive.namelist()
+            policy = json.loads(archive.read("phase.json").decode("utf-8")) if "phase.json" in names else {}
+        if check.bundle_module.is_pending_reference(names) or not reference_files(decl, names):
+            continue
+        if policy.get("gold") == "public" and not phase.get("label", "").endswith("(practice)"):
+            continue
+        name = check._reference_name(phase["reference_data"])
+        chosen = check.choose_submission(submissions_dir, subtask, name,
+                                         check.declarations.wording(decl.COMPETITION_ID)["phase_splits"])
+        probe = tempfile.mkdtemp(prefix="audit-ref-")
+        try:
+            check._extract(reference, probe)
+            submissions = [("a trivial submission", check.trivial_submission(probe, decl))]
+        finally:
+            shutil.rmtree(probe, ignore_errors=True)
+        if chosen:
+            submissions.append((os.path.basename(chosen), chosen))
+        found = audit_phase(check, decl, competition, members, number, submissions, reachable_words,
+                            (development_atoms, other_atoms), timeout)
+        practice = phase.get("label", "").endswith("(practice)")
+        report("  audit phase %s %-22s %s, %s" % (
+            number, phase.get("label"), "public gold only (a practice phase)" if practice else
+            "%d run(s)" % (2 * len(submissions)), "ok" if not [f for f in found if not f.note] else "LEAK"))
+        findings.extend(found)
+    return findings
+
+
+def _texts(blobs):
+    """Every file's bytes of ``blobs`` (zips opened)."""
+    for data in blobs:
+        if data[:4] == b"PK\x03\x04":
+            try:
+                with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                    for info in archive.infolist():
+                        if not info.is_dir():
+                            yield archive.read(info)
+                continue
+            except zipfile.BadZipFile:
+                pass
+        yield data
+
+
+def read_test_inputs(dist, manifest):
+    """``{label: zip bytes}`` of the test inputs a build wrote apart (``test_input`` of its manifest)."""
+    found = {}
+    for relative in manifest.get("test_input") or []:
+        path = os.path.join(dist, relative)
+        if os.path.isfile(path):
+            with open(path, "rb") as handle:
+                found[relative] = handle.read()
+    return found
