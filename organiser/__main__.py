@@ -9,6 +9,7 @@ COMMANDS = {
     "bundle": ("organiser.bundle", "build the competition bundles, pages and starting kit zip"),
     "check": ("organiser.check", "validate bundles, audit them for leaks, simulate the CodaLab and Codabench workers"),
     "summary": ("organiser.summary", "print where everything built by `make` is"),
+    "procedure": ("organiser.procedure", "print the organisers' procedure (docs/organisers.md)"),
     "results": ("organiser.results", "re-score the official submissions, rank with confidence intervals"),
 }
 

@@ -51,7 +51,7 @@ def run(command, argv):
         out = _option(rest, "--out")
         if out and os.path.isdir(out):
             from organiser import bundle
-            for phase, hidden in sorted(bundle.stamp_phases(out).items()):
+            for phase, hidden in sorted(bundle.stamp_phases(out, hosted).items()):
                 print("%s: %s/%s (%s)" % (bundle.PHASE_FILE, out, phase,
                                           "gold hidden: scores and format messages only" if hidden
                                           else "gold public: full reports"))

@@ -156,8 +156,9 @@ def leaderboard_section(source, decl, subtask, pairs):
     return {"leaderboards": {board_key: board}, "columns": columns}
 
 
-def load_competition(path):
-    """Read a source ``competition.yaml``."""
+def load_competition(path=None):
+    """Read a source ``competition.yaml`` (default: the top-level competition's)."""
+    path = path or declarations.Hosted().source
     with open(path, encoding="utf-8") as handle:
         data = yaml.safe_load(handle)
     if not isinstance(data, dict) or not isinstance(data.get("phases"), dict):
@@ -231,10 +232,11 @@ def phase_policy(name, hidden):
     return (json.dumps({"phase": name, "gold": "hidden" if hidden else "public"}, sort_keys=True) + "\n").encode()
 
 
-def stamp_phases(reference_dir):
+def stamp_phases(reference_dir, hosted=None):
     """Write each phase folder's ``phase.json`` (the reports of the development phase and of a practice phase show
-    everything; any other phase keeps its gold hidden); return ``{phase: hidden}``."""
-    states = PhaseStates(reference_dir)
+    everything; any other phase keeps its gold hidden); return ``{phase: hidden}``. ``hosted``: the competition,
+    whose declared reference files tell a phase folder from another folder of the reference builder."""
+    states = PhaseStates(reference_dir, hosted)
     stamped = {}
     for name in sorted(states.found):
         stamped[name] = states.gold_is_hidden(name)
@@ -805,8 +807,22 @@ def build_all(args):
     shared = shared_inputs(build)
     bundles = [build_subtask(build, source, subtask, states, shared) for subtask in hosted.subtasks()]
     write_manifest(build, bundles, states)
+    from organiser import procedure
+    build.wrote(os.path.join(args.out, "ORGANISERS.md"),
+                procedure.build_copy(hosted, read_manifest(args.out)).encode("utf-8"))
     remove_stale(build)
     return build, bundles
+
+
+def build(cid, reference, out, data=None, schedule=None, test_gold=None):
+    """Build the bundles of competition ``cid`` from ``reference`` into ``out`` (what ``main`` does, for Python
+    callers); return the phase labels of its first subtask's CodaLab bundle."""
+    args = argparse.Namespace(competition=cid, data=data or reference, reference=reference, out=out,
+                              schedule=schedule, test_gold=test_gold)
+    _, bundles = build_all(args)
+    with zipfile.ZipFile(bundles[0][0]) as archive:
+        competition = yaml.safe_load(archive.read(YAML_MEMBER).decode("utf-8"))
+    return [competition["phases"][n]["label"] for n in sorted(competition["phases"])]
 
 
 def main(argv=None):

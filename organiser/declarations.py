@@ -89,7 +89,8 @@ def wording(cid=None):
         if not isinstance(data, dict) or not isinstance(data.get("subtasks") or {}, dict):
             raise RuntimeError("%s: expected a mapping with a `subtasks` mapping" % path)
         _WORDING[cid] = {"subtasks": data.get("subtasks") or {}, "phase_splits": data.get("phase_splits") or {},
-                         "sizes": data.get("sizes") or {}, "path": path}
+                         "sizes": data.get("sizes") or {}, "organiser_notes": data.get("organiser_notes") or [],
+                         "path": path}
     return _WORDING[cid]
 
 

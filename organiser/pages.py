@@ -284,7 +284,8 @@ def datasets_table(competition, present):
         rows.append([escape(task.label), escape(competition.LANGUAGES[lang][0]),
                      "<code>%s</code>" % escape(lines.submission_name(competition, task, lang)),
                      escape(METRIC_NAMES.get(task.metric, task.metric)), str(len(task.labels[lang])) if hasattr(task, "labels") else "-", state])
-    return _table(["Task", "Language pair", "Submission file", "Metric", "Labels", "In this bundle"], rows)
+    return _table(["Task", getattr(competition, "LANGUAGE_LABEL", "Language"), "Submission file", "Metric", "Labels",
+                   "In this bundle"], rows)
 
 
 def lacking_note(competition, present):

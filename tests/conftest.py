@@ -40,3 +40,27 @@ def shared_data():
     if not os.path.isdir(SHARED):
         pytest.skip("the ST2024 release is not at %s" % SHARED)
     return SHARED
+
+
+def build_competition(cid, root, data=None, test_gold="sample", baselines=True):
+    """Build competition ``cid`` as ``make COMPETITION=<cid>`` does (its reference builder, its baselines, the one
+    bundle builder), into ``root/ref`` and ``root/dist``; ``data`` defaults to its embedded sample and
+    ``test_gold`` to the sample's own (``None``: no test gold). Returns ``(reference folder, dist folder)``."""
+    from organiser import builders, bundle, declarations
+    hosted = declarations.Hosted(cid)
+    sample = os.path.join(ROOT if hosted.top_level else hosted.folder, "sample_data")
+    data = data or sample
+    if test_gold == "sample":
+        test_gold = os.path.join(sample, "test_gold") if os.path.isdir(os.path.join(sample, "test_gold")) else None
+    ref, out = os.path.join(str(root), "ref"), os.path.join(str(root), "dist")
+    gold = ["--test-gold", test_gold] if test_gold else []
+    status = builders.run("reference", ["--competition", cid, "--data", data, "--out", ref,
+                                        "--report", os.path.join(out, "data_quality.md")] + gold)
+    if status:
+        raise AssertionError("the %s reference builder failed (exit %s)" % (cid, status))
+    if baselines:
+        status = builders.run("baselines", ["--competition", cid, "--data", data, "--reference", ref, "--out", out])
+        if status:
+            raise AssertionError("the %s baselines failed (exit %s)" % (cid, status))
+    bundle.build(cid, ref, out, data=data, test_gold=test_gold)
+    return ref, out

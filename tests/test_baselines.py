@@ -188,7 +188,7 @@ def baseline_run(data_dir, tmp_root, splits="valid,test"):
     paths (``ref``, ``out``) and the run's duration in seconds."""
     key = (data_dir, splits)
     if key not in _RUNS:
-        from organiser import baselines, reference
+        from competitions.st2024 import baselines, reference
         work = os.path.join(str(tmp_root), "run-%d" % len(_RUNS))
         ref = os.path.join(work, "reference_data")
         assert reference.main(["--data", data_dir, "--out", ref, "--report", os.path.join(work, "dq.md")]) in (0, None)
@@ -223,7 +223,8 @@ def scores_of(run, system, subtask="unconstrained"):
 
 def trained_pairs(data_dir):
     """(task folder, lang) pairs whose train file exists in ``data_dir``."""
-    from organiser import baselines, release
+    from competitions.st2024 import baselines
+    release = baselines.release
     return set((task.folder, lang) for task in st2024.TASKS for lang in task.languages
                if release.find(data_dir, baselines.release_kind(task), "train", lang))
 
@@ -270,7 +271,7 @@ def test_make_submission_reproduces_the_organiser_zips(sample_run, tmp_path):
 
 
 def test_table_escapes_html():
-    from organiser import baselines
+    from competitions.st2024 import baselines
     html = baselines.table_html(["<b>POS</b>"], [("Lang & <i>", ["1 / 0"], "x")], ("Mean", ["1"], "1"), "a<b")
     assert "<b>POS</b>" not in html and "&lt;b&gt;POS&lt;/b&gt;" in html and "Lang &amp; &lt;i&gt;" in html
     assert "a&lt;b" in html

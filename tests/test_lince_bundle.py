@@ -1,4 +1,4 @@
-"""LinCE's bundle (organiser/competition_bundle.py): members, leaderboard, and the scoring program and starting kit
+"""LinCE's bundle (organiser/bundle.py, the one bundle builder): members, leaderboard, and the scoring program and starting kit
 run from the zips as a platform worker and a participant would."""
 import io
 import os
@@ -10,14 +10,14 @@ import pytest
 import yaml
 
 from lince_helpers import LINCE_DIR, SAMPLE, build_sample_reference, gold_submission, lince, sample_gold, write_files
-from organiser import competition_bundle
+from organiser import bundle
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("lince_bundle")
     build_sample_reference(root / "ref")
-    phases = competition_bundle.build("lince", str(root / "ref"), str(root / "dist"))
+    phases = bundle.build("lince", str(root / "ref"), str(root / "dist"))
     return root, phases
 
 
@@ -160,7 +160,7 @@ def test_a_bundle_without_some_datasets_says_which_on_its_pages(tmp_path):
             if name != "lid_spa_eng.conll":
                 os.remove(str(tmp_path / "ref" / phase / name))
     shutil.rmtree(str(tmp_path / "ref" / "test"))
-    assert competition_bundle.build("lince", str(tmp_path / "ref"), str(tmp_path / "dist")) == ["Development"]
+    assert bundle.build("lince", str(tmp_path / "ref"), str(tmp_path / "dist")) == ["Development"]
     with zipfile.ZipFile(str(tmp_path / "dist" / "bundles" / "lince.zip")) as archive:
         overview = archive.read("overview.html").decode("utf-8")
         evaluation = archive.read("evaluation.html").decode("utf-8")
@@ -177,7 +177,7 @@ def test_the_machinery_imports_no_competition_by_name():
     from conftest import ROOT
     assert declarations.top_level_id() == "st2024"
     assert declarations.load("lince").COMPETITION_ID == "lince" and declarations.load() is declarations.load("st2024")
-    for name in ("bundle", "pages", "check", "competition_bundle", "schedule", "platforms", "declarations"):
+    for name in ("bundle", "pages", "check", "audit", "builders", "schedule", "platforms", "declarations"):
         with open(os.path.join(ROOT, "organiser", name + ".py"), encoding="utf-8") as handle:
             text = handle.read()
         assert not re.search(r"^\s*(import|from) (st2024|lince)\b", text, re.M), name

@@ -440,7 +440,7 @@ def fake_detailed_results(subtask, offset):
 
 
 def test_each_subtask_gets_its_own_baseline_table_with_legends(tmp_path):
-    from organiser import baselines
+    from competitions.st2024 import baselines
     os.makedirs(str(tmp_path / "baselines"))
     scores = dict(((system, subtask), fake_detailed_results(subtask, 0.5 if system == "baseline" else 0.0))
                   for system in baselines.SYSTEMS for subtask in st2024.SUBTASKS)

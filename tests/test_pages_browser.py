@@ -9,7 +9,8 @@ import pytest
 
 from conftest import ROOT, SHARED, load_by_path
 import st2024
-from organiser import baselines, pages
+from organiser import pages
+from competitions.st2024 import baselines
 from test_bundle import build_tree, write
 from test_pages import fake_detailed_results
 
@@ -52,20 +53,20 @@ def bundles(tmp_path_factory):
 def competition_bundles(base):
     """``{bundle name: (pages, phase descriptions)}`` of every bundle of each further competition
     (``competitions/<id>/``), built from its embedded sample as ``make`` builds it."""
-    from organiser import competition_bundle
+    from organiser import bundle
     from lince_helpers import build_sample_reference
     builders = {"lince": lambda ref: build_sample_reference(ref) and None,
                 "scate": lambda ref: scate_sample_reference(ref) and None,
                 "spanglisheval": spanglisheval_sample_reference}
     result = {}
-    for cid in sorted(os.listdir(competition_bundle.COMPETITIONS)):
-        if not os.path.isfile(os.path.join(competition_bundle.COMPETITIONS, cid, "competition.yaml")):
+    for cid in sorted(os.listdir(declarations.COMPETITIONS)):
+        if not os.path.isfile(os.path.join(declarations.COMPETITIONS, cid, "competition.yaml")):
             continue
         if cid not in builders:
             raise AssertionError("no sample-reference builder for competition %s in this test" % cid)
         out = os.path.join(str(base), cid)
         baselines_md = builders[cid](os.path.join(out, "ref"))
-        competition_bundle.build(cid, os.path.join(out, "ref"), os.path.join(out, "dist"), baselines_md)
+        bundle.build(cid, os.path.join(out, "ref"), os.path.join(out, "dist"), baselines_md)
         folder = os.path.join(out, "dist", "bundles")
         for name in sorted(os.listdir(folder)):
             with open(os.path.join(folder, name), "rb") as handle:

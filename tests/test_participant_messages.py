@@ -228,7 +228,7 @@ def test_readme_classical_chinese_facts():
               for split in ("valid", "test")}
     assert sum(" " in line for line in masked["valid"]) == 0
     assert (sum(" " in line for line in masked["test"]), len(masked["test"])) == (8212, 8624)
-    from organiser import reference
+    from competitions.st2024 import reference
     rows, derived = reference.derive_fill_mask(SHARED, "fill_mask_char", "valid", "lzh")
     golds = [gold for item in derived for gold in (item.golds or [])]
     assert sum(line.count("[_]") for line, _ in rows) == len(golds) == 12224

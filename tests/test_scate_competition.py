@@ -11,7 +11,7 @@ import zipfile
 import pytest
 
 from conftest import ROOT, load_by_path
-from organiser import check, competition_bundle
+from organiser import bundle, check
 
 SCATE_DIR = os.path.join(ROOT, "competitions", "scate")
 SAMPLE = os.path.join(SCATE_DIR, "sample_data")
@@ -229,7 +229,7 @@ def test_the_bundle_builds_and_make_check_passes(tmp_path, full_test_gold, capsy
     ref, dist = str(tmp_path / "ref"), str(tmp_path / "dist")
     reference.build(SAMPLE, ref, os.path.join(SAMPLE, "test_gold") if full_test_gold else None)
     assert baselines.main(["--data", SAMPLE, "--reference", os.path.join(ref, "dev"), "--out", dist]) == 0
-    assert competition_bundle.build("scate", ref, dist, os.path.join(dist, "baselines.md"),
+    assert bundle.build("scate", ref, dist, os.path.join(dist, "baselines.md"),
                                     data=SAMPLE) == ["Development", "Test"]
     with zipfile.ZipFile(os.path.join(dist, "bundles", "scate.zip")) as archive:
         overview = archive.read("overview.html").decode("utf-8")

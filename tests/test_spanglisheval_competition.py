@@ -31,11 +31,11 @@ from evalkit import scoring  # noqa: E402
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     """(root, phases): the sample's reference, baselines and both bundles, built as `make` builds them."""
-    from organiser import competition_bundle
+    from organiser import bundle
     root = tmp_path_factory.mktemp("spanglisheval")
     reference.build(SAMPLE, str(root / "ref"), jobs=1)
     baselines.competition_outputs(SAMPLE, str(root / "ref" / "dev"), str(root / "dist"))
-    phases = competition_bundle.build("spanglisheval", str(root / "ref"), str(root / "dist"),
+    phases = bundle.build("spanglisheval", str(root / "ref"), str(root / "dist"),
                                       str(root / "dist" / "baselines.md"), data=SAMPLE)
     return root, phases
 

@@ -1,5 +1,5 @@
 """The starting kit's validator (starting_kit/validate.py): its small standard-library readers agree
-with organiser.release; its gold-less public reference; and, through the scoring program's own
+with ST2024's release reader (competitions/st2024/st2024_release.py); its gold-less public reference; and, through the scoring program's own
 checks, it accepts the baseline submissions and rejects corrupted copies with the right message
 (a missing file, a sentence dropped, a token dropped, four candidates), warns about a wrapped
 folder exactly as the scorer does, and skips the sentences of excluded.json."""
@@ -18,7 +18,8 @@ from test_baselines import SAMPLE, needs_sample, sample_run, shared_run  # noqa:
 sys.path.insert(0, os.path.join(ROOT, "starting_kit"))
 import validate as V  # noqa: E402
 import st2024  # noqa: E402
-from organiser import release  # noqa: E402
+from competitions.st2024 import reference as _reference  # noqa: E402
+release = _reference.release
 
 VALIDATE = os.path.join(ROOT, "starting_kit", "validate.py")
 TASK = st2024.TASKS_BY_FOLDER

@@ -136,3 +136,9 @@ NOTHING_HELP = (
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_UPLOAD_BYTES = 1024 * 1024 * 1024
 MAX_MEMBERS = 1000
+
+#: A declared dataset that no phase has a reference for is left out of the bundle and its leaderboard (and marked
+#: LACKING on the pages), instead of keeping an empty column.
+LACKING_DATASETS = "drop"
+#: How the pages' datasets table heads its language column.
+LANGUAGE_LABEL = "Language pair"

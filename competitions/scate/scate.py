@@ -114,3 +114,7 @@ NOTHING_HELP = (
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_UPLOAD_BYTES = 256 * 1024 * 1024
 MAX_MEMBERS = 2000
+
+#: A declared dataset that no phase has a reference for is left out of the bundle and its leaderboard (and marked
+#: LACKING on the pages), instead of keeping an empty column.
+LACKING_DATASETS = "drop"

@@ -99,6 +99,9 @@ def generate(out):
           json.dumps({"all_phones": PHONES, "subs_mapping": SIMILAR}, indent=1, sort_keys=True) + "\n")
     for split, count in (("train", 300), ("dev", 90), ("test", 90)):
         write(os.path.join(out, "bangor_raw", "bangor_%s_gold" % split), "\n".join(sentences(rng, count)) + "\n")
+    # The hidden test sentences, kept apart as a release's test gold would be (`make` builds the test sets from them,
+    # so the sample's test phase is a real one; its public bangor_test_gold would make it a practice phase).
+    write(os.path.join(out, "test_gold", "bangor_test_gold"), "\n".join(sentences(random.Random(SEED + 1), 90)) + "\n")
     write(os.path.join(out, "quotas.json"), json.dumps(QUOTAS, sort_keys=True) + "\n")
     write(os.path.join(out, "PROVENANCE.md"),
           "# SpanglishEval sample (synthetic)\n\nWritten by `generate.py` (seeded): invented words, pronunciations "

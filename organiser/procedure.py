@@ -1,0 +1,199 @@
+"""The organisers' procedure: one generic text, filled with what each competition declares.
+
+``docs/organisers.md`` is this module's output for every hosted competition (``python -m organiser procedure >
+docs/organisers.md``; tests/test_procedure.py keeps it in sync), and every build writes its own filled copy
+(``<out>/ORGANISERS.md``: its bundle names, phases and dates, test gold and test input as they are in that build).
+What the platforms do, and why each step is there, is said once in :data:`GENERIC` (read from the platforms'
+source: legacy CodaLab ``codalab/codalab-competitions``, Codabench ``codalab/codabench``).
+"""
+import argparse
+import os
+import sys
+
+from organiser import declarations
+from organiser import schedule as schedule_module
+
+GENERIC = """# Running a competition of this kit on CodaLab or Codabench (organisers)
+
+Every hosted competition goes through the same road, and this procedure is the same for all of them; the
+section of each competition at the end gives its own names, phases and dates (each build also writes its own
+copy, filled with what that build holds: `dist/ORGANISERS.md`, `dist/<id>/ORGANISERS.md`).
+
+## 1. Build and check
+`make COMPETITION=<id> DATA=<release> [TEST_GOLD=<test gold>]` (ST2024: `make DATA=<release>`) runs the
+competition's reference builder, its baselines, the one bundle builder and writes everything to its `dist/`
+folder; `make check COMPETITION=<id>` checks the build by the platforms' rules, runs every phase as both
+platforms' workers would, and audits it for leaks (below). Every date comes from the competition's
+`schedule.yaml`: edit it and rebuild, never edit a date on the platform only. A phase accepts submissions from
+the instant it opens until the instant it closes; on CodaLab a phase ends when the next opens, on Codabench each
+phase has its own end (it starts one second after the previous one ends: Codabench refuses equal instants).
+
+What a build holds:
+- two bundles per subtask: `<stem>.zip` (CodaLab v1.5) and `<stem>-codabench.zip` (Codabench v2), with the same
+  pages, programs and data;
+- `reference/<subtask>-<phase>.zip`: each phase's reference data (also inside the bundles); without test gold the
+  test phase holds a placeholder (`TEST_REFERENCE_PENDING.txt`) and `make check` says PENDING;
+- `public_data/<subtask>-test.zip`: the test input, **in no bundle and no starting kit**; the bundles' test phase
+  has a placeholder public data (`TEST_DATA_PENDING.txt`) and `make check` says PENDING until you attach it;
+- `starting_kit.zip`: the validator, the scoring program, the baselines' code, the development reference (to
+  score development predictions locally) and the development data;
+- `submissions/`: the baseline submissions (`make check` submits them; `make results` ranks them beside the teams).
+
+A test gold that participants can see is never silently used: a reference builder that knows its test gold is
+public (SCATE's spans-only TempEval gold, SpanglishEval's sets rebuilt from the public Bangor corpus) says so,
+and the build labels the test phase a **practice** phase on the platform and the pages (`make check` notes it).
+Build the real one with `TEST_GOLD=<hidden gold>`.
+
+## 2. What participants can see, on each platform (read from the platforms' source)
+| | CodaLab Competitions (legacy) | Codabench |
+|---|---|---|
+| public data and starting kit of every phase | listed to approved participants from the first day, whatever the phase's start date (`_get_starting_kit.html`); downloadable by its key with no check (`download_dataset`) | listed to approved participants from the first day (`_tabs.tag`), its key in the public competition API; downloadable by key (`datasets/views.py`) |
+| detailed results of a submission | `detailed_results.html` of any submission on a leaderboard is served to anyone, anonymous included, in every phase, the hidden test phase too (`MyCompetitionSubmissionOutput`); submission ids are sequential | any submission's detailed results are served to anyone once the competition is published (`get_detail_result`, no permission) |
+| a team's own test scores | the Score column is hidden in the test phase (`hide_results`), but the score is in the page's source and in `/api/submission/<id>/get_score`; the scoring stdout is refused, stderr is shown | always shown in the team's submission panel; no setting hides them |
+| other teams' test scores | the test leaderboard is hidden until you switch it to Default; `hide_chart` keeps the home page's chart of daily best scores off | the leaderboard is visible in every phase (a hidden leaderboard is still served by `/api/phases/<id>/get_leaderboard/`) |
+| logs, outputs and submitted files of other teams' submissions | not served (unless a team makes its own submission public) | served to anonymous callers for leaderboard submissions unless the phase has `hide_output` (the bundles set it on the test phase) |
+| each team's last submission official | `force_submission_to_leaderboard` puts each newly scored submission on the leaderboard; in the test phase (`hide_results`) the server refuses any other change; in the development phase the button is hidden (`disallow_leaderboard_modifying`) but the API still lets a team choose its entry; in every phase a team that deletes its latest submission removes its entry | `submission_rule: Force_Last` in every phase, enforced by the server, per user account |
+
+What the kit does about it, so that nothing a participant can reach reveals a hidden gold:
+- **Reports.** The scoring program reads whose gold a phase has (`phase.json` in its reference data). In the
+  development phase (its gold is in the starting kit) a report shows everything; in the test phase it shows the
+  team's scores and the messages about its submission's format only: no per-label, per-item or per-document
+  table, no count of gold items. It stays safe if the platform shows it to everyone.
+- **Test input.** Written apart and attached by you when the test phase opens (below); it is in no bundle, page or
+  starting kit, because both platforms show every phase's public data from the first day.
+- **The leak audit** of `make check` runs each bundle's own scoring program on a few submissions against each
+  hidden reference and against a scrambled copy of it (any text that differs, numbers aside, is a leak), looks for
+  the hidden gold's strings in what the program prints, for hidden gold items in every public file (a gap-filling
+  sentence readable from another task's public input, a reference copied into public data), and for the test
+  input in anything reachable before the test phase opens.
+- **Official results** come from `make results`: it re-scores each team's last submission that the platform
+  scored in the test phase, from the platform's bulk download, whatever the leaderboard shows. On CodaLab's
+  development phase a team may still choose its leaderboard entry; the development leaderboard is informal.
+- **Codabench, snapshot of the source read:** a task's reference data key appears in the public competition API
+  and a dataset could be downloaded by key without a check; Codabench's later changes (PR #2348, "Add permission
+  check to datasets/download") are reported to close this. Check on your instance that
+  `/datasets/download/<key>/` refuses an anonymous caller before the test gold is uploaded; if it does not, keep
+  the placeholder reference during the test phase, attach the test reference when it closes and rerun the
+  submissions, or rank only with `make results`.
+
+## 3. Upload (once per bundle)
+**CodaLab Competitions.** *My Competitions*, *Create Competition*, upload `<stem>.zip`. In *Edit*, compare each
+phase's start date and the competition's end date with the schedule; leave "Force submission to leaderboard" and
+"Disallow leaderboard modifying" on, the test phase's leaderboard mode on "Hide results". The account that
+uploads owns the bundle's datasets: it is the one that can later replace a dataset's file in place.
+
+**Codabench.** *Benchmarks / Competitions*, *Management*, *Upload*, `<stem>-codabench.zip`. In the editor,
+compare each phase's start and end with the schedule; the leaderboard's submission rule must be "Force Last",
+"show detailed results in leaderboard" off, the test phase's "hide output" on. **Only the account that uploaded
+the bundle can later edit its tasks** (a task's reference data: `api/views/tasks.py` refuses anyone else, even a
+collaborator): keep that account for the test gold.
+
+Never re-upload a rebuilt bundle once the competition is live: that creates a new competition (registrations and
+submissions are lost). Everything that changes later is data, attached as below.
+
+## 4. Publish and approve
+Publish the competition (CodaLab: *Publish*; Codabench: *Publish* in the editor). Registration needs approval
+on both (`has_registration: true`, `registration_auto_approve: false`): approve participants in *Participants*.
+Only approved participants see the Files tab (public data and starting kits).
+
+## 5. Add the test gold (before the test phase opens)
+Build the test reference: `make COMPETITION=<id> DATA=<release> TEST_GOLD=<test gold>` writes
+`reference/<subtask>-test.zip` (and the baseline test submissions); `make check` now runs and audits the test
+phase. Upload, per subtask:
+- **CodaLab:** *My Datasets*, *Create dataset*, type **Reference Data**, `reference/<subtask>-test.zip`; then the
+  competition's *Edit*, the test phase, *Reference Data*: the new dataset; *Save*.
+- **Codabench** (as the account that uploaded the bundle): *Resources*, *Datasets*, *Add*, type **Reference
+  Data**, the same zip; *Resources*, *Tasks*, the test phase's task, *Reference data*: the new dataset; *Save*.
+
+Then check: submit `submissions/baseline-…-test.zip` (or `<id>-test-baseline.zip`) to the test phase once it is
+open, compare its scores with the build's baseline table, and remove that submission (CodaLab shows organisers
+the hidden leaderboard).
+
+## 6. Release the test input (when the test phase opens)
+At the test phase's opening instant (section of the competition below), per subtask:
+- **CodaLab:** *My Datasets*, *Create dataset*, type **Public Data**, `public_data/<subtask>-test.zip`; the
+  competition's *Edit*, the test phase, *Public Data*: the new dataset; *Save* (it is listed at once). Or, as the
+  account that uploaded the bundle, replace the file of the test phase's placeholder public data in *My
+  Datasets*, *Edit* (same key and link).
+- **Codabench:** *Resources*, *Datasets*, *Add*, type **Public Data**, the same zip; the editor, *Phases*, the
+  test phase, *Public Data*: the new dataset; *Save*.
+
+No platform has a setting that releases data at a date: this step is yours.
+
+## 7. After the test phase: results
+1. Download every submission of the test phase (CodaLab: the phase's "download all results"; Codabench: select
+   the submissions, "download", with the submissions CSV beside the zip).
+2. `make results COMPETITION=<id> SUBMISSIONS=<download>`: each team's official submission re-scored, ranked
+   with paired-bootstrap intervals, tables and figures for the findings paper.
+3. Reveal the test leaderboard: **CodaLab**: *Edit*, the test phase, *Leaderboard mode*: "Default", *Save*
+   (the pages promise this once the results are notified). **Codabench**: the leaderboard is already visible.
+"""
+
+SECTION = """### {title} (`{cid}`)
+- Build: `{make}`; check: `{check}`.
+- Bundles: {bundles}.
+- Phases (UTC, from `{schedule}`):
+
+{phases}
+- Results notification: {notification}.
+- Test gold: {test_gold}
+- Test input to release when the test phase opens: {test_input}.
+{notes}"""
+
+
+def competition_section(hosted, manifest=None):
+    """The section of one competition: its commands, bundle names, phases and dates, test gold and test input
+    (``manifest``: a build's ``build.json``, for what that build holds; None: what the declaration implies)."""
+    schedule = schedule_module.load(hosted.schedule)
+    make = "make DATA=<release>" if hosted.top_level else "make COMPETITION=%s DATA=<release>" % hosted.cid
+    check = "make check" if hosted.top_level else "make check COMPETITION=%s" % hosted.cid
+    stems = [hosted.stem(subtask) for subtask in hosted.subtasks()]
+    rows = ["  | phase | opens | closes |", "  |---|---|---|"]
+    for name, window in schedule.phases.items():
+        rows.append("  | `%s` | %s | %s |" % (name, schedule_module.human(window.opens),
+                                             schedule_module.human(window.closes)))
+    state = (manifest or {}).get("test_state")
+    if state == "pending":
+        gold = "not in this build: the test phase has the placeholder; add `TEST_GOLD=<test gold>` (section 5)."
+    elif state == "practice":
+        gold = ("public (%s): this build's test phase is a labelled PRACTICE phase; build the real one with "
+                "`TEST_GOLD=<hidden test gold>`." % manifest.get("practice_reason", ""))
+    elif state == "real":
+        gold = "hidden, in this build's `reference/<subtask>-test.zip` (upload it as section 5 says)."
+    else:
+        gold = "give `TEST_GOLD=<test gold>` to the build (section 5); without it, a placeholder."
+    test_inputs = (manifest or {}).get("test_input")
+    if test_inputs is None:
+        test_inputs = ["public_data/%s-test.zip" % subtask for subtask in hosted.subtasks()]
+    return SECTION.format(
+        title=hosted.declaration.TITLE, cid=hosted.cid, make=make, check=check,
+        bundles=", ".join("`%s.zip` (CodaLab) and `%s-codabench.zip` (Codabench)" % (s, s) for s in stems),
+        schedule=os.path.relpath(hosted.schedule, declarations.ROOT), phases="\n".join(rows),
+        notification=schedule_module.human(schedule.results_notification), test_gold=gold,
+        test_input=", ".join("`%s`" % t for t in test_inputs) or "none in this build",
+        notes="".join("- %s\n" % " ".join(note.split()) for note in declarations.wording(hosted.cid)["organiser_notes"]))
+
+
+def document(cids=None):
+    """``docs/organisers.md``: the generic procedure, then one section per hosted competition."""
+    cids = cids or declarations.hosted_ids()
+    sections = [competition_section(declarations.Hosted(cid)) for cid in cids]
+    return GENERIC + "\n## 8. Each competition\n\n" + "\n".join(sections)
+
+
+def build_copy(hosted, manifest):
+    """A build's own ``ORGANISERS.md``: the generic procedure and the section of its competition as built."""
+    return GENERIC + "\n## 8. This build\n\n" + competition_section(hosted, manifest)
+
+
+def main(argv=None):
+    """``python -m organiser procedure [--competition ID]``: print the procedure (every competition by default)."""
+    parser = argparse.ArgumentParser(prog="python -m organiser procedure", description=__doc__.split("\n")[0])
+    parser.add_argument("--competition", action="append", help="only this competition (repeatable)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    sys.stdout.write(document(args.competition))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
