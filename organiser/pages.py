@@ -470,6 +470,16 @@ def data_release_note(context):
     return text + "</p>"
 
 
+#: What the pages say of the reports of each phase (evalkit/policy.py writes them so).
+REPORT_POLICY = (
+    "<p>What the detailed results show depends on the phase. In the development phase, whose gold you have, they "
+    "show everything above. In the test phase they show your scores and the messages about your submission's "
+    "format only: no table per label, item or document, nothing that depends on the hidden test gold. Both "
+    "platforms may serve a submission's detailed results to other users (on CodaLab anyone who knows its address "
+    "can read the detailed results of a leaderboard entry, even while the test leaderboard is hidden), so treat "
+    "them as public.</p>")
+
+
 #: The generic placeholders and how each is computed from a :class:`PageContext`.
 GENERIC = {
     "competition_title": lambda c: escape(c.competition.get("title", c.declaration.TITLE)),
@@ -488,6 +498,7 @@ GENERIC = {
     "phase_sections": lambda c: phase_sections(c.subtask, c.schedule, c.hosted.cid, c.hosted.pages),
     "test_phase_note": test_phase_note,
     "data_release_note": data_release_note,
+    "report_policy": lambda c: REPORT_POLICY,
 }
 
 
