@@ -581,6 +581,8 @@ class Build(object):
         self.log = []
         self.pages_written = []
         self.warnings = []
+        #: ``{subtask: {phase: [reference file names the reference folder lacks]}}`` (the manifest's ``lacking``)
+        self.lacking = {}
 
     def warn(self, text):
         """Record and print a warning at once (each text once)."""
@@ -611,6 +613,7 @@ def phase_reference_bytes(build, subtask, name, states):
     refs, missing = reference_members(build.hosted, os.path.join(build.args.reference, name), subtask,
                                       os.path.join(build.out, "baselines"), name, states.gold_is_hidden(name))
     if missing:
+        build.lacking.setdefault(subtask, {})[name] = list(missing)   # the reference folder has no such file
         drop = getattr(build.hosted.declaration, "LACKING_DATASETS", "keep") == "drop"
         build.warn("%s %s: LACKS %d of %d declared reference file(s), %s: %s" % (
             subtask, name, len(missing), len(missing) + len([n for n in refs if n not in (
@@ -710,6 +713,7 @@ def write_manifest(build, bundles, states):
         "bundles": {"codalab": [os.path.basename(p) for p, _, _ in bundles],
                     "codabench": [os.path.basename(p) for _, p, _ in bundles]},
         "test_input": [os.path.relpath(t, args.out) for _, _, t in bundles if t],
+        "lacking": build.lacking,
     }
     text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     write_file(os.path.join(build.out, MANIFEST), text.encode("utf-8"))

@@ -427,7 +427,7 @@ def check_phases(competition, members):
     return failures
 
 
-def check_reference_coverage(competition, members, decl=None):
+def check_reference_coverage(competition, members, decl=None, lacking=()):
     """Every leaderboard pair has a reference file in each scored phase (extra phases with a generated
     reference excepted); a task of the declaration's ``OPTIONAL_REFERENCE_TASKS`` that a phase lacks is an
     ``OPTIONAL:`` note (printed as a warning), not a failure."""
@@ -456,6 +456,15 @@ def check_reference_coverage(competition, members, decl=None):
         absent = [(t, lang) for t, lang in declared if (t.folder, lang) not in present]
         missing = [reference_file(t, lang, decl) for t, lang in absent if t.folder not in optional]
         allowed = [reference_file(t, lang, decl) for t, lang in absent if t.folder in optional]
+        phase_lacking = set(lacking.get(_reference_name(str(member)), ())) if isinstance(lacking, dict) else set()
+        unavailable = [name for name in missing if name in phase_lacking]
+        missing = [name for name in missing if name not in phase_lacking]
+        if unavailable:
+            _fail(failures, "phase.reference-coverage", "phases.%s.reference_data: %s" % (number, member),
+                  "LACKING: %d of %d %s reference files are not in this phase because the data it was built from "
+                  "has no source for them (the build said so, see its data report): %s%s; their columns stay empty "
+                  "in this phase" % (len(unavailable), len(declared), subtask, ", ".join(unavailable[:6]),
+                                     ", ..." if len(unavailable) > 6 else ""))
         if allowed:
             _fail(failures, "phase.reference-coverage", "phases.%s.reference_data: %s" % (number, member),
                   "OPTIONAL: %s not in this phase (the declaration's OPTIONAL_REFERENCE_TASKS), so that column "
@@ -782,7 +791,7 @@ def as_v15_view(competition):
     return {"title": competition.get("title"), "phases": phases, "leaderboard": {"columns": columns}}
 
 
-def check_codabench(competition, members, schedule, decl=None):
+def check_codabench(competition, members, schedule, decl=None, lacking=()):
     """Every rule of CODABENCH_RULES on a native Codabench competition."""
     failures = []
     if str(competition.get("version")) != "2":
@@ -808,7 +817,7 @@ def check_codabench(competition, members, schedule, decl=None):
             _fail_v2(failures, "v2.sequential", "phases", str(error))
         else:
             failures.extend(check_schedule(competition, schedule, platforms.CODABENCH))
-    failures.extend(check_reference_coverage(as_v15_view(competition), members, decl))
+    failures.extend(check_reference_coverage(as_v15_view(competition), members, decl, lacking))
     failures.extend(check_phase_data(as_v15_view(competition), members, decl))
     for phase in competition.get("phases") or []:
         if isinstance(phase, dict) and _reference_name(str(as_v15_view(competition)["phases"].get(
@@ -848,7 +857,7 @@ def read_bundle(path):
     return names, members, competition, failures
 
 
-def check_bundle(path, schedule=None, decl=None):
+def check_bundle(path, schedule=None, decl=None, lacking=()):
     """Every static rule on the bundle at ``path``: ``(failures, competition, members)``.
 
     A native Codabench bundle (``version: 2``, phases as a list) is checked by CODABENCH_RULES, any other by
@@ -860,13 +869,13 @@ def check_bundle(path, schedule=None, decl=None):
     schedule = schedule if schedule is not None else schedule_module.load(
         bundle_module.schedule_path(decl.COMPETITION_ID))
     if is_codabench_v2(competition):
-        failures.extend(check_codabench(competition, members, schedule, decl))
+        failures.extend(check_codabench(competition, members, schedule, decl, lacking))
     elif competition is not None:
         failures.extend(check_top_level(competition, members))
         failures.extend(check_pages(competition, members))
         failures.extend(check_phases(competition, members))
         failures.extend(check_leaderboard(competition, members, decl))
-        failures.extend(check_reference_coverage(competition, members, decl))
+        failures.extend(check_reference_coverage(competition, members, decl, lacking))
         failures.extend(check_phase_data(competition, members, decl))
         if not [f for f in failures if f.rule.startswith(("phases.", "phase.date", "phase.required", "yaml.end"))]:
             failures.extend(check_schedule(competition, schedule))
@@ -1164,13 +1173,15 @@ def is_note(failure):
     """Whether ``failure`` is a note printed as a warning: a PENDING test reference or test input, a task of the
     declaration's ``OPTIONAL_REFERENCE_TASKS`` that a phase lacks, a PRACTICE phase."""
     return failure.rule in ("phase.reference-coverage", "phase.test-input", "phase.report-policy",
-                            "audit.public-gold") and failure.text.startswith(("PENDING", "OPTIONAL", "PRACTICE"))
+                            "audit.public-gold") and failure.text.startswith(("PENDING", "OPTIONAL", "PRACTICE",
+                                                                               "LACKING"))
 
 
-def check_one(path, submissions, run=True, timeout=600, report=print, schedule=None, decl=None):
-    """Static rules, then (if they pass and ``run``) the worker simulation; return the failures."""
+def check_one(path, submissions, run=True, timeout=600, report=print, schedule=None, decl=None, lacking=()):
+    """Static rules, then (if they pass and ``run``) the worker simulation; return the failures. ``lacking``:
+    ``{phase: [reference file names]}`` the build's data has no source for (its manifest), reported as notes."""
     decl = declaration(decl)
-    failures, competition, members = check_bundle(path, schedule, decl)
+    failures, competition, members = check_bundle(path, schedule, decl, lacking)
     native = is_codabench_v2(competition)
     rules = CODABENCH_RULES if native else RULES
     static = len([rule for rule in rules if not rule.startswith("run.")])
@@ -1244,10 +1255,12 @@ def main(argv=None):
                         help="report phase.reference-coverage as a warning (e.g. for a partial sample dataset)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     bundles, schedule_path, cid = list(args.bundles), args.schedule, args.competition
-    test_inputs = {}
+    test_inputs, lacking = {}, {}
     try:
         if args.dist:
-            test_inputs = audit.read_test_inputs(args.dist, bundle_module.read_manifest(args.dist) or {})
+            manifest = bundle_module.read_manifest(args.dist) or {}
+            test_inputs = audit.read_test_inputs(args.dist, manifest)
+            lacking = manifest.get("lacking") or {}
             found, built_schedule, built_cid = built_bundles(args.dist, args.data)
             bundles += found
             schedule_path = schedule_path or built_schedule
@@ -1262,7 +1275,7 @@ def main(argv=None):
     total = []
     for path in bundles:
         failures = check_one(path, args.submissions, run=not args.static_only, timeout=args.timeout,
-                             schedule=schedule, decl=decl)
+                             schedule=schedule, decl=decl, lacking=lacking.get(_subtask_from_name(path, decl), {}))
         for failure in failures:
             if is_note(failure) or (args.allow_missing_references and failure.rule == "phase.reference-coverage"):
                 print("WARNING [%s] %s: %s" % failure)
