@@ -224,7 +224,7 @@ def test_starting_kit_from_its_zip_makes_validates_and_scores(built, tmp_path):
     status, stdout, _ = run(["validate.py", "dev.zip"], cwd=kit)
     assert status == 0 and "accuracy " in stdout and "0 error(s)" in stdout
     status, stdout, _ = run(["validate.py", "dev.zip", "--split", "test"], cwd=kit)   # dev ids on test: located
-    assert status == 1 and "error: predictions.json, set test-0001: missing" in stdout
+    assert status == 1 and "error: predictions.json, set test-0001: no answer: 40 of 40 sets" in stdout
     assert run(["make_submission.py", "--system", "constant", "--split", "test", "--out", "t.zip"], cwd=kit)[0] == 0
     status, stdout, _ = run(["validate.py", "t.zip", "--split", "test"], cwd=kit)
     assert status == 0 and "accuracy " not in stdout
@@ -240,10 +240,10 @@ HOSTILE = [
     ("not UTF-8", {"predictions.json": b"{\"dev-0001\": \xff}"}, 0, "UTF-8"),
     ("too deep", {"predictions.json": "[" * 100000 + "]" * 100000}, 0, "nested far too deeply"),
     ("huge numbers", {"predictions.json": lambda sets: '{"dev-0001": [1e999%s]}' % (", 1" * (len(sets[0]["sentences"]) - 1))},
-     0, "set dev-0001, sentence 0: expected a finite number"),
+     0, "set dev-0001, sentence 0: a score that is not a finite number"),
     ("wrong name", {"prediction.json": "{}"}, 1, "predictions.json"),
     ("nested folder", {"sub/predictions.json": "{}"}, 0, "inside the folder 'sub/'"),
-    ("html id", {"predictions.json": '{"<script>x</script>": 1}'}, 0, "not a set of the reference"),
+    ("html id", {"predictions.json": '{"<script>x</script>": 1}'}, 0, "not a set of this phase"),
 ]
 
 
