@@ -228,7 +228,7 @@ def _describe(value):
     if isinstance(value, int) and not _fits_float(value):
         return "an integer of %s digits" % "{:,}".format(len(str(abs(value))))
     if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else "%sInfinity (or a number beyond 1.8e308)" % ("-" if value < 0 else "")
+        return "NaN" if math.isnan(value) else "%sInfinity" % ("-" if value < 0 else "")
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -411,7 +411,7 @@ def _other_phase_hint(unknown, reference):
     if len(own) != 1 or None in own or not prefixes:
         return ""
     prefix, count = prefixes.most_common(1)[0]
-    if prefix is None or prefix in own or count * 2 < len(unknown):
+    if prefix is None or prefix in own or count * 2 <= len(unknown):
         return ""
     return ("Most of them look like the ids of other sets (%s...), and this phase scores the %s... sets: "
             "predictions made for another phase?" % (printable(prefix, 30), printable(own.pop(), 30)))
@@ -455,7 +455,9 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
     extra = {}
     hint = _other_phase_hint(unknown, reference)
     if hint:
-        extra.update(unknown=hint, missing=hint)
+        extra["unknown"] = hint
+        if problems.count("missing") * 2 > len(reference):
+            extra["missing"] = hint
     one_based = sum(1 for entry in reference if _is_index(data.get(entry["id"])) and
                     data[entry["id"]] == len(entry["sentences"]))
     if one_based * 2 >= max(problems.count("range"), 1):
