@@ -220,6 +220,41 @@ def test_one_based_indices_are_named(phase, tmp_path):
     assert "indices start at 0 (were these 1-based?)" in message["text"]
 
 
+# --------------------------------------------------------------------------- nothing scored: what was uploaded
+
+LOOK_ALIKES = ["prediction.json", "Predictions.JSON", "predictions.jsonl", "preds.json", "dev_predictions.json",
+               "predictions-dev.json", "submission.json", "answers.json", "output.json", "my_team/predictions.txt"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(st.sampled_from(LOOK_ALIKES), min_size=1, max_size=10, unique=True),
+       others=st.lists(st.from_regex(r"\A[a-z]{3,9}\.(md|csv|txt)\Z"), max_size=12, unique=True))
+def test_nothing_scored_names_the_uploaded_files_with_a_did_you_mean(phase, tmp_path, capsys, names, others):
+    ref, _, _ = phase
+    others = [o for o in others if o not in names]
+    archive = str(tmp_path / "sub.zip")
+    with zipfile.ZipFile(archive, "w") as zf:
+        for name in names + others:
+            zf.writestr(name, "{}")
+    status = cli.main(spanglisheval, ["--ref", ref, "--submission", archive, "--out", str(tmp_path / "o"), "--quiet"])
+    err = capsys.readouterr().err
+    total = len(names) + len(others)
+    assert status == 1 and "It holds %d file%s: " % (total, "" if total == 1 else "s") in err, err
+    for name in names:
+        if name in err.split("It holds", 1)[1]:
+            assert "%s (did you mean predictions.json?)" % name in err, err
+    assert ("and %d more." % (total - 10) in err) == (total > 10)
+
+
+def test_nothing_scored_is_the_same_in_the_validator(phase, tmp_path):
+    ref, public, _ = phase
+    archive = str(tmp_path / "sub.zip")
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("preds.json", "{}")
+    status, out = validator(archive, public)
+    assert status == 1 and "It holds 1 file: preds.json (did you mean predictions.json?)." in out
+
+
 # --------------------------------------------------------------------------- the overflow, through both programs
 
 def test_a_huge_json_integer_is_a_located_message_not_an_internal_error(phase, tmp_path):
