@@ -226,11 +226,23 @@ def _describe(value):
     if isinstance(value, (list, dict)):
         return "a %s of %d item(s)" % ("list" if isinstance(value, list) else "JSON object", len(value))
     if isinstance(value, int) and not _fits_float(value):
-        return "an integer of %s digits" % "{:,}".format(len(str(abs(value))))
+        return "an integer of %s digits" % _digits(value)
     if isinstance(value, float) and not math.isfinite(value):
         return "NaN" if math.isnan(value) else "%sInfinity" % ("-" if value < 0 else "")
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _digits(value):
+    """The number of digits of the int ``value`` (written with a thousands separator), without converting one
+    of more than :data:`MAX_INT_DIGITS` digits to text.
+
+    >>> _digits(-12345), _digits(10 ** 5000)
+    ('5', 'more than 400')
+    """
+    if value.bit_length() > 4 * MAX_INT_DIGITS:
+        return "more than %d" % MAX_INT_DIGITS
+    return "{:,}".format(len(str(abs(value))))
 
 
 def _fits_float(value):
