@@ -4,6 +4,7 @@ import doctest
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -57,8 +58,8 @@ def make_reference(rng, sets=40):
 
 
 def make_submission(rng, reference):
-    """Scores with many ties, indices, and every kind of malformed answer; returns (submission, expected
-    kind of problem per set or None)."""
+    """Scores with many ties, indices, and every kind of malformed answer; returns (submission, the expected
+    class of problem of each set, a key of ``choice.PROBLEMS``, or None)."""
     submission, problems = {}, {}
     for entry in reference:
         size = len(entry["sentences"])
@@ -75,22 +76,22 @@ def make_submission(rng, reference):
             problems[entry["id"]] = "missing"
         elif kind == "short":
             submission[entry["id"]] = [0.0] * (size - 1)
-            problems[entry["id"]] = "expected %d scores" % size
+            problems[entry["id"]] = "count"
         elif kind == "text":
             submission[entry["id"]] = [0.0] * (size - 1) + ["high"]
-            problems[entry["id"]] = "sentence %d" % (size - 1)
+            problems[entry["id"]] = "not_number"
         elif kind == "nan":
             submission[entry["id"]] = [float("nan")] + [0.0] * (size - 1)
-            problems[entry["id"]] = "sentence 0"
+            problems[entry["id"]] = "not_finite"
         elif kind == "bool":
             submission[entry["id"]] = [True] * size
-            problems[entry["id"]] = "sentence 0"
+            problems[entry["id"]] = "boolean"
         elif kind == "range":
             submission[entry["id"]] = size
-            problems[entry["id"]] = "from 0 to %d" % (size - 1)
+            problems[entry["id"]] = "range"
         else:
             submission[entry["id"]] = 1.0
-            problems[entry["id"]] = "got 1.0"
+            problems[entry["id"]] = "answer_type"
     submission["dev-unknown"] = 0
     return submission, problems
 
@@ -147,13 +148,26 @@ def test_scores_equal_independent_computation_with_ties_and_malformed_sets(seed)
         assert scores[key] == pytest.approx(value), key
     assert scores["sets"] == len(reference)
     assert scores["sets_cs"] + scores["sets_mono"] == len(reference)
-    # every malformed set is reported, located by its id (and sentence where one is at fault)
+    # every class of malformed set is one message: located at its first set, with the count of its sets
+    assert_one_message_per_class(messages, problems, len(reference))
     text = "\n".join(str(m) for m in messages)
-    bad = [set_id for set_id, problem in problems.items() if problem]
-    for set_id in bad[:10]:
-        located = [str(m) for m in messages if m.where.startswith("set %s" % set_id)]
-        assert located and problems[set_id] in located[0], (set_id, text)
-    assert "set dev-unknown: not a set of the reference: ignored" in text
+    assert "set dev-unknown: an id that is not a set of this phase: 1 id (set dev-unknown)" in text
+
+
+def assert_one_message_per_class(messages, problems, total):
+    """One error per class of ``problems`` ({set id: class or None}), at its first set, counting its sets."""
+    classes = {}
+    for set_id, problem in problems.items():
+        if problem:
+            classes.setdefault(problem, []).append(set_id)
+    errors = [m for m in messages if m.severity == "error"]
+    assert len(errors) == len(classes), "\n".join(str(m) for m in messages)
+    for problem, ids in classes.items():
+        what = choice.PROBLEMS[problem][1]
+        found = [m for m in errors if m.text.startswith(what + ": ")]
+        assert len(found) == 1, (problem, [str(m) for m in errors])
+        assert found[0].where.startswith("set %s" % ids[0])
+        assert "%s: %d of %d sets (set %s" % (what, len(ids), total, ids[0]) in found[0].text
 
 
 def test_constant_scorer_earns_the_random_expectation_not_more():
@@ -198,9 +212,8 @@ def test_any_json_answers_give_messages_never_a_traceback(data):
     answers, messages = choice.parse_submission(data, reference)
     scores = choice.evaluate(reference, answers)
     assert 0.0 <= scores["accuracy"] <= 1.0 and not math.isnan(scores["wer"])
-    for set_id, answer in answers.items():
-        if answer is None:
-            assert any(m.where.startswith("set %s" % set_id) for m in messages)
+    counted = sum(int(re.search(r": (\d+) of 2 sets \(", m.text).group(1)) for m in messages if m.severity == "error")
+    assert counted == sum(1 for answer in answers.values() if answer is None), [str(m) for m in messages]
 
 
 @pytest.mark.parametrize("line, expected", [

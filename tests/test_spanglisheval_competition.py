@@ -5,9 +5,11 @@ import io
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import zipfile
+from html import unescape
 
 import pytest
 import yaml
@@ -224,7 +226,7 @@ def test_starting_kit_from_its_zip_makes_validates_and_scores(built, tmp_path):
     status, stdout, _ = run(["validate.py", "dev.zip"], cwd=kit)
     assert status == 0 and "accuracy " in stdout and "0 error(s)" in stdout
     status, stdout, _ = run(["validate.py", "dev.zip", "--split", "test"], cwd=kit)   # dev ids on test: located
-    assert status == 1 and "error: predictions.json, set test-0001: missing" in stdout
+    assert status == 1 and "error: predictions.json, set test-0001: no answer: 40 of 40 sets" in stdout
     assert run(["make_submission.py", "--system", "constant", "--split", "test", "--out", "t.zip"], cwd=kit)[0] == 0
     status, stdout, _ = run(["validate.py", "t.zip", "--split", "test"], cwd=kit)
     assert status == 0 and "accuracy " not in stdout
@@ -240,10 +242,10 @@ HOSTILE = [
     ("not UTF-8", {"predictions.json": b"{\"dev-0001\": \xff}"}, 0, "UTF-8"),
     ("too deep", {"predictions.json": "[" * 100000 + "]" * 100000}, 0, "nested far too deeply"),
     ("huge numbers", {"predictions.json": lambda sets: '{"dev-0001": [1e999%s]}' % (", 1" * (len(sets[0]["sentences"]) - 1))},
-     0, "set dev-0001, sentence 0: expected a finite number"),
+     0, "set dev-0001, sentence 0: a score that is not a finite number"),
     ("wrong name", {"prediction.json": "{}"}, 1, "predictions.json"),
     ("nested folder", {"sub/predictions.json": "{}"}, 0, "inside the folder 'sub/'"),
-    ("html id", {"predictions.json": '{"<script>x</script>": 1}'}, 0, "not a set of the reference"),
+    ("html id", {"predictions.json": '{"<script>x</script>": 1}'}, 0, "not a set of this phase"),
 ]
 
 
@@ -341,3 +343,54 @@ def test_command_line_quotas_override_the_data_folder_one_by_one():
     class Args(object):
         data, cs, mono = SAMPLE, None, 7
     assert builder.command_line_quotas(Args()) == {"cs": 10, "mono": 7}
+
+
+def baseline_rows(markdown):
+    """{row name: accuracy (%)} of the baselines table of ``baselines.md``."""
+    rows = {}
+    for line in markdown.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if line.startswith("|") and len(cells) == 5 and re.match(r"^[0-9.]+$", cells[1]):
+            rows[cells[0]] = float(cells[1])
+    return rows
+
+
+def test_every_starting_kit_system_has_its_row_computed_by_the_kit_itself(built, tmp_path):
+    root, _ = built
+    maker = os.path.join(SPAN_DIR, "starting_kit", "make_submission.py")
+    usage = run([maker, "--help"])[1]
+    systems = re.search(r"--system \{([a-z,]+)\}", usage).group(1).split(",")
+    assert sorted(system for _, system in baselines.KIT_SYSTEMS) == sorted(systems)
+    rows = baseline_rows(io.open(str(root / "dist" / "baselines.md"), encoding="utf-8").read())
+    train = os.path.join(SAMPLE, "bangor_raw", "bangor_train_gold")
+    for name, system in baselines.KIT_SYSTEMS:
+        out = str(tmp_path / (system + ".zip"))
+        assert run([maker, "--system", system, "--train", train, "--data", str(root / "ref" / "public"),
+                    "--split", "dev", "--out", out])[0] == 0
+        accuracy = scoring.evaluate(spanglisheval, str(root / "ref" / "dev"), out)["scores"]["avg_score"]
+        assert rows[name] == round(100 * accuracy, 1), (name, rows)
+
+
+def test_the_pages_and_the_readme_follow_the_numbers_of_the_build(built):
+    """No count, percentage or comparison the build does not show: the set counts are the build's (its statistics
+    on the Data page, the baselines table's header), and the medoid sentence says what its row says."""
+    root, _ = built
+    with zipfile.ZipFile(str(root / "dist" / "bundles" / "spanglisheval.zip")) as archive:
+        pages = dict((name, archive.read(name).decode("utf-8")) for name in archive.namelist() if name.endswith(".html"))
+        kit = zipfile.ZipFile(io.BytesIO(archive.read("starting_kit.zip")))
+        readme = kit.read("spanglisheval-starting-kit/README.md").decode("utf-8")
+    sets = len(read_sets(str(root / "ref" / "dev" / "reference.jsonl")))
+    assert sets == 40
+    text = " ".join(re.sub(r"<[^>]+>", " ", page) for page in pages.values())
+    assert "Each split has 1,000 sets" not in text and "beats the random chooser" not in text
+    assert "about 3.2%" not in text and "tends to be the sentence closest" not in readme
+    assert re.search(r">sets</td><td[^>]*>%d</td><td[^>]*>%d</td>" % (sets, sets), pages["data.html"])
+    assert "Baselines on the dev phase (%d sets" % sets in readme and "(%d sets" % sets in pages["evaluation.html"]
+    markdown = io.open(str(root / "dist" / "baselines.md"), encoding="utf-8").read()
+    medoid = baseline_rows(markdown)[baselines.MEDOID]
+    expected = float(re.search(r"expected accuracy \(mean of 1/set size over \d+ sets\): ([0-9.]+)%", markdown).group(1))
+    word = "above" if round(medoid, 1) > round(expected, 1) else "below" if medoid < expected else "about"
+    sentence = "The medoid chooser (no language model) scores %.1f%%, %s the random chooser's" % (medoid, word)
+    assert sentence in markdown and sentence in readme and sentence in unescape(pages["evaluation.html"])
+    for name, _ in baselines.KIT_SYSTEMS:
+        assert "| %s |" % name in readme

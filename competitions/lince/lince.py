@@ -92,13 +92,103 @@ TASKS_BY_FOLDER = OrderedDict((task.folder, task) for task in TASKS)
 DATASETS = tuple((task, pair) for task in TASKS for pair in task.languages)
 
 
+#: Submission files: ``lid_spa_eng.txt``, ... at the root of the zip (as the LinCE site names them).
+SUBMISSION_FILE = "{task}_{lang}.txt"
+
+
 def dataset_id(task, pair):
     """The release's id of a dataset (its folder in the LinCE release), e.g. ``lid_spaeng``."""
     return "%s_%s" % (task.key, pair.replace("_", ""))
 
 
-#: Submission files: ``lid_spa_eng.txt``, ... at the root of the zip (as the LinCE site names them).
-SUBMISSION_FILE = "{task}_{lang}.txt"
+# --------------------------------------------------------------------------- label hints
+# Other spellings of the labels, for the did-you-mean of a label outside a dataset's set (the scorer reports it
+# and it never matches; these only word the suggestion). Keys are compared lower-cased. They come from the
+# paper's description of the source corpora's own schemes (Bangor: eng / spa / eng&spa / UNK; the Hindi-English
+# NER corpus: eng / hin / rest), common language codes, UD v2 and the universal tagset v1, and the usual
+# spellings of entity types and sentiment classes: never from any reference file.
+
+#: How a language of ``LANGUAGES`` is often written as a LID label.
+_LANGUAGE_SPELLINGS = {
+    "English": ("eng", "en", "english"),
+    "Spanish": ("spa", "es", "sp", "spanish", "espanol"),
+    "Hindi": ("hin", "hi", "hindi"),
+    "Nepali": ("nep", "npi", "nepali"),
+    "Modern Standard Arabic": ("msa", "ar", "arb", "arabic", "fusha"),
+    "Egyptian Arabic": ("ea", "egy", "arz", "egyptian", "dialect", "da"),
+}
+_LID_SPELLINGS = {"other": ("rest", "punct", "punctuation", "symbol", "univ", "others"),
+                  "ne": ("named_entity", "named entity", "entity", "ner", "name"),
+                  "mixed": ("eng&spa", "spa&eng", "mix", "both"),
+                  "ambiguous": ("amb", "ambig", "either"),
+                  "fw": ("foreign", "foreign_word", "lang3"),
+                  "unk": ("unknown", "?")}
+_POS_SPELLINGS = {"CONJ": ("CCONJ",), "PART": ("PRT",), "PUNCT": (".", "PUNC"), "PROPN": ("NNP", "PROP"),
+                  "X": ("SYM", "OTHER"), "PART_NEG": ("NEG",), "PRON_WH": ("WH",), "NUM": ("CD",)}
+_ENTITY_SPELLINGS = {"PER": ("PERSON", "PERS"), "LOC": ("LOCATION", "PLACE", "GPE"),
+                     "ORG": ("ORGANISATION", "ORGANIZATION"), "PROD": ("PRODUCT",), "OTHER": ("MISC",),
+                     "TIME": ("DATE",), "EVENT": ("EVT",),
+                     "PERSON": ("PER", "PERS"), "PLACE": ("LOC", "LOCATION", "GPE"),
+                     "ORGANISATION": ("ORG", "ORGANIZATION")}
+_SA_SPELLINGS = {"positive": ("pos", "positivo", "1", "+1", "+"), "negative": ("neg", "negativo", "-1", "-"),
+                 "neutral": ("neu", "neutro", "0", "none")}
+
+
+def _lower_aliases(labels, spellings):
+    """``{spelling lower-cased: label}`` for the labels of ``labels`` that ``spellings`` knows."""
+    return dict((alias.lower(), label) for label in labels for alias in spellings.get(label, ()))
+
+
+def lid_aliases(pair, labels):
+    """The LID label aliases of ``pair``: its languages' codes for ``lang1`` / ``lang2``, the source schemes' labels.
+
+    >>> lid_aliases("spa_eng", _LID8)["eng"], lid_aliases("spa_eng", _LID8)["eng&spa"]
+    ('lang1', 'mixed')
+    """
+    _, first, second = LANGUAGES[pair]
+    spellings = dict(_LID_SPELLINGS, lang1=_LANGUAGE_SPELLINGS[first], lang2=_LANGUAGE_SPELLINGS[second])
+    aliases = _lower_aliases(labels, spellings)
+    return dict((alias, label) for alias, label in aliases.items() if alias not in labels)
+
+
+def bio_aliases(labels):
+    """Entity label aliases: other prefixes (``S-``/``U-`` begin, ``E-``/``L-`` inside, ``_`` for ``-``), other type
+    spellings, a bare type (its ``B-`` label) and ``0`` for ``O``.
+
+    >>> aliases = bio_aliases(bio(("PER", "LOC")))
+    >>> aliases["b-person"], aliases["u-loc"], aliases["i_gpe"], aliases["per"], aliases["0"]
+    ('B-PER', 'B-LOC', 'I-LOC', 'B-PER', 'O')
+    """
+    aliases = {"0": "O"}
+    for label in labels:
+        if label[:2] not in ("B-", "I-"):
+            continue
+        kind = label[2:]
+        for spelling in (kind,) + _ENTITY_SPELLINGS.get(kind, ()):
+            prefixes = ("B", "S", "U") if label[0] == "B" else ("I", "E", "L")
+            for prefix in prefixes:
+                for joiner in "-_":
+                    aliases.setdefault(("%s%s%s" % (prefix, joiner, spelling)).lower(), label)
+            if label[0] == "B":
+                aliases.setdefault(spelling.lower(), label)
+    return dict((alias, label) for alias, label in aliases.items() if alias not in [l.lower() for l in labels])
+
+
+def _label_aliases(task):
+    """``{pair: {alias lower-cased: label}}`` of a task (see above)."""
+    build = {"lid": lid_aliases, "pos": lambda pair, labels: _lower_aliases(labels, _POS_SPELLINGS),
+             "ner": lambda pair, labels: bio_aliases(labels),
+             "sa": lambda pair, labels: _lower_aliases(labels, _SA_SPELLINGS)}[task.key]
+    return dict((pair, build(pair, labels)) for pair, labels in task.labels.items())
+
+
+#: Every dataset's label set by its submission file name: a file whose labels are another dataset's is told so.
+LABEL_SETS = OrderedDict((SUBMISSION_FILE.format(task=task.key, lang=pair), task.labels[pair])
+                         for task, pair in DATASETS)
+for _task in TASKS:
+    _task.label_aliases = _label_aliases(_task)
+    _task.label_sets = LABEL_SETS
+
 #: Reference files: ``lid_spa_eng.conll``, ... (gold in the release's CoNLL layout).
 REFERENCE_FILE = "{task}_{lang}.conll"
 #: Other spellings of a file stem, for the did-you-mean: the release's dataset ids.

@@ -1,8 +1,10 @@
-"""Baselines on the rebuilt sets: a random chooser, a unigram model, a Kneser-Ney n-gram model.
+"""Baselines on the rebuilt sets: the starting kit's systems, a unigram model, a Kneser-Ney n-gram model.
 
-Two more rows for reference: a constant scorer (every sentence the same score: the tie rule makes it
-earn exactly the random chooser's expected accuracy) and the medoid of each set (the sentence closest to
-all the others, no language model: how much the sets' construction alone gives away).
+The starting kit's ``make_submission.py`` systems, run by its own code: a random chooser (seeded), a constant
+scorer (every sentence the same score: the tie rule makes it earn exactly the random chooser's expected
+accuracy) and its add-one word-bigram model. One more row for reference: the medoid of each set (the sentence
+closest to all the others, no language model: how much the sets' construction alone gives away); the text
+under the table says whether it does better than the random chooser on these sets.
 
 ``python -m organiser baselines --competition spanglisheval --data ../shared/spanglisheval --reference REF --out DIR``
 (``make COMPETITION=spanglisheval``): writes ``DIR/submissions/spanglisheval-dev-
@@ -19,13 +21,14 @@ accuracy is the mean of 1/set size over the sets; its seeded draw is scored too.
 ``DIR/baselines/<split>/<name>.json`` (submissions) and ``DIR/baselines/<split>/baselines.md``.
 """
 import argparse
+import importlib.util
 import io
 import json
 import math
 import os
-import random
 import sys
 import zipfile
+from collections import OrderedDict
 
 if __name__ == "__main__" and __package__ in (None, ""):   # run as a script (make): the repository on sys.path
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -174,7 +177,28 @@ def kneser_ney_submission(reference, model):
     return {s["id"]: [round(model.score(x), 6) for x in s["sentences"]] for s in reference}
 
 
-def submissions(reference, data, seed="spanglisheval-random", models=None):
+#: The starting kit's submission maker (its systems are rows of the table, run by its own code).
+KIT_MAKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "starting_kit", "make_submission.py")
+#: The rows of the kit's systems: ``(row name, --system)``.
+KIT_SYSTEMS = (("random", "random"), ("constant", "constant"), ("bigram (starting kit)", "bigram"))
+#: The row of the medoid chooser.
+MEDOID = "medoid (no language model)"
+
+
+def kit_maker():
+    """The starting kit's ``make_submission`` module, loaded from its file under its own name (the top-level
+    kit has a ``make_submission`` too); the kit's folder is taken off ``sys.path`` again."""
+    before = list(sys.path)
+    spec = importlib.util.spec_from_file_location("spanglisheval_make_submission", KIT_MAKER)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = before
+    return module
+
+
+def submissions(reference, data, models=None):
     """{name: submission object} of the baselines on ``reference`` (``models``: a dict that receives the
     trained models, or gives them when it already holds them)."""
     models = {} if models is None else models
@@ -182,14 +206,12 @@ def submissions(reference, data, seed="spanglisheval-random", models=None):
         train = training_sentences(data)
         models.update(unigram=Unigram(train), kneser_ney=KneserNey(train))
     unigram, kneser_ney = models["unigram"], models["kneser_ney"]
-    rng = random.Random(seed)
-    return {
-        "random": {s["id"]: rng.randrange(len(s["sentences"])) for s in reference},
-        "constant": {s["id"]: [0.0] * len(s["sentences"]) for s in reference},
-        "medoid (no language model)": {s["id"]: medoid_scores(s["sentences"]) for s in reference},
-        "unigram": {s["id"]: [round(unigram.score(x), 6) for x in s["sentences"]] for s in reference},
-        "kneser_ney_%d" % ORDER: kneser_ney_submission(reference, kneser_ney),
-    }
+    maker, train_file = kit_maker(), os.path.join(data, "bangor_raw", "bangor_train_gold")
+    rows = OrderedDict((name, maker.predictions(reference, system, train_file)) for name, system in KIT_SYSTEMS)
+    rows[MEDOID] = {s["id"]: medoid_scores(s["sentences"]) for s in reference}
+    rows["unigram"] = {s["id"]: [round(unigram.score(x), 6) for x in s["sentences"]] for s in reference}
+    rows["kneser_ney_%d" % ORDER] = kneser_ney_submission(reference, kneser_ney)
+    return rows
 
 
 def report(reference, scored):
@@ -199,11 +221,35 @@ def report(reference, scored):
     for name, scores in scored.items():
         lines.append("| %s | %.1f | %.1f | %.1f | %.3f |" % (
             name, 100 * scores["accuracy"], 100 * scores["accuracy_cs"], 100 * scores["accuracy_mono"], scores["wer"]))
-    lines += ["", "Random chooser's expected accuracy (mean of 1/set size over %d sets): %.2f%%." % (
-        len(reference), 100 * expected), "",
+    lines += ["", "Random chooser's expected accuracy (mean of 1/set size over %d sets): %.2f%%. %s" % (
+        len(reference), 100 * expected, medoid_sentence(scored.get(MEDOID), expected)),
+        "", "The rows random, constant and bigram (starting kit) are the starting kit's `make_submission.py --system "
+        "random|constant|bigram` (the bigram model trained on `bangor_raw/bangor_train_gold`), run by the build.", "",
         "The paper's Table 3 (its own sets, LSTM models; accuracies as stated in its text): " + ", ".join(
             "%s %.1f" % pair for pair in PAPER_TABLE3) + ". Compare ranges, not digits: the sets differ.", ""]
     return "\n".join(lines)
+
+
+def medoid_sentence(scores, expected):
+    """What the medoid row says about the sets' construction, worded from its numbers (empty without the row).
+
+    >>> medoid_sentence({"accuracy": 0.127}, 0.032)[:60]
+    'The medoid chooser (no language model) scores 12.7%, above t'
+    >>> medoid_sentence({"accuracy": 0.0}, 0.032)[:60]
+    'The medoid chooser (no language model) scores 0.0%, below th'
+    """
+    if not scores:
+        return ""
+    accuracy = scores["accuracy"]
+    if round(100 * accuracy, 1) == round(100 * expected, 1):
+        how, meaning = "about", "the construction of these sets gives nothing away to it"
+    elif accuracy > expected:
+        how, meaning = "above", ("on these sets the construction alone gives part of the answer away: a chooser "
+                                 "that uses it exploits the sets, not language modelling")
+    else:
+        how, meaning = "below", "on these sets the construction does not give the answer away to it"
+    return ("The medoid chooser (no language model) scores %.1f%%, %s the random chooser's expected accuracy: %s."
+            % (100 * accuracy, how, meaning))
 
 
 def run(data, sets_dir, split):

@@ -57,7 +57,8 @@ SUBMISSION_FILE = "predictions.json"
 REFERENCE_FILE = "reference.jsonl"
 #: Other spellings of the file stem, for the did-you-mean.
 NAME_ALIASES = {"prediction": "predictions", "submission": "predictions", "answers": "predictions",
-                "scores": "predictions", "sets": "predictions"}
+                "scores": "predictions", "sets": "predictions", "preds": "predictions", "pred": "predictions",
+                "output": "predictions", "results": "predictions"}
 
 #: The overall score is the one entry's score (the accuracy over all sets).
 AVERAGE = "entries"

@@ -33,12 +33,13 @@ Rules for edge cases (the metric card):
 """
 import json
 import math
-from collections import OrderedDict
+import re
+from collections import Counter, OrderedDict
 
 from .kinds import Entry
 from .loading import decode_utf8, parse_json_bytes
 from .metrics import ratio
-from .messages import ERROR, WARNING, DataError, MessageLog
+from .messages import ERROR, WARNING, DataError, MessageLog, printable, quoted
 
 MAX_SUBMISSION_BYTES = 64 * 1024 * 1024
 
@@ -171,53 +172,270 @@ def evaluate(reference, answers):
             "sets": len(reference), "sets_cs": len(credits["cs"]), "sets_mono": len(credits["mono"])}
 
 
+#: An integer literal longer than this is not converted to a number (the conversion takes time quadratic in its
+#: length, and Python 3.11 refuses more than 4,300 digits); no 64-bit float holds more than 309 integer digits.
+MAX_INT_DIGITS = 400
+
+
+class LongInteger(object):
+    """A JSON integer literal of more than :data:`MAX_INT_DIGITS` digits, kept unconverted: never a valid answer."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, text):
+        self.digits = len(text.lstrip("-"))
+
+    def __repr__(self):
+        return "an integer of %s digits" % "{:,}".format(self.digits)
+
+
+def _parse_int(text):
+    """``json.loads``'s ``parse_int``: an int, or a :class:`LongInteger` when the literal is too long."""
+    return int(text) if len(text) <= MAX_INT_DIGITS else LongInteger(text)
+
+
+class DuplicateKeys(object):
+    """``json.loads``'s ``object_pairs_hook``: builds the dicts as ``json`` does (the last value of a key repeated
+    in an object wins) and remembers, per object, the keys given more than once (:meth:`of`)."""
+
+    def __init__(self):
+        self.found = []
+
+    def __call__(self, pairs):
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            seen, repeated = set(), OrderedDict()
+            for key, _ in pairs:
+                if key in seen:
+                    repeated[key] = repeated.get(key, 1) + 1
+                seen.add(key)
+            self.found.append((obj, repeated))
+        return obj
+
+    def of(self, obj):
+        """``{key: times given}`` of the keys that ``obj`` (a dict this hook built) had more than once."""
+        return next((repeated for built, repeated in self.found if built is obj), {})
+
+
 def _describe(value):
     """A short, display-safe description of a JSON value for messages."""
     if isinstance(value, bool) or value is None:
         return "JSON %s" % {True: "true", False: "false", None: "null"}[value]
     if isinstance(value, str):
-        return "the string %r" % (value[:40] + ("..." if len(value) > 40 else ""))
+        return "the string %s" % quoted(value, 40)
     if isinstance(value, (list, dict)):
         return "a %s of %d item(s)" % ("list" if isinstance(value, list) else "JSON object", len(value))
+    if isinstance(value, int) and not _fits_float(value):
+        return "an integer of %s digits" % _digits(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else "%sInfinity" % ("-" if value < 0 else "")
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _digits(value):
+    """The number of digits of the int ``value`` (written with a thousands separator), without converting one
+    of more than :data:`MAX_INT_DIGITS` digits to text.
+
+    >>> _digits(-12345), _digits(10 ** 5000)
+    ('5', 'more than 400')
+    """
+    if value.bit_length() > 4 * MAX_INT_DIGITS:
+        return "more than %d" % MAX_INT_DIGITS
+    return "{:,}".format(len(str(abs(value))))
+
+
+def _fits_float(value):
+    """Whether the int ``value`` converts to a float (at most about 1.8e308 in absolute value)."""
+    try:
+        float(value)
+    except OverflowError:
+        return False
+    return True
+
+
 def _is_number(value):
-    """A finite int or float that is not a boolean."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """A finite int or float that is not a boolean (an int too large for a float is not finite)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return _fits_float(value) and math.isfinite(value)
 
 
-def check_answer(set_id, value, size, log):
-    """Validate one set's answer; return it (scores as floats, or an int index) or None, logging why."""
-    where = "set %s" % set_id
+def _score_problem(score):
+    """The problem class (see :data:`PROBLEMS`) of one element of a list of scores, or None when it is a number."""
+    if _is_number(score):
+        return None
+    if isinstance(score, bool):
+        return "boolean"
+    if isinstance(score, (list, dict)):
+        return "nested"
+    if isinstance(score, (int, float, LongInteger)):
+        return "not_finite"
+    if isinstance(score, str) and _is_number(_number_in(score)):
+        return "quoted"
+    return "not_number"
+
+
+def _number_in(text):
+    """The number a string spells (``"-42.1"``), or None."""
+    try:
+        return float(text.strip()) if len(text) <= 64 else None
+    except ValueError:
+        return None
+
+
+#: The problems of a submission, one message each per file: ``class: (severity, what, expected, consequence)``.
+PROBLEMS = OrderedDict([
+    ("missing", (ERROR, "no answer", "an answer for every set id of the phase (its sets.jsonl)",
+                 "each of these sets counts as wrong")),
+    ("count", (ERROR, "a list with the wrong number of scores", "one score per sentence, in the set's order",
+               "each of these sets counts as wrong")),
+    ("quoted", (ERROR, "a score written as a string", "numbers without quotes (-42.1, not \"-42.1\")",
+                "each of these sets counts as wrong")),
+    ("boolean", (ERROR, "a score that is true or false", "a number per sentence (higher = more likely)",
+                 "each of these sets counts as wrong")),
+    ("nested", (ERROR, "a list or object among the scores", "a flat list of numbers, one per sentence",
+                "each of these sets counts as wrong")),
+    ("not_finite", (ERROR, "a score that is not a finite number (NaN, Infinity, or beyond a 64-bit float such as "
+                           "1e400)", "a finite number such as a log-probability", "each of these sets counts as wrong")),
+    ("not_number", (ERROR, "a score that is not a number", "a number per sentence (higher = more likely)",
+                    "each of these sets counts as wrong")),
+    ("range", (ERROR, "an index outside the set", "a 0-based index of one of the set's sentences",
+               "each of these sets counts as wrong")),
+    ("answer_type", (ERROR, "an answer of the wrong type", "a list of one score per sentence, or a 0-based "
+                     "sentence index written as an integer (7, not 7.0 or \"7\")", "each of these sets counts as wrong")),
+    ("duplicate", (WARNING, "a set id given more than once in the object", "each set id once",
+                   "only the last answer of each was read")),
+    ("unknown", (WARNING, "an id that is not a set of this phase", "the set ids of this phase's sets.jsonl",
+                 "ignored")),
+])
+#: At most this many sets are named in a problem's message (the count says how many there are).
+SHOWN_SETS = 3
+#: The least share of the sets answered with scores that must look like ranks for the ranks warning.
+RANKS_SHARE = 0.5
+
+
+class Problems(object):
+    """The problems of one submission by class (:data:`PROBLEMS`): each class becomes one message with its
+    count, the first :data:`SHOWN_SETS` sets (and sentence) and what was expected."""
+
+    def __init__(self):
+        self.found = OrderedDict()
+
+    def add(self, problem, set_id, detail="", sentence=None):
+        """Record ``problem`` in set ``set_id`` (at ``sentence``), ``detail`` saying what was found."""
+        self.found.setdefault(problem, []).append((set_id, sentence, detail))
+
+    def count(self, problem):
+        """How many sets have ``problem``."""
+        return len(self.found.get(problem, ()))
+
+    def report(self, log, extra=None, total=None):
+        """One message per class into ``log`` (``extra``: ``{class: sentence appended to its message}``; ``total``:
+        the number of sets of the reference, said beside each count of sets)."""
+        for problem, cases in sorted(self.found.items(), key=lambda item: list(PROBLEMS).index(item[0])):
+            severity, what, expected, consequence = PROBLEMS[problem]
+            shown = ["%s%s" % (_where(set_id, sentence), ": " + detail if detail else "")
+                     for set_id, sentence, detail in cases[:SHOWN_SETS]]
+            more = "; and %d more" % (len(cases) - SHOWN_SETS) if len(cases) > SHOWN_SETS else ""
+            unit = "id" if problem in ("duplicate", "unknown") else "set"
+            of = " of %d" % total if total and unit == "set" else ""
+            log.add(severity, _where(cases[0][0], cases[0][1]), "%s: %d%s %s%s (%s%s); expected %s; %s.%s" % (
+                what, len(cases), of, unit, "" if len(cases) == 1 and not of else "s", "; ".join(shown), more,
+                expected, consequence,
+                (" " + extra[problem]) if extra and problem in extra else ""), kind=problem)
+
+
+def _where(set_id, sentence=None):
+    """``set <id>`` (quoted and cut when it is not a set of the reference), with the sentence when given."""
+    return "set %s%s" % (printable(set_id, 60), "" if sentence is None else ", sentence %d" % sentence)
+
+
+def check_answer(set_id, value, size, problems):
+    """Validate one set's answer; return it (scores as floats, or an int index) or None, recording why in
+    ``problems`` (a :class:`Problems`)."""
     if isinstance(value, list):
         if len(value) != size:
-            log.add(ERROR, where, "expected %d scores (one per sentence), got %d: the set counts as wrong"
-                    % (size, len(value)), kind="wrong number of scores")
+            problems.add("count", set_id, "%d score%s for %d sentences" % (len(value), "" if len(value) == 1 else "s",
+                                                                         size))
             return None
         for index, score in enumerate(value):
-            if not _is_number(score):
-                log.add(ERROR, "%s, sentence %d" % (where, index), "expected a finite number, got %s: the set "
-                        "counts as wrong" % _describe(score), kind="score not a number")
+            problem = _score_problem(score)
+            if problem:
+                problems.add(problem, set_id, _describe(score), index)
                 return None
         return [float(score) for score in value]
-    if isinstance(value, int) and not isinstance(value, bool):
+    if _is_index(value):
         if 0 <= value < size:
             return value
-        log.add(ERROR, where, "expected a sentence index from 0 to %d, got %s: the set counts as wrong"
-                % (size - 1, _describe(value)), kind="index out of range")
+        problems.add("range", set_id, "%s for sentences 0 to %d" % (_describe(value), size - 1))
         return None
-    log.add(ERROR, where, "expected a list of %d scores or a sentence index from 0 to %d, got %s: the set "
-            "counts as wrong" % (size, size - 1, _describe(value)), kind="answer of the wrong type")
+    if isinstance(value, LongInteger):
+        problems.add("range", set_id, "%r for sentences 0 to %d" % (value, size - 1))
+        return None
+    problems.add("answer_type", set_id, _describe(value))
     return None
 
 
-def parse_submission(data, reference, file="predictions.json", log=None):
+def _is_index(value):
+    """Whether ``value`` is an int (not a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def looks_like_ranks(scores):
+    """Whether a set's scores are the integers 0 to n-1 (or 1 to n), each once: ranks, where 0 (or 1) is the best
+    sentence, rather than scores (higher = more likely). Sets of fewer than 3 sentences never look like ranks.
+
+    >>> looks_like_ranks([2.0, 0.0, 1.0]), looks_like_ranks([3, 1, 2]), looks_like_ranks([0.0, 0.0, 1.0])
+    (True, True, False)
+    >>> looks_like_ranks([-1.5, -3.0, -2.0]), looks_like_ranks([1.0, 0.0])
+    (False, False)
+    """
+    if len(scores) < 3 or not all(float(score).is_integer() for score in scores):
+        return False
+    ordered = sorted(int(score) for score in scores)
+    return ordered == list(range(len(scores))) or ordered == list(range(1, len(scores) + 1))
+
+
+def _ranks_warning(answers, log):
+    """One warning when most of the sets answered with scores have scores that look like ranks."""
+    scored = [(set_id, answer) for set_id, answer in answers.items() if isinstance(answer, list)]
+    ranked = [set_id for set_id, answer in scored if looks_like_ranks(answer)]
+    if len(ranked) >= 2 and len(ranked) > RANKS_SHARE * len(scored):
+        log.add(WARNING, _where(ranked[0]), "the scores of %d of the %d sets answered with scores are the integers "
+                "0 to n-1 (or 1 to n), each once: they look like ranks (e.g. set %s). Higher is better here: the "
+                "sentence with the highest score is chosen, so rank 0 (the best) counts as the worst. Did you "
+                "submit ranks? Submit -rank, or the log-probability of each sentence." % (
+                    len(ranked), len(scored), printable(ranked[0], 60)), kind="ranks")
+
+
+def _id_prefix(set_id):
+    """The prefix of a set id made of a prefix and a number (``dev-0001`` -> ``dev-``), else None."""
+    found = re.match(r"^(.*[^0-9])[0-9]+$", set_id)
+    return found.group(1) if found else None
+
+
+def _other_phase_hint(unknown, reference):
+    """A sentence saying that most unknown set ids look like another phase's (their prefix differs from the one
+    every set of the reference shares, ``test-`` against ``dev-``), else ""."""
+    own = set(_id_prefix(entry["id"]) for entry in reference)
+    prefixes = Counter(_id_prefix(set_id) for set_id in unknown)
+    if len(own) != 1 or None in own or not prefixes:
+        return ""
+    prefix, count = prefixes.most_common(1)[0]
+    if prefix is None or prefix in own or count * 2 <= len(unknown):
+        return ""
+    return ("Most of them look like the ids of other sets (%s...), and this phase scores the %s... sets: "
+            "predictions made for another phase?" % (printable(prefix, 30), printable(own.pop(), 30)))
+
+
+def parse_submission(data, reference, file="predictions.json", log=None, duplicates=None):
     """Validate a parsed submission against the reference; return ({set id: answer or None}, messages).
 
     Raises DataError only when ``data`` is not a JSON object (nothing can be scored). With ``log`` (a
     :class:`~evalkit.messages.MessageLog` the caller closes) the messages go there and ``[]`` is returned.
+    ``duplicates``: ``{set id: times given}`` of the ids the JSON object repeated (:class:`DuplicateKeys`).
+    Every class of problem is one message (:data:`PROBLEMS`, and a warning when the scores look like ranks).
 
     >>> ref = [{"id": "a", "sentences": ["x", "y"], "gold": 0, "gold_type": "en"}]
     >>> answers, messages = parse_submission({"a": [1, "high"], "zz": 0}, ref)
@@ -225,26 +443,49 @@ def parse_submission(data, reference, file="predictions.json", log=None):
     {'a': None}
     >>> for message in messages:
     ...     print(message)
-    error: predictions.json, set a, sentence 1: expected a finite number, got the string 'high': the set counts as wrong
-    warning: predictions.json, set zz: not a set of the reference: ignored
+    error: predictions.json, set a, sentence 1: a score that is not a number: 1 of 1 sets (set a, sentence 1: the string 'high'); expected a number per sentence (higher = more likely); each of these sets counts as wrong.
+    warning: predictions.json, set zz: an id that is not a set of this phase: 1 id (set zz); expected the set ids of this phase's sets.jsonl; ignored.
     """
     if not isinstance(data, dict):
         raise DataError(file, "", "expected a JSON object {set id: list of scores or sentence index}, got %s"
                         % _describe(data))
     own = log is None
     log = MessageLog(file) if own else log
-    answers = {}
+    problems = Problems()
+    answers = OrderedDict()
     for entry in reference:
         if entry["id"] not in data:
-            log.add(ERROR, "set %s" % entry["id"], "missing: the set counts as wrong", kind="missing set")
+            problems.add("missing", entry["id"])
             answers[entry["id"]] = None
             continue
-        answers[entry["id"]] = check_answer(entry["id"], data[entry["id"]], len(entry["sentences"]), log)
-    known = set(answers)
-    for set_id in data:
-        if set_id not in known:
-            log.add(WARNING, "set %s" % set_id[:60], "not a set of the reference: ignored", kind="unknown set")
-    return answers, log.close() if own else []
+        answers[entry["id"]] = check_answer(entry["id"], data[entry["id"]], len(entry["sentences"]), problems)
+    for set_id, times in (duplicates or {}).items():
+        problems.add("duplicate", set_id, "%d times" % times)
+    unknown = [set_id for set_id in data if set_id not in answers]
+    for set_id in unknown:
+        problems.add("unknown", set_id)
+    extra = {}
+    hint = _other_phase_hint(unknown, reference)
+    if hint:
+        extra["unknown"] = hint
+        if problems.count("missing") * 2 > len(reference):
+            extra["missing"] = hint
+    one_based = sum(1 for entry in reference if _is_index(data.get(entry["id"])) and
+                    data[entry["id"]] == len(entry["sentences"]))
+    if one_based * 2 >= max(problems.count("range"), 1):
+        extra["range"] = "Most of them are the set's size: indices start at 0 (were these 1-based?)."
+    problems.report(log, extra, len(reference))
+    _ranks_warning(answers, log)
+    return dict(answers), log.close() if own else []
+
+
+def load_submission(data, file, max_bytes):
+    """The JSON value of submission bytes and ``{set id: times given}`` of the ids its object repeats; DataError
+    when the file is unusable (size, encoding, syntax). Integer literals too long to convert stay
+    :class:`LongInteger` (never a traceback, never a long conversion)."""
+    hook = DuplicateKeys()
+    value = parse_json_bytes(data, file, max_bytes, parse_int=_parse_int, object_pairs_hook=hook)
+    return value, hook.of(value) if isinstance(value, dict) else {}
 
 
 def read_submission(data, reference, file="predictions.json", max_bytes=MAX_SUBMISSION_BYTES):
@@ -260,10 +501,13 @@ def read_submission(data, reference, file="predictions.json", max_bytes=MAX_SUBM
     Traceback (most recent call last):
     ...
     evalkit.messages.DataError: predictions.json, line 1, column 12: invalid JSON: Expecting ',' delimiter
+    >>> print(read_submission(b'{"a": [1, 1%s]}' % (b"0" * 400), ref)[1][0].text)  # doctest: +ELLIPSIS
+    a score that is not a finite number ...: 1 of 1 sets (set a, sentence 1: an integer of 401 digits); expected ...
     """
     if not data.strip():
         raise DataError(file, "", "the file is empty; expected a JSON object {set id: list of scores or index}")
-    return parse_submission(parse_json_bytes(data, file, max_bytes), reference, file)
+    value, duplicates = load_submission(data, file, max_bytes)
+    return parse_submission(value, reference, file, duplicates=duplicates)
 
 
 def parse_reference(lines, file="reference.jsonl"):
@@ -432,7 +676,8 @@ class ChoiceKind(object):
                             % (len(data), max_bytes, len(ref)))
         if not data.strip():
             raise DataError(log.file, "", "the file is empty; expected a JSON object {set id: list of scores or index}")
-        answers, _ = parse_submission(parse_json_bytes(data, log.file, max_bytes), ref, log.file, log)
+        value, duplicates = load_submission(data, log.file, max_bytes)
+        answers, _ = parse_submission(value, ref, log.file, log, duplicates)
         return answers
 
     def trivial_prediction(self, data, name):

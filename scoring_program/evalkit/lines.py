@@ -33,7 +33,7 @@ from . import metrics
 from .kinds import Entry
 from .layout import NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
 from .loading import decode_utf8
-from .messages import DataError, Message, ERROR, WARNING, INFO
+from .messages import DataError, Message, ERROR, WARNING, INFO, printable, quoted
 
 #: A prediction may not be larger than this many times its reference (plus 1 MiB): labels are
 #: shorter than the token + label lines of the reference, so anything larger is refused unread.
@@ -128,23 +128,65 @@ def suggest_name(name, choices, aliases):
     """A "did you mean" among ``choices`` for a file ``name``, or "".
 
     ``aliases`` maps other spellings of a stem (the release's dataset ids, e.g. ``lid_spaeng``) to
-    the declared stem (``lid_spa_eng``). Case, ``-`` for ``_`` and the extension are forgiven.
+    the declared stem (``lid_spa_eng``). Case, ``-`` or a space for ``_`` and the extension are forgiven;
+    then the words of one declared stem (or alias) in another order or among other words; then the
+    closest spelling.
 
     >>> suggest_name("lid_spaeng.txt", ["lid_spa_eng.txt", "pos_spa_eng.txt"], {})
     'lid_spa_eng.txt'
     >>> suggest_name("LID-SPA-ENG.TXT", ["lid_spa_eng.txt"], {})
     'lid_spa_eng.txt'
+    >>> suggest_name("dev/spa_eng_lid_predictions.txt", ["lid_spa_eng.txt", "pos_spa_eng.txt"], {})
+    'lid_spa_eng.txt'
     >>> suggest_name("readme.md", ["lid_spa_eng.txt"], {})
     ''
     """
     base = name.rsplit("/", 1)[-1]
-    stem = base.rsplit(".", 1)[0].lower().replace("-", "_")
+    stem = re.sub(r"[- ]", "_", base.rsplit(".", 1)[0].lower())
     by_stem = dict((choice.rsplit(".", 1)[0], choice) for choice in choices)
     stem = aliases.get(stem, stem)
     if stem in by_stem:
         return by_stem[stem]
+    words = set(word for word in stem.split("_") if word)
+    spellings = [(known, known) for known in by_stem] + [(alias, known) for alias, known in aliases.items()
+                                                         if known in by_stem]
+    contained = [(len(spelling.split("_")), known) for spelling, known in spellings
+                 if set(spelling.split("_")) <= words]
+    if contained:
+        most = max(size for size, _ in contained)
+        best = set(known for size, known in contained if size == most)
+        if len(best) == 1:
+            return by_stem[best.pop()]
     close = difflib.get_close_matches(stem, list(by_stem), n=1, cutoff=0.75)
     return by_stem[close[0]] if close else ""
+
+
+#: At most this many uploaded names are listed (each with its did-you-mean) when nothing could be scored.
+SHOWN_NAMES = 10
+
+
+def nothing_found(names, prefix, expected, declared, aliases):
+    """The text of the NothingToScore of :func:`find_named_files`: the expected names, and the names found (at
+    most :data:`SHOWN_NAMES`, each cut and escaped, with the closest expected name or why it is not scored).
+
+    >>> print(nothing_found(["lid_spaeng.txt", "notes.md"], "", ["lid_spa_eng.txt"], ["lid_spa_eng.txt"], {}))
+    no expected file was found in the submission (expected names: lid_spa_eng.txt). It holds 2 files: lid_spaeng.txt (did you mean lid_spa_eng.txt?), notes.md (no expected name is close).
+    """
+    text = "no expected file was found in the submission (expected names: %s)." % ", ".join(sorted(expected))
+    if not names:
+        return text + " It holds no file."
+    shown = []
+    for name in names[:SHOWN_NAMES]:
+        rel = name[len(prefix):] if prefix and name.startswith(prefix) else name
+        if rel in declared:
+            note = "not scored in this phase"
+        else:
+            guess = suggest_name(rel, declared, aliases)
+            note = "did you mean %s?" % guess if guess else "no expected name is close"
+        shown.append("%s (%s)" % (printable(name, 80), note))
+    more = len(names) - len(shown)
+    return "%s It holds %d file%s: %s%s." % (text, len(names), "" if len(names) == 1 else "s", ", ".join(shown),
+                                              " and %d more" % more if more else "")
 
 
 def _wrapping_prefix(names, expected):
@@ -187,8 +229,7 @@ def find_named_files(source, competition, pairs, messages):
             messages.append(Message(rel, WARNING, "layout", "unexpected file (ignored); expected files named like %s "
                                     "at the root of the zip.%s" % (declared[0], hint)))
     if not files:
-        raise NothingToScore("no expected file was found in the submission (expected names: %s)."
-                             % ", ".join(sorted(expected)))
+        raise NothingToScore(nothing_found(names, prefix, expected, declared, aliases))
     submission = Submission(source, prefix, files, messages)
     submission.documents = documents
     return submission
@@ -218,7 +259,8 @@ def _is_comment(line):
 class Reference(object):
     """A parsed reference: sentences of ``(tokens, gold)`` and where each sentence starts."""
 
-    def __init__(self, sentences, first_lines, labels, size):
+    def __init__(self, sentences, first_lines, labels, size, lang=None):
+        self.lang = lang
         self.sentences = sentences
         self.first_lines = first_lines
         self.labels = labels
@@ -334,23 +376,105 @@ def align_blocks(blocks, lengths):
     return out, first_bad
 
 
-def _check_labels(flat, labels, log):
-    """Report every predicted label outside ``labels`` (first line, count, suggestion); return the bad set."""
+#: At most this many distinct labels outside the label set are described in a file's message, each with at
+#: most this many line numbers.
+SHOWN_LABELS = 5
+SHOWN_LINES = 3
+
+
+def guess_label(label, labels, aliases=None):
+    """The label of ``labels`` that ``label`` most likely means, or "": the same label in another case, a declared
+    alias (``aliases``: ``{spelling lower-cased: label}``), else the closest spelling.
+
+    >>> guess_label("Lang1", ["lang1", "lang2"]), guess_label("eng", ["lang1"], {"eng": "lang1"})
+    ('lang1', 'lang1')
+    >>> guess_label("", ["lang1"]), guess_label("B-PRE", ["O", "B-PER"])
+    ('', 'B-PER')
+    """
+    key = label.strip().lower()
+    if not key:
+        return ""
+    lowered = dict((choice.lower(), choice) for choice in labels)
+    found = lowered.get(key) or (aliases or {}).get(key)
+    if found:
+        return found
+    close = difflib.get_close_matches(label[:100], list(labels), n=1, cutoff=0.6)
+    return close[0] if close else ""
+
+
+def _alternatives(names):
+    """``names`` as a phrase: "a", "a or b", "a, b or c", "a, b or 2 others".
+
+    >>> _alternatives(["a"]), _alternatives(["a", "b", "c"]), _alternatives(["a", "b", "c", "d"])
+    ('a', 'a, b or c', 'a, b or 2 others')
+    """
+    if len(names) > 3:
+        return "%s or %d others" % (", ".join(names[:2]), len(names) - 2)
+    return " or ".join(names) if len(names) < 3 else "%s, %s or %s" % tuple(names)
+
+
+def _other_label_set(bad, flat_count, own, label_sets):
+    """The other datasets (a phrase) whose label set holds most of the labels outside ``own``'s (``bad``: a
+    Counter), when these are at least half of the file's ``flat_count`` labels; else ""."""
+    outside = sum(bad.values())
+    if outside * 2 < flat_count:
+        return ""
+    counts = OrderedDict((name, sum(n for label, n in bad.items() if label in set(labels)))
+                         for name, labels in label_sets.items() if name != own)
+    best = max(counts.values()) if counts else 0
+    if best * 2 < outside:
+        return ""
+    return _alternatives([name for name, count in counts.items() if count == best])
+
+
+def _check_labels(flat, labels, log, task=None, lang=None):
+    """Report the predicted labels outside ``labels`` in one message (count, first lines, did-you-mean); return
+    the set of them (they never match).
+
+    ``task`` may carry ``label_aliases[lang]`` (other spellings, for the did-you-mean) and ``label_sets``
+    (every dataset's label set by file name: a file holding another dataset's labels is told so); both are
+    the declaration's, never the reference's.
+    """
     allowed = set(labels)
     bad = Counter(label for _, label in flat if label not in allowed)
-    first = {}
+    if not bad:
+        return set()
+    lines = OrderedDict()
     for number, label in flat:
-        if label in bad and label not in first:
-            first[label] = number
-    lowered = dict((label.lower(), label) for label in labels)
-    for label, count in sorted(bad.items(), key=lambda item: first[item[0]]):
-        guess = lowered.get(label.lower()) or "".join(difflib.get_close_matches(label[:100], list(labels), n=1, cutoff=0.6))
-        hint = " Did you mean %r?" % guess if guess else ""
-        shown = repr(label) if len(label) <= 60 else "%r... (%d characters)" % (label[:60], len(label))
-        log.add(ERROR, "line %d" % first[label], "label %s (%d time%s) is not one of this dataset's labels (%s): it "
-                "never matches.%s" % (shown, count, "" if count == 1 else "s", ", ".join(labels), hint),
-                kind="label outside the label set")
+        if label in bad:
+            seen = lines.setdefault(label, [])
+            if len(seen) < SHOWN_LINES:
+                seen.append(number)
+    aliases = (getattr(task, "label_aliases", None) or {}).get(lang, {})
+    label_sets = getattr(task, "label_sets", None) or {}
+    parts = []
+    for label in list(lines)[:SHOWN_LABELS]:
+        parts.append(_describe_label(label, bad[label], lines[label], labels, aliases, label_sets, log.file))
+    more = len(bad) - len(parts)
+    total = sum(bad.values())
+    other = _other_label_set(bad, len(flat), log.file, label_sets)
+    first = next(iter(lines.values()))[0]
+    log.add(WARNING, "line %d" % first, "%d label%s of %d (%d distinct) %s not in this dataset's label set and never "
+            "match: %s%s.%s This dataset's labels: %s." % (
+                total, "" if total == 1 else "s", len(flat), len(bad), "is" if total == 1 else "are", "; ".join(parts),
+                "; and %d more distinct label%s" % (more, "" if more == 1 else "s") if more else "",
+                " Most of them are labels of %s: is this that dataset's file?" % other if other else "",
+                ", ".join(labels)), kind="label outside the label set")
     return set(bad)
+
+
+def _describe_label(label, count, numbers, labels, aliases, label_sets, own):
+    """One label outside the set, for :func:`_check_labels`: shown, count, first lines, and a hint."""
+    shown = "'' (an empty label)" if not label else quoted(label, 60)
+    where = "line%s %s%s" % ("" if len(numbers) == 1 else "s", ", ".join(str(n) for n in numbers),
+                             ", ..." if count > len(numbers) else "")
+    guess = guess_label(label, labels, aliases)
+    if guess:
+        hint = "; did you mean %r?" % guess
+    else:
+        home = _alternatives([name for name, held in label_sets.items() if name != own and label in held])
+        hint = "; a label of %s" % home if home else ""
+    return "%s %s (%s%s)" % (shown, "once" if count == 1 else "%d times" % count, where, hint)
 
 
 class TextKind(object):
@@ -362,7 +486,9 @@ class TextKind(object):
 
     def parse_reference_text(self, data, name, task, lang):
         """The parsed :class:`Reference` of one reference file (``task.labels[lang]`` is its label set)."""
-        return parse_reference_text(data, name, task.labels[lang], self.sentence_level)
+        ref = parse_reference_text(data, name, task.labels[lang], self.sentence_level)
+        ref.lang = lang
+        return ref
 
     def prediction_limit(self, ref, file_limit):
         """The largest prediction (bytes) accepted for ``ref``: a few times the reference, within the file limit."""
@@ -452,7 +578,7 @@ class TokenLabelsKind(TextKind):
         lengths = [len(tokens) for tokens, _ in ref.sentences]
         aligned, first_bad = align_blocks(blocks, lengths)
         self._report_alignment(blocks, lengths, aligned, first_bad, log)
-        bad = _check_labels([item for block in blocks for item in block], ref.labels, log)
+        bad = _check_labels([item for block in blocks for item in block], ref.labels, log, task, ref.lang)
         return [None if sent is None else [None if label in bad else label for _, label in sent] for sent in aligned]
 
     def _report_alignment(self, blocks, lengths, aligned, first_bad, log):
@@ -476,8 +602,9 @@ class TokenLabelsKind(TextKind):
                         kind="sentence with a wrong number of labels (counted as wrong)")
             return
         log.add(ERROR, where, "first misalignment: %s where the test file has %d tokens (the file has %d labels in "
-                "%d blocks for %d tokens in %d sentences); a missing or extra line shifts everything after it"
-                % (got, lengths[first_bad], n_labels, len(blocks), n_tokens, len(lengths)))
+                "%d blocks for %d tokens in %d sentences); a missing or extra line shifts everything after it%s"
+                % (got, lengths[first_bad], n_labels, len(blocks), n_tokens, len(lengths),
+                   _empty_label_hint(blocks, lengths, first_bad)))
         if lost:
             log.add(ERROR, "", "%d of %d sentences (%d tokens) could not be aligned and count as wrong (the first is "
                     "sentence %d); the others were scored" % (len(lost), len(lengths), sum(lengths[i] for i in lost),
@@ -499,6 +626,23 @@ class TokenLabelsKind(TextKind):
         return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details, per_sentence=stats)
 
 
+def _empty_label_hint(blocks, lengths, first_bad):
+    """When the block at ``first_bad`` and the next one hold one label less than that sentence has tokens between
+    them, the blank line that splits them stands where a label was expected: a sentence of the hint, else "".
+
+    >>> _empty_label_hint([[(1, "a")], [(3, "b")]], [3], 0)
+    '. Line 2 is empty where a label was expected (the sentence has 3 tokens, the labels around it are 1 and 1): write a label on every line of a sentence'
+    """
+    if first_bad + 1 >= len(blocks) or first_bad >= len(lengths):
+        return ""
+    before, after = blocks[first_bad], blocks[first_bad + 1]
+    if len(before) + len(after) + 1 != lengths[first_bad]:
+        return ""
+    return (". Line %d is empty where a label was expected (the sentence has %d tokens, the labels around it are %d "
+            "and %d): write a label on every line of a sentence" % (before[-1][0] + 1, lengths[first_bad],
+                                                                    len(before), len(after)))
+
+
 def zip_checked(first, second):
     """``zip`` that refuses sequences of different lengths."""
     if len(first) != len(second):
@@ -515,16 +659,24 @@ class SentenceLabelsKind(TextKind):
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """One label per reference sentence, or DataError when the number of labels differs."""
         lines = _text_lines(data, log.file, max_bytes)
-        flat = []
+        flat, blank = [], []
         for number, line in enumerate(lines, 1):
             stripped = line.strip()
             if stripped and not _is_comment(line):
                 flat.append((number, stripped.rsplit("\t", 1)[-1].strip()))
+            elif not stripped:
+                blank.append(number)
         if len(flat) != len(ref):
-            raise DataError(log.file, "", "the file has %d labels, the test file has %d sentences: give exactly one "
-                            "label per line for each sentence, in order" % (len(flat), len(ref)),
+            hint = ""
+            if blank and len(flat) < len(ref):
+                hint = (" (blank lines are skipped, and the file has %d: line%s %s%s; an empty line where a label was "
+                        "expected?)" % (len(blank), "" if len(blank) == 1 else "s",
+                                        ", ".join(str(n) for n in blank[:SHOWN_LINES]),
+                                        ", ..." if len(blank) > SHOWN_LINES else ""))
+            raise DataError(log.file, "", "the file has %d labels, the test file has %d sentences%s: give exactly one "
+                            "label per line for each sentence, in order" % (len(flat), len(ref), hint),
                             status="sentence_count_mismatch")
-        bad = _check_labels(flat, ref.labels, log)
+        bad = _check_labels(flat, ref.labels, log, task, ref.lang)
         return [None if label in bad else label for _, label in flat]
 
     def score(self, ref, pred, task):

@@ -30,11 +30,12 @@ def decode_utf8(data, name):
                         "the file is not valid UTF-8 (%s); save it as UTF-8" % err.reason)
 
 
-def parse_json_bytes(data, name, max_bytes):
+def parse_json_bytes(data, name, max_bytes, **decoder):
     """Parse JSON ``data`` (bytes) from file ``name``; raise DataError when it is not usable.
 
     Checks, in order: size (at most ``max_bytes``), emptiness, UTF-8 (BOM accepted), JSON syntax
-    (with line and column), and nesting too deep for the parser.
+    (with line and column), and nesting too deep for the parser. ``decoder``: hooks of ``json.loads``
+    (``parse_int``, ``object_pairs_hook``).
     """
     if len(data) > max_bytes:
         raise DataError(name, "", "the file is %d bytes; at most %d are accepted" % (len(data), max_bytes))
@@ -42,7 +43,7 @@ def parse_json_bytes(data, name, max_bytes):
     if not text.strip():
         raise DataError(name, "", "the file is empty; expected a JSON list")
     try:
-        return json.loads(text)
+        return json.loads(text, **decoder)
     except ValueError as err:
         line, col = _line_col(text, getattr(err, "pos", 0) or 0)
         msg = getattr(err, "msg", str(err))
