@@ -219,37 +219,39 @@ def report(reference, scored):
     expected = choice.accuracy([1.0 / len(s["sentences"]) for s in reference])
     lines = ["| baseline | accuracy | on code-switched golds | on monolingual golds | WER |", "|---|---|---|---|---|"]
     for name, scores in scored.items():
-        lines.append("| %s | %.1f | %.1f | %.1f | %.3f |" % (
-            name, 100 * scores["accuracy"], 100 * scores["accuracy_cs"], 100 * scores["accuracy_mono"], scores["wer"]))
-    lines += ["", "Random chooser's expected accuracy (mean of 1/set size over %d sets): %.2f%%. %s" % (
-        len(reference), 100 * expected, medoid_sentence(scored.get(MEDOID), expected)),
+        lines.append("| %s | %.4f | %.4f | %.4f | %.4f |" % (
+            name, scores["accuracy"], scores["accuracy_cs"], scores["accuracy_mono"], scores["wer"]))
+    lines += ["", "Accuracies are fractions of the sets (0.5 = half of them), as the leaderboard shows them. Random "
+              "chooser's expected accuracy (mean of 1/set size over %d sets): %.4f. %s" % (
+                  len(reference), expected, medoid_sentence(scored.get(MEDOID), expected)),
         "", "The rows random, constant and bigram (starting kit) are the starting kit's `make_submission.py --system "
         "random|constant|bigram` (the bigram model trained on `bangor_raw/bangor_train_gold`), run by the build.", "",
-        "The paper's Table 3 (its own sets, LSTM models; accuracies as stated in its text): " + ", ".join(
-            "%s %.1f" % pair for pair in PAPER_TABLE3) + ". Compare ranges, not digits: the sets differ.", ""]
+        "The paper's Table 3 (its own sets, LSTM models; accuracies as stated in its text, as fractions): " + ", ".join(
+            "%s %.3f" % (name, value / 100.0) for name, value in PAPER_TABLE3) +
+        ". Compare ranges, not digits: the sets differ.", ""]
     return "\n".join(lines)
 
 
 def medoid_sentence(scores, expected):
     """What the medoid row says about the sets' construction, worded from its numbers (empty without the row).
 
-    >>> medoid_sentence({"accuracy": 0.127}, 0.032)[:60]
-    'The medoid chooser (no language model) scores 12.7%, above t'
-    >>> medoid_sentence({"accuracy": 0.0}, 0.032)[:60]
-    'The medoid chooser (no language model) scores 0.0%, below th'
+    >>> medoid_sentence({"accuracy": 0.127}, 0.032)[:62]
+    'The medoid chooser (no language model) scores 0.1270, above th'
+    >>> medoid_sentence({"accuracy": 0.0}, 0.032)[:62]
+    'The medoid chooser (no language model) scores 0.0000, below th'
     """
     if not scores:
         return ""
     accuracy = scores["accuracy"]
-    if round(100 * accuracy, 1) == round(100 * expected, 1):
+    if round(accuracy, 3) == round(expected, 3):
         how, meaning = "about", "the construction of these sets gives nothing away to it"
     elif accuracy > expected:
         how, meaning = "above", ("on these sets the construction alone gives part of the answer away: a chooser "
                                  "that uses it exploits the sets, not language modelling")
     else:
         how, meaning = "below", "on these sets the construction does not give the answer away to it"
-    return ("The medoid chooser (no language model) scores %.1f%%, %s the random chooser's expected accuracy: %s."
-            % (100 * accuracy, how, meaning))
+    return ("The medoid chooser (no language model) scores %.4f, %s the random chooser's expected accuracy: %s."
+            % (accuracy, how, meaning))
 
 
 def run(data, sets_dir, split):
