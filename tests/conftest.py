@@ -44,9 +44,11 @@ def shared_data():
 
 def build_competition(cid, root, data=None, test_gold="sample", baselines=True):
     """Build competition ``cid`` as ``make COMPETITION=<cid>`` does (its reference builder, its baselines, the one
-    bundle builder), into ``root/ref`` and ``root/dist``; ``data`` defaults to its embedded sample and
-    ``test_gold`` to the sample's own (``None``: no test gold). Returns ``(reference folder, dist folder)``."""
-    from organiser import builders, bundle, declarations
+    bundle builder, each ``python -m organiser`` in its own process), into ``root/ref`` and ``root/dist``; ``data``
+    defaults to its embedded sample and ``test_gold`` to the sample's own (``None``: no test gold). Returns
+    ``(reference folder, dist folder)``."""
+    import subprocess
+    from organiser import declarations
     hosted = declarations.Hosted(cid)
     sample = os.path.join(ROOT if hosted.top_level else hosted.folder, "sample_data")
     data = data or sample
@@ -54,13 +56,14 @@ def build_competition(cid, root, data=None, test_gold="sample", baselines=True):
         test_gold = os.path.join(sample, "test_gold") if os.path.isdir(os.path.join(sample, "test_gold")) else None
     ref, out = os.path.join(str(root), "ref"), os.path.join(str(root), "dist")
     gold = ["--test-gold", test_gold] if test_gold else []
-    status = builders.run("reference", ["--competition", cid, "--data", data, "--out", ref,
-                                        "--report", os.path.join(out, "data_quality.md")] + gold)
-    if status:
-        raise AssertionError("the %s reference builder failed (exit %s)" % (cid, status))
+    steps = [["reference", "--data", data, "--out", ref, "--report", os.path.join(out, "data_quality.md")] + gold]
     if baselines:
-        status = builders.run("baselines", ["--competition", cid, "--data", data, "--reference", ref, "--out", out])
-        if status:
-            raise AssertionError("the %s baselines failed (exit %s)" % (cid, status))
-    bundle.build(cid, ref, out, data=data, test_gold=test_gold)
+        steps.append(["baselines", "--data", data, "--reference", ref, "--out", out])
+    steps.append(["bundle", "--data", data, "--reference", ref, "--out", out] + gold)
+    for step in steps:
+        process = subprocess.run([sys.executable, "-m", "organiser", step[0], "--competition", cid] + step[1:],
+                                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        if process.returncode:
+            raise AssertionError("%s %s failed (exit %d): %s" % (step[0], cid, process.returncode,
+                                                                process.stderr[-2000:]))
     return ref, out
