@@ -600,6 +600,48 @@ def _texts(blobs):
         yield data
 
 
+def _file_digests(root, skip=None):
+    """``{sha256: relative path}`` of every file under ``root`` (the ``skip`` folder left out)."""
+    import hashlib
+    found = {}
+    skip = os.path.abspath(skip) if skip else None
+    for folder, subfolders, files in os.walk(root):
+        if skip and (os.path.abspath(folder) == skip or os.path.abspath(folder).startswith(skip + os.sep)):
+            subfolders[:] = []
+            continue
+        for name in files:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as handle:
+                found.setdefault(hashlib.sha256(handle.read()).hexdigest(), os.path.relpath(path, root))
+    return found
+
+
+#: The folder a data folder may keep its test gold in, apart from its public files (the kit's samples do): the
+#: only folder inside the release that is not taken for something participants download.
+KEPT_APART = "test_gold"
+
+
+def release_gold(manifest):
+    """``audit.public-gold`` on the build's own inputs: a test gold (``test_gold`` of the build's manifest) that is a
+    folder of the release participants download (its ``data``; a folder named :data:`KEPT_APART` excepted), or
+    whose files are files of that release, is public."""
+    gold, data = manifest.get("test_gold"), manifest.get("data")
+    if not (gold and data and os.path.isdir(gold) and os.path.isdir(data)):
+        return []
+    inside = os.path.abspath(gold).startswith(os.path.abspath(data) + os.sep)
+    if inside and os.path.basename(os.path.normpath(gold)) != KEPT_APART:
+        return [Finding("audit.public-gold", "test gold %s" % gold, "the test gold is a folder of the release "
+                        "participants download (%s): this gold is public; build the test phase from gold that "
+                        "participants cannot see" % os.path.relpath(gold, data))]
+    public = _file_digests(data, skip=gold)
+    same = sorted((path, public[digest]) for digest, path in _file_digests(gold).items() if digest in public)
+    if not same:
+        return []
+    return [Finding("audit.public-gold", "test gold %s" % gold, "%d file(s) of the test gold are files of the release "
+                    "participants download (%s): this gold is public; build the test phase from gold that "
+                    "participants cannot see" % (len(same), ", ".join("%s = %s" % pair for pair in same[:EXAMPLES])))]
+
+
 def read_test_inputs(dist, manifest):
     """``{label: zip bytes}`` of the test inputs a build wrote apart (``test_input`` of its manifest)."""
     found = {}

@@ -1255,7 +1255,7 @@ def main(argv=None):
                         help="report phase.reference-coverage as a warning (e.g. for a partial sample dataset)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     bundles, schedule_path, cid = list(args.bundles), args.schedule, args.competition
-    test_inputs, lacking = {}, {}
+    test_inputs, lacking, manifest = {}, {}, {}
     try:
         if args.dist:
             manifest = bundle_module.read_manifest(args.dist) or {}
@@ -1283,6 +1283,9 @@ def main(argv=None):
             print("FAIL [%s] %s: %s" % failure)
             total.append(failure)
     if not args.static_only and not args.no_audit:
+        for finding in audit.release_gold(manifest if args.dist else {}):
+            print("FAIL [%s] %s: %s" % (finding.rule, finding.where, finding.text))
+            total.append(Failure(finding.rule, finding.where, finding.text))
         for path in bundles:
             print("%s: leak audit" % path)
             for finding in audit.audit_bundle(sys.modules[__name__], decl, path, test_inputs, args.submissions,

@@ -268,3 +268,15 @@ def test_the_organisers_procedure_is_generated_from_the_declarations():
     from organiser import procedure
     with open(os.path.join(ROOT, "docs", "organisers.md"), encoding="utf-8") as handle:
         assert handle.read() == procedure.document(), "regenerate: python -m organiser procedure > docs/organisers.md"
+
+
+def test_a_test_gold_that_is_a_file_of_the_release_fails_the_check(tmp_path):
+    """SCATE built with the release's own spans-only test gold given as TEST_GOLD: the gold is public."""
+    data = os.path.join(ROOT, "competitions", "scate", "sample_data")
+    public_gold = os.path.join(data, "test_te3_spans_only")
+    assert audit.release_gold({"test_gold": public_gold, "data": data})
+    assert not audit.release_gold({"test_gold": os.path.join(data, "test_gold"), "data": data})
+    ref, dist = build_competition("scate", tmp_path, test_gold=public_gold, baselines=False)
+    assert check.main(["--dist", dist, "--static-only"]) == 0   # the static rules cannot know
+    findings = audit.release_gold(bundle.read_manifest(dist))
+    assert findings and "test_te3_spans_only" in findings[0].text
