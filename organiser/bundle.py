@@ -76,6 +76,8 @@ CODABENCH_IMAGE_KEY = "docker_image"
 MANIFEST = "build.json"
 #: What the scoring program reads in each phase's reference data: whose gold it is (organiser.pages says it too).
 PHASE_FILE = "phase.json"
+#: The members of a phase's reference zip that ride along and are never scored.
+RIDERS = (PHASE_FILE, "other_split.json", "baseline_scores.json")
 #: Written by a competition's reference builder beside its phases.
 PUBLIC_FOLDER = "public"
 PUBLIC_GOLD_FILE = "public_gold.json"
@@ -612,14 +614,14 @@ def phase_reference_bytes(build, subtask, name, states):
         return zip_bytes(pending_reference_members()), False
     refs, missing = reference_members(build.hosted, os.path.join(build.args.reference, name), subtask,
                                       os.path.join(build.out, "baselines"), name, states.gold_is_hidden(name))
+    scored = [n for n in refs if n not in RIDERS]
     if missing:
         build.lacking.setdefault(subtask, {})[name] = list(missing)   # the reference folder has no such file
         drop = getattr(build.hosted.declaration, "LACKING_DATASETS", "keep") == "drop"
         build.warn("%s %s: LACKS %d of %d declared reference file(s), %s: %s" % (
-            subtask, name, len(missing), len(missing) + len([n for n in refs if n not in (
-                PHASE_FILE, "other_split.json", "baseline_scores.json")]),
+            subtask, name, len(missing), len(missing) + len(scored),
             "not scored" if drop else "their leaderboard columns will stay empty", ", ".join(missing)))
-    if not [n for n in refs if n not in (PHASE_FILE, "other_split.json", "baseline_scores.json")]:
+    if not scored:
         raise BundleError("%s %s: no reference file found under %s"
                           % (subtask, name, os.path.join(build.args.reference, name)))
     return zip_bytes(refs), True
