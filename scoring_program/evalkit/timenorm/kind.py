@@ -387,21 +387,16 @@ class SpansKind(AnaforaKind):
     gold = "spans"
 
     def score(self, ref, pred, task):
-        """Identification counts over unique (spans, type) pairs of every document; per-type and per-document."""
+        """Identification counts over the sets of (spans, type) of every document; per-type and per-document."""
         by_type, per_doc = {}, []
         stats = dict((name, []) for name in SPAN_STATISTICS)
         for doc in ref.documents:
-            system = pred.get(doc.name)
-            gold_keys = _span_keys(doc.document)
-            system_keys = _span_keys(system) if system is not None else set()
-            counts = (len(gold_keys & system_keys), len(system_keys), len(gold_keys))
+            system = pred.get(doc.name) or _empty(doc.document)
+            counts = entity_counts(doc.document, system, "identification", ENTITY_SKIP)
             _append(stats, SPAN_STATISTICS, counts)
-            for kind in set(k[1] for k in gold_keys | system_keys):
-                _add_counts(by_type, {kind: (len(set(k for k in gold_keys & system_keys if k[1] == kind)),
-                                             len([k for k in system_keys if k[1] == kind]),
-                                             len([k for k in gold_keys if k[1] == kind]))})
-            per_doc.append([doc.name, "yes" if system is not None else "no", counts[2], counts[1], counts[0]]
-                           + list(prf(*counts)))
+            _add_counts(by_type, entity_counts_by_type(doc.document, system, "identification", ENTITY_SKIP))
+            per_doc.append([doc.name, "yes" if pred.get(doc.name) is not None else "no", counts[2], counts[1],
+                            counts[0]] + list(prf(*counts)))
         sums = _sums(stats)
         components = self.from_sums(sums, len(ref), task)
         details = {"per_tag": _per_tag(by_type), "tables": [_table(
@@ -422,11 +417,6 @@ class SpansKind(AnaforaKind):
         values = {"identification_f1": lambda: ratio(2 * precision * recall, precision + recall),
                   "identification_p": lambda: precision, "identification_r": lambda: recall}
         return _ordered(values, task)
-
-
-def _span_keys(document):
-    """The unique ((spans), type) pairs of ``document``'s entities, the skipped types left out."""
-    return set((tuple(e.spans), e.type) for e in document.entities if e.type not in ENTITY_SKIP)
 
 
 KINDS = dict((kind.name, kind) for kind in (IntervalsKind(), SpansKind()))

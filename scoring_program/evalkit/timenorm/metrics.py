@@ -186,18 +186,6 @@ def prf(matched, n_system, n_gold):
     return precision, recall, harmonic(precision, recall)
 
 
-def _matched(gold_keys, system_keys):
-    counts = {}
-    for key in gold_keys:
-        counts[key] = counts.get(key, 0) + 1
-    matched = 0
-    for key in system_keys:
-        if counts.get(key, 0) > 0:
-            counts[key] -= 1
-            matched += 1
-    return matched
-
-
 def identification_key(entity):
     """Span(s) and type."""
     return (tuple(entity.spans), entity.type)
@@ -224,27 +212,38 @@ def composition_key(document, entity, _seen=None):
 
 
 def _keys(document, key, skip):
+    """The set of ``(type, key)`` of ``document``'s entities whose type is not in ``skip``."""
     entities = [e for e in document.entities if e.type not in skip]
     if key == "identification":
-        return [(e.type, identification_key(e)) for e in entities]
-    return [(e.type, composition_key(document, e)) for e in entities]
+        return set((e.type, identification_key(e)) for e in entities)
+    return set((e.type, composition_key(document, e)) for e in entities)
 
 
 def entity_counts(gold_document, system_document, key="identification", skip=()):
-    """(matched, system count, gold count) of entities equal under ``key`` ("identification": span + type;
-    "composition": span + type + properties and linked entities, recursively); types in ``skip`` are left out.
-    Each gold entity matches at most one system entity (duplicates count once each)."""
-    gold_keys = [k for _, k in _keys(gold_document, key, skip)]
-    system_keys = [k for _, k in _keys(system_document, key, skip)]
-    return _matched(gold_keys, system_keys), len(system_keys), len(gold_keys)
+    """(matched, system count, gold count) of the *sets* of entity keys under ``key`` ("identification": span +
+    type; "composition": span + type + properties and linked entities, recursively); types in ``skip`` are left
+    out. As SemEval 2018 Task 6 defines them: S and H are sets, matched = |S & H|, so an entity repeated with the
+    same key counts once on its side (a system gains nothing by repeating one).
+
+    >>> from .anafora import read_anafora
+    >>> def doc(*spans):
+    ...     entities = "".join("<entity><id>%d</id><span>%s</span><type>Year</type></entity>" % (i, span)
+    ...                        for i, span in enumerate(spans))
+    ...     return read_anafora(("<data><annotations>%s</annotations></data>" % entities).encode(), "x.xml")
+    >>> entity_counts(doc("0,4", "9,13"), doc("0,4", "0,4", "0,4", "20,24"))
+    (1, 2, 2)
+    """
+    gold, system = _keys(gold_document, key, skip), _keys(system_document, key, skip)
+    return len(gold & system), len(system), len(gold)
 
 
 def entity_counts_by_type(gold_document, system_document, key="identification", skip=()):
-    """{entity type: (matched, system count, gold count)} under ``key``, for the types on either side."""
+    """{entity type: (matched, system count, gold count)} under ``key`` (sets, as :func:`entity_counts`), for the
+    types on either side."""
     gold, system = _keys(gold_document, key, skip), _keys(system_document, key, skip)
     result = {}
     for entity_type in sorted(set(t for t, _ in gold) | set(t for t, _ in system)):
-        gold_keys = [k for t, k in gold if t == entity_type]
-        system_keys = [k for t, k in system if t == entity_type]
-        result[entity_type] = (_matched(gold_keys, system_keys), len(system_keys), len(gold_keys))
+        gold_keys = set(k for t, k in gold if t == entity_type)
+        system_keys = set(k for t, k in system if t == entity_type)
+        result[entity_type] = (len(gold_keys & system_keys), len(system_keys), len(gold_keys))
     return result
