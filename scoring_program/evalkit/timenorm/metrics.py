@@ -211,12 +211,18 @@ def region_interval_scores(documents):
     >>> region_interval_scores([(gold, [Item((0, 5), [day(1)])] * 100 + [Item((0, 15), [day(9)])])])
     (0.5, 0.5, 0.5)
     """
-    totals = [0.0, 0, 0.0, 0]
+    return pooled_scores(documents, interval_sums)
+
+
+def pooled_scores(documents, document_sums):
+    """(P, R, F1) from the sums over ``documents`` (a list of (gold items, system items)) of ``document_sums(gold,
+    system)`` = (precision sum, its denominator, recall sum, its denominator); each 0 on an empty denominator."""
+    totals = [0, 0, 0, 0]
     for gold, system in documents:
-        for index, value in enumerate(interval_sums(gold, system)):
+        for index, value in enumerate(document_sums(gold, system)):
             totals[index] += value
-    precision = totals[0] / totals[1] if totals[1] else 0.0
-    recall = totals[2] / totals[3] if totals[3] else 0.0
+    precision = totals[0] / float(totals[1]) if totals[1] else 0.0
+    recall = totals[2] / float(totals[3]) if totals[3] else 0.0
     return precision, recall, harmonic(precision, recall)
 
 
@@ -257,13 +263,10 @@ def cross_scheme_scores(documents):
     >>> cross_scheme_scores([(gold, system)])
     (0.5, 0.5, 0.5)
     """
-    totals = [0.0, 0.0, 0, 0]
-    for gold, system in documents:
-        for index, value in enumerate(cross_scheme_sums(gold, system)):
-            totals[index] += value
-    precision = totals[0] / totals[3] if totals[3] else 0.0
-    recall = totals[1] / totals[2] if totals[2] else 0.0
-    return precision, recall, harmonic(precision, recall)
+    def sums(gold, system):
+        sum_precision, sum_recall, n_gold, n_system = cross_scheme_sums(gold, system)
+        return sum_precision, n_system, sum_recall, n_gold
+    return pooled_scores(documents, sums)
 
 
 # ---------------------------------------------------------------- entity metrics
