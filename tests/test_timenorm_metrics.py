@@ -1,7 +1,10 @@
 """Entity metrics and the metric functions' docstring examples (executed)."""
+import datetime
 import doctest
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evalkit.timenorm import anafora, calendar, metrics, scate, timeml, types
 from evalkit.timenorm.anafora import read_anafora
@@ -40,3 +43,61 @@ def test_empty_sides_score_zero():
     assert metrics.prf(0, 0, 5) == (0.0, 0.0, 0.0)
     assert metrics.interval_scores([], []) == (0.0, 0.0, 0.0)
     assert metrics.cross_scheme_scores([]) == (0.0, 0.0, 0.0)
+
+
+# ------------------------------------------------------------------ the scorer's interval metric (text regions)
+
+DAY = datetime.datetime(1998, 3, 1)
+
+
+def days(numbers):
+    """Disjoint one-day intervals, from DAY plus each number of days."""
+    return [(DAY + datetime.timedelta(days=n), DAY + datetime.timedelta(days=n + 1)) for n in sorted(set(numbers))]
+
+
+@st.composite
+def one_to_one(draw):
+    """(gold, system) items where every system item shares text with at most one gold item and every gold item
+    with at most one system item (slots of 10 characters, 20 apart): the reference formula's usual case."""
+    gold, system = [], []
+    for slot in range(draw(st.integers(0, 8))):
+        kind = draw(st.sampled_from(["gold", "system", "both"]))
+        base = 20 * slot
+        intervals = lambda: days(draw(st.lists(st.integers(0, 40), min_size=1, max_size=3)))
+        if kind in ("gold", "both"):
+            gold.append(metrics.Item((base, base + 10), intervals()))
+        if kind in ("system", "both"):
+            start = draw(st.integers(base, base + 9))
+            system.append(metrics.Item((start, draw(st.integers(start + 1, base + 10))), intervals()))
+    return gold, system
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(one_to_one(), min_size=1, max_size=3))
+def test_regions_are_the_reference_formula_when_items_pair_one_to_one(documents):
+    region = metrics.region_interval_scores(documents)
+    reference = metrics.pooled_interval_scores(documents)
+    assert region == pytest.approx(reference, abs=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(one_to_one(), st.integers(1, 50), st.integers(1, 5))
+def test_copies_and_pieces_of_a_claim_change_nothing(document, copies, pieces):
+    """Repeating every system item, or adding pieces of its span claiming the same intervals, leaves P, R, F1."""
+    gold, system = document
+    repeated = [metrics.Item(item.span, item.intervals) for item in system for _ in range(copies)]
+    cut = [metrics.Item((s, s + 1), item.intervals) for item in system for s in range(item.span[0], item.span[1])
+           ][:pieces * len(system)] + system
+    expected = metrics.region_interval_scores([(gold, system)])
+    assert metrics.region_interval_scores([(gold, repeated)]) == expected
+    assert metrics.region_interval_scores([(gold, cut)]) == pytest.approx(expected, abs=1e-12)
+
+
+def test_one_claim_over_several_gold_expressions_counts_for_each_of_them():
+    """A system item sharing text with two gold items is one region weighing two on both sides; an empty span
+    shares no text (its own region: spurious)."""
+    gold = [metrics.Item((0, 5), days([0])), metrics.Item((10, 15), days([1]))]
+    assert metrics.interval_sums(gold, [metrics.Item((0, 15), days([0]))]) == (2.0, 2, 1.0, 2)
+    assert metrics.region_interval_scores([(gold, [metrics.Item((0, 15), days([0]))])]) == (1.0, 0.5, 2 / 3.0)
+    assert metrics.interval_sums(gold, [metrics.Item((2, 2), days([0]))]) == (0.0, 1, 0.0, 2)
+    assert metrics.regions([], []) == [] and metrics.interval_sums([], []) == (0.0, 0, 0.0, 0)

@@ -80,7 +80,8 @@ def test_table2(corpora):
 
 
 def test_interval_metric_gold_against_itself_is_perfect(corpora):
-    """The interval metric (TimeNormScorer) of the gold against itself: every item finds its own intervals."""
+    """The interval metric (TimeNormScorer, and the scorer's text regions) of the gold against itself: every item
+    finds its own intervals."""
     for corpus, docs in corpora.items():
         pairs = []
         for gold, _, dct, _ in docs:
@@ -88,6 +89,7 @@ def test_interval_metric_gold_against_itself_is_perfect(corpora):
             pairs.append((gold_items, gold_items))
         precision, recall, f1 = metrics.pooled_interval_scores(pairs)
         assert precision == recall == f1 == 1.0, corpus
+        assert metrics.region_interval_scores(pairs) == (1.0, 1.0, 1.0), corpus   # the scorer's (text regions)
 
 
 def test_timeml_as_system_under_the_interval_metric(corpora):

@@ -21,7 +21,7 @@ COMPETITION_ID = "scate"
 TITLE = "SCATE: Time Normalisation as Semantic Composition of Time Entities"
 
 #: Version of the metric definitions (bumped whenever a score could change for the same input).
-METRICS_VERSION = "scate-metrics-1"
+METRICS_VERSION = "scate-metrics-2"
 
 #: One language: code -> (name,).
 LANGUAGES = OrderedDict([("en", ("English",))])
@@ -84,7 +84,7 @@ LEADERBOARD = "datasets"
 OVERALL_LABEL = "Ranking score"
 DATASET_LABEL = "{task} {pair}"
 #: The options of the signature.
-SIGNATURE_OPTIONS = "rank:first-task|intervals:scate-section3|dct:date|entities:skip-event-preannotation"
+SIGNATURE_OPTIONS = "rank:first-task|intervals:section3-text-regions|dct:date|entities:sets-skip-event-preannotation"
 
 #: A phase may lack these tasks' reference files (the public test gold has spans only, so its test phase
 #: scores ``spans`` alone): ``make check`` reports such a phase as a note, not a failure.
@@ -95,9 +95,10 @@ REPORT_NOTES = {
     "unit": "documents",   # what the report counts (sentences by default)
     "overall": "The ranking score: interval F1 where the phase has full SCATE gold, else identification F1.",
     "official": "Official (pooled over every item of every document)",
-    "task": "Interval precision and recall are means over every system and gold time expression of every document "
-            "(the SCATE paper, Section 3); the entity metrics count (span, type) matches. Expand a task for the "
-            "per-type counts and the per-document figures.",
+    "task": "Interval precision and recall compare the system's and the gold's intervals over every region of text "
+            "their time expressions share (the SCATE paper, Section 3, each region counted once per gold expression "
+            "it holds); the entity metrics count the distinct (span, type) matches. Expand a task for the per-type "
+            "counts and the per-document figures.",
 }
 
 #: The one competition of this declaration (one bundle).

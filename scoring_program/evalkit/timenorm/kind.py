@@ -3,12 +3,13 @@
 Two kinds, wired through the kit's kind protocol (``reads_text`` for the reference file, ``reads_documents`` for
 the submission, see :func:`evalkit.scoring.score_file` and :func:`evalkit.lines.find_named_files`):
 
-- ``scate_intervals``: full SCATE gold. Official metric: the interval F1 of the SCATE paper, Section 3
-  (:func:`.metrics.interval_item_scores`, pooled over every item of every document); components also hold
-  the interval precision and recall and the entity identification (span + type) and composition (span + type +
-  properties, links compared recursively) F1.
+- ``scate_intervals``: full SCATE gold. Official metric: the interval F1 of the SCATE paper, Section 3, over
+  text regions (:func:`.metrics.interval_sums`, pooled over every document: the reference's formula where items
+  pair one to one, no double counting where they do not); components also hold the interval precision and recall
+  and the entity identification (span + type) and composition (span + type + properties, links compared
+  recursively) F1, over sets (SemEval 2018 Task 6).
 - ``scate_spans``: gold that has spans and types only (such as the public test gold of the SCATE data).
-  Official metric: entity identification F1 over unique (span, type) pairs.
+  Official metric: entity identification F1 over the sets of (span, type) pairs.
 
 Reference file (one per task, what the competition's reference builder writes), JSON::
 
@@ -28,7 +29,7 @@ from ..messages import DataError, Message, ERROR, WARNING
 from .anafora import MAX_BYTES, Document, read_anafora
 from .calendar import TimeError
 from .items import scate_items
-from .metrics import Item, entity_counts, entity_counts_by_type, harmonic, interval_item_scores, prf
+from .metrics import Item, entity_counts, entity_counts_by_type, harmonic, interval_sums, prf
 from .scate import SKIP_TYPES, Interpreter, interpret, parse_dct
 
 #: The entity types left out of the entity metrics on both sides: the spans-only gold has none of them.
@@ -280,11 +281,6 @@ def _plus(first, second):
     return tuple(first[i] + second[i] for i in range(3))
 
 
-def _mean(values):
-    """The mean of ``values``; 0.0 for none."""
-    return sum(values) / float(len(values)) if values else 0.0
-
-
 def _table(title, head, rows, note=""):
     """A detail table for the HTML report (cells: strings or numbers, escaped by the writer)."""
     return {"title": title, "columns": head, "rows": rows, "note": note}
@@ -292,7 +288,7 @@ def _table(title, head, rows, note=""):
 
 #: Per-document statistics of :class:`IntervalsKind` (``Entry.per_sentence``: one value per document, in the
 #: reference's order); their sums give the components (:meth:`IntervalsKind.from_sums`).
-INTERVAL_STATISTICS = ("interval_p_sum", "system_items", "interval_r_sum", "gold_items", "identification_matched",
+INTERVAL_STATISTICS = ("interval_p_sum", "interval_p_weight", "interval_r_sum", "gold_items", "identification_matched",
                        "identification_system", "identification_gold", "composition_matched", "composition_system",
                        "composition_gold")
 #: Per-document statistics of :class:`SpansKind`.
@@ -338,12 +334,12 @@ class IntervalsKind(AnaforaKind):
             dct = parse_dct(doc.dct[:10])
             gold_items, _ = scate_items(doc.document, dct)
             predicted = getattr(system, "interval_items", None) or []
-            p, r = interval_item_scores(gold_items, predicted)
+            interval = interval_sums(gold_items, predicted)
             i_counts = entity_counts(doc.document, system, "identification", ENTITY_SKIP)
             c_counts = entity_counts(doc.document, system, "composition", ENTITY_SKIP)
-            _append(stats, INTERVAL_STATISTICS, (sum(p), len(p), sum(r), len(r)) + tuple(i_counts) + tuple(c_counts))
+            _append(stats, INTERVAL_STATISTICS, interval + tuple(i_counts) + tuple(c_counts))
             _add_counts(by_type, entity_counts_by_type(doc.document, system, "identification", ENTITY_SKIP))
-            doc_p, doc_r = _mean(p), _mean(r)
+            doc_p, doc_r = ratio(interval[0], interval[1]), ratio(interval[2], interval[3])
             per_doc.append([doc.name, "yes" if pred.get(doc.name) is not None else "no", len(gold_items),
                             len(predicted), doc_p, doc_r, harmonic(doc_p, doc_r), prf(*i_counts)[2]])
         sums = _sums(stats)
@@ -351,8 +347,9 @@ class IntervalsKind(AnaforaKind):
         details = {"per_tag": _per_tag(by_type), "tables": [_table(
             "Per document", ["Document", "File", "Gold items", "System items", "Interval P", "Interval R",
                              "Interval F1", "Identification F1"], per_doc,
-            "Items are the top entities whose intervals could be computed; interval P and R are means over the "
-            "document's system and gold items (the official figures pool every item of every document).")],
+            "Items are the top entities whose intervals could be computed. Interval P and R compare the system's "
+            "and the gold's intervals region by region (items sharing text form one region, counted once per gold "
+            "item it holds); the official figures pool every region of every document.")],
             "entities": dict((metric, [sums["%s_%s" % (metric, count)] for count in ("matched", "system", "gold")])
                              for metric in ("identification", "composition"))}
         scored = sum(1 for doc in ref.documents if pred.get(doc.name) is not None)
@@ -363,12 +360,12 @@ class IntervalsKind(AnaforaKind):
         """The components, ``task.metric`` first, from the sums of the per-document statistics
         (:data:`INTERVAL_STATISTICS`; ``count``, the number of documents, is not needed: the metrics pool items).
 
-        Interval P = sum of the system items' precisions / system items, R the same for gold items, F1 their
-        harmonic mean; identification and composition F1 from their (matched, system, gold) counts; each 0 on
+        Interval P = sum of the regions' precisions / their weight, R = sum of the gold items' recalls / gold items
+        (:func:`.metrics.interval_sums`), F1 their harmonic mean; identification and composition F1 from their (matched, system, gold) counts; each 0 on
         an empty denominator. The scorer computes its scores this way; the organisers' bootstrap does the same
         from resampled sums (numpy arrays, element by element).
         """
-        precision = ratio(sums["interval_p_sum"], sums["system_items"])
+        precision = ratio(sums["interval_p_sum"], sums["interval_p_weight"])
         recall = ratio(sums["interval_r_sum"], sums["gold_items"])
         values = {"interval_f1": lambda: ratio(2 * precision * recall, precision + recall),
                   "interval_p": lambda: precision, "interval_r": lambda: recall,
@@ -387,21 +384,16 @@ class SpansKind(AnaforaKind):
     gold = "spans"
 
     def score(self, ref, pred, task):
-        """Identification counts over unique (spans, type) pairs of every document; per-type and per-document."""
+        """Identification counts over the sets of (spans, type) of every document; per-type and per-document."""
         by_type, per_doc = {}, []
         stats = dict((name, []) for name in SPAN_STATISTICS)
         for doc in ref.documents:
-            system = pred.get(doc.name)
-            gold_keys = _span_keys(doc.document)
-            system_keys = _span_keys(system) if system is not None else set()
-            counts = (len(gold_keys & system_keys), len(system_keys), len(gold_keys))
+            system = pred.get(doc.name) or _empty(doc.document)
+            counts = entity_counts(doc.document, system, "identification", ENTITY_SKIP)
             _append(stats, SPAN_STATISTICS, counts)
-            for kind in set(k[1] for k in gold_keys | system_keys):
-                _add_counts(by_type, {kind: (len(set(k for k in gold_keys & system_keys if k[1] == kind)),
-                                             len([k for k in system_keys if k[1] == kind]),
-                                             len([k for k in gold_keys if k[1] == kind]))})
-            per_doc.append([doc.name, "yes" if system is not None else "no", counts[2], counts[1], counts[0]]
-                           + list(prf(*counts)))
+            _add_counts(by_type, entity_counts_by_type(doc.document, system, "identification", ENTITY_SKIP))
+            per_doc.append([doc.name, "yes" if pred.get(doc.name) is not None else "no", counts[2], counts[1],
+                            counts[0]] + list(prf(*counts)))
         sums = _sums(stats)
         components = self.from_sums(sums, len(ref), task)
         details = {"per_tag": _per_tag(by_type), "tables": [_table(
@@ -422,11 +414,6 @@ class SpansKind(AnaforaKind):
         values = {"identification_f1": lambda: ratio(2 * precision * recall, precision + recall),
                   "identification_p": lambda: precision, "identification_r": lambda: recall}
         return _ordered(values, task)
-
-
-def _span_keys(document):
-    """The unique ((spans), type) pairs of ``document``'s entities, the skipped types left out."""
-    return set((tuple(e.spans), e.type) for e in document.entities if e.type not in ENTITY_SKIP)
 
 
 KINDS = dict((kind.name, kind) for kind in (IntervalsKind(), SpansKind()))

@@ -127,6 +127,105 @@ def pooled_interval_scores(documents):
     return precision, recall, harmonic(precision, recall)
 
 
+# ---------------------------------------------------------------- the scorer's interval metric: text regions
+
+def shares_text(a, b):
+    """Whether spans a and b share at least one character (an empty span shares none).
+
+    >>> shares_text((0, 4), (3, 8)), shares_text((0, 4), (4, 8)), shares_text((2, 2), (0, 4))
+    (True, False, False)
+    """
+    return a[0] < b[1] and b[0] < a[1] and a[0] < a[1] and b[0] < b[1]
+
+
+def regions(gold, system):
+    """The items of one document in text regions: ``[(gold items, system items), ...]`` in text order, where a
+    region is a group of items connected by shared text (:func:`shares_text`, across and within sides); an item
+    sharing text with no other is a region of its own. Linear after sorting."""
+    tagged = sorted([(item.span, 0, n) for n, item in enumerate(gold)] +
+                    [(item.span, 1, n) for n, item in enumerate(system)])
+    result, current, end = [], None, None
+    for span, side, n in tagged:
+        item = (gold, system)[side][n]
+        if span[0] >= span[1]:       # an empty span shares no text: a region of its own
+            result.append(([item], []) if side == 0 else ([], [item]))
+            continue
+        if current is None or span[0] >= end:
+            current, end = ([], []), span[1]
+            result.append(current)
+        current[side].append(item)
+        end = max(end, span[1])
+    return result
+
+
+def region_scores(gold, system):
+    """(P_int, R_int) of one region: the length of time the union of the system items' intervals and the union of
+    the gold items' intervals have in common, over the length of each union (COMPACT, so an instant claimed twice
+    counts once); 0 when nothing is in common.
+
+    >>> import datetime
+    >>> day = lambda d: (datetime.datetime(1998, 3, d), datetime.datetime(1998, 3, d + 1))
+    >>> region_scores([Item((0, 9), [day(1), day(2)])], [Item((0, 3), [day(1)]), Item((2, 5), [day(1), day(9)])])
+    (0.5, 0.5)
+    """
+    system_intervals = compact([i for item in system for i in item.intervals])
+    gold_intervals = compact([i for item in gold for i in item.intervals])
+    common = size(intersection(gold_intervals, system_intervals))
+    if common == 0:
+        return 0.0, 0.0
+    return common / float(size(system_intervals)), common / float(size(gold_intervals))
+
+
+def interval_sums(gold, system):
+    """The interval metric's sums for one document: (precision sum, precision weight, recall sum, gold items).
+
+    Every region (:func:`regions`) holding system items adds its P_int to the precision sum and counts in the
+    precision weight as many times as it holds gold items (once when it holds none); every gold item adds its
+    region's R_int to the recall sum. P = precision sum / precision weight and R = recall sum / gold items,
+    pooled over documents (:func:`region_interval_scores`). Where each system item shares text with at most one
+    gold item and each gold item with at most one system item, this is the SCATE paper's Section 3 metric
+    exactly (:func:`interval_item_scores`, up to COMPACT within an item); see docs/metric_cards.md.
+    """
+    p_sum, p_weight, r_sum = 0.0, 0, 0.0
+    for gold_items, system_items in regions(gold, system):
+        precision, recall = region_scores(gold_items, system_items) if gold_items and system_items else (0.0, 0.0)
+        if system_items:
+            p_sum += max(1, len(gold_items)) * precision
+            p_weight += max(1, len(gold_items))
+        r_sum += len(gold_items) * recall
+    return p_sum, p_weight, r_sum, len(gold)
+
+
+def region_interval_scores(documents):
+    """(P, R, F1) of the scorer's interval metric over ``documents``, a list of (gold items, system items).
+
+    Copies, pieces and wholes of one claim do not count twice: a system repeating an item, splitting a gold
+    expression's text into several items, or covering several gold expressions with one item scores each region
+    once per gold item it holds.
+
+    >>> import datetime
+    >>> day = lambda d: (datetime.datetime(1998, 3, d), datetime.datetime(1998, 3, d + 1))
+    >>> gold = [Item((0, 5), [day(1)]), Item((10, 15), [day(2)])]
+    >>> region_interval_scores([(gold, [Item((0, 5), [day(1)])])])           # one right, one missed
+    (1.0, 0.5, 0.6666666666666666)
+    >>> region_interval_scores([(gold, [Item((0, 5), [day(1)])] * 100 + [Item((0, 15), [day(9)])])])
+    (0.5, 0.5, 0.5)
+    """
+    return pooled_scores(documents, interval_sums)
+
+
+def pooled_scores(documents, document_sums):
+    """(P, R, F1) from the sums over ``documents`` (a list of (gold items, system items)) of ``document_sums(gold,
+    system)`` = (precision sum, its denominator, recall sum, its denominator); each 0 on an empty denominator."""
+    totals = [0, 0, 0, 0]
+    for gold, system in documents:
+        for index, value in enumerate(document_sums(gold, system)):
+            totals[index] += value
+    precision = totals[0] / float(totals[1]) if totals[1] else 0.0
+    recall = totals[2] / float(totals[3]) if totals[3] else 0.0
+    return precision, recall, harmonic(precision, recall)
+
+
 def pair_scores(gold, system):
     """(precision, recall) of one system item against one gold item: common length over each one's length."""
     common = size(intersection(gold.intervals, system.intervals))
@@ -164,13 +263,10 @@ def cross_scheme_scores(documents):
     >>> cross_scheme_scores([(gold, system)])
     (0.5, 0.5, 0.5)
     """
-    totals = [0.0, 0.0, 0, 0]
-    for gold, system in documents:
-        for index, value in enumerate(cross_scheme_sums(gold, system)):
-            totals[index] += value
-    precision = totals[0] / totals[3] if totals[3] else 0.0
-    recall = totals[1] / totals[2] if totals[2] else 0.0
-    return precision, recall, harmonic(precision, recall)
+    def sums(gold, system):
+        sum_precision, sum_recall, n_gold, n_system = cross_scheme_sums(gold, system)
+        return sum_precision, n_system, sum_recall, n_gold
+    return pooled_scores(documents, sums)
 
 
 # ---------------------------------------------------------------- entity metrics
@@ -184,18 +280,6 @@ def prf(matched, n_system, n_gold):
     precision = matched / float(n_system) if n_system else 0.0
     recall = matched / float(n_gold) if n_gold else 0.0
     return precision, recall, harmonic(precision, recall)
-
-
-def _matched(gold_keys, system_keys):
-    counts = {}
-    for key in gold_keys:
-        counts[key] = counts.get(key, 0) + 1
-    matched = 0
-    for key in system_keys:
-        if counts.get(key, 0) > 0:
-            counts[key] -= 1
-            matched += 1
-    return matched
 
 
 def identification_key(entity):
@@ -224,27 +308,38 @@ def composition_key(document, entity, _seen=None):
 
 
 def _keys(document, key, skip):
+    """The set of ``(type, key)`` of ``document``'s entities whose type is not in ``skip``."""
     entities = [e for e in document.entities if e.type not in skip]
     if key == "identification":
-        return [(e.type, identification_key(e)) for e in entities]
-    return [(e.type, composition_key(document, e)) for e in entities]
+        return set((e.type, identification_key(e)) for e in entities)
+    return set((e.type, composition_key(document, e)) for e in entities)
 
 
 def entity_counts(gold_document, system_document, key="identification", skip=()):
-    """(matched, system count, gold count) of entities equal under ``key`` ("identification": span + type;
-    "composition": span + type + properties and linked entities, recursively); types in ``skip`` are left out.
-    Each gold entity matches at most one system entity (duplicates count once each)."""
-    gold_keys = [k for _, k in _keys(gold_document, key, skip)]
-    system_keys = [k for _, k in _keys(system_document, key, skip)]
-    return _matched(gold_keys, system_keys), len(system_keys), len(gold_keys)
+    """(matched, system count, gold count) of the *sets* of entity keys under ``key`` ("identification": span +
+    type; "composition": span + type + properties and linked entities, recursively); types in ``skip`` are left
+    out. As SemEval 2018 Task 6 defines them: S and H are sets, matched = |S & H|, so an entity repeated with the
+    same key counts once on its side (a system gains nothing by repeating one).
+
+    >>> from .anafora import read_anafora
+    >>> def doc(*spans):
+    ...     entities = "".join("<entity><id>%d</id><span>%s</span><type>Year</type></entity>" % (i, span)
+    ...                        for i, span in enumerate(spans))
+    ...     return read_anafora(("<data><annotations>%s</annotations></data>" % entities).encode(), "x.xml")
+    >>> entity_counts(doc("0,4", "9,13"), doc("0,4", "0,4", "0,4", "20,24"))
+    (1, 2, 2)
+    """
+    gold, system = _keys(gold_document, key, skip), _keys(system_document, key, skip)
+    return len(gold & system), len(system), len(gold)
 
 
 def entity_counts_by_type(gold_document, system_document, key="identification", skip=()):
-    """{entity type: (matched, system count, gold count)} under ``key``, for the types on either side."""
+    """{entity type: (matched, system count, gold count)} under ``key`` (sets, as :func:`entity_counts`), for the
+    types on either side."""
     gold, system = _keys(gold_document, key, skip), _keys(system_document, key, skip)
     result = {}
     for entity_type in sorted(set(t for t, _ in gold) | set(t for t, _ in system)):
-        gold_keys = [k for t, k in gold if t == entity_type]
-        system_keys = [k for t, k in system if t == entity_type]
-        result[entity_type] = (_matched(gold_keys, system_keys), len(system_keys), len(gold_keys))
+        gold_keys = set(k for t, k in gold if t == entity_type)
+        system_keys = set(k for t, k in system if t == entity_type)
+        result[entity_type] = (len(gold_keys & system_keys), len(system_keys), len(gold_keys))
     return result
