@@ -84,7 +84,7 @@ LEADERBOARD = "datasets"
 OVERALL_LABEL = "Ranking score"
 DATASET_LABEL = "{task} {pair}"
 #: The options of the signature.
-SIGNATURE_OPTIONS = "rank:first-task|intervals:section3-text-regions|dct:date|entities:sets-skip-event-preannotation"
+SIGNATURE_OPTIONS = "rank:first-task|intervals:section3-paired-regions|dct:date|entities:sets-skip-event-preannotation"
 
 #: A phase may lack these tasks' reference files (the public test gold has spans only, so its test phase
 #: scores ``spans`` alone): ``make check`` reports such a phase as a note, not a failure.
@@ -96,8 +96,8 @@ REPORT_NOTES = {
     "overall": "The ranking score: interval F1 where the phase has full SCATE gold, else identification F1.",
     "official": "Official (pooled over every item of every document)",
     "task": "Interval precision and recall compare the system's and the gold's intervals over every region of text "
-            "their time expressions share (the SCATE paper, Section 3, each region counted once per gold expression "
-            "it holds); the entity metrics count the distinct (span, type) matches. Expand a task for the per-type "
+            "their time expressions share (the SCATE paper, Section 3; a region pairs at most as many expressions "
+            "as its smaller side holds); the entity metrics count the distinct (span, type) matches. Expand a task for the per-type "
             "counts and the per-document figures.",
 }
 

@@ -177,39 +177,42 @@ def region_scores(gold, system):
 
 
 def interval_sums(gold, system):
-    """The interval metric's sums for one document: (precision sum, precision weight, recall sum, gold items).
+    """The interval metric's sums for one document: (precision sum, system items, recall sum, gold items).
 
-    Every region (:func:`regions`) holding system items adds its P_int to the precision sum and counts in the
-    precision weight as many times as it holds gold items (once when it holds none); every gold item adds its
-    region's R_int to the recall sum. P = precision sum / precision weight and R = recall sum / gold items,
-    pooled over documents (:func:`region_interval_scores`). Where each system item shares text with at most one
-    gold item and each gold item with at most one system item, this is the SCATE paper's Section 3 metric
-    exactly (:func:`interval_item_scores`, up to COMPACT within an item); see docs/metric_cards.md.
+    The items are grouped in text regions (:func:`regions`). A region of s system and g gold items pairs at most
+    min(s, g) of them, as a one-to-one alignment of time expressions would (S and H are sets of annotations): it
+    adds min(s, g) times its P_int to the precision sum and min(s, g) times its R_int to the recall sum
+    (:func:`region_scores`); every system item counts in the precision's denominator, every gold item in the
+    recall's. P = precision sum / system items and R = recall sum / gold items, pooled over documents
+    (:func:`region_interval_scores`). Where each system item shares text with at most one gold item and each
+    gold item with at most one system item, this is the SCATE paper's Section 3 metric exactly
+    (:func:`interval_item_scores`, up to COMPACT within an item); see docs/metric_cards.md.
     """
-    p_sum, p_weight, r_sum = 0.0, 0, 0.0
+    p_sum, r_sum = 0.0, 0.0
     for gold_items, system_items in regions(gold, system):
-        precision, recall = region_scores(gold_items, system_items) if gold_items and system_items else (0.0, 0.0)
-        if system_items:
-            p_sum += max(1, len(gold_items)) * precision
-            p_weight += max(1, len(gold_items))
-        r_sum += len(gold_items) * recall
-    return p_sum, p_weight, r_sum, len(gold)
+        paired = min(len(gold_items), len(system_items))
+        if paired:
+            precision, recall = region_scores(gold_items, system_items)
+            p_sum += paired * precision
+            r_sum += paired * recall
+    return p_sum, len(system), r_sum, len(gold)
 
 
 def region_interval_scores(documents):
     """(P, R, F1) of the scorer's interval metric over ``documents``, a list of (gold items, system items).
 
-    Copies, pieces and wholes of one claim do not count twice: a system repeating an item, splitting a gold
-    expression's text into several items, or covering several gold expressions with one item scores each region
-    once per gold item it holds.
+    Copies, pieces and wholes of one claim do not count twice: a region pairs at most as many items as its smaller
+    side holds, so a system repeating an item, splitting a gold expression's text into several items, or covering
+    several gold expressions with one item gains nothing from it (the unpaired items score 0).
 
     >>> import datetime
     >>> day = lambda d: (datetime.datetime(1998, 3, d), datetime.datetime(1998, 3, d + 1))
     >>> gold = [Item((0, 5), [day(1)]), Item((10, 15), [day(2)])]
     >>> region_interval_scores([(gold, [Item((0, 5), [day(1)])])])           # one right, one missed
     (1.0, 0.5, 0.6666666666666666)
-    >>> region_interval_scores([(gold, [Item((0, 5), [day(1)])] * 100 + [Item((0, 15), [day(9)])])])
-    (0.5, 0.5, 0.5)
+    >>> p, r, f = region_interval_scores([(gold, [Item((0, 5), [day(1)])] * 100 + [Item((0, 15), [day(9)])])])
+    >>> round(p, 4), r, round(f, 4)         # one region of 101 system and 2 gold items: 2 pairs at most
+    (0.0099, 0.5, 0.0194)
     """
     return pooled_scores(documents, interval_sums)
 
