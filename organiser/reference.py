@@ -680,8 +680,8 @@ def public_files(data_dir, lang, split):
     """The public files of ``lang`` that may hold a sentence of ``split``'s gap-filling lines, in order
     of priority: ``[(kind, split, ext, path), ...]`` of those that exist (``ext``: ``None`` or ``json``).
     The CoNLL-U files of ``split`` (the input of the other tasks), then of the other splits, then the
-    fill-mask TSV and JSON files (``src``) of the other splits. The fill-mask files of ``split`` itself are the lines whose gold is sought (the public test
-    lines have no ``src``), so they are not among them."""
+    fill-mask TSV and JSON files (``src``) of the other splits. The fill-mask files of ``split`` itself
+    are the lines whose gold is sought (the public test lines have no ``src``): not among them."""
     splits = [split] + [other for other in release.SPLITS if other != split]
     found = [("morphology", each, None) for each in splits]
     found += [(kind, each, ext) for each in splits if each != split

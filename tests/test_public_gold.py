@@ -267,9 +267,12 @@ def test_sample_scores_of_the_other_sentences_unaffected(sample_builds, tmp_path
         entries[number]["masked_tokens"] = [["wrong"]] * len(entries[number]["masked_tokens"])
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(entries, handle, ensure_ascii=False)
-    def entries(ref):
-        return {(e["task"], e["lang"]): e for e in scoring.evaluate(st2024, os.path.join(ref, "test"), submission)["entries"]}
-    remedy, keep = entries(out), entries(kept)
+
+    def scored_entries(ref):
+        report = scoring.evaluate(st2024, os.path.join(ref, "test"), submission)
+        return {(e["task"], e["lang"]): e for e in report["entries"]}
+
+    remedy, keep = scored_entries(out), scored_entries(kept)
     for (t, l), entry in remedy.items():
         if not t.startswith("fill_mask"):
             continue
