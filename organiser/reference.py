@@ -618,10 +618,12 @@ def derive_fill_mask(data_dir, task, split, lang):
 # The test phase scores only the sentences recoverable from no public file (``--keep-recoverable-gaps``
 # keeps them): the others get ``"masked_tokens": null`` with the reason "gold recoverable from public file
 # <file>" and are listed in excluded.json like every excluded sentence. A file left without any scored
-# sentence is not written: its leaderboard column stays empty.
+# sentence is not written: its leaderboard column stays empty, and ``<phase>/dropped.json`` (never scored)
+# records it as ``{"<task>/<lang>.json": reason}`` for the tools that expect every declared file.
 
 _ONE, _ANY = object(), object()         # glob wildcards: any one character, any run (maybe empty)
 PUBLIC_REASON = "gold recoverable from public file %s"
+DROPPED_FILE = "dropped.json"
 
 
 def glob_literals(text, pattern):
@@ -991,7 +993,7 @@ class FileStats(object):
         self.public = None          # test phase: {index: [public files revealing its gold]}
         self.gapped = 0             # test phase: sentences with a gap and a derived gold
         self.scored = None          # test phase: those left to score
-        self.dropped = False        # test phase: no sentence left, file not written
+        self.dropped = None         # test phase: why no sentence is left (the file is not written)
 
     def example(self, key, text):
         """Keep a few examples per reason."""
@@ -1101,6 +1103,7 @@ class Build(object):
         self.missing = []                           # (phase, task, lang, path)
         self.warnings = []
         self.written = collections.defaultdict(list)  # phase -> [relative paths]
+        self.dropped = collections.defaultdict(dict)  # phase -> {relative path: why it is not written}
         self.seconds = 0.0
 
     def warn(self, text):
@@ -1202,6 +1205,7 @@ def build_fill_mask(build, source, phase, task, lang, out_dir, excluded):
     excluded.setdefault(task.folder, {})[lang] = collections.OrderedDict(
         (str(number), item.reason) for number, item in enumerate(derived) if item.golds is None)
     if stats.dropped:
+        build.dropped[phase]["%s/%s.json" % (task.folder, lang)] = stats.dropped
         return False
     write_json(os.path.join(out_dir, phase, task.folder, lang + ".json"),
                fill_mask_reference(rows, derived))
@@ -1233,7 +1237,8 @@ def withhold_public_gold(build, split, task, lang, rows, derived, stats):
             "SCORED ANYWAY (--keep-recoverable-gaps)" if build.keep_recoverable
             else "not scored, %d sentences scored" % stats.scored))
     if stats.scored == 0:
-        stats.dropped = True
+        stats.dropped = "no sentence left to score%s" % (
+            ": the gold of every test sentence with a gap is in public files" if stats.public else "")
         build.warn("%s: NO SENTENCE LEFT TO SCORE: file not written, its leaderboard column stays empty"
                    % name)
 
@@ -1301,6 +1306,8 @@ def build_phase(build, phase, data_dir, split, out_dir):
             build_tagging(build, source, phase, task, lang, out_dir)
     if build.written[phase]:
         write_json(os.path.join(out_dir, phase, "excluded.json"), excluded)
+    if build.dropped[phase]:
+        write_json(os.path.join(out_dir, phase, DROPPED_FILE), build.dropped[phase])
 
 
 def write_other_split(build, phase, split, out_dir):

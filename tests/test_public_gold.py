@@ -220,6 +220,7 @@ def test_sample_overlap_is_found_and_not_scored(sample_builds):
         for number in lines:
             assert data[number]["masked_tokens"] is None and data[number]["excluded"].startswith("gold recoverable")
     assert not any(stats.dropped for stats in build.stats.values())
+    assert not os.path.exists(os.path.join(out, "test", "dropped.json"))
     assert any("gives away test gap-filling gold" in warning for warning in build.warnings)
 
 
@@ -325,6 +326,18 @@ def test_a_file_with_nothing_left_is_dropped_loudly(tmp_path):
     excluded = load(os.path.join(out, "test", "excluded.json"))["fill_mask_word"]["chu"]
     assert sorted(map(int, excluded)) == [n for n, (masked, _) in enumerate(rows) if WORD_MARKER in masked]
     assert set(excluded.values()) == {PUBLIC_REASON % "fill_mask_word/train/chu_train.tsv"}
+    assert load(os.path.join(out, "test", "dropped.json")) == {
+        "fill_mask_word/chu.json": "no sentence left to score: the gold of every test sentence with a gap is in "
+                                   "public files"}
+    assert not os.path.exists(os.path.join(out, "dev", "dropped.json"))
+    from evalkit import scoring        # the scorer ignores the file it no longer has, and dropped.json
+    submission = str(tmp_path / "sub")
+    perfect_submission(submission, SAMPLE_GOLD)
+    result = scoring.evaluate(st2024, os.path.join(out, "test"), submission)
+    assert ("fill_mask_word", "chu") not in {(e["task"], e["lang"]) for e in result["entries"]}
+    from evalkit import keys
+    assert keys.entry_key("chu", WORD) not in result["scores"] and keys.entry_key("chu", CHAR) in result["scores"]
+    assert [m["severity"] for m in result["messages"] if m["file"] == "fill_mask_word/chu.json"] == ["info"]
     text = open(report, encoding="utf-8").read()
     assert "NO SENTENCE LEFT: file not written, column empty" in text
     assert "| fill_mask_word | chu |" in text
