@@ -699,7 +699,8 @@ def _release_name(data_dir, path):
 
 def public_sentences(data_dir, lang, split):
     """Every public sentence of ``lang`` that may reveal the gold of ``split``'s gaps (``public_files``),
-    as ``PublicSentence`` objects in priority order; a sentence repeated in a later file is kept once."""
+    as ``PublicSentence`` objects in priority order; a sentence repeated in one file is kept once (every
+    file that holds it is kept, so that the report can count each source)."""
     sentences, seen = [], set()
     for rank, (kind, _, ext, path) in enumerate(public_files(data_dir, lang, split)):
         name = _release_name(data_dir, path)
@@ -713,7 +714,7 @@ def public_sentences(data_dir, lang, split):
         else:
             found = [PublicSentence(name, rank, src) for _, src in release.read_tsv(path) if src]
         for sentence in found:
-            key = (sentence.text, tuple(sentence.forms or ()))
+            key = (name, sentence.text, tuple(sentence.forms or ()))
             if key not in seen:
                 seen.add(key)
                 sentences.append(sentence)
