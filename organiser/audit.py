@@ -299,7 +299,7 @@ def items_fill_mask(data, task, lang):
     any public copy of the sentence)."""
     found = []
     for number, sentence in enumerate(_json(data), 1):
-        if isinstance(sentence, dict) and sentence.get("masked_tokens") is not None:
+        if isinstance(sentence, dict) and sentence.get("masked_tokens"):   # a line without gaps has no gold
             texts = [dump(sentence)] + ([normal(sentence["text"])] if isinstance(sentence.get("text"), str) else [])
             found.append(("sentence %d" % number, texts))
     return found

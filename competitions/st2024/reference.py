@@ -686,12 +686,14 @@ def public_files(data_dir, lang, split):
     """The public files of ``lang`` that may hold a sentence of ``split``'s gap-filling lines, in order
     of priority: ``[(kind, split, ext, path), ...]`` of those that exist (``ext``: ``None`` or ``json``).
     The CoNLL-U files of ``split`` (the input of the other tasks), then of the other splits, then the
-    fill-mask TSV and JSON files (``src``) of the other splits. The fill-mask files of ``split`` itself
-    are the lines whose gold is sought (the public test lines have no ``src``): not among them."""
+    fill-mask TSV and JSON files (``src``) of the other splits, then the fill-mask TSV files of ``split``
+    itself: their lines are the ones whose gold is sought (the public test lines have no ``src``), but a line
+    without any marker is a whole public sentence (the same sentence may be masked on another line)."""
     splits = [split] + [other for other in release.SPLITS if other != split]
     found = [("morphology", each, None) for each in splits]
     found += [(kind, each, ext) for each in splits if each != split
               for kind in ("fill_mask_word", "fill_mask_char") for ext in (None, "json")]
+    found += [(kind, split, None) for kind in ("fill_mask_word", "fill_mask_char")]
     return [(kind, each, ext, path) for kind, each, ext in found
             for path in [release.find(data_dir, kind, each, lang, ext)] if path]
 
@@ -706,7 +708,7 @@ def public_sentences(data_dir, lang, split):
     as ``PublicSentence`` objects in priority order; a sentence repeated in one file is kept once (every
     file that holds it is kept, so that the report can count each source)."""
     sentences, seen = [], set()
-    for rank, (kind, _, ext, path) in enumerate(public_files(data_dir, lang, split)):
+    for rank, (kind, each, ext, path) in enumerate(public_files(data_dir, lang, split)):
         name = _release_name(data_dir, path)
         if kind == "morphology":
             found = [PublicSentence(name, rank, text, forms, words)
@@ -715,6 +717,9 @@ def public_sentences(data_dir, lang, split):
             entries = release.read_json(path)
             found = [PublicSentence(name, rank, entry.get("src")) for entry in entries
                      if isinstance(entry, dict) and isinstance(entry.get("src"), str)]
+        elif each == split:   # the split's own lines: those without a marker are whole sentences
+            found = [PublicSentence(name, rank, masked) for masked, _ in release.read_tsv(path)
+                     if masked and WORD_MARKER not in masked and CHAR_MARKER not in masked]
         else:
             found = [PublicSentence(name, rank, src) for _, src in release.read_tsv(path) if src]
         for sentence in found:
