@@ -41,8 +41,9 @@ class SearchLimit(TimeError):
 
 class Budget(object):
     """The steps (and optionally the ``deadline``, a :func:`time.process_time` value) that the searches
-    may still take; :func:`tick` spends one. Computing an expression is bounded by the budget in force
-    (:func:`using`), so that no input makes a search run for long: every loop along the timeline ticks.
+    may still take; :func:`tick` spends them. Computing an expression is bounded by the budget in force
+    (:func:`using`), so that no input makes a search run for long: every loop along the timeline ticks, a step
+    whose work grows with the size of the expression (a union of many repeating intervals) spending as many.
 
     >>> from .calendar import DAYS
     >>> with using(Budget(3)):
@@ -53,15 +54,29 @@ class Budget(object):
     search stopped after 3 steps (an expression that steps along the timeline too long)
     """
 
+    #: The clock is read every this many steps.
+    CLOCK_STEPS = 1024
+
     def __init__(self, steps, deadline=None):
         self.steps = steps
         self.left = steps
         self.deadline = deadline
+        self.check = max(0, steps - self.CLOCK_STEPS)
 
     @property
     def used(self):
         """The steps spent so far."""
         return self.steps - self.left
+
+    def checkpoint(self):
+        """Raise :class:`SearchLimit` when no step is left or the deadline has passed; else plan the next check."""
+        if self.left < 0:
+            self.left = 0
+            raise SearchLimit("search stopped after %d steps (an expression that steps along the timeline too long)"
+                              % self.steps)
+        if self.deadline is not None and time.process_time() > self.deadline:
+            raise SearchLimit("search stopped: the document's time budget is used up", "time")
+        self.check = max(0, self.left - self.CLOCK_STEPS)
 
 
 _current = Budget(DEFAULT_STEPS)
@@ -85,17 +100,13 @@ class using(object):
         return False
 
 
-def tick():
-    """Spend one step of the budget in force; :class:`SearchLimit` when none is left or its deadline passed
-    (the clock is read every 1024 steps)."""
+def tick(cost=1):
+    """Spend ``cost`` steps of the budget in force; :class:`SearchLimit` when they run out or its deadline has
+    passed (the clock is read every :attr:`Budget.CLOCK_STEPS` steps)."""
     budget = _current
-    budget.left -= 1
-    if budget.left < 0:
-        budget.left = 0
-        raise SearchLimit("search stopped after %d steps (an expression that steps along the timeline too long)"
-                          % budget.steps)
-    if budget.deadline is not None and not budget.left & 1023 and time.process_time() > budget.deadline:
-        raise SearchLimit("search stopped: the document's time budget is used up", "time")
+    budget.left -= cost
+    if budget.left < budget.check:
+        budget.checkpoint()
 
 
 def _capped(what):
@@ -177,7 +188,9 @@ class TimeZone(TimeExpression):
 # ---------------------------------------------------------------- periods
 
 class Period(TimeExpression):
-    """An amount of time made of units."""
+    """An amount of time made of units; ``cost``: the steps one addition of it is worth (its parts)."""
+
+    cost = 1
 
     def units(self):
         """{unit: amount}."""
@@ -223,6 +236,7 @@ class SumP(Period):
         self.periods = list(periods)
         self.modifier = modifier
         self.defined = all(p.defined for p in self.periods) and _unmodified(modifier)
+        self.cost = 1 + sum(p.cost for p in self.periods)
 
     def units(self):
         """The units of all periods, amounts summed per unit."""
@@ -415,12 +429,12 @@ class NthP(_IP):
         if self.from_end:
             end = self.interval.end
             for _ in range(self.index - 1):
-                tick()
+                tick(self.period.cost)
                 end = self.period.subtract_from(end)
             return self.period.subtract_from(end), end
         start = self.interval.start
         for _ in range(self.index - 1):
-            tick()
+            tick(self.period.cost)
             start = self.period.add_to(start)
         return start, self.period.add_to(start)
 
@@ -864,7 +878,7 @@ class UnionRI(RepeatingInterval):
         _locatable(self)
         iterators = [_Peek(r.preceding(moment)) for r in self.repeatings]
         for _ in range(MAX_STEPS):
-            tick()
+            tick(len(iterators))
             best = max(iterators, key=lambda it: (it.head.end, _length(it.head)))
             yield best.next()
         raise _capped("intervals of a union")
@@ -874,7 +888,7 @@ class UnionRI(RepeatingInterval):
         _locatable(self)
         iterators = [_Peek(r.following(moment)) for r in self.repeatings]
         for _ in range(MAX_STEPS):
-            tick()
+            tick(len(iterators))
             best = min(iterators, key=lambda it: (it.head.start, _length(it.head)))
             yield best.next()
         raise _capped("intervals of a union")
@@ -962,7 +976,7 @@ class IntersectionRI(RepeatingInterval):
         empty = 0
         while empty < MAX_STEPS:
             while True:
-                tick()
+                tick(len(others) + 1)
                 point = self.range.add(point, sign)
                 heads = [lead.head] + [o.head(previous) for o in others]
                 if sign < 0 and not any(point > h.start for h in heads):
