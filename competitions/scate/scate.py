@@ -21,7 +21,7 @@ COMPETITION_ID = "scate"
 TITLE = "SCATE: Time Normalisation as Semantic Composition of Time Entities"
 
 #: Version of the metric definitions (bumped whenever a score could change for the same input).
-METRICS_VERSION = "scate-metrics-1"
+METRICS_VERSION = "scate-metrics-2"
 
 #: One language: code -> (name,).
 LANGUAGES = OrderedDict([("en", ("English",))])
