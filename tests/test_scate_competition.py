@@ -155,13 +155,18 @@ HOSTILE = [
                                   entity("b", "0,4", "Intersection", "<Intervals>a</Intervals>"))}, "cycle"),
     ("exponential graph", {NAME: doubling(40)}, "unfold into at most"),
     ("many intervals", {NAME: doc_xml(*[
-        part for i in range(4) for part in (
-            entity("n%d" % i, "0,4", "Number", "<Value>100000000</Value>"),
+        part for i in range(3) for part in (
+            entity("n%d" % i, "0,4", "Number", "<Value>19000</Value>"),
             entity("s%d" % i, "0,4", "Calendar-Interval", "<Type>Second</Type><Number>n%d</Number>" % i),
             entity("l%d" % i, "0,4", "Last", "<Interval-Type>DocTime</Interval-Type><Repeating-Interval>s%d"
                    "</Repeating-Interval>" % i))])}, "at most 50000 intervals"),
+    ("one expression with too many intervals", {NAME: doc_xml(
+        entity("n", "0,4", "Number", "<Value>100000000</Value>"),
+        entity("s", "0,4", "Calendar-Interval", "<Type>Second</Type><Number>n</Number>"),
+        entity("l", "0,4", "Last", "<Interval-Type>DocTime</Interval-Type><Repeating-Interval>s</Repeating-Interval>"))},
+     "more than 20000 Seconds"),
     ("gold file name", {NAME.replace(".system.", ".gold."): doc_xml(), scate_data.submission_name("SAMPLE_AQ_0002"):
-                        doc_xml()}, "unexpected file"),
+                        doc_xml()}, "Did you mean %s for %s?" % (NAME, NAME.replace(".system.", ".gold."))),
     ("unsafe member", {"../" + NAME: doc_xml(), scate_data.submission_name("SAMPLE_AQ_0002"): doc_xml()},
      "path goes up"),
     ("unknown document", {scate_data.submission_name("NOT_A_DOC"): doc_xml(),

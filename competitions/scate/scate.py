@@ -108,7 +108,8 @@ SUBTASKS = OrderedDict([
 
 NOTHING_HELP = (
     "Nothing could be scored: %s A SCATE submission is a zip holding one Anafora XML file per document, named "
-    "<doc>/<doc>.TimeNorm.system.completed.xml where <doc> is the document's name (as in the test texts). "
+    "<doc>/<doc>.TimeNorm.system.completed.xml where <doc> is the document's name (its folder under text/<corpus>/ "
+    "in the data). "
     "Check the zip with the starting kit (python3 validate.py your.zip --data DIR).")
 
 #: Limits applied to participant uploads (the test set is 20 documents of a few kilobytes of text).

@@ -98,6 +98,57 @@ def _claim_documents(names, pairs, files, messages):
     return documents, rest
 
 
+#: At most this many member names are listed in a message about names.
+SHOWN_NAMES = 5
+
+
+def _listed(names):
+    """Up to :data:`SHOWN_NAMES` of ``names``, comma-separated, with how many more."""
+    more = len(names) - SHOWN_NAMES
+    return ", ".join(names[:SHOWN_NAMES]) + (", and %d more" % more if more > 0 else "")
+
+
+def _document_stem(name):
+    """The document a member name most likely holds, or "": the folder of ``<doc>/<doc>...`` when the file
+    name starts with it, else the file name without its trailing extensions (dot-separated words of letters
+    only: ``.TimeNorm.gold.completed.xml``, ``.xml``; a numeric part such as ``.0261`` is kept)."""
+    parts = name.split("/")
+    base = parts[-1]
+    if len(parts) > 1 and base.startswith(parts[-2] + ".") and parts[-2]:
+        return parts[-2]
+    pieces = base.split(".")
+    while len(pieces) > 1 and pieces[-1].isalpha():
+        pieces.pop()
+    return ".".join(pieces) if pieces != [base] or "." not in base else ""
+
+
+def document_name_hint(names, pattern):
+    """What a list of member ``names`` that a per-document ``pattern`` does not match probably meant: "" or a
+    sentence with the first renaming and how many more names it fits (names with the pattern's extension).
+
+    >>> document_name_hint(["d1/d1.gold.xml", "d2/d2.gold.xml", "notes.txt"], "{doc}/{doc}.system.xml")
+    'Did you mean d1/d1.system.xml for d1/d1.gold.xml (and the same for 1 more of these files)?'
+    >>> document_name_hint(["APW1998.0261.xml"], "{doc}/{doc}.system.xml")
+    'Did you mean APW1998.0261/APW1998.0261.system.xml for APW1998.0261.xml?'
+    """
+    extension = "." + pattern.rsplit(".", 1)[-1].lower() if "." in pattern.rsplit("/", 1)[-1] else ""
+    renamed = [(name, pattern.replace("{doc}", stem)) for name, stem in ((n, _document_stem(n)) for n in names)
+               if stem and name.lower().endswith(extension)]
+    if not renamed:
+        return ""
+    first, target = renamed[0]
+    return "Did you mean %s for %s%s?" % (target, first, " (and the same for %d more of these files)"
+                                          % (len(renamed) - 1) if len(renamed) > 1 else "")
+
+
+def _unmatched_documents(names, pattern, messages):
+    """One warning for every member name that the per-document ``pattern`` does not match (ignored)."""
+    if names:
+        messages.append(Message(names[0], WARNING, "layout", "%d file(s) not named like %s (ignored): %s. %s"
+                                % (len(names), pattern.replace("{doc}", "<doc>"), _listed(names),
+                                   document_name_hint(names, pattern))))
+
+
 def reference_name(competition, task, lang):
     """The reference file name of (task, language), e.g. ``lid_spa_eng.conll``."""
     return competition.REFERENCE_FILE.format(task=task.key, lang=lang)
@@ -213,6 +264,14 @@ def find_named_files(source, competition, pairs, messages):
     names = [n for n in source.names() if not _is_junk(n) and n not in ROOT_IGNORED]
     files = {}
     documents, names = _claim_documents(names, pairs, files, messages)
+    patterns = [task.documents for task, _ in pairs if getattr(task, "documents", None)]
+    if patterns and len(patterns) == len(pairs):   # only per-document files are expected: one message for the rest
+        _unmatched_documents(names, patterns[0], messages)
+        if not documents:
+            raise NothingToScore("no file named like %s was found in the submission (%d file(s) found%s). %s"
+                                 % (patterns[0].replace("{doc}", "<doc>"), len(names),
+                                    (": " + _listed(names)) if names else "", document_name_hint(names, patterns[0])))
+        names = []
     prefix = _wrapping_prefix(names, expected)
     if prefix:
         messages.append(Message(prefix, WARNING, "layout", "the files are inside the folder '%s'; they must be at "

@@ -6,7 +6,9 @@
 ``DATA_DIR`` is laid out as the data release (``text/<corpus>/<doc>/<doc>``, ...; see ``scate_data.py``). This
 builds in a temporary folder a reference for the split's documents and runs the scoring program's own reading
 and checking code on the submission, so the messages are exactly those the platform will give: file names,
-documents without a file, XML that is refused (a DTD, entities, malformed XML), spans outside the text. When the
+documents without a file, XML that is refused (a DTD, entities, malformed XML), spans outside the text, and the
+warnings (types, properties and values outside the SCATE schema, spans cutting words, time expressions left
+without an interval: see the scoring program's ``evalkit/timenorm/schema.py``). When the
 split has full gold (dev, train) the interval and entity scores are printed too; with the public spans-only test
 gold, the identification scores; without any gold, the structure only.
 
@@ -88,8 +90,9 @@ def report(result, gold):
     if not gold:
         print("(no gold for this split: structure checked only)")
     warnings = sum(1 for m in result["messages"] if m["severity"] == "warning")
-    print("%d error%s, %d warning%s" % (len(errors), "" if len(errors) == 1 else "s", warnings,
-                                        "" if warnings == 1 else "s"))
+    print("%d error%s, %d warning%s%s" % (len(errors), "" if len(errors) == 1 else "s", warnings,
+                                          "" if warnings == 1 else "s", "" if errors else " -- ready to upload"
+                                          + (" (the warnings above cost score)" if warnings else "")))
     return len(errors)
 
 

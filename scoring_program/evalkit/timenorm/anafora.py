@@ -6,10 +6,11 @@ entity fetch), refuses references to undeclared entities (expat reports them), a
 element count and the nesting depth. Every problem raises :class:`evalkit.messages.DataError` naming the file,
 the position (line and column, or the entity id) and what was expected versus what was found.
 """
+import re
 import xml.parsers.expat
 
 from ..loading import read_bounded
-from ..messages import DataError
+from ..messages import DataError, quoted
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_ELEMENTS = 500000
@@ -180,14 +181,18 @@ class Document(object):
         return (min(s for s, _ in spans), max(e for _, e in spans))
 
 
+#: A span: two offsets of 1 to 9 ASCII digits (a document has fewer than a billion characters).
+_SPAN = re.compile(r"^\s*([0-9]{1,9})\s*,\s*([0-9]{1,9})\s*$")
+
+
 def _spans(text, file, where, text_length):
     spans = []
     for part in text.split(";"):
-        pieces = part.split(",")
-        if len(pieces) != 2 or not all(p.strip().isdigit() for p in pieces):
-            raise DataError(file, where, "expected a span 'start,end' of two non-negative integers, got %r"
-                            % part[:40])
-        start, end = int(pieces[0]), int(pieces[1])
+        match = _SPAN.match(part)
+        if match is None:
+            raise DataError(file, where, "expected a span 'start,end' of two non-negative integers (1 to 9 digits "
+                            "0-9 each), got %s" % quoted(part, 40))
+        start, end = int(match.group(1)), int(match.group(2))
         if start > end:
             raise DataError(file, where, "expected span start <= end, got %d,%d" % (start, end))
         if text_length is not None and end > text_length:

@@ -21,15 +21,18 @@ and the participant's, is read by :mod:`.anafora` (no DTD, no entities, bounded;
 Standard library only, Python 3.7+.
 """
 import json
+import time
 from collections import OrderedDict
 
 from ..kinds import Entry
 from ..metrics import f1_from_counts, ratio
-from ..messages import DataError, Message, ERROR, WARNING
+from ..messages import DataError, Message, ERROR, WARNING, quoted
+from . import types as T
 from .anafora import MAX_BYTES, Document, read_anafora
 from .calendar import TimeError
 from .items import scate_items
 from .metrics import Item, entity_counts, entity_counts_by_type, harmonic, interval_sums, prf
+from .schema import ProblemClass, check_document
 from .scate import SKIP_TYPES, Interpreter, interpret, parse_dct
 
 #: The entity types left out of the entity metrics on both sides: the spans-only gold has none of them.
@@ -147,27 +150,73 @@ def check_graph(document, name):
 
 
 #: A prediction's time expressions may have at most this many intervals in all, per document (an expression
-#: such as "the last million seconds" has up to 20,000); the public gold documents have at most 36.
+#: such as "the last ten thousand seconds" has 10,000); the public gold documents have at most 36.
 MAX_INTERVALS = 50000
+#: A prediction's time expressions may take at most this many steps of search in all, per document (each one
+#: at most :data:`.types.DEFAULT_STEPS`), and at most :data:`DOCUMENT_SECONDS` of CPU: together about a second
+#: or two on the 2-core reference machine. The public gold documents take at most 556 steps.
+DOCUMENT_STEPS = 500000
+DOCUMENT_SECONDS = 5.0
+
+#: The classes of top entities without an interval that get a message (:attr:`.scate.Timex.reason`); an
+#: undefined expression (vague, modified, an event...) gets none: the gold has many.
+_REFUSALS = OrderedDict([
+    ("interpret", ("top entity cannot be interpreted as a time expression (it gets no interval)",
+                   "top entities cannot be interpreted as time expressions (they get no interval)")),
+    ("compute", ("top entity has no computable interval", "top entities have no computable interval")),
+    ("limit", ("top entity took too long a search, stopped after %d steps (it gets no interval)" % T.DEFAULT_STEPS,
+               "top entities took too long a search, each stopped after %d steps (they get no interval)"
+               % T.DEFAULT_STEPS)),
+    ("internal", ("top entity met an internal error of the interpreter, please report it (it gets no interval)",
+                  "top entities met an internal error of the interpreter, please report it (they get no interval)")),
+])
 
 
 def system_items(document, dct, name):
-    """The interval items of a prediction (as :func:`.items.scate_items`), interpreting one top entity at a
-    time; DataError as soon as they hold more than :data:`MAX_INTERVALS` intervals."""
+    """The interval items of a prediction (as :func:`.items.scate_items`), interpreting one top entity at a time
+    within the document's budget: ``(items, messages, refusal)``.
+
+    ``messages``: one warning per class of top entity left without an interval (:data:`_REFUSALS`), and one when
+    the budget (:data:`DOCUMENT_STEPS`, :data:`DOCUMENT_SECONDS`) runs out: the entities interpreted until then
+    are scored, the rest count as predicting no interval. ``refusal``: a DataError when the intervals number
+    more than :data:`MAX_INTERVALS` (the document then counts as predicting nothing in the interval metric).
+    """
     interpreter = Interpreter(document, dct)
-    items, total = [], 0
-    for entity in document.top_entities():
-        if entity.type in SKIP_TYPES:
-            continue
-        timex = interpret(interpreter, entity)
+    found = OrderedDict((reason, ProblemClass(what)) for reason, what in _REFUSALS.items())
+    tops = [entity for entity in document.top_entities() if entity.type not in SKIP_TYPES]
+    items, messages, total, left = [], [], 0, DOCUMENT_STEPS
+    deadline = time.process_time() + DOCUMENT_SECONDS
+    for index, entity in enumerate(tops):
+        budget = T.Budget(min(T.DEFAULT_STEPS, left), deadline)
+        timex = interpret(interpreter, entity, budget)
+        left -= budget.used
+        exhausted = left <= 0 or time.process_time() > deadline
+        if timex.reason in found and not (exhausted and timex.reason == "limit"):
+            found[timex.reason].add(entity, entity.type if timex.reason == "limit" else quoted(
+                timex.message.split(": ", 1)[-1] if timex.reason in ("interpret", "compute") else timex.message, 160))
         total += len(timex.intervals)
         if total > MAX_INTERVALS:
-            raise DataError(name, "entity %s (line %d)" % (entity.id, entity.line), "expected time expressions with "
-                            "at most %d intervals in all, got more by this one (this document counts as predicting "
-                            "nothing)" % MAX_INTERVALS)
+            return items, messages, DataError(name, _where(entity), "expected time expressions with at most %d "
+                                              "intervals in all, got more by this one (this document counts as "
+                                              "predicting nothing)" % MAX_INTERVALS)
         if timex.intervals:
             items.append(Item(timex.span, [(i.start, i.end) for i in timex.intervals], entity.id))
-    return items
+        if exhausted:
+            after = len(tops) - index - 1
+            if after or not timex.intervals:
+                messages.append(Message(name, WARNING, _where(entity), "the document's interpretation budget (%d "
+                                        "steps of search, %g s of CPU) ran out at this entity: %s %d top entities "
+                                        "after it count as predicting no interval; the %d before it%s are scored as "
+                                        "interpreted" % (DOCUMENT_STEPS, DOCUMENT_SECONDS, "the" if timex.intervals
+                                                         else "it and the", after, index,
+                                                         " and it" if timex.intervals else "")))
+            break
+    return items, [p.message(name) for p in found.values() if p.count] + messages, None
+
+
+def _where(entity):
+    """An entity's position for a message."""
+    return "entity %s (line %d)" % (entity.id, entity.line)
 
 
 class AnaforaKind(object):
@@ -224,11 +273,12 @@ class AnaforaKind(object):
                                                              SIZE_FACTOR, SLACK_BYTES))
             document = read_anafora(data, path, doc.text)
             check_graph(document, path)
-            return document
         except DataError as err:
             err.message.text += " (this document counts as predicting nothing)"
             log.messages.append(err.message)
             return None
+        log.messages.extend(check_document(document, path))
+        return document
 
     def _prepared(self, cache, path, doc, log):
         """The read document at ``path`` (None when absent or refused) after :meth:`prepare`; a refusal there
@@ -237,7 +287,7 @@ class AnaforaKind(object):
         if document is None:
             return None
         try:
-            self.prepare(document, doc, path)
+            log.messages.extend(self.prepare(document, doc, path))
         except DataError as err:
             log.messages.append(err.message)
             cache[path] = None
@@ -252,7 +302,9 @@ class AnaforaKind(object):
                     for doc in ref.documents)
 
     def prepare(self, document, doc, path):
-        """Work on a read prediction ``document`` of reference document ``doc`` that may refuse it (DataError)."""
+        """Work on a read prediction ``document`` of reference document ``doc`` that may refuse it (DataError);
+        return the messages of that work (given once per document)."""
+        return []
 
     def score_value(self, components):
         """The entry score: the first component, the task's official metric."""
@@ -321,9 +373,16 @@ class IntervalsKind(AnaforaKind):
     gold = "full"
 
     def prepare(self, document, doc, path):
-        """Interpret the prediction once (``document.interval_items``); DataError when it has too many intervals."""
-        if getattr(document, "interval_items", None) is None:
-            document.interval_items = system_items(document, parse_dct(doc.dct[:10]), path)
+        """Interpret the prediction once (``document.interval_items``); return the warnings on its time expressions
+        (missing required properties, top entities without an interval, the budget); DataError when they have
+        too many intervals."""
+        if getattr(document, "interval_items", None) is not None:
+            return []
+        items, messages, refusal = system_items(document, parse_dct(doc.dct[:10]), path)
+        if refusal is not None:
+            raise refusal
+        document.interval_items = items
+        return check_document(document, path, ("required",)) + messages
 
     def score(self, ref, pred, task):
         """Pool the interval item scores and the entity counts over the documents; per-document rows."""

@@ -19,12 +19,18 @@ for every top entity, its expression and its intervals, or no interval and a mes
 import datetime
 import re
 
+from ..messages import quoted
 from . import calendar as cal
 from . import types as T
 from .calendar import TimeError
 
 SKIP_TYPES = frozenset(["NotNormalizable", "Frequency", "PreAnnotation"])
 MAX_DEPTH = 60
+#: A numeric value (a Value, a Number) has at most this many characters: enough for any date or count, and
+#: no big-integer arithmetic on a participant's thousand-digit string.
+MAX_DIGITS = 18
+_INTEGER = re.compile(r"^[0-9]{1,%d}$" % MAX_DIGITS)
+_DECIMAL = re.compile(r"^[0-9]{0,%d}[.][0-9]{1,%d}$" % (MAX_DIGITS, MAX_DIGITS))
 
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December"]
@@ -61,6 +67,21 @@ def parse_dct(text):
     except ValueError as error:
         raise TimeError("creation time %r: %s" % (text, error))
     return T.unit_interval(start, units[len(parts) - 1])
+
+
+def _digit_like(value):
+    """Whether ``value`` is written with digits only (any script, superscripts included) or is ASCII digits
+    longer than :data:`MAX_DIGITS`: a number that cannot be read, not a vague word."""
+    return bool(value) and all(c.isdigit() or c == "." for c in value) and any(c.isdigit() for c in value)
+
+
+#: Schema types that are read as nothing (as in the reference): no interval, and no message of a mistake.
+_NOT_INTERPRETED = frozenset(["Every-Nth", "Difference"])
+
+
+class NotInterpreted(TimeError):
+    """A construct the SCATE schema allows but that is not interpreted (as in the reference): Every-Nth,
+    Difference, Part-Of-Week Weekdays, Part-Of-Day Day, quarter periods."""
 
 
 class Interpreter(object):
@@ -113,12 +134,15 @@ class Interpreter(object):
         value = self.require(entity, "Value")
         if value == "?":
             return T.VagueNumber(self.text(entity))
-        if re.match(r"^\d*[.]\d+$", value):
+        if _DECIMAL.match(value):
             before, after = value.split(".")
             return T.FractionalNumber(int(before or "0"), int(after), 10 ** len(after))
-        if value.isdigit():
+        if _INTEGER.match(value):
             return T.IntNumber(int(value))
-        return T.VagueNumber(value)
+        if _digit_like(value):
+            raise TimeError("%s %s: expected a Value of at most %d digits 0-9 (or a decimal, '?' or words), "
+                            "found %s" % (entity.type, entity.id, MAX_DIGITS, quoted(value, 40)))
+        return T.VagueNumber(value[:40])
 
     def text(self, entity):
         """The entity's text if the document text is known, else ''."""
@@ -129,9 +153,9 @@ class Interpreter(object):
     def long_value(self, entity):
         """The entity's Value as a non-negative integer."""
         value = self.get(entity, "Value")
-        if value is None or not value.isdigit():
-            raise TimeError("%s %s: expected a numeric Value, found %r" % (entity.type, entity.id, value))
-        return int(value)
+        if value is None:
+            raise TimeError("%s %s: expected a numeric Value, found none" % (entity.type, entity.id))
+        return self._int(value, entity)
 
     def modifier(self, entity):
         """The Modifier linked from ``entity``, or None."""
@@ -140,7 +164,7 @@ class Interpreter(object):
             return None
         kind = self.require(linked, "Type")
         if kind not in _MODIFIERS:
-            raise TimeError("Modifier %s: unknown Type %r" % (linked.id, kind))
+            raise TimeError("Modifier %s: unknown Type %s" % (linked.id, quoted(kind, 40)))
         return T.Modifier(kind)
 
     def period(self, entity):
@@ -155,6 +179,8 @@ class Interpreter(object):
         mod = self.modifier(entity)
         if entity.type == "Sum":
             return T.SumP([self.period(e) for e in self.get_entities(entity, "Periods")], mod)
+        if entity.type in _NOT_INTERPRETED:
+            raise NotInterpreted("%s %s" % (entity.type, entity.id))
         if entity.type != "Period":
             raise TimeError("%s %s: expected a Period or Sum, found %s" % (entity.type, entity.id, entity.type))
         kind = self.require(entity, "Type")
@@ -163,8 +189,10 @@ class Interpreter(object):
                 raise TimeError("Period %s: expected no Number nor Modifier with Type Unknown" % entity.id)
             return T.UnknownPeriod()
         unit = _PERIOD_UNITS.get(kind)
+        if unit is None and kind in ("Quarter-Years", "Quarter-Centuries"):
+            raise NotInterpreted("Period %s: Type %s" % (entity.id, kind))
         if unit is None:
-            raise TimeError("Period %s: cannot interpret Type %r" % (entity.id, kind))
+            raise TimeError("Period %s: cannot interpret Type %s" % (entity.id, quoted(kind, 40)))
         number_entity = self.get_entity(entity, "Number")
         if number_entity is not None:
             n = self.number(number_entity)
@@ -180,7 +208,7 @@ class Interpreter(object):
             return False
         if value == "Included":
             return True
-        raise TimeError("%s %s: cannot read %sIncluded %r" % (entity.type, entity.id, prefix, value))
+        raise TimeError("%s %s: cannot read %sIncluded %s" % (entity.type, entity.id, prefix, quoted(value, 40)))
 
     def anchor(self, entity, prefix=""):
         """The interval an operator applies to, from ``prefix``Interval-Type (Link, DocTime, ...)."""
@@ -195,7 +223,7 @@ class Interpreter(object):
             return T.SimpleInterval(datetime.datetime.min, datetime.datetime.max)
         if kind == "Unknown":
             return T.UnknownInterval()
-        raise TimeError("%s %s: cannot read %sInterval-Type %r" % (entity.type, entity.id, prefix, kind))
+        raise TimeError("%s %s: cannot read %sInterval-Type %s" % (entity.type, entity.id, prefix, quoted(kind, 40)))
 
     def _links(self, entity):
         ris = self.get_entities(entity, "Repeating-Interval") + self.get_entities(entity, "Repeating-Intervals")
@@ -226,10 +254,10 @@ class Interpreter(object):
         if kind == "Event" and plain and not periods and semantics is None:
             return T.Event(self.text(entity))
         if kind == "Year" and value is not None and not periods and not ris and semantics is None:
-            digits = value.replace("?", "")
+            digits = self._year_digits(value, entity)
             return T.Year(self._int(digits, entity), len(value) - len(digits))
         if kind == "Two-Digit-Year" and value is not None and not periods and not ris and semantics is None:
-            digits = value.replace("?", "")
+            digits = self._year_digits(value, entity)
             return T.YearSuffix(self.anchor(entity), self._int(digits, entity), len(digits),
                                 len(value) - len(digits))
         if kind == "Between" and plain and not periods and semantics is None:
@@ -248,10 +276,11 @@ class Interpreter(object):
                 return T.NthRI(self.anchor(entity), index, ris[0], from_end)
         if kind == "Intersection" and plain and not periods and semantics is None:
             return T.IntersectionI([self.interval(e) for e in self.get_entities(entity, "Intervals")])
-        year = self.root_year(entity)
+        year = self.root_year(entity) if kind != "Year" else None
         if year is not None:
             return T.ThisRI(year, self.repeating(entity))
-        raise TimeError("%s %s: cannot interpret as an interval" % (kind, entity.id))
+        raise TimeError("%s %s: cannot interpret as an interval%s" % (
+            kind, entity.id, " (expected a Value)" if kind in ("Year", "Two-Digit-Year") and value is None else ""))
 
     def _operator(self, entity, kind, periods, ris, numbers, semantics):
         if len(periods) > 1 or len(ris) > 1 or (periods and ris):
@@ -269,7 +298,7 @@ class Interpreter(object):
                 raise TimeError("This %s: cannot interpret as an interval" % entity.id)
             return T.ThisRI(anchor, ri)
         if semantics not in (_EXC, _INC) or (numbers and kind in ("Last", "Next")):
-            raise TimeError("%s %s: cannot interpret with Semantics %r" % (kind, entity.id, semantics))
+            raise TimeError("%s %s: cannot interpret with Semantics %s" % (kind, entity.id, quoted(semantics, 40)))
         inc = semantics == _INC
         number = numbers[0] if numbers else T.IntNumber(1)
         if kind == "Last":
@@ -281,9 +310,18 @@ class Interpreter(object):
         return T.AfterRI(anchor, ri, number, T.first_point if inc else T.last_point)
 
     def _int(self, text, entity):
-        if not text.isdigit():
-            raise TimeError("%s %s: expected a numeric Value, found %r" % (entity.type, entity.id, text))
+        """``text`` (a Value, or its digits) as an int: 1 to :data:`MAX_DIGITS` ASCII digits, else TimeError."""
+        if not _INTEGER.match(text):
+            raise TimeError("%s %s: expected a numeric Value (1 to %d digits 0-9), found %s"
+                            % (entity.type, entity.id, MAX_DIGITS, quoted(text, 40)))
         return int(text)
+
+    def _year_digits(self, value, entity):
+        """The digits of a year Value (digits then '?' for unknown ones, at most :data:`MAX_DIGITS` in all)."""
+        if len(value) > MAX_DIGITS:
+            raise TimeError("%s %s: expected a year Value of at most %d characters, found %s"
+                            % (entity.type, entity.id, MAX_DIGITS, quoted(value, 40)))
+        return value.replace("?", "")
 
     def intervals(self, entity):
         """An entity read as several intervals (an Intersection with repeating intervals, Last/Next/Nth N)."""
@@ -366,7 +404,10 @@ class Interpreter(object):
             return T.RepeatingField(cal.AMPM_OF_DAY, 0 if sub_type == "AM" else 1, mod)
         if kind in _FIELDS:
             return T.RepeatingField(_FIELDS[kind], self.long_value(entity), mod)
-        raise TimeError("%s %s: cannot interpret as a repeating interval (Type %r)" % (kind, entity.id, sub_type))
+        if kind in _NOT_INTERPRETED or (kind, sub_type) == ("Part-Of-Week", "Weekdays"):
+            raise NotInterpreted("%s %s%s" % (kind, entity.id, " Type %s" % sub_type if sub_type else ""))
+        raise TimeError("%s %s: cannot interpret as a repeating interval (Type %s)"
+                        % (kind, entity.id, quoted(sub_type, 40)))
 
     def _part_of_day(self, entity, sub_type, mod):
         if sub_type in _PARTS_OF_DAY:
@@ -379,7 +420,9 @@ class Interpreter(object):
             return T.RepeatingField(cal.MINUTE_OF_DAY, 12 * 60, mod)
         if sub_type == "Midnight":
             return T.RepeatingField(cal.SECOND_OF_DAY, 0, mod)
-        raise TimeError("Part-Of-Day %s: cannot interpret Type %r" % (entity.id, sub_type))
+        if sub_type == "Day":
+            raise NotInterpreted("Part-Of-Day %s Type Day" % entity.id)
+        raise TimeError("Part-Of-Day %s: cannot interpret Type %s" % (entity.id, quoted(sub_type, 40)))
 
     def root_year(self, entity, seen=None):
         """The Year at the end of ``entity``'s chain of Super-Intervals, read as an interval, or None."""
@@ -427,16 +470,27 @@ class Interpreter(object):
 
 class Timex(object):
     """One interpreted top entity: the entity, its expression, its intervals (empty if none), whether the
-    expression itself is defined, and a message saying why there is no interval."""
+    expression itself is defined, a message saying why there is no interval, and the message's ``reason``:
 
-    __slots__ = ("entity", "expression", "intervals", "defined", "message")
+    - ``"interpret"``: the graph cannot be read as a time expression (a value or link the reading does not
+      accept: the message says which and what was expected);
+    - ``"undefined"``: an expression that denotes no definite time (vague, modified, unknown, an event), or not
+      an interval at all (a period, a number): as in the reference, no interval;
+    - ``"compute"``: its intervals cannot be computed (outside years 1-9999, intervals that never meet...);
+    - ``"limit"``: its search was stopped by the step or time budget (:class:`.types.Budget`);
+    - ``"internal"``: an unexpected failure of the interpreter (reported, never raised);
+    - ``""``: intervals were found (or none, without failure: ``"no interval"``).
+    """
 
-    def __init__(self, entity, expression, intervals, defined=True, message=""):
+    __slots__ = ("entity", "expression", "intervals", "defined", "message", "reason")
+
+    def __init__(self, entity, expression, intervals, defined=True, message="", reason=""):
         self.entity = entity
         self.expression = expression
         self.intervals = intervals
         self.defined = defined
         self.message = message
+        self.reason = reason
 
     @property
     def span(self):
@@ -459,28 +513,53 @@ def bounded_intervals(expression):
 _FAILURES = (TimeError, ValueError, OverflowError, RecursionError)
 
 
-def interpret(interpreter, entity):
+def interpret(interpreter, entity, budget=None):
     """A :class:`Timex` for ``entity``; any failure gives no interval and a message instead of an exception.
 
     As the reference scorer: an undefined interval (vague, modified, unknown anchor...) has no interval; an
     undefined *sequence* of intervals (e.g. "this" matching several) keeps its intervals with ``defined`` False.
+    Every search is bounded by ``budget`` (default: :data:`.types.DEFAULT_STEPS` steps).
     """
+    with T.using(budget if budget is not None else T.Budget(T.DEFAULT_STEPS)):
+        try:
+            return _interpret(interpreter, entity)
+        except T.SearchLimit as error:
+            return Timex(entity, None, [], False, str(error), "limit")
+        except Exception as error:  # never raised: the caller reports it with the entity's position
+            return Timex(entity, None, [], False, "internal error of the interpreter (%s: %s)"
+                         % (type(error).__name__, error), "internal")
+
+
+def _interpret(interpreter, entity):
     try:
         expression = interpreter.temporal(entity)
+    except T.SearchLimit:
+        raise
+    except NotInterpreted as error:
+        return Timex(entity, None, [], False, "not interpreted: %s" % error, "undefined")
     except _FAILURES as error:
-        return Timex(entity, None, [], False, "cannot interpret: %s" % error)
+        return Timex(entity, None, [], False, "cannot interpret: %s" % error, "interpret")
     if not isinstance(expression, (T.Interval, T.Intervals)):
-        return Timex(entity, expression, [], False, "not an interval (%s)" % type(expression).__name__)
+        return Timex(entity, expression, [], False, "not an interval (%s)" % type(expression).__name__,
+                     "undefined")
     try:
         defined = expression.defined
+    except T.SearchLimit:
+        raise
     except _FAILURES:
         defined = False
     if isinstance(expression, T.Interval) and not defined:
-        return Timex(entity, expression, [], False, "not a defined interval (%s)" % type(expression).__name__)
+        return Timex(entity, expression, [], False, "not a defined interval (%s)" % type(expression).__name__,
+                     "undefined")
     try:
         intervals = bounded_intervals(expression)
+    except T.SearchLimit:
+        raise
     except _FAILURES as error:
-        return Timex(entity, expression, [], False, "cannot compute intervals: %s" % error)
+        if not defined:   # e.g. "the last few days": an undefined sequence, whose intervals cannot be counted
+            return Timex(entity, expression, [], False, "not a defined sequence (%s: %s)"
+                         % (type(expression).__name__, error), "undefined")
+        return Timex(entity, expression, [], False, "cannot compute intervals: %s" % error, "compute")
     return Timex(entity, expression, intervals, defined, "" if intervals else "no interval")
 
 

@@ -16,12 +16,103 @@ or impossible expression raises :class:`TimeError`, never anything else that a c
 (datetime.datetime(1986, 1, 1, 0, 0), datetime.datetime(1989, 1, 1, 0, 0))
 """
 import datetime
+import time
 
 from .calendar import (TimeError, MONTH_OF_YEAR, DAY_OF_MONTH, truncate, add_months)
 from .calendar import MILLENNIA as cal_MILLENNIA
 
-MAX_STEPS = 20000  # bound on any search along the timeline (an impossible combination ends here, with a message)
+#: At most this many intervals from one repeating interval, for one question (an impossible combination, or
+#: "the last million seconds", ends here with a message instead of a silently shortened answer).
+MAX_STEPS = 20000
+#: The steps (one per interval stepped over, candidate tried or period added, in every search along the
+#: timeline) that computing one time expression may take: at most about 0.3 s of CPU on the 2-core reference
+#: machine (2-3 microseconds a step); the public gold needs at most 166 for one expression.
+DEFAULT_STEPS = 100000
 ONE_TICK = datetime.timedelta(microseconds=1)
+
+
+class SearchLimit(TimeError):
+    """A computation stopped by its :class:`Budget` (``reason``: "steps" or "time")."""
+
+    def __init__(self, message, reason="steps"):
+        TimeError.__init__(self, message)
+        self.reason = reason
+
+
+class Budget(object):
+    """The steps (and optionally the ``deadline``, a :func:`time.process_time` value) that the searches
+    may still take; :func:`tick` spends them. Computing an expression is bounded by the budget in force
+    (:func:`using`), so that no input makes a search run for long: every loop along the timeline ticks, a step
+    whose work grows with the size of the expression (a union of many repeating intervals) spending as many.
+
+    >>> from .calendar import DAYS
+    >>> with using(Budget(3)):
+    ...     try:
+    ...         NthP(Year(1998), 10, SimplePeriod(DAYS, 1)).start
+    ...     except SearchLimit as error:
+    ...         print(error)
+    search stopped after 3 steps (an expression that steps along the timeline too long)
+    """
+
+    #: The clock is read every this many steps.
+    CLOCK_STEPS = 1024
+
+    def __init__(self, steps, deadline=None):
+        self.steps = steps
+        self.left = steps
+        self.deadline = deadline
+        self.check = max(0, steps - self.CLOCK_STEPS)
+
+    @property
+    def used(self):
+        """The steps spent so far."""
+        return self.steps - self.left
+
+    def checkpoint(self):
+        """Raise :class:`SearchLimit` when no step is left or the deadline has passed; else plan the next check."""
+        if self.left < 0:
+            self.left = 0
+            raise SearchLimit("search stopped after %d steps (an expression that steps along the timeline too long)"
+                              % self.steps)
+        if self.deadline is not None and time.process_time() > self.deadline:
+            raise SearchLimit("search stopped: the document's time budget is used up", "time")
+        self.check = max(0, self.left - self.CLOCK_STEPS)
+
+
+_current = Budget(DEFAULT_STEPS)
+
+
+class using(object):
+    """Context manager: ``budget`` is the one in force inside the block (the previous one is restored)."""
+
+    def __init__(self, budget):
+        self.budget = budget
+        self.previous = None
+
+    def __enter__(self):
+        global _current
+        self.previous, _current = _current, self.budget
+        return self.budget
+
+    def __exit__(self, *exc):
+        global _current
+        _current = self.previous
+        return False
+
+
+def tick(cost=1):
+    """Spend ``cost`` steps of the budget in force; :class:`SearchLimit` when they run out or its deadline has
+    passed (the clock is read every :attr:`Budget.CLOCK_STEPS` steps)."""
+    budget = _current
+    budget.left -= cost
+    if budget.left < budget.check:
+        budget.checkpoint()
+
+
+def _capped(what):
+    """The error of a generator that reached :data:`MAX_STEPS` intervals."""
+    return TimeError("more than %d %s (an expression with too many intervals, or no end to its search)"
+                     % (MAX_STEPS, what))
 
 
 class TimeExpression(object):
@@ -97,7 +188,9 @@ class TimeZone(TimeExpression):
 # ---------------------------------------------------------------- periods
 
 class Period(TimeExpression):
-    """An amount of time made of units."""
+    """An amount of time made of units; ``cost``: the steps one addition of it is worth (its parts)."""
+
+    cost = 1
 
     def units(self):
         """{unit: amount}."""
@@ -143,6 +236,7 @@ class SumP(Period):
         self.periods = list(periods)
         self.modifier = modifier
         self.defined = all(p.defined for p in self.periods) and _unmodified(modifier)
+        self.cost = 1 + sum(p.cost for p in self.periods)
 
     def units(self):
         """The units of all periods, amounts summed per unit."""
@@ -330,13 +424,17 @@ class NthP(_IP):
         self.from_end = from_end
 
     def _bounds(self):
+        if self.index < 1:
+            raise TimeError("expected an index of at least 1, got %d" % self.index)
         if self.from_end:
             end = self.interval.end
             for _ in range(self.index - 1):
+                tick(self.period.cost)
                 end = self.period.subtract_from(end)
             return self.period.subtract_from(end), end
         start = self.interval.start
         for _ in range(self.index - 1):
+            tick(self.period.cost)
             start = self.period.add_to(start)
         return start, self.period.add_to(start)
 
@@ -392,11 +490,15 @@ def last_point(interval):
 
 
 def _take(iterator, count):
+    """The first ``count`` items (fewer if the iterator ends); never asks for one more."""
     result = []
+    if count < 1:
+        return result
     for item in iterator:
+        tick()
+        result.append(item)
         if len(result) >= count:
             break
-        result.append(item)
     return result
 
 
@@ -405,6 +507,7 @@ def _nth(iterator, index):
     if index < 1:
         raise TimeError("expected an index of at least 1, got %d" % index)
     for position, item in enumerate(iterator, 1):
+        tick()
         if position == index:
             return item
     raise TimeError("no item %d" % index)
@@ -450,10 +553,13 @@ def _single(intervals, owner):
 
 
 def _this_intervals(interval, repeating):
+    if repeating.range is None:
+        raise TimeError("%s cannot be located" % type(repeating).__name__)
     range_start = truncate(interval.start, repeating.range)
     range_end = repeating.range.add(truncate(interval.end - ONE_TICK, repeating.range), 1)
     result = []
     for item in repeating.following(range_start):
+        tick()
         if not item.start < range_end:
             break
         result.append(item)
@@ -651,14 +757,17 @@ class RepeatingUnit(RepeatingInterval):
         index = self._calendar_index(moment)
         if index is not None:
             for _ in range(MAX_STEPS):
+                tick()
                 index -= self.unit.months
                 yield SimpleInterval(self._month_start(index), self._month_start(index + self.unit.months))
-            return
+            raise _capped(self.unit.name)
         start = truncate(moment, self.unit)
         for _ in range(MAX_STEPS):
+            tick()
             end = start
             start = self.unit.add(start, -1)
             yield SimpleInterval(start, end)
+        raise _capped(self.unit.name)
 
     def following(self, moment):
         """Whole units starting at or after ``moment``, earliest first."""
@@ -667,15 +776,18 @@ class RepeatingUnit(RepeatingInterval):
             if self._month_start(index) < moment:
                 index += self.unit.months
             for _ in range(MAX_STEPS):
+                tick()
                 yield SimpleInterval(self._month_start(index), self._month_start(index + self.unit.months))
                 index += self.unit.months
-            return
+            raise _capped(self.unit.name)
         truncated = truncate(moment, self.unit)
         end = self.unit.add(truncated, 1) if truncated < moment else truncated
         for _ in range(MAX_STEPS):
+            tick()
             start = end
             end = self.unit.add(start, 1)
             yield SimpleInterval(start, end)
+        raise _capped(self.unit.name)
 
 
 class RepeatingField(RepeatingInterval):
@@ -694,6 +806,7 @@ class RepeatingField(RepeatingInterval):
             raise TimeError("%s value %s is outside %d-%d" % (self.field.name, self.value, self.field.low,
                                                              self.field.high))
         for step in range(MAX_STEPS):
+            tick()
             try:
                 return self.field.set(self.field.range.add(moment, sign * step), self.value)
             except TimeError:
@@ -702,6 +815,7 @@ class RepeatingField(RepeatingInterval):
 
     def _step_range(self, moment, sign):
         for step in range(1, MAX_STEPS):
+            tick()
             candidate = self.field.range.add(moment, sign * step)
             if self.field.get(candidate) == self.value:
                 return candidate
@@ -718,6 +832,7 @@ class RepeatingField(RepeatingInterval):
         for _ in range(MAX_STEPS):
             start = self._step_range(start, -1)
             yield self._interval(start)
+        raise _capped(self.field.name)
 
     def following(self, moment):
         """The stretches starting at or after ``moment``, earliest first."""
@@ -727,10 +842,26 @@ class RepeatingField(RepeatingInterval):
         for _ in range(MAX_STEPS):
             start = self._step_range(start, 1)
             yield self._interval(start)
+        raise _capped(self.field.name)
+
+
+def _locatable(repeating):
+    """TimeError when ``repeating`` has no units (one of its parts is of unknown type)."""
+    if repeating.base is None:
+        raise TimeError("%s with a part of unknown type cannot be located" % type(repeating).__name__)
 
 
 def _length(interval):
     return interval.end - interval.start
+
+
+def _combined(repeatings):
+    """(defined, smallest base unit, largest range unit) of the repeating intervals of a union or intersection;
+    with one of unknown type (no units) the whole is undefined and has no units: it cannot be located."""
+    if any(r.base is None or r.range is None for r in repeatings):
+        return False, None, None
+    return (all(r.defined for r in repeatings), min((r.base for r in repeatings), key=lambda u: u.seconds),
+            max((r.range for r in repeatings), key=lambda u: u.seconds))
 
 
 class UnionRI(RepeatingInterval):
@@ -740,23 +871,27 @@ class UnionRI(RepeatingInterval):
         self.repeatings = list(repeatings)
         if not self.repeatings:
             raise TimeError("a union of no repeating intervals")
-        self.defined = all(r.defined for r in self.repeatings)
-        self.base = min((r.base for r in self.repeatings), key=lambda u: u.seconds)
-        self.range = max((r.range for r in self.repeatings), key=lambda u: u.seconds)
+        self.defined, self.base, self.range = _combined(self.repeatings)
 
     def preceding(self, moment):
         """Latest first: the interval with the latest end (the longer one on ties) next."""
+        _locatable(self)
         iterators = [_Peek(r.preceding(moment)) for r in self.repeatings]
         for _ in range(MAX_STEPS):
+            tick(len(iterators))
             best = max(iterators, key=lambda it: (it.head.end, _length(it.head)))
             yield best.next()
+        raise _capped("intervals of a union")
 
     def following(self, moment):
         """Earliest first: the interval with the earliest start (the shorter one on ties) next."""
+        _locatable(self)
         iterators = [_Peek(r.following(moment)) for r in self.repeatings]
         for _ in range(MAX_STEPS):
+            tick(len(iterators))
             best = min(iterators, key=lambda it: (it.head.start, _length(it.head)))
             yield best.next()
+        raise _capped("intervals of a union")
 
 
 class _Peek(object):
@@ -786,6 +921,7 @@ class _Peek(object):
         """Consume and return the leading items that satisfy ``predicate``."""
         result = []
         while predicate(self.head):
+            tick()
             result.append(self.next())
         return result
 
@@ -801,11 +937,10 @@ class IntersectionRI(RepeatingInterval):
         self.repeatings = list(repeatings)
         if not self.repeatings:
             raise TimeError("an intersection of no repeating intervals")
-        self.defined = all(r.defined for r in self.repeatings)
-        self.base = min((r.base for r in self.repeatings), key=lambda u: u.seconds)
-        self.range = max((r.range for r in self.repeatings), key=lambda u: u.seconds)
+        self.defined, self.base, self.range = _combined(self.repeatings)
         self._check_month_day()
-        self.sorted = sorted(self.repeatings, key=lambda r: (r.range.seconds, r.base.seconds), reverse=True)
+        if self.base is not None:
+            self.sorted = sorted(self.repeatings, key=lambda r: (r.range.seconds, r.base.seconds), reverse=True)
 
     def _check_month_day(self):
         fields = dict((r.field, r.value) for r in self.repeatings if isinstance(r, RepeatingField))
@@ -816,6 +951,7 @@ class IntersectionRI(RepeatingInterval):
 
     def preceding(self, moment):
         """Latest first."""
+        _locatable(self)
         first = next(iter(self.sorted[0].preceding(moment)))
         point = first.end
         if self.range.add(first.start, 1) < moment:
@@ -824,6 +960,7 @@ class IntersectionRI(RepeatingInterval):
 
     def following(self, moment):
         """Earliest first."""
+        _locatable(self)
         first = next(iter(self.sorted[0].following(moment)))
         point = first.start
         if self.range.add(first.end, -1) > moment:
@@ -839,6 +976,7 @@ class IntersectionRI(RepeatingInterval):
         empty = 0
         while empty < MAX_STEPS:
             while True:
+                tick(len(others) + 1)
                 point = self.range.add(point, sign)
                 heads = [lead.head] + [o.head(previous) for o in others]
                 if sign < 0 and not any(point > h.start for h in heads):
@@ -879,6 +1017,7 @@ class _Others(object):
     def _before(self, moment, previous):
         upper = self.origin if previous is None else min(self.origin, self.r.base.add(previous, 2))
         for item in self.r.preceding(upper):
+            tick()
             if previous is None or item.start <= previous:
                 yield item
 
@@ -909,6 +1048,7 @@ class _Others(object):
             lower = self.r.base.add(interval.start, -2)
             lower = max(lower, self.origin if previous is None else previous)
             for item in self._after(lower):
+                tick()
                 if item.start >= point or item.start >= interval.end:
                     return
                 if item.end > interval.start:
@@ -916,6 +1056,7 @@ class _Others(object):
         else:
             upper = min(self.origin, self.r.base.add(interval.end, 2))
             for item in self.r.preceding(upper):
+                tick()
                 if item.start <= point or item.end <= interval.start:
                     return
                 if (previous is None or item.start <= previous) and item.start < interval.end:

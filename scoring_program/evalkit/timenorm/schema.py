@@ -1,0 +1,322 @@
+"""The SCATE schema as the interpreter reads it, and the checks of a prediction against it.
+
+:data:`TYPES` maps every entity type of the SCATE schema (``timenorm-schema.xml`` of the public release, the
+schema the paper cites) to its properties: a choice among values (the interpreter's own tables of
+:mod:`.scate` where it has one), a link to entities of given types, or a text value of a given form; which are
+required, which hold one value only. ``tests/test_timenorm_schema.py`` checks it against the release's schema
+file. :func:`check_document` reports what a prediction does outside it, since each of these costs score without
+failing anything: a type outside the schema matches no gold entity, a misspelt property is not read, a missing
+anchor leaves the expression without an interval, a span that cuts a word matches no gold span. One message per
+class and file, with counts, the first positions and a "did you mean"; the checks never change a score.
+
+>>> from .anafora import read_anafora
+>>> doc = read_anafora(b'<data><annotations><entity><id>1</id><span>0,4</span><type>year</type>'
+...                    b'<properties><value>1998</value></properties></entity></annotations></data>', "d.xml")
+>>> [m.text for m in check_document(doc, "d.xml")]  # doctest: +NORMALIZE_WHITESPACE
+["1 entity has a type outside the SCATE schema (it matches no gold entity and is not interpreted):
+  'year' x1 (did you mean Year?); at entity 1 (line 1)"]
+"""
+import difflib
+import re
+from collections import OrderedDict
+
+from ..messages import WARNING, Message, quoted
+from .scate import MAX_DIGITS, _DECIMAL, _INTEGER, _digit_like, _CALENDAR, _DAYS, _MODIFIERS, _MONTHS, _PARTS_OF_DAY, _PERIOD_UNITS, _SEASONS
+
+
+class Prop(object):
+    """One property of an entity type: ``kind`` "choice" (``values``), "link" (``values``: the entity types it
+    may name) or "text" (``values``: the name of its form in :data:`FORMS`); ``required``; ``many``: whether it
+    may hold several values."""
+
+    __slots__ = ("kind", "values", "required", "many")
+
+    def __init__(self, kind, values, required, many=False):
+        self.kind = kind
+        self.values = tuple(values) if kind != "text" else values
+        self.required = required
+        self.many = many
+
+
+def _choice(*values):
+    return Prop("choice", values, True)
+
+
+def _link(targets, many=False):
+    return Prop("link", targets, False, many)
+
+
+def _text(form):
+    return Prop("text", form, True)
+
+
+_REPEATING = ("Calendar-Interval", "Season-Of-Year", "Month-Of-Year", "Week-Of-Year", "Day-Of-Month", "Day-Of-Week",
+              "Part-Of-Week", "Part-Of-Day", "Hour-Of-Day", "Minute-Of-Hour", "Second-Of-Minute", "Union",
+              "Intersection", "Every-Nth")
+_INTERVALS = ("Year", "Two-Digit-Year", "This", "Last", "Next", "Before", "After", "Between", "NthFromStart",
+              "NthFromEnd", "Event")
+_PERIODS = ("Period", "Sum", "Difference")
+_ANCHORS = ("Link", "DocTime", "DocTime-Era", "DocTime-Year", "Unknown")
+_SEMANTICS = ("Interval-Not-Included", "Interval-Included")
+_INCLUDED = ("Not-Included", "Included")
+_UNITS = ("Century", "Quarter-Century", "Decade", "Year", "Quarter-Year", "Month", "Week", "Day", "Hour", "Minute",
+          "Second")
+
+
+def _counted(*props):
+    """``props`` followed by the Number and Modifier links every repeating interval has."""
+    return list(props) + [("Number", _link(["Number"])), ("Modifier", _link(["Modifier"]))]
+
+
+def _anchored(prefix=""):
+    """The anchor of an operator: ``prefix``Interval-Type and ``prefix``Interval."""
+    return [(prefix + "Interval-Type", _choice(*_ANCHORS)), (prefix + "Interval", _link(_INTERVALS))]
+
+
+def _operator(semantics):
+    return OrderedDict(([("Semantics", _choice(*_SEMANTICS))] if semantics else []) + _anchored() + [
+        ("Period", _link(_PERIODS)), ("Repeating-Interval", _link(_REPEATING))])
+
+
+def _nth():
+    return OrderedDict(_anchored() + [("Value", _text("count")), ("Period", _link(_PERIODS)),
+                                      ("Repeating-Interval", _link(_REPEATING))])
+
+
+#: Entity type -> OrderedDict(property -> :class:`Prop`).
+TYPES = OrderedDict([
+    ("Period", OrderedDict(_counted(("Type", _choice(*(list(_PERIOD_UNITS) + ["Quarter-Centuries", "Quarter-Years",
+                                                                              "Unknown"])))))),
+    ("Calendar-Interval", OrderedDict(_counted(("Type", _choice(*list(_CALENDAR)))))),
+    ("Season-Of-Year", OrderedDict(_counted(("Type", _choice(*(["Unknown"] + list(_SEASONS))))))),
+    ("Month-Of-Year", OrderedDict(_counted(("Type", _choice(*_MONTHS)),
+                                           ("Sub-Interval", _link(["Day-Of-Month"]))))),
+    ("Week-Of-Year", OrderedDict(_counted(("Value", _text("week")),
+                                          ("Sub-Interval", _link(["Day-Of-Week", "Part-Of-Week"], True))))),
+    ("Day-Of-Month", OrderedDict(_counted(("Value", _text("day")),
+                                          ("Sub-Interval", _link(["Part-Of-Day", "Hour-Of-Day"], True))))),
+    ("Day-Of-Week", OrderedDict(_counted(("Type", _choice(*_DAYS)),
+                                         ("Sub-Interval", _link(["Part-Of-Day", "Hour-Of-Day"], True))))),
+    ("Part-Of-Week", OrderedDict(_counted(("Type", _choice("Weekdays", "Weekend"))))),
+    ("Part-Of-Day", OrderedDict(_counted(("Type", _choice(*(["Dawn", "Day", "Noon", "Dusk", "Midnight", "Unknown"]
+                                                            + list(_PARTS_OF_DAY))))))),
+    ("AMPM-Of-Day", OrderedDict(_counted(("Type", _choice("AM", "PM"))))),
+    ("Hour-Of-Day", OrderedDict(_counted(("Value", _text("hour")), ("AMPM-Of-Day", _link(["AMPM-Of-Day"])),
+                                         ("Time-Zone", _link(["Time-Zone"])),
+                                         ("Sub-Interval", _link(["Minute-Of-Hour"], True))))),
+    ("Minute-Of-Hour", OrderedDict(_counted(("Value", _text("minute")),
+                                            ("Sub-Interval", _link(["Second-Of-Minute"], True))))),
+    ("Second-Of-Minute", OrderedDict(_counted(("Value", _text("minute"))))),
+    ("Time-Zone", OrderedDict()),
+    ("Year", OrderedDict([("Value", _text("year")),
+                          ("Sub-Interval", _link(["Season-Of-Year", "Month-Of-Year", "Week-Of-Year"], True)),
+                          ("Modifier", _link(["Modifier"]))])),
+    ("Sum", OrderedDict([("Periods", _link(_PERIODS, True))])),
+    ("Difference", OrderedDict([("Period1", _link(_PERIODS)), ("Period2", _link(_PERIODS))])),
+    ("Union", OrderedDict([("Repeating-Intervals", _link(_REPEATING, True))])),
+    ("Intersection", OrderedDict([("Intervals", _link(_INTERVALS, True)),
+                                  ("Repeating-Intervals", _link(_REPEATING, True))])),
+    ("Every-Nth", OrderedDict([("Value", _text("count")), ("Repeating-Interval", _link(_REPEATING))])),
+    ("Two-Digit-Year", OrderedDict(_anchored() + [
+        ("Value", _text("year")), ("Sub-Interval", _link(["Season-Of-Year", "Month-Of-Year", "Week-Of-Year"], True))])),
+    ("This", OrderedDict(_anchored() + [("Period", _link(_PERIODS)), ("Repeating-Interval", _link(_REPEATING))])),
+    ("Last", _operator(True)),
+    ("Next", _operator(True)),
+    ("Before", _operator(True)),
+    ("After", _operator(True)),
+    ("Between", OrderedDict(_anchored("Start-") + [("Start-Included", _choice(*_INCLUDED))] + _anchored("End-")
+                            + [("End-Included", _choice(*_INCLUDED))])),
+    ("NthFromStart", _nth()),
+    ("NthFromEnd", _nth()),
+    ("Number", OrderedDict([("Value", _text("number"))])),
+    ("Modifier", OrderedDict([("Type", _choice(*sorted(_MODIFIERS)))])),
+    ("Frequency", OrderedDict(_counted(("Type", _choice(*(_UNITS + ("Other",)))),
+                                       ("Every", _link(("Frequency",) + _REPEATING))))),
+    ("Event", OrderedDict()),
+    ("PreAnnotation", OrderedDict()),
+    ("NotNormalizable", OrderedDict()),
+])
+
+#: Text forms: name -> (regular expression, integer range or None, what is expected).
+FORMS = {
+    "year": (r"[0-9]{1,4}[?]*", None, "1 to 4 characters: digits 0-9, then '?' for unknown digits (199?)"),
+    "count": (r"[0-9]{1,%d}" % MAX_DIGITS, (1, None), "a whole number of at least 1 (digits 0-9)"),
+    "day": (r"[0-9]{1,2}", (1, 31), "a day of the month, 1-31"),
+    "hour": (r"[0-9]{1,2}", (0, 24), "an hour, 0-24"),
+    "minute": (r"[0-9]{1,2}", (0, 59), "0-59"),
+    "week": (r"[0-9]{1,2}", (0, 54), "a week of the year, 0-54"),
+    "number": (None, None, "an integer or a decimal of at most %d digits 0-9, '?', or words" % MAX_DIGITS),
+}
+
+#: Other names participants give to schema types and properties (compared after :func:`_folded`).
+ALIASES = {"nth": "NthFromStart", "season": "Season-Of-Year", "weekday": "Day-Of-Week", "day": "Day-Of-Month",
+           "month": "Month-Of-Year", "hour": "Hour-Of-Day", "minute": "Minute-Of-Hour", "second": "Second-Of-Minute",
+           "week": "Week-Of-Year", "ampm": "AMPM-Of-Day", "timezone": "Time-Zone", "duration": "Period",
+           "calendar": "Calendar-Interval", "unit": "Calendar-Interval", "anchor": "Interval"}
+
+#: At most this many distinct items and positions are named in one message.
+SHOWN = 3
+
+
+def _folded(name):
+    """``name`` lower-cased without anything but letters and digits: "Day_of_week" and "DayOfWeek" fold alike."""
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+def suggest(name, choices):
+    """The one of ``choices`` that ``name`` most likely means (case, separators, :data:`ALIASES`, a close
+    spelling), or "".
+
+    >>> suggest("day_of_week", TYPES), suggest("value", ["Value", "Type"]), suggest("Intervall-Type", ["Interval-Type"])
+    ('Day-Of-Week', 'Value', 'Interval-Type')
+    """
+    folded = dict((_folded(choice), choice) for choice in choices)
+    key = _folded(name)
+    if key in folded:
+        return folded[key]
+    alias = ALIASES.get(key)
+    if alias in choices:
+        return alias
+    close = difflib.get_close_matches(key, list(folded), n=1, cutoff=0.8)
+    return folded[close[0]] if close else ""
+
+
+class ProblemClass(object):
+    """One class of problem in one file: counts per item (with a suggestion) and the first positions."""
+
+    def __init__(self, what):
+        self.what = what
+        self.count = 0
+        self.items = OrderedDict()
+        self.positions = []
+
+    def add(self, entity, item, hint=""):
+        self.count += 1
+        self.items.setdefault(item, [0, hint])[0] += 1
+        position = "entity %s (line %d)" % (entity.id, entity.line)
+        if len(self.positions) <= SHOWN and position not in self.positions:
+            self.positions.append(position)
+
+    def message(self, file):
+        shown = []
+        for item, (count, hint) in list(self.items.items())[:SHOWN]:
+            shown.append("%s x%d%s" % (item, count, " (did you mean %s?)" % hint if hint else ""))
+        more = len(self.items) - SHOWN
+        text = "%d %s: %s%s; at %s%s" % (
+            self.count, self.what[0] if self.count == 1 else self.what[1], ", ".join(shown),
+            ", and %d more" % more if more > 0 else "", ", ".join(self.positions[:SHOWN]),
+            ", ..." if len(self.positions) > SHOWN else "")
+        return Message(file, WARNING, self.positions[0], text)
+
+
+_WHAT = OrderedDict([
+    ("type", ("entity has a type outside the SCATE schema (it matches no gold entity and is not interpreted)",
+              "entities have a type outside the SCATE schema (they match no gold entity and are not interpreted)")),
+    ("property", ("property is not one of its entity type's in the SCATE schema (it is not read)",
+                  "properties are not ones of their entity type's in the SCATE schema (they are not read)")),
+    ("value", ("property value is not of the form the SCATE schema gives (it cannot be read as intended)",
+               "property values are not of the form the SCATE schema gives (they cannot be read as intended)")),
+    ("required", ("entity lacks a property the SCATE schema requires (it gets no interval)",
+                  "entities lack a property the SCATE schema requires (they get no interval)")),
+    ("span", ("span starts or ends inside a word or on a space, or is empty (gold spans almost never do: is an "
+              "offset off by one?)",
+              "spans start or end inside a word or on a space, or are empty (gold spans almost never do: is an "
+              "offset off by one?)")),
+])
+
+
+def _is_number(value):
+    return bool(_INTEGER.match(value) or _DECIMAL.match(value))
+
+
+def _value_problem(prop, value, document):
+    """(what is wrong, did-you-mean) for one value of ``prop``, or None when it fits."""
+    if prop.kind == "choice":
+        if value in prop.values:
+            return None
+        return "must be one of %s" % ", ".join(prop.values[:6]) + (", ..." if len(prop.values) > 6 else ""), \
+            suggest(value, prop.values)
+    if prop.kind == "link":
+        target = document.by_id.get(value)
+        if target is None:
+            return "names no entity of the file", ""
+        if target.type in prop.values or target.type not in TYPES:
+            return None
+        return "names a %s, expected %s" % (target.type, " or ".join(prop.values[:4])
+                                            + (" or ..." if len(prop.values) > 4 else "")), ""
+    pattern, bounds, expected = FORMS[prop.values]
+    if pattern is None:   # a Number: what the interpreter reads as a number, or words (a vague number)
+        return ("expected %s" % expected, "") if _digit_like(value) and not _is_number(value) else None
+    if re.match("(?:%s)$" % pattern, value, re.S):
+        number = int(value) if bounds and value.isdigit() else None
+        if number is None or (number >= bounds[0] and (bounds[1] is None or number <= bounds[1])):
+            return None
+    return "expected %s" % expected, ""
+
+
+def _check_properties(entity, props, document, found):
+    """Report ``entity``'s properties outside ``props`` and values that do not fit; return the names of the
+    schema properties that an unknown property probably meant (not to report them missing too)."""
+    meant = set()
+    for name, values in entity.properties.items():
+        prop = props.get(name)
+        if prop is None:
+            hint = suggest(name, props)
+            meant.add(hint)
+            found["property"].add(entity, "%s on %s" % (quoted(name, 40), entity.type), hint)
+            continue
+        if len(values) > 1 and not prop.many:
+            found["value"].add(entity, "%s of %s: %d values, the schema allows one" % (name, entity.type, len(values)))
+        for value in values:
+            problem = _value_problem(prop, value, document)
+            if problem is not None:
+                found["value"].add(entity, "%s of %s %s: %s" % (name, entity.type, quoted(value, 40), problem[0]),
+                                   problem[1])
+    return meant
+
+
+def _check_required(entity, props, meant, found):
+    for name, prop in props.items():
+        if prop.required and not entity.values(name) and name not in meant:
+            found["required"].add(entity, "%s without %s" % (entity.type, name))
+        if name.endswith("Interval-Type") and entity.values(name) == ["Link"]:
+            linked = name[:-len("-Type")]
+            if not entity.values(linked) and linked not in meant:
+                found["required"].add(entity, "%s with %s Link without %s" % (entity.type, name, linked))
+
+
+def _cuts(text, start, end):
+    """Whether the span [start, end) of ``text`` is empty, starts or ends on a space, or cuts a run of letters
+    (digits are not words here: the gold splits "19980303" into a year, a month and a day)."""
+    if start >= end:
+        return True
+    if text[start].isspace() or text[end - 1].isspace():
+        return True
+    return ((0 < start and text[start - 1].isalpha() and text[start].isalpha())
+            or (end < len(text) and text[end - 1].isalpha() and text[end].isalpha()))
+
+
+#: The classes :func:`check_document` reports by default: what costs score whatever is scored (entity
+#: identification included). A missing required property costs only interval scores.
+READING = ("type", "property", "value", "span")
+
+
+def check_document(document, file, classes=READING):
+    """The warnings for a prediction ``document`` read from ``file``: at most one :class:`Message` per class
+    of ``classes`` (among "type", "property", "value", "required", "span"; spans are checked against
+    ``document.text`` when known)."""
+    found = OrderedDict((key, ProblemClass(what)) for key, what in _WHAT.items())
+    text = document.text
+    for entity in document.entities:
+        props = TYPES.get(entity.type)
+        if props is None:
+            found["type"].add(entity, quoted(entity.type, 40), suggest(entity.type, TYPES))
+        else:
+            meant = _check_properties(entity, props, document, found)
+            _check_required(entity, props, meant, found)
+        if text is not None:
+            bad = [(s, e) for s, e in entity.spans if _cuts(text, s, e)]
+            if bad:
+                start, end = bad[0]
+                found["span"].add(entity, "%d,%d %s" % (start, end, quoted(text[start:end], 30)))
+    return [found[key].message(file) for key in found if key in classes and found[key].count]
