@@ -37,12 +37,13 @@ SOME = settings(max_examples=15, deadline=None, suppress_health_check=[HealthChe
 
 @pytest.fixture(scope="module")
 def phase(tmp_path_factory):
-    """(dev reference folder, public data folder, sets) of the sample, built as `make` builds it."""
+    """(dev reference folder, the development data as the starting kit holds it, sets) of the sample, built as
+    `make` builds it."""
     root = tmp_path_factory.mktemp("spanglisheval_messages")
     builder.build(SAMPLE, str(root), jobs=1)
     with io.open(str(root / "dev" / "reference.jsonl"), encoding="utf-8") as handle:
         sets = [json.loads(line) for line in handle if line.strip()]
-    return str(root / "dev"), str(root / "public"), sets
+    return str(root / "dev"), str(root / "public" / "dev"), sets
 
 
 # --------------------------------------------------------------------------- generated submissions

@@ -98,14 +98,16 @@ def _claim_documents(names, pairs, files, messages):
     return documents, rest
 
 
-#: At most this many member names are listed in a message about names.
-SHOWN_NAMES = 5
+#: At most this many member names are listed in a message about per-document names.
+SHOWN_DOCUMENT_NAMES = 5
 
 
 def _listed(names):
-    """Up to :data:`SHOWN_NAMES` of ``names``, comma-separated, with how many more."""
-    more = len(names) - SHOWN_NAMES
-    return ", ".join(names[:SHOWN_NAMES]) + (", and %d more" % more if more > 0 else "")
+    """Up to :data:`SHOWN_DOCUMENT_NAMES` of ``names`` (each cut and escaped), comma-separated, with how many
+    more."""
+    more = len(names) - SHOWN_DOCUMENT_NAMES
+    return ", ".join(printable(name, 80) for name in names[:SHOWN_DOCUMENT_NAMES]) + (
+        ", and %d more" % more if more > 0 else "")
 
 
 def _document_stem(name):
