@@ -30,8 +30,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 #: Where the scoring program is looked for when ``--scorer`` is not given: in the kit, or beside it.
 SCORER_FOLDERS = (os.path.join(HERE, "scoring_program"), os.path.join(os.path.dirname(HERE), "scoring_program"))
 #: evalkit/entry.py (the Python version check, output safe on any terminal, no traceback), run from its path
-#: before anything that needs Python 3.7: it runs on any Python. Empty when no scoring program is found here.
-ENTRY = {"__name__": "evalkit_entry"}
+#: before anything that needs Python 3.7 (it runs on any Python, and checks it at once). No functions when no
+#: scoring program is found here (then the check runs once --scorer is found).
+ENTRY = {"__name__": "evalkit_entry", "PROGRAM": "validate.py"}
 for _path in [p for p in (os.path.join(f, "evalkit", "entry.py") for f in SCORER_FOLDERS) if os.path.isfile(p)][:1]:
     with open(_path) as _handle:
         exec(compile(_handle.read(), _path, "exec"), ENTRY)

@@ -31,7 +31,7 @@ EXIT_HELP = """exit status:
 
 LOCAL_REFERENCE_HELP = (
     "No usable reference data at the path given to --ref, nothing was scored: %s. Give --ref the folder that "
-    "holds the reference files (%s)%s.")
+    "holds the reference files, named %s (e.g. %s)%s.")
 PLATFORM_REFERENCE_HELP = ("The reference data is broken, nothing was scored: %s. This is the organisers' "
                            "side: please tell them.")
 PLATFORM_MISUSE = (
@@ -66,7 +66,12 @@ def _reference_example(competition):
 
 def local_reference_help(competition, error):
     """The local "no usable reference" message, worded from the competition's declaration."""
-    return LOCAL_REFERENCE_HELP % (error, reference_pattern(competition), _reference_example(competition))
+    task = competition.TASKS[0]
+    if getattr(competition, "REFERENCE_FILE", None):
+        example = competition.REFERENCE_FILE.format(task=task.key, lang=task.languages[0])
+    else:
+        example = "%s/%s.json" % (task.folder, task.languages[0])
+    return LOCAL_REFERENCE_HELP % (error, reference_pattern(competition), example, _reference_example(competition))
 
 
 def reference_path_problem(path):
@@ -107,7 +112,7 @@ def parse_args(argv, competition=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="*", metavar="INPUT OUTPUT",
                         help="platform form: INPUT holds ref/ and res/, OUTPUT receives the scores")
-    parser.add_argument("--ref", help="reference folder (%s)" % reference_pattern(competition))
+    parser.add_argument("--ref", help="reference directory (%s)" % reference_pattern(competition))
     parser.add_argument("--submission", help="submission zip or directory")
     parser.add_argument("--out", help="output directory (default: a new temporary directory)")
     parser.add_argument("--quiet", action="store_true", help="print only the signature and the overall score")

@@ -4,8 +4,9 @@ and turn a crash into one plain sentence.
 The kits' entry scripts (every ``evaluate.py`` and ``validate.py``) run :func:`require_python` before anything
 that needs Python 3.7, so this module must itself parse and run on old Pythons (2.7, 3.6): old syntax only (no
 f-strings, no keyword-only arguments, no ``print`` statement or function call with several arguments), and
-only what 2.7 has, ASCII source. A validator runs it from its path (``exec`` of its source: nothing imported
-from the scoring program yet, nothing left in ``sys.modules``); the scoring program imports it as ``evalkit.entry``.
+only what 2.7 has, ASCII source. A validator runs it from its path (``exec`` of its source in a namespace
+``{"__name__": "evalkit_entry", "PROGRAM": "validate.py"}``: nothing imported from the scoring program yet, nothing
+left in ``sys.modules``), which checks the Python at once; the scoring program imports it as ``evalkit.entry``.
 """
 import io
 import os
@@ -98,3 +99,9 @@ def run(main, program, what="the scoring program", args=()):
         sys.stderr.write(safe_text("Internal error of %s (%s: %s). Your submission may be fine; please report this "
                                    "to the organisers.\n" % (what, type(exc).__name__, detail), sys.stderr))
         return INTERNAL
+
+
+# Run from a kit's path (a validator's namespace names its PROGRAM): the check comes at once, before the kit
+# imports anything that needs Python 3.7.
+if __name__ == "evalkit_entry" and globals().get("PROGRAM"):
+    require_python(globals()["PROGRAM"])

@@ -32,16 +32,16 @@ from .messages import WARNING, printable, quoted
 
 FILE_NAME = "inventory.json"
 #: Keys under which a token's features are commonly written as one CoNLL-U FEATS string or nested object.
-FEATS_KEYS = frozenset(("feats", "feat", "features", "feature", "ufeats", "morph_features", "morphology",
-                        "morphological_features", "msd"))
+FEATS_KEYS = frozenset(("feats", "feat", "features", "feature", "ufeats", "morphological_features", "msd"))
 #: How UD writes a feature name (``Case``, ``Number[psor]``) and a value (``Nom``, ``3``, ``Prs,Rel``).
 UD_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*(\[[a-z0-9]+\])?$")
 UD_VALUE = re.compile(r"^[A-Z0-9]")
 #: How UD writes a tag (``NOUN``, ``_``): a tag written otherwise (``noun``, an XPOS such as ``VERcjg``) is reported
 #: even when the language's own tags are not known.
 UD_TAG = re.compile(r"^([A-Z]+|_)$")
-#: At most this many distinct examples are named in a warning.
-MAX_EXAMPLES = 4
+#: At most this many distinct examples are named in a warning, each shown with at most SHOWN characters.
+MAX_EXAMPLES = 3
+SHOWN = 60
 #: Candidates joined into one string are reported when at least this share of the items has one (a lemma may
 #: itself hold a ``|``: a few such items are not a mistake).
 JOINED_SHARE = 0.1
@@ -157,8 +157,8 @@ class _Tally(object):
         self.counts[key] += 1
         if key not in self.first:
             self.first[key] = position
-        if len(self.positions) < MAX_POSITIONS:
-            self.positions.append(position)
+        if len(self.positions) < MAX_POSITIONS and all(seen[:2] != position[:2] for seen in self.positions):
+            self.positions.append(position)   # the first tokens (a token with several such keys: once)
 
     def examples(self, show, where, limit=MAX_EXAMPLES):
         """The most frequent items with their counts, how many others, then the first positions."""
@@ -194,17 +194,33 @@ def check_tags(pred, log, inventory, where):
             if tag in unknown:
                 tally.add(tag, (si, ti))
     guesses = OrderedDict((tag, suggest(tag, labels, inventory.label_aliases)) for tag in tally.first)
-    hint = ", ".join("%s for %s" % (guess, quoted(tag)) for tag, guess in guesses.items() if guess)
+    hint = ", ".join("%s for %s" % (guess, _quoted(tag)) for tag, guess in guesses.items() if guess)
     first = next(iter(tally.first.values()))
-    log.add(WARNING, where(*first), "%s of %s are outside the task's tag set (%s%s): %s. A tag is compared as it is, "
+    _warn(log, where(*first), "%s of %s are outside the task's tag set (%s%s): %s. A tag is compared as it is, "
             "so these score as wrong tags.%s" % (
                 "{:,}".format(sum(tally.counts.values())), _count(total, "tag"), ", ".join(sorted(labels)),
                 ", and the language's training data" if inventory.labels_closed else "",
-                tally.examples(quoted, where), (" Did you mean %s?" % _cut_list(hint)) if hint else ""),
+                tally.examples(_quoted, where), (" Did you mean %s?" % _cut_list(hint)) if hint else ""),
             kind="tag outside the tag set")
 
 
-def _cut_list(text, limit=300):
+#: A warning of this module never holds more characters than this (its examples are cut first).
+MAX_WARNING_CHARS = 1000
+
+
+def _warn(log, where, text, kind):
+    """Add one warning to ``log``, cut to :data:`MAX_WARNING_CHARS` characters."""
+    if len(text) > MAX_WARNING_CHARS:
+        text = text[:MAX_WARNING_CHARS - 1] + "\u2026"
+    log.add(WARNING, where, text, kind=kind)
+
+
+def _quoted(value):
+    """A participant's label quoted for a warning, with at most :data:`SHOWN` characters."""
+    return quoted(value, SHOWN)
+
+
+def _cut_list(text, limit=200):
     """A comma-separated list cut to about ``limit`` characters."""
     return text if len(text) <= limit else text[:limit].rsplit(", ", 1)[0] + ", ..."
 
@@ -296,14 +312,14 @@ def check_features(pred, log, inventory, ignored, where):
                 else:
                     found = _value_class(name, value, inventory, ignored)
                 if found:
-                    tallies[found].add(_example_key(found, name, value), (si, ti, '["%s"]' % printable(name, 40)))
+                    tallies[found].add(_example_key(found, name, value), (si, ti, '["%s"]' % printable(name, 20)))
                     if found not in seen:
                         tallies[found].tokens += 1
                         seen.add(found)
     for found, tally in tallies.items():
         if tally.counts:
             first = next(iter(tally.first.values()))
-            log.add(WARNING, where(*first), _features_text(found, tally, inventory, ignored, where),
+            _warn(log, where(*first), _features_text(found, tally, inventory, ignored, where),
                     kind="feature mistake: %s" % found)
 
 
@@ -321,19 +337,19 @@ class _Shown(str):
 def _shown_value(value):
     """A value as a participant wrote it in JSON (``NaN``, ``3``, ``null``, ``{...}``; a string quoted), bounded."""
     if type(value) is str:
-        return _Shown(quoted(value, 80))
+        return _Shown(quoted(value, SHOWN))
     if _is_nan(value):
         return _Shown("NaN")
     try:
-        return _Shown(printable(json.dumps(value, ensure_ascii=False, sort_keys=True), 80))
+        return _Shown(printable(json.dumps(value, ensure_ascii=False, sort_keys=True), SHOWN))
     except (TypeError, ValueError):
-        return _Shown(printable(repr(value), 80))
+        return _Shown(printable(repr(value), SHOWN))
 
 
 def _pair(key):
     """``Case='Nom'`` for a (name, value) example key."""
     name, value = key
-    return "%s=%s" % (printable(name, 80), value if isinstance(value, _Shown) else _shown_value(value))
+    return "%s=%s" % (printable(name, SHOWN), value if isinstance(value, _Shown) else _shown_value(value))
 
 
 def _features_text(found, tally, inventory, ignored, where):
@@ -356,13 +372,13 @@ def _features_text(found, tally, inventory, ignored, where):
         name, shown = next(iter(tally.first))
         return ("%s have feature values that are not strings: %s. Values are compared as strings, so these never "
                 "match: write them as strings (\"%s\": \"%s\", not %s)."
-                % (tokens, tally.examples(_pair, where), printable(name, 80), shown, shown))
+                % (tokens, tally.examples(_pair, where), printable(name, SHOWN), shown, shown))
     if found == NAME:
         known = sorted(inventory.features) + sorted(ignored)
-        guesses = ", ".join("%s for %s" % (suggest(name, known), quoted(name)) for name in tally.first
+        guesses = ", ".join("%s for %s" % (suggest(name, known), _quoted(name)) for name in tally.first
                             if suggest(name, known))
         return ("%s use feature names outside the inventory (%s): %s. They never match and count as features the "
-                "reference does not have.%s" % (tokens, inventory.describe, tally.examples(quoted, where),
+                "reference does not have.%s" % (tokens, inventory.describe, tally.examples(_quoted, where),
                                                 (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
     guesses = ", ".join("%s for %s" % (_value_guess(name, value, inventory), _pair((name, value)))
                         for name, value in tally.first if _value_guess(name, value, inventory))
@@ -425,7 +441,7 @@ def check_joined_candidates(pred, log, max_candidates, where):
     example = next(iter(tally.first))
     parts = [part.strip() for part in example.strip("[]").replace("'", "").replace('"', "").replace(",", "|")
              .split("|") if part.strip()][:max_candidates]
-    log.add(WARNING, where(*first), "%s of %s hold several candidates joined into one string: %s. A string is one "
+    _warn(log, where(*first), "%s of %s hold several candidates joined into one string: %s. A string is one "
             "candidate, which matches only if the whole string equals the gold. Give a list, best first: %s."
-            % ("{:,}".format(tally.tokens), _count(items, "item"), tally.examples(lambda c: quoted(c, 60), where, 2),
+            % ("{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2),
                "[%s]" % ", ".join('"%s"' % part for part in parts)), kind="candidates joined into one string")

@@ -389,7 +389,7 @@ def _suggest(word, choices, aliases=None, fuzzy=True):
     return lowered[close[0]] if close else ""
 
 
-#: Split names a participant may leave in a file name (``got_valid.json``): the submission's names have none.
+#: Split names a participant may leave in a file name (``<code>_valid.json``): the submission's names have none.
 SPLIT_SUFFIXES = ("train", "valid", "validation", "dev", "test", "pred", "preds", "predictions", "output")
 #: Extensions of text formats a participant may submit where JSON is expected, and what they are.
 OTHER_FORMATS = {".conllu": "CoNLL-U", ".conll": "CoNLL", ".txt": "plain text", ".tsv": "TSV", ".csv": "CSV",
@@ -414,13 +414,13 @@ def _declared_names(languages):
 
 
 def _words(text):
-    """The lower-case words of a file stem or a language name (``Old_French`` -> ``["old", "french"]``)."""
+    """The lower-case words of a file stem or a language name (``Middle_Low-Name`` -> ``["middle", "low", "name"]``)."""
     return [w for w in "".join(c if c.isalnum() else " " for c in text.lower()).split() if w]
 
 
 def _codes_by_name(stem, languages):
-    """The language codes whose declared name contains every word of ``stem`` (``gothic`` -> ``["got"]``,
-    ``latin`` -> ``["lat", "latm"]``), at most three; else a close spelling of a name; else ``[]``."""
+    """The language codes whose declared name contains every word of ``stem`` (a name written out, or one word
+    of it shared by at most three languages), else whose name is a close spelling of it; else ``[]``."""
     names = _language_names(languages)
     words = _words(stem)
     if not names or not words:
@@ -479,7 +479,7 @@ def _classify(path, expected, task_folders, languages, aliases):
     """Return (task, lang) for an expected file, else a Message explaining why ``path`` is not scored.
 
     ``languages``: the language codes, or the declaration's ``LANGUAGES`` (code -> (name, ...)), whose names
-    let a file named after its language (``gothic.json``) get a "did you mean" too."""
+    let a file named after its language (its name written out) get a "did you mean" too."""
     parts = path.split("/")
     if len(parts) == 2 and parts[0] in task_folders:
         folder, name = parts
@@ -502,7 +502,7 @@ def _classify(path, expected, task_folders, languages, aliases):
 
 def _root_file_hint(name, task_folders, languages, aliases):
     """A "did you mean" for a file at the root whose name holds a task folder and a language
-    (``pos_tagging_got.json`` -> ``pos_tagging/got.json``), or ""."""
+    (``<task>_<code>.json`` -> ``<task>/<code>.json``), or ""."""
     stem = posixpath.splitext(name)[0].lower()
     code = _suggest(stem, list(languages), aliases, fuzzy=False)
     if code:

@@ -432,9 +432,9 @@ def not_submitted(entries, expected, named=False):
     names the languages are grouped by folder; flat names (``named``) are listed as they are; at most
     :data:`MAX_LISTED_NAMES` names are shown.
 
-    >>> entries = [{"task": "pos", "lang": l, "file": "pos/%s.json" % l, "status": "missing"} for l in ("a", "b")]
-    >>> not_submitted(entries + [{"task": "lem", "lang": "a", "file": "lem/a.json", "status": "scored"}], 3).text
-    '2 of 3 expected files not submitted (each scores 0): pos/{a,b}.json'
+    >>> entries = [{"task": "t1", "lang": l, "file": "t1/%s.json" % l, "status": "missing"} for l in ("a", "b")]
+    >>> not_submitted(entries + [{"task": "t2", "lang": "a", "file": "t2/a.json", "status": "scored"}], 3).text
+    '2 of 3 expected files not submitted (each scores 0): t1/{a,b}.json'
     """
     missing = [entry for entry in entries if entry["status"] == "missing"]
     if not missing:

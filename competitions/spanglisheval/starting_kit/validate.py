@@ -24,16 +24,14 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 #: evalkit/entry.py (the Python version check, output safe on any terminal, no traceback), run from its path
-#: before anything that needs Python 3.7: it runs on any Python. In the kit it is in scoring_program/, in the
-#: repository in the top-level scoring_program/.
+#: before anything that needs Python 3.7 (it runs on any Python, and checks it at once). In the kit it is in
+#: scoring_program/, in the repository in the top-level scoring_program/.
 SCORER_FOLDERS = (os.path.join(HERE, "scoring_program"),
                   os.path.join(HERE, os.pardir, os.pardir, os.pardir, "scoring_program"))
-ENTRY = {"__name__": "evalkit_entry"}
+ENTRY = {"__name__": "evalkit_entry", "PROGRAM": "validate.py"}
 for _path in [p for p in (os.path.join(f, "evalkit", "entry.py") for f in SCORER_FOLDERS) if os.path.isfile(p)][:1]:
     with open(_path) as _handle:
         exec(compile(_handle.read(), _path, "exec"), ENTRY)
-if __name__ == "__main__" and "require_python" in ENTRY:
-    ENTRY["require_python"]("validate.py")
 
 from spanglisheval_kit import DATA_DIR, KitError, load_program, read_sets  # noqa: E402
 
