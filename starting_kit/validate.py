@@ -371,7 +371,8 @@ def main(argv=None):
         print("not checked (no %s input in %s): %s/ %s" % (args.split, args.data, folder, ", ".join(langs)))
     errors = sum(1 for m in messages if m["severity"] == "error")
     warnings = sum(1 for m in messages if m["severity"] == "warning")
-    verdict = "" if errors else " -- ready to upload" if not warnings else \
+    told = sum(1 for m in messages if m["severity"] == "warning" and m["file"])   # the subset line aside
+    verdict = "" if errors else " -- ready to upload" if not told else \
         " -- it can be uploaded, but read the warnings first: most say what would cost points"
     print("%s: %d of %s found and checked against the %s input; %s, %s%s"
           % (args.submission, found, plural(expected, "expected file"), args.split, plural(errors, "error"),

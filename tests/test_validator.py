@@ -66,7 +66,7 @@ def corruptions(files):
     files[morph][si].pop(0)
     mi = next(i for i, s in enumerate(files[gaps]) if s["masked_tokens"])
     files[gaps][mi]["masked_tokens"][0] = ["a", "b", "c", "d"]
-    return [("the submission as a whole", "expected file not submitted (each scores 0): %s" % pos),
+    return [("the submission as a whole", "expected files not submitted (each scores 0): %s" % pos),
             (lemma, "the file has %d sentences, the reference has %d" % (n_sentences - 1, n_sentences)),
             (morph, "sentence %d ($[%d]): %d tokens, the reference has %d" % (si + 1, si, n_tokens - 1, n_tokens)),
             (gaps, "sentence %d, mask 1" % (mi + 1)),
