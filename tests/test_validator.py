@@ -210,7 +210,7 @@ def test_sample_corrupted_copy_is_rejected(sample_run, tmp_path):
     status, output = run_validator(target, "--data", SAMPLE, "--split", "valid")
     assert status == 1
     assert_reported(output, expected)
-    assert "3 errors, 1 warning" in output and "1 warnings" not in output
+    assert "2 errors, 2 warnings" in output and "1 warnings" not in output
 
 
 @needs_sample
@@ -259,7 +259,15 @@ def test_shared_baseline_submissions_validate(shared_run):
                     sample_zip(shared_run, system, subtask, split), SHARED, split, subtask,
                     excluded=excluded if split == "valid" else None)
                 assert expected and found == expected, (expected, found)
-                assert [m for m in messages if m["severity"] != "info"] == [], messages[:5]
+                assert [m for m in messages if m["severity"] != "info" and not untrained_tags(m)] == [], messages[:5]
+
+
+def untrained_tags(message):
+    """Whether ``message`` is the one warning about the empty tags the baseline writes for a language whose training
+    file the release lacks (make_submission.py says NO MODEL for it): they are outside the tag set, rightly."""
+    lang = message["file"][len("pos_tagging/"):-len(".json")]
+    return (message["file"].startswith("pos_tagging/") and "tags are outside the task's tag set" in message["text"]
+            and "'' (" in message["text"] and not V.find_input(SHARED, "morphology", "train", lang))
 
 
 WRONG_SPLIT = "these look like predictions for the test split: "
