@@ -11,6 +11,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from evalkit.entry import require_python  # noqa: E402  (old syntax: it runs on any Python)
+require_python("evaluate.py")             # a plain message and exit status 2 before Python 3.7
+
 import st2024  # noqa: E402  (the competition's facts)
 from evalkit.cli import main  # noqa: E402
 

@@ -43,6 +43,38 @@ UD_LANGUAGES = tuple(code for code in LANGUAGES if code not in FILL_MASK_ONLY)
 LANGUAGE_ALIASES = {"sanv": "san"}
 
 
+#: The 17 universal POS tags of Universal Dependencies v2 (universaldependencies.org/u/pos/); a multiword-token
+#: range row has ``_``. Tags outside them are reported (they never match).
+UPOS_TAGS = ("ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT",
+             "SCONJ", "SYM", "VERB", "X")
+#: Other spellings of a UPOS tag, for the "did you mean" (CONJ, UD v1's tag, is left out: a language's training
+#: data may still use it, and it then belongs to that language's tag set).
+UPOS_ALIASES = {"PUNC": "PUNCT", "PCT": "PUNCT", "PREP": "ADP"}
+
+#: UD v2's universal features and their values (universaldependencies.org/u/feat/), then the features UD documents
+#: for several languages with values of their own (None: any value). A language's training data adds its own
+#: (``evalkit/inventory.py``); a name or value outside them is reported, never scored differently.
+UD_FEATURES = dict((name, tuple(values.split())) for name, values in (
+    ("PronType", "Art Dem Emp Exc Ind Int Neg Prs Rcp Rel Tot"),
+    ("NumType", "Card Dist Frac Mult Ord Range Sets"),
+    ("Poss", "Yes"), ("Reflex", "Yes"), ("Foreign", "Yes"), ("Abbr", "Yes"), ("Typo", "Yes"),
+    ("ExtPos", "ADJ ADP ADV AUX CCONJ DET INTJ PRON PROPN SCONJ"),
+    ("Gender", "Com Fem Masc Neut"), ("Animacy", "Anim Hum Inan Nhum"),
+    ("Number", "Coll Count Dual Grpa Grpl Inv Pauc Plur Ptan Sing Tri"),
+    ("Case", "Abs Acc Erg Nom Abe Ben Cau Cmp Cns Com Dat Dis Equ Gen Ins Par Tem Tra Voc Abl Add Ade All Del Ela Ess "
+             "Ill Ine Lat Loc Per Sbe Sbl Spl Sub Sup Ter"),
+    ("Definite", "Com Cons Def Ind Spec"), ("Deixis", "Abv Bel Even Med Nvis Prox Remt"), ("DeixisRef", "1 2"),
+    ("Degree", "Abs Aug Cmp Dim Equ Pos Sup"),
+    ("VerbForm", "Conv Fin Gdv Ger Inf Part Sup Vnoun"),
+    ("Mood", "Adm Cnd Des Imp Ind Int Irr Jus Nec Opt Pot Prp Qot Sub"),
+    ("Tense", "Fut Imp Past Pqp Pres"), ("Aspect", "Hab Imp Iter Perf Prog Prosp"),
+    ("Voice", "Act Antip Bfoc Cau Dir Inv Lfoc Mid Pass Rcp"), ("Evident", "Fh Nfh"), ("Polarity", "Neg Pos"),
+    ("Person", "0 1 2 3 4"), ("Polite", "Elev Form Humb Infm"), ("Clusivity", "Ex In")))
+UD_FEATURES.update((name, None) for name in (
+    "AdpType", "AdvType", "ConjType", "Echo", "Hyph", "NameType", "NounType", "NumForm", "NumValue", "PartType",
+    "PrepCase", "PunctSide", "PunctType", "Style", "Subcat", "VerbType"))
+
+
 class Task(object):
     """One task of the competition.
 
@@ -52,14 +84,20 @@ class Task(object):
     ``languages`` the languages the task can have; ``mask_marker`` the gap marker of fill-mask input.
     The remaining attributes are the 2024 rules the kinds apply: only the first ``max_candidates``
     candidates count; a morphology token's form is under one of ``form_keys``; ``ignored_keys`` are
-    never scored as features.
+    never scored as features. ``labels``, ``label_aliases`` and ``features`` are the task's inventory (a tag set,
+    other spellings of its tags, feature names and values): predictions outside it are reported, never scored
+    differently (``evalkit/inventory.py``).
     """
 
     max_candidates = 3
     form_keys = ("Token", "Form")
     ignored_keys = frozenset(("Token", "Form", "UPOS", "Lemma"))
 
-    def __init__(self, folder, key, label, kind, components, languages, mask_marker=None):
+    def __init__(self, folder, key, label, kind, components, languages, mask_marker=None, labels=None,
+                 label_aliases=None, features=None):
+        self.labels = labels
+        self.label_aliases = label_aliases
+        self.features = features
         self.folder = folder
         self.key = key
         self.label = label
@@ -73,8 +111,9 @@ class Task(object):
 
 
 TASKS = (
-    Task("pos_tagging", "pos", "POS tagging", "tagging", ("acc", "f1"), UD_LANGUAGES),
-    Task("morph_features", "full_morph", "Morphological features", "morph", (), UD_LANGUAGES),
+    Task("pos_tagging", "pos", "POS tagging", "tagging", ("acc", "f1"), UD_LANGUAGES, labels=UPOS_TAGS + ("_",),
+         label_aliases=UPOS_ALIASES),
+    Task("morph_features", "full_morph", "Morphological features", "morph", (), UD_LANGUAGES, features=UD_FEATURES),
     Task("lemmatisation", "lemma", "Lemmatisation", "candidates", ("acc1", "acc3"), UD_LANGUAGES),
     Task("fill_mask_word", "fill_mask_word", "Filling the gaps (word)", "fill_mask", ("acc1", "acc3"),
          tuple(LANGUAGES), mask_marker="[MASK]"),
@@ -96,6 +135,9 @@ SUBTASKS = OrderedDict([
         "languages": UD_LANGUAGES,
     }),
 ])
+
+#: The reference folder the starting kit ships (the valid split's gold), named in the scorer's local hints.
+LOCAL_REFERENCE = "reference_data/dev"
 
 #: Limits applied to participant uploads (the largest valid file of the release is about 10 MiB).
 MAX_FILE_BYTES = 256 * 1024 * 1024

@@ -27,6 +27,15 @@ import tempfile
 from collections import OrderedDict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+#: Where the scoring program is looked for when ``--scorer`` is not given: in the kit, or beside it.
+SCORER_FOLDERS = (os.path.join(HERE, "scoring_program"), os.path.join(os.path.dirname(HERE), "scoring_program"))
+#: evalkit/entry.py (the Python version check, output safe on any terminal, no traceback), run from its path
+#: before anything that needs Python 3.7 (it runs on any Python, and checks it at once). No functions when no
+#: scoring program is found here (then the check runs once --scorer is found).
+ENTRY = {"__name__": "evalkit_entry", "PROGRAM": "validate.py"}
+for _path in [p for p in (os.path.join(f, "evalkit", "entry.py") for f in SCORER_FOLDERS) if os.path.isfile(p)][:1]:
+    with open(_path) as _handle:
+        exec(compile(_handle.read(), _path, "exec"), ENTRY)
 SPLITS = ("valid", "test")
 #: Phase of the references built from a split (``reference_data/<phase>``).
 PHASES = {"valid": "dev", "test": "test"}
@@ -34,7 +43,9 @@ TSV_HEADER = ("masked", "src")
 EXIT_HELP = """exit status:
   0  no error found: ready to upload (warnings may remain)
   1  errors found: each is listed with its file and position
-  2  nothing could be checked: no such submission, no input of the split under --data, or no scoring program"""
+  2  nothing could be checked: no such submission, no input of the split under --data, no scoring program,
+     or a Python older than 3.7
+  3  internal error of validate.py (a bug: please report it)"""
 
 
 # --------------------------------------------------------------------------- the release's files
@@ -175,6 +186,49 @@ def write_other_split(data_dir, split, pairs, out_dir, fingerprint, aliases=None
     return True
 
 
+def train_inventory(path):
+    """``(UPOS tags, FEATS strings)``: the distinct tags and feature strings of a CoNLL-U file, read line by line
+    (a training file can hold half a million rows)."""
+    tags, feats = set(), set()
+    with open(path, encoding="utf-8-sig") as handle:
+        for line in handle:
+            if line.startswith("#") or "\t" not in line:
+                continue
+            columns = line.rstrip("\r\n").split("\t")
+            if len(columns) >= 6 and "." not in columns[0]:
+                tags.add(columns[3])
+                feats.add(columns[5])
+    return tags, feats
+
+
+def write_inventory(data_dir, pairs, out_dir, inventory, aliases=None):
+    """Write the scorer's ``inventory.json`` (``evalkit/inventory.py``) under ``out_dir``: for each tagging task
+    (``labels``) and features task (``features``) of ``pairs``, what the language's TRAIN file uses (never the
+    checked split's file), so that a tag or feature of the language's own is not reported as outside the
+    inventory. Returns the number of languages whose training file was found."""
+    files, found = {}, set()
+    langs = []
+    for task, lang in pairs:
+        if lang not in langs and (getattr(task, "labels", None) or getattr(task, "features", None)):
+            langs.append(lang)
+    for lang in langs:
+        path = find_input(data_dir, "morphology", "train", lang, aliases)
+        if path is None:
+            continue
+        tags, feats = train_inventory(path)
+        found.add(lang)
+        for task, pair_lang in pairs:
+            if pair_lang != lang:
+                continue
+            if getattr(task, "labels", None):
+                files["%s/%s" % (task.folder, lang)] = {"labels": sorted(tags)}
+            elif getattr(task, "features", None):
+                files["%s/%s" % (task.folder, lang)] = {"features": inventory.feature_inventory(feats)}
+    with open(os.path.join(out_dir, inventory.FILE_NAME), "w", encoding="utf-8") as handle:
+        json.dump({"source": "train", "files": files}, handle, ensure_ascii=False)
+    return len(found)
+
+
 def expected_pairs(competition, subtask):
     """``(task, lang)`` pairs of a subtask, in the competition's order."""
     spec = competition.SUBTASKS[subtask]
@@ -186,8 +240,7 @@ def expected_pairs(competition, subtask):
 
 def find_scorer(explicit=None):
     """The scoring program folder (holding ``evaluate.py`` and ``evalkit/``), or None."""
-    candidates = [explicit] if explicit else [os.path.join(HERE, "scoring_program"),
-                                              os.path.join(os.path.dirname(HERE), "scoring_program")]
+    candidates = [explicit] if explicit else list(SCORER_FOLDERS)
     for folder in candidates:
         if folder and os.path.isfile(os.path.join(folder, "evalkit", "scoring.py")):
             return os.path.abspath(folder)
@@ -198,6 +251,8 @@ def load_scorer(folder):
     """Import the competition module and ``evalkit`` from the scoring program ``folder``."""
     if folder not in sys.path:
         sys.path.insert(0, folder)
+    from evalkit.entry import require_python
+    require_python("validate.py")   # a scoring program given with --scorer: checked before it is used
     import st2024
     from evalkit import layout, scoring
     return st2024, scoring, layout
@@ -227,11 +282,10 @@ def validate(submission, data_dir, split, subtask="unconstrained", scorer=None, 
     """
     folder = find_scorer(scorer)
     if folder is None:
-        raise RuntimeError("the scoring program was not found (looked in %s and %s; give --scorer DIR)"
-                           % (os.path.join(HERE, "scoring_program"),
-                              os.path.join(os.path.dirname(HERE), "scoring_program")))
+        raise RuntimeError("the scoring program was not found (looked in %s; give --scorer DIR)"
+                           % " and ".join(SCORER_FOLDERS))
     competition, scoring, layout = load_scorer(folder)
-    from evalkit import fingerprint
+    from evalkit import fingerprint, inventory
     if subtask not in competition.SUBTASKS:
         raise RuntimeError("unknown subtask %r (choose from %s)" % (subtask, ", ".join(competition.SUBTASKS)))
     skipped = {}
@@ -244,7 +298,9 @@ def validate(submission, data_dir, split, subtask="unconstrained", scorer=None, 
         written, missing = write_public_reference(competition, data_dir, split, pairs, tmp, skipped)
         if not written:
             raise RuntimeError("no input file of the %s split was found under %s" % (split, data_dir))
-        write_other_split(data_dir, split, written, tmp, fingerprint, getattr(competition, "LANGUAGE_ALIASES", {}))
+        aliases = getattr(competition, "LANGUAGE_ALIASES", {})
+        write_other_split(data_dir, split, written, tmp, fingerprint, aliases)
+        write_inventory(data_dir, written, tmp, inventory, aliases)
         try:
             report = scoring.evaluate(competition, tmp, submission, gold=False)
         except layout.NothingToScore as err:
@@ -272,9 +328,9 @@ def print_messages(messages, out=sys.stdout):
     for message in messages:
         by_file.setdefault(message["file"], []).append(message)
     for name, group in by_file.items():
-        out.write("%s\n" % name)
+        out.write("%s\n" % (name or "the submission as a whole"))
         for message in group:
-            where = (message["where"] + ": ") if message["where"] else ""
+            where = (message["where"] + ": ") if message["where"] and message["file"] else ""
             out.write("  %s: %s%s\n" % (message["severity"], where, message["text"]))
 
 
@@ -315,9 +371,12 @@ def main(argv=None):
         print("not checked (no %s input in %s): %s/ %s" % (args.split, args.data, folder, ", ".join(langs)))
     errors = sum(1 for m in messages if m["severity"] == "error")
     warnings = sum(1 for m in messages if m["severity"] == "warning")
+    told = sum(1 for m in messages if m["severity"] == "warning" and m["file"])   # the subset line aside
+    verdict = "" if errors else " -- ready to upload" if not told else \
+        " -- it can be uploaded, but read the warnings first: most say what would cost points"
     print("%s: %d of %s found and checked against the %s input; %s, %s%s"
           % (args.submission, found, plural(expected, "expected file"), args.split, plural(errors, "error"),
-             plural(warnings, "warning"), "" if errors else " -- ready to upload"))
+             plural(warnings, "warning"), verdict))
     return 1 if errors else 0
 
 
@@ -327,4 +386,4 @@ def plural(count, noun):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(ENTRY["run"](main, "validate.py", "validate.py") if "run" in ENTRY else main())

@@ -67,7 +67,7 @@ def corruptions(files):
     files[morph][si].pop(0)
     mi = next(i for i, s in enumerate(files[gaps]) if s["masked_tokens"])
     files[gaps][mi]["masked_tokens"][0] = ["a", "b", "c", "d"]
-    return [(pos, "missing: expected %s in the submission" % pos),
+    return [("the submission as a whole", "expected files not submitted (each scores 0): %s" % pos),
             (lemma, "the file has %d sentences, the reference has %d" % (n_sentences - 1, n_sentences)),
             (morph, "sentence %d ($[%d]): %d tokens, the reference has %d" % (si + 1, si, n_tokens - 1, n_tokens)),
             (gaps, "sentence %d, mask 1" % (mi + 1)),
@@ -211,7 +211,7 @@ def test_sample_corrupted_copy_is_rejected(sample_run, tmp_path):
     status, output = run_validator(target, "--data", SAMPLE, "--split", "valid")
     assert status == 1
     assert_reported(output, expected)
-    assert "3 errors, 1 warning" in output and "1 warnings" not in output
+    assert "2 errors, 2 warnings" in output and "1 warnings" not in output
 
 
 @needs_sample
@@ -260,7 +260,15 @@ def test_shared_baseline_submissions_validate(shared_run):
                     sample_zip(shared_run, system, subtask, split), SHARED, split, subtask,
                     excluded=excluded if split == "valid" else None)
                 assert expected and found == expected, (expected, found)
-                assert [m for m in messages if m["severity"] != "info"] == [], messages[:5]
+                assert [m for m in messages if m["severity"] != "info" and not untrained_tags(m)] == [], messages[:5]
+
+
+def untrained_tags(message):
+    """Whether ``message`` is the one warning about the empty tags the baseline writes for a language whose training
+    file the release lacks (make_submission.py says NO MODEL for it): they are outside the tag set, rightly."""
+    lang = message["file"][len("pos_tagging/"):-len(".json")]
+    return (message["file"].startswith("pos_tagging/") and "tags are outside the task's tag set" in message["text"]
+            and "'' (" in message["text"] and not V.find_input(SHARED, "morphology", "train", lang))
 
 
 WRONG_SPLIT = "these look like predictions for the test split: "
@@ -322,11 +330,13 @@ def test_shared_corrupted_copy_and_wrapped_folder(shared_run, tmp_path):
 @needs_sample
 def test_shipped_sample_submission_matches_the_sample_data():
     """starting_kit/sample_submission/ (Latin and Classical Chinese only) answers sample_data's valid
-    split: its files raise no message; the other languages are only reported missing."""
+    split: its files raise no message; the other languages are only said not submitted (one line: a subset may be
+    submitted)."""
     folder = os.path.join(ROOT, "starting_kit", "sample_submission")
     messages, _, _, _ = V.validate(folder, SAMPLE, "valid")
     shipped = set(os.path.relpath(p, folder).replace(os.sep, "/") for p in glob.glob(os.path.join(folder, "*", "*.json")))
     assert len(shipped) == 10
-    stale = [m for m in messages if m["file"] in shipped or not m["text"].startswith("missing: ")]
+    stale = [m for m in messages if m["file"] in shipped or "expected files not submitted (each scores 0)" not in m["text"]]
+    assert len(messages) == 1, messages
     assert not stale, ("sample_data changed: regenerate starting_kit/sample_submission/ with make_submission.py "
                        "--data sample_data --split valid (keep lat and lzh, one sentence per line): %s" % stale[:3])

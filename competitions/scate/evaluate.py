@@ -16,6 +16,9 @@ for _folder in (HERE, os.path.join(HERE, os.pardir, os.pardir, "scoring_program"
         break
 sys.path.insert(0, HERE)
 
+from evalkit.entry import require_python  # noqa: E402  (old syntax: it runs on any Python)
+require_python("evaluate.py")             # a plain message and exit status 2 before Python 3.7
+
 import scate  # noqa: E402  (the competition's facts)
 from evalkit.cli import main  # noqa: E402
 

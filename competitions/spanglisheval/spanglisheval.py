@@ -55,6 +55,8 @@ TASKS_BY_FOLDER = OrderedDict((task.folder, task) for task in TASKS)
 SUBMISSION_FILE = "predictions.json"
 #: The reference: JSON Lines, one set a line (id, sentences, gold index, gold type).
 REFERENCE_FILE = "reference.jsonl"
+#: The reference folder the starting kit ships (the dev gold), named in the scorer's local hints.
+LOCAL_REFERENCE = "data/dev"
 #: Other spellings of the file stem, for the did-you-mean.
 NAME_ALIASES = {"prediction": "predictions", "submission": "predictions", "answers": "predictions",
                 "scores": "predictions", "sets": "predictions", "preds": "predictions", "pred": "predictions",

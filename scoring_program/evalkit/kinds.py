@@ -25,7 +25,7 @@ from collections import Counter
 from itertools import chain, repeat
 from operator import itemgetter
 
-from . import metrics
+from . import inventory as labels, metrics
 from .messages import DataError, ERROR, WARNING, printable, quoted
 
 _SEQ = (list, tuple)
@@ -143,6 +143,11 @@ def _where(si, ti=None, extra=""):
 def _mask_where(si, mi):
     """Position of mask ``mi`` of sentence ``si`` (both 0-based) in a fill-mask file."""
     return "sentence %d, mask %d ($[%d][\"masked_tokens\"][%d])" % (si + 1, mi + 1, si, mi)
+
+
+def _tag_where(si, ti):
+    """Position of the tag of token ``ti`` of sentence ``si`` in a pair file."""
+    return _where(si, ti, "[1]")
 
 
 def _lemma_where(si, ti):
@@ -285,6 +290,11 @@ class Kind(object):
         """The parsed prediction when the whole file is flawless (nothing to report), else None."""
         return None
 
+    def check_labels(self, pred, log, task, inventory):
+        """Warn (once per file and class of mistake, :mod:`evalkit.inventory`) about well-formed predictions that
+        will score badly: labels outside the task's ``inventory`` (an :class:`~evalkit.inventory.Inventory`),
+        values of the wrong type. ``pred`` is what :meth:`parse_prediction` returned; it is not changed."""
+
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         """Parse sentence ``si`` against its parsed reference; None when it scores 0."""
         raise NotImplementedError
@@ -408,6 +418,10 @@ class TaggingKind(PairKind):
                     % _type_name(tags[ti]), kind="tag that is not a string")
             tags[ti] = None
         return tags
+
+    def check_labels(self, pred, log, task, inventory):
+        """Tags outside the task's tag set (lower-case UPOS, another tag set): one warning with a "did you mean"."""
+        labels.check_tags(pred, log, inventory, _tag_where)
 
     optional_details = True
 
@@ -556,12 +570,18 @@ class CandidatesKind(PairKind):
 
     name = "candidates"
     value_label = "candidates"
+    #: Ranked candidates, of which only the first ``task.max_candidates`` count (said when a file is refused).
+    ranks_candidates = True
 
     def _flawless_values(self, values, task):
         return _flawless_candidate_lists(values, task.max_candidates)
 
     def _values(self, values, log, si, task):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
+
+    def check_labels(self, pred, log, task, inventory):
+        """Candidates joined into one string (``"a|b|c"``): one warning."""
+        labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where)
 
     def score(self, ref, pred, task):
         """Per sentence acc@1 and acc@3 over the tokens (components ``acc1``, ``acc3``)."""
@@ -642,6 +662,11 @@ class MorphKind(Kind):
         fixed = dict(ptok)
         fixed.update(fixes)
         return metrics.morph_marks(gfeats, fixed, ignored)
+
+    def check_labels(self, pred, log, task, inventory):
+        """Feature mistakes (a FEATS string, nested features, ``"_"`` or NaN for an absent feature, numbers, names
+        and values outside the inventory): one warning per class."""
+        labels.check_features(pred, log, inventory, task.ignored_keys, _where)
 
     def _report_forms(self, log, si, forms, ref_forms, task):
         for ti, form in enumerate(forms):
@@ -741,6 +766,7 @@ class FillMaskKind(Kind):
     """Ranked candidates per masked position; acc@1 and acc@3 per sentence with at least one mask."""
 
     name = "fill_mask"
+    ranks_candidates = True   # see CandidatesKind
 
     def parse_reference(self, value, name, task):
         """Parsed sentences ``(masked line, golds)``; golds ``None`` for an excluded sentence."""
@@ -817,6 +843,10 @@ class FillMaskKind(Kind):
             _token_count_error(log, si, len(cands), n_masks, "candidate list")
             return None
         return _candidate_lists(cands, log, task.max_candidates, _mask_where, si)
+
+    def check_labels(self, pred, log, task, inventory):
+        """Candidates joined into one string (``"a|b|c"``): one warning."""
+        labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where)
 
     def score(self, ref, pred, task):
         """Per sentence with a gap, acc@1 and acc@3 over its gaps (components ``acc1``, ``acc3``)."""

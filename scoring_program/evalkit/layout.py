@@ -373,8 +373,9 @@ def _wrapping_prefix(names, task_folders):
     return top + "/" if inner & task_folders else ""
 
 
-def _suggest(word, choices, aliases=None):
-    """A "did you mean" for ``word`` among ``choices``, or ""."""
+def _suggest(word, choices, aliases=None, fuzzy=True):
+    """A "did you mean" for ``word`` among ``choices`` (``fuzzy=False``: only the same word but for case, an alias
+    or ``-`` for ``_``), or ""."""
     lowered = dict((c.lower(), c) for c in choices)
     key = word.lower()
     if aliases and key in aliases:
@@ -382,31 +383,138 @@ def _suggest(word, choices, aliases=None):
     if key in lowered:
         return lowered[key]
     key = key.replace("-", "_")   # other close spellings are found by difflib below
-    if key in lowered:
-        return lowered[key]
+    if key in lowered or not fuzzy:
+        return lowered.get(key, "")
     close = difflib.get_close_matches(key, list(lowered), n=1, cutoff=0.75)
     return lowered[close[0]] if close else ""
 
 
+#: Split names a participant may leave in a file name (``<code>_valid.json``): the submission's names have none.
+SPLIT_SUFFIXES = ("train", "valid", "validation", "dev", "test", "pred", "preds", "predictions", "output")
+#: Extensions of text formats a participant may submit where JSON is expected, and what they are.
+OTHER_FORMATS = {".conllu": "CoNLL-U", ".conll": "CoNLL", ".txt": "plain text", ".tsv": "TSV", ".csv": "CSV",
+                 ".jsonl": "JSON Lines", ".xml": "XML", ".pkl": "a pickle", ".npy": "a NumPy array"}
+
+
+def _language_names(languages):
+    """``{code: lower-case name}`` when ``languages`` maps codes to declarations whose first item is the
+    language's name (``LANGUAGES``), else ``{}``."""
+    return dict((code, name.lower()) for code, name in _declared_names(languages).items())
+
+
+def _declared_names(languages):
+    """``{code: name}`` as declared (see :func:`_language_names`)."""
+    names = {}
+    if isinstance(languages, dict):
+        for code, value in languages.items():
+            name = value[0] if isinstance(value, (tuple, list)) and value else value
+            if isinstance(name, str):
+                names[code] = name
+    return names
+
+
+def _words(text):
+    """The lower-case words of a file stem or a language name (``Middle_Low-Name`` -> ``["middle", "low", "name"]``)."""
+    return [w for w in "".join(c if c.isalnum() else " " for c in text.lower()).split() if w]
+
+
+def _codes_by_name(stem, languages):
+    """The language codes whose declared name contains every word of ``stem`` (a name written out, or one word
+    of it shared by at most three languages), else whose name is a close spelling of it; else ``[]``."""
+    names = _language_names(languages)
+    words = _words(stem)
+    if not names or not words:
+        return []
+    found = [code for code, name in names.items() if all(w in _words(name) for w in words)]
+    if not found:
+        close = difflib.get_close_matches(" ".join(words), list(names.values()), n=1, cutoff=0.8)
+        found = [code for code, name in names.items() if close and name == close[0]]
+    return found if len(found) <= 3 else []
+
+
+def _name_hint(folder, stem, ext, languages, aliases):
+    """``(why, suggestions)`` for a file of a task folder whose name is not ``<language code>.json``."""
+    codes = list(languages)
+    suffix = ""
+    lowered = stem.lower()
+    for split in SPLIT_SUFFIXES:
+        for sep in ("_", "-", "."):
+            if lowered.endswith(sep + split) and len(lowered) > len(split) + 1:
+                suffix, lowered = split, lowered[:-len(split) - 1]
+                break
+        if suffix:
+            break
+    doubled = lowered.endswith(".json")
+    lowered = lowered[:-5] if doubled else lowered
+    guess = _suggest(lowered, codes, aliases, fuzzy=False) if lowered else ""
+    by_name = [] if guess else _codes_by_name(lowered, languages)
+    if not guess and not by_name and lowered:
+        guess = _suggest(lowered, codes, aliases)
+    choices = [guess] if guess else by_name
+    if ext.lower() in OTHER_FORMATS:
+        why = ("a %s file: the submission holds JSON, one <language code>.json per language in the shape the "
+               "Evaluation page shows; convert it (json.dump of the lists), or write it with the starting kit's "
+               "make_submission.py" % OTHER_FORMATS[ext.lower()])
+    elif suffix:
+        why = "the file names have no split (no _%s): <language code>.json, the same in every phase" % suffix
+    elif by_name:
+        why = "files are named by language code, not by language name: %s" % ", ".join(
+            "%s for %s" % (code, _declared_names(languages)[code]) for code in by_name)
+    elif doubled:
+        why = "the name ends in .json twice"
+    elif ext != ".json" and ext.lower() == ".json":
+        why = "the extension is .json, in lower case"
+    elif ext.lower() != ".json":
+        why = "files are named <language code>.json"
+    elif guess and guess == lowered:
+        why = "files are named <language code>.json in lower case"
+    elif guess:
+        why = "files are named by language code: %s, not %s" % (guess, stem)
+    else:
+        why = "files are named <language code>.json, with one of the codes %s" % ", ".join(sorted(codes))
+    return why, ["%s/%s.json" % (folder, code) for code in choices]
+
+
 def _classify(path, expected, task_folders, languages, aliases):
-    """Return (task, lang) for an expected file, else a Message explaining why ``path`` is not scored."""
+    """Return (task, lang) for an expected file, else a Message explaining why ``path`` is not scored.
+
+    ``languages``: the language codes, or the declaration's ``LANGUAGES`` (code -> (name, ...)), whose names
+    let a file named after its language (its name written out) get a "did you mean" too."""
     parts = path.split("/")
     if len(parts) == 2 and parts[0] in task_folders:
         folder, name = parts
-        stem = name[:-5] if name.lower().endswith(".json") else name
-        if name.endswith(".json") and (folder, stem) in expected:
+        stem, ext = posixpath.splitext(name)
+        if ext == ".json" and (folder, stem) in expected:
             return folder, stem
-        if name.endswith(".json") and stem in languages:
+        if ext == ".json" and stem in languages:
             return Message(path, INFO, "layout", "%s is not scored in this phase (ignored)" % stem)
-        guess = _suggest(stem, languages, aliases)
-        hint = " Did you mean %s/%s.json?" % (folder, guess) if guess else ""
-        return Message(path, WARNING, "layout", "unexpected file name (ignored); files are named <language code>.json "
-                       "in lower case.%s" % hint)
+        why, guesses = _name_hint(folder, stem, ext, languages, aliases)
+        hint = " Did you mean %s?" % " or ".join(guesses) if guesses else ""
+        return Message(path, WARNING, "layout", "unexpected file name (ignored): %s.%s" % (why, hint))
     guess = _suggest(parts[0], task_folders) if len(parts) > 1 else ""
     hint = " Did you mean %s/?" % guess if guess and guess != parts[0] else ""
+    if len(parts) == 1:
+        hint = _root_file_hint(parts[0], task_folders, languages, aliases)
     what = "folder" if len(parts) > 1 else "file"
     return Message(path, WARNING, "layout", "unexpected %s (ignored); expected <task>/<language>.json with task one of %s.%s"
                    % (what, ", ".join(sorted(task_folders)), hint))
+
+
+def _root_file_hint(name, task_folders, languages, aliases):
+    """A "did you mean" for a file at the root whose name holds a task folder and a language
+    (``<task>_<code>.json`` -> ``<task>/<code>.json``), or ""."""
+    stem = posixpath.splitext(name)[0].lower()
+    code = _suggest(stem, list(languages), aliases, fuzzy=False)
+    if code:
+        return " Put it in its task's folder, e.g. %s/%s.json." % (sorted(task_folders)[0], code)
+    for folder in sorted(task_folders, key=len, reverse=True):
+        if stem.startswith(folder.lower()) and len(stem) > len(folder) + 1:
+            rest = stem[len(folder) + 1:]
+            guess = _suggest(rest, list(languages), aliases, fuzzy=False)
+            codes = [guess] if guess else _codes_by_name(rest, languages)
+            if codes:
+                return " Did you mean %s?" % " or ".join("%s/%s.json" % (folder, code) for code in codes)
+    return ""
 
 
 def _folder_message(folder, count, task_folders):

@@ -589,7 +589,9 @@ def _entry_details(view, task, entry):
     kind = task.get("kind")
     details = _as_dict(entry.get("details"))
     body = [_entry_counts(view, entry)]
-    if entry.get("status") != STATUS_SCORED:
+    if entry.get("status") == "missing":   # a subset is allowed: said once for the whole submission
+        body.append('<p class="bad">Not submitted: this entry scores 0.</p>')
+    elif entry.get("status") != STATUS_SCORED:
         body.append('<p class="bad">Not scored as submitted (%s); see the messages for this file.</p>'
                     % _e(STATUS_LABELS.get(_key(entry.get("status"))) or entry.get("status") or "unknown"))
     body.append(_comparison_table(view, entry))

@@ -11,11 +11,11 @@ import hashlib
 import os
 from collections import OrderedDict
 
-from . import __version__, choice, fingerprint, keys, lines, metrics
+from . import __version__, choice, fingerprint, inventory, keys, lines, metrics
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes, read_optional_json
-from .messages import DataError, Message, MessageLog, ERROR
+from .messages import DataError, Message, MessageLog, ERROR, WARNING
 from .timenorm.kind import KINDS as DOCUMENT_KINDS
 
 #: Every kind by name: the JSON kinds (evalkit.kinds), the line-aligned text kinds (evalkit.lines) and the
@@ -75,17 +75,26 @@ def values_limit(limits):
     return max(MIN_VALUES, SIZE_FACTOR * ref["values"])
 
 
-def _out_of_proportion(name, got, what, limits, key):
-    """The DataError for a prediction with ``got`` (text: a number of bytes or values) over ``limits``."""
+#: Said of a refused file of ranked candidates: the likeliest cause, and that the file is refused, not cut.
+TOO_MANY_CANDIDATES = ("; only the first %d candidates of each item count, and a file this large usually holds "
+                       "dozens of candidates per item: such a file is refused before it is read (it is not cut to "
+                       "%d), so keep the first %d")
+
+
+def _out_of_proportion(name, got, what, limits, key, task=None):
+    """The DataError for a prediction with ``got`` (text: a number of bytes or values) over ``limits``; for a task
+    of ranked candidates (its kind's ``ranks_candidates``) the message says what usually causes it."""
     floor = MIN_BYTES if key == "bytes" else MIN_VALUES
+    ranked = task is not None and getattr(KINDS.get(task.kind), "ranks_candidates", False)
+    cause = TOO_MANY_CANDIDATES % ((task.max_candidates,) * 3) if ranked else ""
     if key == "bytes" and limits["file"] == limits["platform_file"]:   # the platform's limit, not the reference's
-        return DataError(name, "", "the file has %s bytes; at most %s are accepted"
-                         % (got, "{:,}".format(limits["file"])))
+        return DataError(name, "", "the file has %s bytes; at most %s are accepted%s"
+                         % (got, "{:,}".format(limits["file"]), cause))
     return DataError(name, "", "the file has %s %s, out of all proportion to its reference file (%s): at most %s are "
-                     "accepted (%d times the reference's, and never less than %s); a prediction for these sentences "
-                     "cannot usefully be larger" % (got, what, "{:,}".format(limits["ref"][key]),
-                                                    "{:,}".format(limits[key if key == "values" else "file"]),
-                                                    SIZE_FACTOR, "{:,}".format(floor)))
+                     "accepted (%d times the reference's, and never less than %s)%s" % (
+                         got, what, "{:,}".format(limits["ref"][key]),
+                         "{:,}".format(limits[key if key == "values" else "file"]), SIZE_FACTOR,
+                         "{:,}".format(floor), cause or "; a prediction for these sentences cannot usefully be larger"))
 
 
 def read_prediction(submission, task, lang, limits, name):
@@ -93,15 +102,15 @@ def read_prediction(submission, task, lang, limits, name):
     (declared size, actual size, number of JSON values); DataError when it is out of proportion."""
     declared = submission.size(task.folder, lang)
     if declared > limits["file"]:
-        raise _out_of_proportion(name, "{:,}".format(declared), "bytes", limits, "bytes")
+        raise _out_of_proportion(name, "{:,}".format(declared), "bytes", limits, "bytes", task)
     data = submission.read(task.folder, lang, limits["file"])
     if len(data) > limits["file"]:
-        raise _out_of_proportion(name, "more than {:,}".format(limits["file"]), "bytes", limits, "bytes")
+        raise _out_of_proportion(name, "more than {:,}".format(limits["file"]), "bytes", limits, "bytes", task)
     if len(data) > COUNT_FROM * limits["ref"]["bytes"]:
         values, most = json_values(data), values_limit(limits)
         if values > most:
             raise _out_of_proportion(name, "{:,}".format(values), "JSON values (counted as commas and opening "
-                                     "brackets)", dict(limits, values=most), "values")
+                                     "brackets)", dict(limits, values=most), "values", task)
     return data
 
 
@@ -196,7 +205,7 @@ def _failed_entry(task, lang, status, name=None):
 
 
 def score_file(task, lang, ref, submission, limits, messages, other=None, name=None, per_sentence=False,
-               details=True):
+               details=True, inventories=None):
     """Score one (task, language) file of ``submission`` against parsed ``ref``; return its entry dict.
 
     ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None. ``name``: the
@@ -206,11 +215,12 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
     failed entry has none: every sentence counts 0).
     ``details=False`` (opt-in): a kind that can (``optional_details``) skips its detail tables and pooled
     accuracies (``details`` and ``micro`` stay empty); the scores are the same.
+    ``inventories``: the phase's ``inventory.json`` (:mod:`evalkit.inventory`, what the training data uses), or None
+    (the declared inventory alone); a JSON prediction outside it gets warnings, never another score.
     """
     kind = KINDS[task.kind]
     name = name or "%s/%s.json" % (task.folder, lang)
-    if (task.folder, lang) not in submission.files:
-        messages.append(Message(name, ERROR, "", "missing: expected %s in the submission (scored 0)" % name))
+    if (task.folder, lang) not in submission.files:   # a subset is allowed: one summary line (not_submitted)
         return _failed_entry(task, lang, "missing", name)
     log = MessageLog(name)
     try:
@@ -221,6 +231,7 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
             pred = kind.parse_prediction_text(submission.read(task.folder, lang, limit), ref, log, task, limit)
         else:
             pred = _parse_json_prediction(kind, task, lang, ref, submission, limits, name, other, log, messages)
+            kind.check_labels(pred, log, task, inventory.for_file(task, lang, inventories))
     except DataError as err:
         messages.extend(log.close())
         err.message.text += " (this file scores 0)"
@@ -366,9 +377,10 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
         submission = lines.find_named_files(source, competition, pairs, messages)
         other = None
     else:
-        submission = find_submission_files(source, set(paths), set(tasks), list(competition.LANGUAGES),
+        submission = find_submission_files(source, set(paths), set(tasks), competition.LANGUAGES,
                                            getattr(competition, "LANGUAGE_ALIASES", {}), messages)
         other = fingerprint.read_fingerprint(os.path.join(ref_dir, fingerprint.FILE_NAME))
+    inventories = inventory.read_inventory(os.path.join(ref_dir, inventory.FILE_NAME))
     digest_key = ("sha256 of the reference",) + tuple(paths[(task.folder, lang)] for task, lang in pairs)
     known_hash = reference_cache.get(digest_key) if reference_cache is not None else None
     digest = _SkippedDigest() if known_hash else hashlib.sha256()
@@ -379,8 +391,11 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
                              reference_cache)
         name = submission_file_name(competition, task, lang) if named else None
         entries.append(score_file(task, lang, ref, submission, file_limits(limits, stats), messages, other,
-                                  name=name, per_sentence=per_sentence, details=details))
+                                  name=name, per_sentence=per_sentence, details=details, inventories=inventories))
         del ref
+    summary = not_submitted(entries, len(pairs), named)
+    if summary is not None:
+        messages.append(summary)
     ref_hash = known_hash or digest.hexdigest()
     if reference_cache is not None:   # the cached bytes never change: hash them once, not once per submission
         reference_cache[digest_key] = ref_hash
@@ -407,6 +422,47 @@ def read_baseline(path, max_bytes=4 * 1024 * 1024):
     return {"label": label[:80], "scores": scores} if scores else None
 
 
+#: At most this many file names are listed in the one line about the files not submitted.
+MAX_LISTED_NAMES = 40
+
+
+def not_submitted(entries, expected, named=False):
+    """The one message about the expected files the submission does not hold (each scores 0; submitting a
+    subset is allowed, so it is a warning), or None when every file is there. With ``<folder>/<lang>.json``
+    names the languages are grouped by folder; flat names (``named``) are listed as they are; at most
+    :data:`MAX_LISTED_NAMES` names are shown.
+
+    >>> entries = [{"task": "t1", "lang": l, "file": "t1/%s.json" % l, "status": "missing"} for l in ("a", "b")]
+    >>> not_submitted(entries + [{"task": "t2", "lang": "a", "file": "t2/a.json", "status": "scored"}], 3).text
+    '2 of 3 expected files not submitted (each scores 0): t1/{a,b}.json'
+    """
+    missing = [entry for entry in entries if entry["status"] == "missing"]
+    if not missing:
+        return None
+    if named:
+        names = [entry["file"] for entry in missing]
+        shown = ", ".join(names[:MAX_LISTED_NAMES]) + (", and %d more" % (len(names) - MAX_LISTED_NAMES)
+                                                       if len(names) > MAX_LISTED_NAMES else "")
+    else:
+        by_folder = OrderedDict()
+        for entry in missing:
+            by_folder.setdefault(entry["task"], []).append(entry["lang"])
+        shown = ", ".join("%s/%s.json" % (folder, langs[0] if len(langs) == 1 else "{%s}" % ",".join(langs))
+                          for folder, langs in by_folder.items())
+    return Message("", WARNING, "submission", "%d of %d expected file%s not submitted (each scores 0): %s"
+                   % (len(missing), expected, "" if expected == 1 else "s", shown))
+
+
+#: The order of the messages in a report: what scored 0 first, then warnings, then the rest (stable within each).
+SEVERITY_ORDER = {ERROR: 0, WARNING: 1}
+
+
+def errors_first(messages):
+    """``messages`` (Message objects) with the errors first, then the warnings, then the others, each group in
+    its original order: a real error is never hidden behind a screenful of warnings."""
+    return sorted(messages, key=lambda message: SEVERITY_ORDER.get(message.severity, 2))
+
+
 def build_report(competition, entries, pairs, messages, ref_hash):
     """Assemble the report dict (``detailed_results.json``) from scored entries and messages."""
     used_tasks = [task for task in competition.TASKS if any(t is task for t, _ in pairs)]
@@ -420,7 +476,7 @@ def build_report(competition, entries, pairs, messages, ref_hash):
                    "components": list(t.components)} for t in used_tasks],
         "languages": [{"code": lang, "name": competition.LANGUAGES[lang][0]} for lang in used_langs],
         "entries": entries,
-        "messages": [m.as_dict() for m in messages],
+        "messages": [m.as_dict() for m in errors_first(messages)],
     }
     if getattr(competition, "REPORT_NOTES", None):   # wording for the HTML page, when the competition has its own
         report["notes"] = dict(competition.REPORT_NOTES)

@@ -157,12 +157,17 @@ def summary(report, max_messages=20):
         counts[msg["severity"]] = counts.get(msg["severity"], 0) + 1
     lines.append("")
     lines.append("messages: %s" % (", ".join(_count_label(n, s) for s, n in sorted(counts.items())) or "none"))
-    for msg in [m for m in messages if m["severity"] != "info"][:max_messages]:
-        where = (", " + printable(msg["where"], MAX_FILE_CHARS)) if msg["where"] else ""
-        lines.append("  %s: %s%s: %s" % (printable(msg["severity"]), printable(msg["file"], MAX_FILE_CHARS), where,
-                                         printable(msg["text"], MAX_TEXT_CHARS)))
+    shown = [m for m in messages if m["severity"] != "info"]   # errors first (see evalkit.scoring.errors_first)
+    for msg in shown[:max_messages]:
+        place = ", ".join(printable(part, MAX_FILE_CHARS) for part in (msg["file"], msg["where"]) if part)
+        lines.append("  %s: %s: %s" % (printable(msg["severity"]), place, printable(msg["text"], MAX_TEXT_CHARS)))
     if len(messages) > max_messages:
-        lines.append("  ... all messages are in detailed_results.json and detailed_results.html")
+        rest = {}
+        for msg in shown[max_messages:]:
+            rest[msg["severity"]] = rest.get(msg["severity"], 0) + 1
+        more = ", ".join(_count_label(n, s) for s, n in sorted(rest.items()))
+        lines.append("  ... %sall messages are in detailed_results.json and detailed_results.html"
+                     % ("%s more not shown here; " % more if more else ""))
     if (report.get("notes") or {}).get("gold"):
         lines.append(report["notes"]["gold"])
     return "\n".join(lines) + "\n"

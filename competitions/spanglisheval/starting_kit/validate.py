@@ -10,8 +10,9 @@ gold and runs the same checks (file name, JSON, one entry per set, the number of
 that are finite, indices in range), so the messages are those the platform will give; the scores mean nothing
 there and are not printed.
 
-Exit status: 0 when no error was found, 1 when errors were found, 2 when the data or the scoring program
-could not be found. Standard library only, Python 3.7 or newer.
+Exit status: 0 when no error was found, 1 when errors were found, 2 when the data or the scoring
+program could not be found or the Python is older than 3.7 (said plainly, whatever the Python), 3 on an
+internal error of the validator (one sentence, never a traceback). Standard library only, Python 3.7 or newer.
 """
 import argparse
 import json
@@ -22,6 +23,15 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+#: evalkit/entry.py (the Python version check, output safe on any terminal, no traceback), run from its path
+#: before anything that needs Python 3.7 (it runs on any Python, and checks it at once). In the kit it is in
+#: scoring_program/, in the repository in the top-level scoring_program/.
+SCORER_FOLDERS = (os.path.join(HERE, "scoring_program"),
+                  os.path.join(HERE, os.pardir, os.pardir, os.pardir, "scoring_program"))
+ENTRY = {"__name__": "evalkit_entry", "PROGRAM": "validate.py"}
+for _path in [p for p in (os.path.join(f, "evalkit", "entry.py") for f in SCORER_FOLDERS) if os.path.isfile(p)][:1]:
+    with open(_path) as _handle:
+        exec(compile(_handle.read(), _path, "exec"), ENTRY)
 
 from spanglisheval_kit import DATA_DIR, KitError, load_program, read_sets  # noqa: E402
 
@@ -87,4 +97,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(ENTRY["run"](main, "validate.py", "validate.py") if "run" in ENTRY else main())

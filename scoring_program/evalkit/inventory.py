@@ -1,0 +1,447 @@
+"""Predictions outside a task's inventory: well-formed and scored as they are, but almost certainly a mistake
+that costs most of a file's score (lower-case tags, the features of a token written as one CoNLL-U FEATS string
+or nested in an object, ``"_"``, ``null`` or NaN for an absent feature, numbers as values, several candidates
+joined into one string). Each class of mistake gets ONE warning per file, with a count, the first positions and
+a "did you mean"; warnings never change a score.
+
+The inventory of a (task, language) is
+- what the competition declares: ``Task.labels`` (a closed tag set, or one per language), ``Task.label_aliases``
+  (other spellings of a tag), ``Task.features`` (feature name -> its values, None for any value);
+- plus, when the phase's reference folder holds :data:`FILE_NAME`, the tags, feature names and values that the
+  language's public TRAINING data uses. That file is written from the training split only (the starting kit's
+  validator writes it from the released data; a reference builder may too), never from the reference files,
+  whose gold is hidden: a message listing "the values the reference uses" would reveal it. Its shape::
+
+      {"source": "train", "files": {"<task folder>/<lang>": {"labels": ["NOUN"], "features": {"Case": ["Nom"]}}}}
+
+Without the training data of a language (no entry in that file), feature names and values are judged only where
+the mistake is certain: a case variant of a known name or value (``case``, ``nom``), a name or value that is not
+written as UD writes them (a capital or a digit first), and the wrong types and absent-value markers.
+
+Every check first looks at the file's distinct labels with C-level set operations and walks the tokens only to
+count and locate a problem, so a file without one costs a few set operations.
+"""
+import difflib
+import json
+import re
+from collections import Counter, OrderedDict
+from itertools import chain
+
+from .loading import read_optional_json
+from .messages import WARNING, printable, quoted
+
+FILE_NAME = "inventory.json"
+#: Keys under which a token's features are commonly written as one CoNLL-U FEATS string or nested object.
+FEATS_KEYS = frozenset(("feats", "feat", "features", "feature", "ufeats", "morphological_features", "msd"))
+#: How UD writes a feature name (``Case``, ``Number[psor]``) and a value (``Nom``, ``3``, ``Prs,Rel``).
+UD_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*(\[[a-z0-9]+\])?$")
+UD_VALUE = re.compile(r"^[A-Z0-9]")
+#: How UD writes a tag (``NOUN``, ``_``): a tag written otherwise (``noun``, an XPOS such as ``VERcjg``) is reported
+#: even when the language's own tags are not known.
+UD_TAG = re.compile(r"^([A-Z]+|_)$")
+#: At most this many distinct examples are named in a warning, each shown with at most SHOWN characters.
+MAX_EXAMPLES = 3
+SHOWN = 60
+#: Candidates joined into one string are reported when at least this share of the items has one (a lemma may
+#: itself hold a ``|``: a few such items are not a mistake).
+JOINED_SHARE = 0.1
+
+
+def read_inventory(path, max_bytes=64 * 1024 * 1024):
+    """``{"<task folder>/<lang>": {"labels": [...], "features": {...}}}`` from the optional file at ``path``;
+    ``{}`` when it is absent or unusable (the declared inventory is used alone)."""
+    value = read_optional_json(path, max_bytes)
+    files = value.get("files") if type(value) is dict else None
+    return files if type(files) is dict else {}
+
+
+def feature_inventory(feats_strings):
+    """``{feature: sorted values}`` of CoNLL-U FEATS strings (``"Case=Nom|Number=Sing"``; ``"_"`` is none; a
+    multi-value ``PronType=Int,Rel`` gives both values).
+
+    >>> feature_inventory(["Case=Nom|Number=Sing", "_", "PronType=Int,Rel"])
+    {'Case': ['Nom'], 'Number': ['Sing'], 'PronType': ['Int', 'Rel']}
+    """
+    found = {}
+    for feats in feats_strings:
+        if not feats or feats == "_":
+            continue
+        for pair in feats.split("|"):
+            name, _, value = pair.partition("=")
+            found.setdefault(name, set()).update(part for part in value.split(",") if part)
+    return dict((name, sorted(values)) for name, values in sorted(found.items()))
+
+
+class Inventory(object):
+    """The inventory of one (task, language): ``labels`` (a frozenset, or None when the task has no tag set),
+    ``label_aliases``, ``features`` (``{name: frozenset of values, or None for any}``), and ``closed``: whether
+    the language's training data is known (then a name or value outside the inventory is reported)."""
+
+    def __init__(self, task, lang, extra=None):
+        extra = extra if type(extra) is dict else {}
+        labels = getattr(task, "labels", None)
+        if isinstance(labels, dict):
+            labels = labels.get(lang)
+        self.labels = frozenset(labels) | frozenset(_strings(extra.get("labels"))) if labels else None
+        self.labels_closed = bool(_strings(extra.get("labels")))
+        self.label_aliases = dict(getattr(task, "label_aliases", None) or {})
+        declared = getattr(task, "features", None) or {}
+        trained = extra.get("features") if type(extra.get("features")) is dict else {}
+        self.closed = bool(trained)
+        self.features = {}
+        for name in set(declared) | set(trained):
+            values = declared.get(name, ())
+            self.features[name] = None if values is None else frozenset(values) | frozenset(
+                _strings(trained.get(name)))
+        self.describe = ("UD's features and those of the language's training data" if self.closed
+                         else "UD's features (the language's training data is not known here: only certain mistakes "
+                              "are reported)")
+
+    def known_name(self, name):
+        """Whether ``name`` (``Number[psor]``: its layer aside) is a feature of the inventory."""
+        return name in self.features or name.split("[", 1)[0] in self.features
+
+    def values(self, name):
+        """The values of feature ``name`` (its layer aside), or None for any."""
+        return self.features[name] if name in self.features else self.features.get(name.split("[", 1)[0])
+
+
+def _strings(values):
+    """The strings of a JSON list (anything else: none)."""
+    return [value for value in values if type(value) is str] if type(values) is list else []
+
+
+def for_file(task, lang, inventories):
+    """The :class:`Inventory` of (task, lang) from the declaration and ``inventories`` (see :func:`read_inventory`)."""
+    return Inventory(task, lang, (inventories or {}).get("%s/%s" % (task.folder, lang)))
+
+
+def suggest(value, known, aliases=None):
+    """The known label ``value`` most likely stands for: an alias, the same but for case, or a close spelling;
+    "" when none.
+
+    >>> suggest("noun", ["NOUN", "VERB"]), suggest("CONJ", ["CCONJ"], {"CONJ": "CCONJ"}), suggest("zzz", ["X"])
+    ('NOUN', 'CCONJ', '')
+    """
+    if type(value) is not str:
+        return ""
+    if aliases and value in aliases:
+        return aliases[value]
+    lowered = dict((label.lower(), label) for label in known)
+    if value.lower() in lowered:
+        return lowered[value.lower()]
+    close = difflib.get_close_matches(value.lower(), list(lowered), n=1, cutoff=0.8)
+    return lowered[close[0]] if close else ""
+
+
+def _count(count, noun, plural=None):
+    """``"1 tag"``, ``"1,234 tags"``."""
+    return "%s %s" % ("{:,}".format(count), noun if count == 1 else (plural or noun + "s"))
+
+
+#: At most this many positions are named in a warning.
+MAX_POSITIONS = 3
+
+
+class _Tally(object):
+    """Occurrences of the distinct offending items of one class: counts, the first position of each, the first
+    positions overall, and how many tokens (or items) hold one."""
+
+    def __init__(self):
+        self.counts = Counter()
+        self.first = OrderedDict()
+        self.positions = []
+        self.tokens = 0
+
+    def add(self, key, position):
+        self.counts[key] += 1
+        if key not in self.first:
+            self.first[key] = position
+        if len(self.positions) < MAX_POSITIONS and all(seen[:2] != position[:2] for seen in self.positions):
+            self.positions.append(position)   # the first tokens (a token with several such keys: once)
+
+    def examples(self, show, where, limit=MAX_EXAMPLES):
+        """The most frequent items with their counts, how many others, then the first positions."""
+        keys = sorted(self.counts, key=lambda key: (-self.counts[key], list(self.first).index(key)))
+        parts = ["%s (%s)" % (show(key), _count(self.counts[key], "time")) for key in keys[:limit]]
+        if len(keys) > limit:
+            parts.append("and %s more" % "{:,}".format(len(keys) - limit))
+        return "%s; first at %s" % (", ".join(parts), "; ".join(where(*position) for position in self.positions))
+
+
+# --------------------------------------------------------------------------- tags
+
+def check_tags(pred, log, inventory, where):
+    """One warning when tags of ``pred`` (per sentence a list of tags, None for a sentence scored 0; a tag that
+    is not a string is already None) are outside ``inventory.labels``. ``where(si, ti)``: a tag's position."""
+    labels = inventory.labels
+    if not labels:
+        return
+    unknown = set(chain.from_iterable(filter(None, pred))) - labels
+    unknown.discard(None)
+    if not inventory.labels_closed:   # the language's own tags are not known: only tags not written as UD writes them
+        unknown = set(tag for tag in unknown if not UD_TAG.match(tag))
+    if not unknown:
+        return
+    tally, total = _Tally(), 0
+    for si, tags in enumerate(pred):
+        if not tags:
+            continue
+        total += len(tags)
+        if unknown.isdisjoint(tags):
+            continue
+        for ti, tag in enumerate(tags):
+            if tag in unknown:
+                tally.add(tag, (si, ti))
+    guesses = OrderedDict((tag, suggest(tag, labels, inventory.label_aliases)) for tag in tally.first)
+    hint = ", ".join("%s for %s" % (guess, _quoted(tag)) for tag, guess in guesses.items() if guess)
+    first = next(iter(tally.first.values()))
+    _warn(log, where(*first), "%s of %s are outside the task's tag set (%s%s): %s. A tag is compared as it is, "
+            "so these score as wrong tags.%s" % (
+                "{:,}".format(sum(tally.counts.values())), _count(total, "tag"), ", ".join(sorted(labels)),
+                ", and the language's training data" if inventory.labels_closed else "",
+                tally.examples(_quoted, where), (" Did you mean %s?" % _cut_list(hint)) if hint else ""),
+            kind="tag outside the tag set")
+
+
+#: A warning of this module never holds more characters than this (its examples are cut first).
+MAX_WARNING_CHARS = 1000
+
+
+def _warn(log, where, text, kind):
+    """Add one warning to ``log``, cut to :data:`MAX_WARNING_CHARS` characters."""
+    if len(text) > MAX_WARNING_CHARS:
+        text = text[:MAX_WARNING_CHARS - 1] + "\u2026"
+    log.add(WARNING, where, text, kind=kind)
+
+
+def _quoted(value):
+    """A participant's label quoted for a warning, with at most :data:`SHOWN` characters."""
+    return quoted(value, SHOWN)
+
+
+def _cut_list(text, limit=200):
+    """A comma-separated list cut to about ``limit`` characters."""
+    return text if len(text) <= limit else text[:limit].rsplit(", ", 1)[0] + ", ..."
+
+
+# --------------------------------------------------------------------------- morphological features
+
+#: The classes of feature mistakes, in the order a key is tested and reported.
+FEATS_STRING, NESTED, ABSENT, NOT_STRING, NAME, VALUE = "feats", "nested", "absent", "type", "name", "value"
+
+
+def _is_nan(value):
+    return type(value) is float and value != value
+
+
+#: CoNLL-U columns that are not features: a key named so counts as a feature the reference does not have.
+CONLLU_COLUMNS = frozenset(("ID", "XPOS", "HEAD", "DEPREL", "DEPS", "MISC"))
+
+
+def case_variant(value, known):
+    """The member of ``known`` that ``value`` equals but for case, or "" (``nom`` -> ``Nom``)."""
+    if type(value) is not str or value in known:
+        return ""
+    lowered = value.lower()
+    return next((label for label in known if label.lower() == lowered), "")
+
+
+def _value_class(name, value, inventory, ignored=()):
+    """The class of mistake of feature ``name`` with ``value`` (None when it is fine): see :func:`check_features`."""
+    kind = type(value)
+    if (name.lower() in FEATS_KEYS and kind in (str, dict)) or (kind is str and "=" in value):
+        return FEATS_STRING if kind is str else NESTED
+    if kind is dict:
+        return NESTED
+    if value is None or _is_nan(value) or (kind is str and value.strip() in ("", "_")):
+        return ABSENT
+    if kind is not str:
+        return NOT_STRING
+    if not inventory.known_name(name):
+        certain = name.upper() in CONLLU_COLUMNS or not UD_NAME.match(name) or case_variant(name, ignored) \
+            or case_variant(name, inventory.features)
+        return NAME if certain or inventory.closed else None
+    values = inventory.values(name)
+    parts = value.split(",")
+    if values is None or all(part in values for part in parts):
+        return None
+    if inventory.closed or any(not UD_VALUE.match(part) or case_variant(part, values) for part in parts):
+        return VALUE
+    return None
+
+
+def _hashable_pairs(tokens, ignored):
+    """The distinct (name, value) pairs of ``tokens`` (dicts), or None when a value is unhashable (a list or an
+    object: the slow path reports it)."""
+    try:
+        pairs = set(chain.from_iterable(map(dict.items, tokens)))
+    except TypeError:
+        return None
+    return set(pair for pair in pairs if pair[0] not in ignored)
+
+
+def check_features(pred, log, inventory, ignored, where):
+    """One warning per class of mistake among the features of ``pred`` (per sentence ``(forms, token objects)``,
+    None for a sentence scored 0). ``ignored``: the keys that are not features (form, UPOS, lemma);
+    ``where(si, ti, extra)``: a position. The classes: a CoNLL-U FEATS string (a FEATS-like key, or a value with
+    ``=``); features nested in an object; ``"_"``, ``""``, ``null`` or NaN for an absent feature; a value that is
+    not a string; a name outside the inventory; a value outside the inventory."""
+    tokens = [tok for sent in pred if sent is not None for tok in sent[1]]
+    pairs = _hashable_pairs(tokens, ignored)
+    if pairs is not None:
+        classes = dict((pair, _value_class(pair[0], pair[1], inventory, ignored)) for pair in pairs)
+        bad = set(pair for pair, found in classes.items() if found)
+        if not bad:
+            return
+    else:
+        classes, bad = None, None
+    tallies = OrderedDict((name, _Tally()) for name in (FEATS_STRING, NESTED, ABSENT, NOT_STRING, NAME, VALUE))
+    for si, sent in enumerate(pred):
+        if sent is None:
+            continue
+        for ti, tok in enumerate(sent[1]):
+            seen = set()
+            for name, value in tok.items():
+                if name in ignored:
+                    continue
+                if bad is not None:
+                    if (name, value) not in bad:
+                        continue
+                    found = classes[(name, value)]
+                else:
+                    found = _value_class(name, value, inventory, ignored)
+                if found:
+                    tallies[found].add(_example_key(found, name, value), (si, ti, '["%s"]' % printable(name, 20)))
+                    if found not in seen:
+                        tallies[found].tokens += 1
+                        seen.add(found)
+    for found, tally in tallies.items():
+        if tally.counts:
+            first = next(iter(tally.first.values()))
+            _warn(log, where(*first), _features_text(found, tally, inventory, ignored, where),
+                    kind="feature mistake: %s" % found)
+
+
+def _example_key(found, name, value):
+    """The distinct item a warning counts: the name, or the (name, value) pair (a shown, hashable copy)."""
+    if found == NAME:
+        return name
+    return (name, value if type(value) is str else _shown_value(value))
+
+
+class _Shown(str):
+    """A value already written for a message (see :func:`_shown_value`)."""
+
+
+def _shown_value(value):
+    """A value as a participant wrote it in JSON (``NaN``, ``3``, ``null``, ``{...}``; a string quoted), bounded."""
+    if type(value) is str:
+        return _Shown(quoted(value, SHOWN))
+    if _is_nan(value):
+        return _Shown("NaN")
+    try:
+        return _Shown(printable(json.dumps(value, ensure_ascii=False, sort_keys=True), SHOWN))
+    except (TypeError, ValueError):
+        return _Shown(printable(repr(value), SHOWN))
+
+
+def _pair(key):
+    """``Case='Nom'`` for a (name, value) example key."""
+    name, value = key
+    return "%s=%s" % (printable(name, SHOWN), value if isinstance(value, _Shown) else _shown_value(value))
+
+
+def _features_text(found, tally, inventory, ignored, where):
+    """The text of the warning of one class (see :func:`check_features`)."""
+    tokens = _count(tally.tokens, "token")
+    if found == FEATS_STRING:
+        example = next((key for key in tally.first if type(key[1]) is str and "=" in key[1]), next(iter(tally.first)))
+        return ("%s give their features as one CoNLL-U FEATS string: %s. The scorer reads one key per feature, so "
+                "such a key never matches and counts as a feature the reference does not have. Write each feature as "
+                "its own key, e.g. %s." % (tokens, tally.examples(_pair, where), _split_example(example[1])))
+    if found == NESTED:
+        return ("%s hold their features in an object: %s. The scorer reads the features at the token's top level, "
+                "so the object never matches and counts as a feature the reference does not have. Write them as the "
+                "token's own keys: {\"Token\": ..., \"Case\": \"Nom\", \"Number\": \"Sing\"}."
+                % (tokens, tally.examples(_pair, where)))
+    if found == ABSENT:
+        return ("%s give a value for a feature they do not have: %s. Leave an absent feature out of the token: each "
+                "such key counts as a feature the reference does not have." % (tokens, tally.examples(_pair, where)))
+    if found == NOT_STRING:
+        name, shown = next(iter(tally.first))
+        return ("%s have feature values that are not strings: %s. Values are compared as strings, so these never "
+                "match: write them as strings (\"%s\": \"%s\", not %s)."
+                % (tokens, tally.examples(_pair, where), printable(name, SHOWN), shown, shown))
+    if found == NAME:
+        known = sorted(inventory.features) + sorted(ignored)
+        guesses = ", ".join("%s for %s" % (suggest(name, known), _quoted(name)) for name in tally.first
+                            if suggest(name, known))
+        return ("%s use feature names outside the inventory (%s): %s. They never match and count as features the "
+                "reference does not have.%s" % (tokens, inventory.describe, tally.examples(_quoted, where),
+                                                (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
+    guesses = ", ".join("%s for %s" % (_value_guess(name, value, inventory), _pair((name, value)))
+                        for name, value in tally.first if _value_guess(name, value, inventory))
+    return ("%s use feature values outside the inventory (%s): %s. They never match.%s"
+            % (tokens, inventory.describe, tally.examples(_pair, where),
+               (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
+
+
+def _value_guess(name, value, inventory):
+    """The known value that ``value`` of feature ``name`` most likely stands for ("" when none)."""
+    values = inventory.values(name)
+    if not values or type(value) is not str:
+        return ""
+    parts = [suggest(part, values) or part for part in value.split(",")]
+    guess = ",".join(parts)
+    return guess if guess != value else ""
+
+
+def _split_example(shown):
+    """``{"Case": "Nom", "Number": "Sing"}`` from a shown FEATS string (``'Case=Nom|Number=Sing'``), bounded."""
+    text = shown if type(shown) is str else ""
+    pairs = [pair.partition("=") for pair in text.split("|")[:4] if "=" in pair]
+    if not pairs:
+        return '{"Case": "Nom", "Number": "Sing"}'
+    return "{%s}" % ", ".join('"%s": "%s"' % (name, value) for name, _, value in pairs)
+
+
+# --------------------------------------------------------------------------- ranked candidates
+
+def _joined(candidate):
+    """Whether a candidate string looks like several candidates in one string (``"a|b|c"``, ``"['a', 'b']"``)."""
+    if "|" in candidate and sum(1 for part in candidate.split("|") if part.strip()) >= 2:
+        return True
+    stripped = candidate.strip()
+    return len(stripped) > 2 and stripped[0] == "[" and stripped[-1] == "]" and ("'" in stripped or '"' in stripped)
+
+
+def check_joined_candidates(pred, log, max_candidates, where):
+    """One warning when at least :data:`JOINED_SHARE` of the items of ``pred`` (per sentence one candidate sequence
+    per item, None for a sentence not scored) hold several candidates joined into one string (``"a|b|c"``, or a
+    list written as a string): it is one candidate, which never matches. ``where(si, ti)``: a position."""
+    strings = [c for c in chain.from_iterable(chain.from_iterable(filter(None, pred))) if type(c) is str]
+    joined_text = "\x00".join(strings)
+    if "|" not in joined_text and "[" not in joined_text:
+        return
+    tally, items = _Tally(), 0
+    for si, sent in enumerate(pred):
+        if not sent:
+            continue
+        for ti, cands in enumerate(sent):
+            items += 1
+            hit = next((c for c in cands if type(c) is str and _joined(c)), None) if type(cands) in (list, tuple) \
+                else None
+            if hit is not None:
+                tally.add(hit, (si, ti))
+                tally.tokens += 1
+    if not tally.tokens or tally.tokens < JOINED_SHARE * items:
+        return
+    first = next(iter(tally.first.values()))
+    example = next(iter(tally.first))
+    parts = [part.strip() for part in example.strip("[]").replace("'", "").replace('"', "").replace(",", "|")
+             .split("|") if part.strip()][:max_candidates]
+    _warn(log, where(*first), "%s of %s hold several candidates joined into one string: %s. A string is one "
+            "candidate, which matches only if the whole string equals the gold. Give a list, best first: %s."
+            % ("{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2),
+               "[%s]" % ", ".join('"%s"' % part for part in parts)), kind="candidates joined into one string")
