@@ -77,7 +77,7 @@ MANIFEST = "build.json"
 #: What the scoring program reads in each phase's reference data: whose gold it is (organiser.pages says it too).
 PHASE_FILE = "phase.json"
 #: The members of a phase's reference zip that ride along and are never scored.
-RIDERS = (PHASE_FILE, "other_split.json", "baseline_scores.json")
+RIDERS = (PHASE_FILE, "other_split.json", "baseline_scores.json", "inventory.json")
 #: Written by a competition's reference builder beside its phases.
 PUBLIC_FOLDER = "public"
 PUBLIC_GOLD_FILE = "public_gold.json"
@@ -419,7 +419,7 @@ def available_phases(reference_dir, hosted=None):
     found = set()
     if not os.path.isdir(reference_dir):
         return found
-    notes = (PHASE_FILE, "excluded.json", "other_split.json", "baseline_scores.json")
+    notes = RIDERS + ("excluded.json", "dropped.json")
     for name in os.listdir(reference_dir):
         path = os.path.join(reference_dir, name)
         if name == PUBLIC_FOLDER or not os.path.isdir(path):
@@ -454,9 +454,10 @@ def reference_members(hosted, phase_dir, subtask, baselines_dir=None, phase=None
                 members[name] = handle.read()
         else:
             missing.append(name)
-    if os.path.isfile(os.path.join(phase_dir, "other_split.json")):
-        with open(os.path.join(phase_dir, "other_split.json"), "rb") as handle:
-            members["other_split.json"] = handle.read()
+    for rider in ("other_split.json", "inventory.json"):   # written by the reference builder, never scored
+        if members and os.path.isfile(os.path.join(phase_dir, rider)):
+            with open(os.path.join(phase_dir, rider), "rb") as handle:
+                members[rider] = handle.read()
     if members:
         members[PHASE_FILE] = phase_policy(phase, hidden)
     members.update(baseline_member(baselines_dir, subtask, phase, hosted.cid))

@@ -100,6 +100,7 @@ def count_sizes(data_dir, languages=None):
                     found = dict(zip(("sentences", "tokens"), count_tsv(tsv)), source=tsv_folder)
                     if lang not in DECLARATION.FILL_MASK_ONLY:
                         found["tokens"] = None  # whitespace words are not the CoNLL-U tokens
+                        found["no_conllu"] = True
             sizes[lang][split] = found
     return sizes
 
@@ -114,11 +115,15 @@ def _subtask(name):
 # --------------------------------------------------------------------------- generated blocks
 
 MISSING_MARK = "&#8212;"
+NO_CONLLU_MARK = "&#8225;"
 TSV_MARK = "&#8224;"
 
 
 def _count_cell(entry, field):
-    """A formatted count, a dagger when counted from the fill-mask TSV, a dash when not counted."""
+    """A formatted count, a dagger when counted from the fill-mask TSV, a double dagger for the tokens of a split
+    whose CoNLL-U file the release lacks, a dash when not counted."""
+    if entry is not None and entry[field] is None and entry.get("no_conllu"):
+        return NO_CONLLU_MARK
     if entry is None or entry[field] is None:
         return MISSING_MARK
     mark = TSV_MARK if entry["source"] == _size_folders()[1] else ""
@@ -150,10 +155,12 @@ def sizes_legend(rows):
         items.append("<li>%s counted from the word-level gap-filling file of that split (the language or "
                      "the split has no CoNLL-U file): sentences, and for Irish, tokens as the "
                      "whitespace-separated words of the source sentences.</li>" % TSV_MARK)
+    if any(cell == NO_CONLLU_MARK for cell in cells):
+        items.append("<li>%s the release has no CoNLL-U file of this split for this language: POS tagging, "
+                     "morphology and lemmatisation are not scored for it in the phase built from this split "
+                     "(its sentences were counted from the gap-filling file).</li>" % NO_CONLLU_MARK)
     if any(cell == MISSING_MARK for cell in cells):
-        items.append("<li>%s not counted: the split has no file for this language, or (tokens) it was "
-                     "counted from the gap-filling file, whose words are not the tokens you predict.</li>"
-                     % MISSING_MARK)
+        items.append("<li>%s not counted: the split has no file for this language.</li>" % MISSING_MARK)
     return '<ul class="note">\n%s\n</ul>' % "\n".join(items) if items else ""
 
 

@@ -1318,6 +1318,24 @@ def build_phase(build, phase, data_dir, split, out_dir):
         write_json(os.path.join(out_dir, phase, "excluded.json"), excluded)
     if build.dropped[phase]:
         write_json(os.path.join(out_dir, phase, DROPPED_FILE), build.dropped[phase])
+    if build.written[phase]:
+        write_inventory(build.data_dir, phase, out_dir)
+
+
+def write_inventory(data_dir, phase, out_dir):
+    """``<out>/<phase>/inventory.json``: the tags and features each language's public TRAINING data uses
+    (``evalkit/inventory.py``; never the phase's gold), written by the starting kit's own validator code, so that
+    the scoring program on the platform judges a tag or feature of a language's own as the validator does."""
+    import importlib.util
+    from evalkit import inventory
+    spec = importlib.util.spec_from_file_location(   # every kit has a validate.py: ST2024's, by its path
+        "st2024_kit_validate", os.path.join(competition_paths.ROOT, "starting_kit", "validate.py"))
+    validate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(validate)
+    pairs = [(task, lang) for task in st2024.TASKS for lang in task.languages
+             if os.path.isfile(os.path.join(out_dir, phase, task.folder, lang + ".json"))]
+    validate.write_inventory(data_dir, pairs, os.path.join(out_dir, phase), inventory,
+                             getattr(st2024, "LANGUAGE_ALIASES", {}))
 
 
 def write_other_split(build, phase, split, out_dir):
