@@ -290,14 +290,15 @@ def datasets_table(competition, present):
 
 def lacking_note(competition, present):
     """A loud paragraph naming the declared datasets this bundle has no reference for (empty when none)."""
-    lacking = [lines.reference_name(competition, t, l) for t, l in pairs_of_tasks(competition)
-               if lines.reference_name(competition, t, l) not in present]
+    declared = [lines.reference_name(competition, t, l) for t, l in pairs_of_tasks(competition)]
+    lacking = [name for name in declared if name not in present]
     if not lacking:
         return ""
+    # ``present`` also holds the reference zips' other members (phase.json, baseline_scores.json): count the
+    # declared datasets, not the members.
     return ('<p class="note"><strong>This bundle LACKS %d of %d datasets</strong> (no reference data when it was '
             'built, so they are not scored and have no leaderboard column): %s.</p>'
-            % (len(lacking), len(lacking) + len(present), ", ".join("<code>%s</code>" % escape(n)
-                                                                 for n in lacking)))
+            % (len(lacking), len(declared), ", ".join("<code>%s</code>" % escape(n) for n in lacking)))
 
 
 def columns_table(columns):

@@ -56,24 +56,27 @@ def make_data(root):
     return root
 
 
-def reference_item(task):
-    """One reference file's content for ``task`` (two tiny sentences)."""
+def reference_item(task, phase="dev"):
+    """One reference file's content for ``task`` (two tiny sentences; the test phase's are other sentences than the
+    development phase's, as in a release: the leak audit takes a test reference that repeats the development gold
+    for a copy of it)."""
+    a, b, d, e = ("a", "b", "d", "e") if phase == "dev" else ("ta", "tb", "td", "te")
     if task.kind == "fill_mask":
         marker = task.mask_marker
-        return [{"masked": "a %s c" % marker, "text": "a b c", "masked_tokens": ["b"]},
-                {"masked": "d e", "text": "d e", "masked_tokens": []}]
+        return [{"masked": "%s %s c" % (a, marker), "text": "%s %s c" % (a, b), "masked_tokens": [b]},
+                {"masked": "%s %s" % (d, e), "text": "%s %s" % (d, e), "masked_tokens": []}]
     if task.kind == "morph":
-        return [[{"Token": "a", "UPOS": "NOUN", "Case": "Nom"}, {"Token": "b", "UPOS": "VERB"}]]
+        return [[{"Token": a, "UPOS": "NOUN", "Case": "Nom"}, {"Token": b, "UPOS": "VERB"}]]
     if task.kind == "candidates":
-        return [[["a", "a"], ["b", "be"]]]
-    return [[["a", "NOUN"], ["b", "VERB"]]]
+        return [[[a, a], [b, b + "e"]]]
+    return [[[a, "NOUN"], [b, "VERB"]]]
 
 
 def make_reference(root, phases=("dev",)):
     """reference_data/<phase>/<task>/<lang>.json for every pair of the unconstrained subtask."""
     for phase in phases:
-        for task, lang in pages.subtask_pairs("unconstrained"):
-            write(os.path.join(root, phase, task.folder, lang + ".json"), json.dumps(reference_item(task)))
+        for task, lang in bundle.subtask_pairs(st2024, "unconstrained"):
+            write(os.path.join(root, phase, task.folder, lang + ".json"), json.dumps(reference_item(task, phase)))
         write(os.path.join(root, phase, "excluded.json"), "[]")
     return root
 
@@ -87,12 +90,23 @@ def make_kit(root):
     return root
 
 
+def make_public(reference, data):
+    """``<reference>/public/test/<subtask>/``: each subtask's public test input, as ST2024's reference builder writes
+    it (competitions/st2024/reference.py)."""
+    from competitions.st2024 import reference as st2024_reference
+    for subtask in st2024.SUBTASKS:
+        members, _ = st2024_reference.public_test_members(data, subtask)
+        for name, value in members.items():
+            write(os.path.join(reference, "public", "test", subtask, *name.split("/")), value.decode("utf-8"))
+    return reference
+
+
 def build_tree(base, phases=("dev",), table=True):
-    """Fake data, reference, kit and (optionally) baseline tables under ``base``; return the bundle argv."""
+    """Fake data, reference (with the public test input) and (optionally) baseline tables under ``base``; return
+    the bundle argv (the competition's own starting kit goes into the kit)."""
     base = str(base)
     data = make_data(os.path.join(base, "data"))
-    reference = make_reference(os.path.join(base, "reference_data"), phases)
-    kit = make_kit(os.path.join(base, "kit"))
+    reference = make_public(make_reference(os.path.join(base, "reference_data"), phases), data)
     out = os.path.join(base, "dist")
     if table:
         write(os.path.join(out, "baselines", "table.md"), "| system | avg |\n|---|---|\n| baseline | 0.5 |\n")
@@ -101,7 +115,7 @@ def build_tree(base, phases=("dev",), table=True):
         for subtask in st2024.SUBTASKS:
             write(os.path.join(out, "baselines", "table-%s.html" % subtask),
                   "<table class=\"baselines\"><tr><td>%s baseline</td><td>0.5</td></tr></table>" % subtask)
-    return ["--data", data, "--reference", reference, "--out", out, "--starting-kit", kit]
+    return ["--competition", "st2024", "--data", data, "--reference", reference, "--out", out]
 
 
 def run_bundle(base, phases=("dev",), table=True):
@@ -138,24 +152,34 @@ def test_source_yaml_is_the_unconstrained_declaration():
     assert [bundle.phase_reference(p) for p in source["phases"].values()] == ["dev", "test"]
 
 
+def columns_of(subtask):
+    """The (key, label) leaderboard columns the bundle builder derives for ``subtask`` of ST2024."""
+    return bundle.declared_columns(st2024, st2024.SUBTASKS[subtask]["languages"],
+                                   bundle.subtask_pairs(st2024, subtask))
+
+
 def test_leaderboard_columns_come_from_the_scorer_declaration():
     for subtask in st2024.SUBTASKS:
         declaration = st2024.SUBTASKS[subtask]
         tasks = [st2024.TASKS_BY_FOLDER[f] for f in declaration["tasks"]]
         pairs = [(t, l) for t in tasks for l in declaration["languages"] if l in t.languages]
-        assert bundle.leaderboard_columns(subtask) == keys.leaderboard_columns(
-            st2024.TASKS, declaration["languages"], pairs)
-    constrained = [k for k, _ in bundle.leaderboard_columns("constrained")]
+        assert bundle.subtask_pairs(st2024, subtask) == pairs
+        assert columns_of(subtask) == keys.leaderboard_columns(st2024.TASKS, declaration["languages"], pairs)
+        assert check.subtask_columns(subtask, st2024) == [k for k, _ in columns_of(subtask)]
+    constrained = [k for k, _ in columns_of("constrained")]
     assert constrained[0] == "avg_score" and "avg_fill_mask_word" not in constrained
     assert len(constrained) == 1 + 3 + 13 + 3 * 13
-    unconstrained = [k for k, _ in bundle.leaderboard_columns("unconstrained")]
+    unconstrained = [k for k, _ in columns_of("unconstrained")]
     assert "sga_fill_mask_char" in unconstrained and "sga_pos" not in unconstrained
 
 
-def test_dates_are_quoted_instants_from_the_schedule_and_the_leaderboard_is_an_anchor():
+def test_dates_are_quoted_instants_from_the_schedule_and_the_leaderboard_is_an_anchor(tmp_path):
     # Dates are quoted "YYYY-MM-DD HH:MM:SS" strings (an unquoted YAML datetime loses its time on Codabench).
     schedule = schedule_module.load()
-    competition = bundle.derive_competition(bundle.load_competition(), "unconstrained", {"dev", "test"})
+    hosted = declarations.Hosted("st2024")
+    states = bundle.PhaseStates(make_reference(str(tmp_path), ("dev", "test")), hosted)
+    assert (states.state("dev"), states.state("test")) == ("public", "real")
+    competition = bundle.derive_competition(hosted, bundle.load_competition(), "unconstrained", states, schedule)
     text = bundle.dump_yaml(competition)
     for name in ("dev", "test"):
         assert "start_date: '%s'\n" % schedule_module.platform_text(schedule.window(name).opens) in text
@@ -168,7 +192,7 @@ def test_no_date_in_the_source_yaml_nor_in_python():
     source = bundle.load_competition()
     assert "end_date" not in source
     assert not any("start_date" in phase for phase in source["phases"].values())
-    assert not any("start_date" in extra["phase"] for subtask in bundle.DECLARATION.SUBTASKS
+    assert not any("start_date" in extra["phase"] for subtask in declarations.load().SUBTASKS
                    for extra in declarations.extra_phases(subtask))
 
 
@@ -185,10 +209,20 @@ def test_outputs_exist(built):
         assert os.path.isfile(os.path.join(built, name)), name
 
 
+def split_notes(failures):
+    """``(failures that fail the check, the notes printed as warnings: rule, where)``."""
+    return ([f for f in failures if not check.is_note(f)],
+            [(f.rule, f.where) for f in failures if check.is_note(f)])
+
+
+#: The one note of every bundle: the test input is written apart and attached when the test phase opens.
+TEST_INPUT_NOTE = ("phase.test-input", "phases.2.public_data")
+
+
 def test_bundles_pass_every_static_rule(built):
     for subtask in st2024.SUBTASKS:
         failures, competition, _ = check.check_bundle(os.path.join(built, "bundles", "st2024-%s.zip" % subtask))
-        assert failures == []
+        assert split_notes(failures) == ([], [TEST_INPUT_NOTE])
         assert competition["title"] == st2024.SUBTASKS[subtask]["title"]
 
 
@@ -201,6 +235,13 @@ def test_bundle_layout(built):
     for phase in competition["phases"].values():
         for key in ("scoring_program", "reference_data", "starting_kit"):
             zipfile.ZipFile(io.BytesIO(members[phase[key]])).testzip()
+    # The test input is written apart: the test phase's public data is the placeholder until the phase opens.
+    test = [p for p in competition["phases"].values() if bundle.phase_reference(p) == "test"]
+    assert [p.get("public_data") for p in test] == [bundle.PUBLIC_DATA_MEMBER]
+    assert bundle.is_pending_public(list(read_zip(members[bundle.PUBLIC_DATA_MEMBER])))
+    public = read_zip(os.path.join(built, "public_data", "unconstrained-test.zip"))
+    assert list(public) == ["fill_mask_word/test/sga_test.tsv"]
+    assert not any(value == public["fill_mask_word/test/sga_test.tsv"] for value in members.values())
     program = read_zip(members["scoring_program.zip"])
     assert "metadata" in program and "evaluate.py" in program and "st2024.py" in program
     assert not any("__pycache__" in name or name.endswith(".pyc") for name in program)
@@ -223,20 +264,23 @@ def test_phases_with_and_without_test_gold(built, tmp_path, capsys):
     members = read_zip(os.path.join(dist, "bundles", "st2024-unconstrained.zip"))
     assert list(read_zip(members["reference_data_test.zip"])) == [bundle.PENDING_REFERENCE_FILE]
     assert not os.path.exists(os.path.join(dist, "reference", "unconstrained-test.zip"))
-    assert json.load(open(os.path.join(dist, "build.json")))["test_reference_pending"] is True
+    manifest = json.load(open(os.path.join(dist, "build.json")))
+    assert manifest["test_reference_pending"] is True and manifest["test_state"] == "pending"
 
 
 def test_references_hold_exactly_the_subtask_pairs(built):
     for subtask in st2024.SUBTASKS:
-        names = set(read_zip(os.path.join(built, "reference", "%s-dev.zip" % subtask)))
-        expected = set("%s/%s.json" % (t.folder, l) for t, l in pages.subtask_pairs(subtask))
-        assert names == expected
+        for phase, gold in (("dev", "public"), ("test", "hidden")):
+            members = read_zip(os.path.join(built, "reference", "%s-%s.zip" % (subtask, phase)))
+            expected = set("%s/%s.json" % (t.folder, l) for t, l in bundle.subtask_pairs(st2024, subtask))
+            assert set(members) == expected | {bundle.PHASE_FILE}
+            assert json.loads(members[bundle.PHASE_FILE].decode("utf-8")) == {"phase": phase, "gold": gold}
     constrained = read_zip(os.path.join(built, "reference", "constrained-test.zip"))
     assert not any(name.startswith("fill_mask") for name in constrained)
     assert not any(name.endswith(("/sga.json", "/mga.json", "/ghc.json")) for name in constrained)
     embeddings = json.loads(read_zip(os.path.join(built, "reference", "constrained-embeddings.zip"))["embeddings.json"])
     assert [lang["code"] for lang in embeddings["languages"]] == list(st2024.UD_LANGUAGES)
-    assert embeddings["columns"] == [k for k, _ in bundle.leaderboard_columns("constrained")]
+    assert embeddings["columns"] == check.subtask_columns("constrained", st2024)
 
 
 def test_missing_reference_files_are_reported(tmp_path, capsys):
@@ -250,7 +294,7 @@ def test_no_reference_at_all_fails(tmp_path, capsys):
     argv = build_tree(tmp_path)
     shutil.rmtree(argv[argv.index("--reference") + 1])
     assert bundle.main(argv) == 1
-    assert "no phase has reference data" in capsys.readouterr().err
+    assert "no development reference data" in capsys.readouterr().err
 
 
 def test_rebuilding_gives_identical_bytes(built, tmp_path):
@@ -277,9 +321,14 @@ def test_starting_kit(built):
     top = "st2024-starting-kit/"
     assert top + "validate.py" in members
     assert top + "scoring_program/evaluate.py" in members and top + "scoring_program/evalkit/keys.py" in members
-    assert not any(".pyc" in name for name in members)
+    assert not any(".pyc" in name or "__pycache__" in name for name in members)
     readme = members[top + "README.md"].decode("utf-8")
     assert "| baseline | 0.5 |" in readme and bundle.BASELINE_MARKER not in readme
+    # The development reference (its gold is public, its reports show everything); nothing of the test phase.
+    assert json.loads(members[top + "reference_data/dev/" + bundle.PHASE_FILE].decode("utf-8")) == {
+        "phase": "dev", "gold": "public"}
+    assert top + "reference_data/dev/pos_tagging/lat.json" in members
+    assert not any(name.startswith((top + "reference_data/test", top + "data/")) for name in members)
 
 
 def test_readme_without_marker_gets_the_table_appended():
@@ -399,7 +448,8 @@ def test_embeddings_program_is_python37_stdlib():
 
 
 def test_starting_kit_carries_the_baseline_scores_of_the_dev_phase(tmp_path):
-    subtask = next(iter(bundle.DECLARATION.SUBTASKS))
+    import copy
+    subtask = next(iter(declarations.load().SUBTASKS))
     baselines = tmp_path / "baselines"
     baselines.mkdir()
     (baselines / ("scores-baseline-%s-valid.json" % subtask)).write_text(json.dumps({"scores": {"avg_score": 0.5}}))
@@ -408,9 +458,18 @@ def test_starting_kit_carries_the_baseline_scores_of_the_dev_phase(tmp_path):
     assert bundle.baseline_member(str(baselines), subtask, "test") == {}   # no test-split scores written
     (tmp_path / "ref" / "dev" / "pos_tagging").mkdir(parents=True)
     (tmp_path / "ref" / "dev" / "pos_tagging" / "lat.json").write_text("[]")
-    (tmp_path / "program").mkdir()
-    (tmp_path / "program" / "evaluate.py").write_text("")
-    members = bundle.starting_kit_members(str(tmp_path / "no-kit"), str(tmp_path / "program"), top="kit/",
-                                          reference_dir=str(tmp_path / "ref"), baseline=member)
-    assert members["kit/reference_data/dev/baseline_scores.json"] == member["baseline_scores.json"]
-    assert "kit/reference_data/dev/pos_tagging/lat.json" in members
+    (tmp_path / "ref" / "public" / "test").mkdir(parents=True)
+    (tmp_path / "ref" / "public" / "test" / "input.txt").write_text("ZQX test input 93")
+    hosted = copy.copy(declarations.Hosted("st2024"))
+    hosted.starting_kit = make_kit(str(tmp_path / "kit"))
+    members = bundle.starting_kit_members(hosted, "| a |", reference_dir=str(tmp_path / "ref"), baseline=member,
+                                          data={"dev.txt": b"dev input"})
+    top = "st2024-starting-kit/"
+    assert members[top + "reference_data/dev/baseline_scores.json"] == member["baseline_scores.json"]
+    assert top + "reference_data/dev/pos_tagging/lat.json" in members
+    assert json.loads(members[top + "reference_data/dev/phase.json"].decode("utf-8"))["gold"] == "public"
+    assert members[top + "data/dev.txt"] == b"dev input" and top + "validate.py" in members
+    assert members[top + "README.md"].decode("utf-8") == "# Kit\n\nBaselines:\n\n| a |\n\nEnd.\n"
+    assert top + "scoring_program/evaluate.py" in members and top + "scoring_program/st2024.py" in members
+    assert not any("__pycache__" in name or name.endswith(".pyc") for name in members)
+    assert not any(b"ZQX test input 93" in value for value in members.values())

@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 import st2024
-from organiser import bundle, check
+from conftest import build_competition
+from organiser import audit, bundle, check
 from test_bundle import build_tree, read_zip, run_bundle
 
 
@@ -46,9 +47,17 @@ def rewrite(src, dst, edit_yaml=None, edit_members=None, raw_yaml=None):
 
 
 def rules_of(path):
-    """The rule names that fail on a bundle."""
+    """The rule names that fail on a bundle (notes, printed as warnings, aside: the good bundle's test phase has
+    the PENDING note of its test input, see test_the_good_bundles_fail_no_rule)."""
     failures, _, _ = check.check_bundle(path)
-    return set(f.rule for f in failures)
+    return set(f.rule for f in failures if not check.is_note(f))
+
+
+def test_the_good_bundles_fail_no_rule(dist):
+    for name in ("st2024-constrained.zip", "st2024-unconstrained.zip"):
+        failures, _, _ = check.check_bundle(os.path.join(dist, "bundles", name))
+        assert [(f.rule, f.where) for f in failures] == [("phase.test-input", "phases.2.public_data")]
+        assert check.is_note(failures[0]) and failures[0].text.startswith("PENDING")
 
 
 def set_key(*path_and_value):
@@ -109,6 +118,10 @@ YAML_CASES = [
     ("yaml.end-date", set_key("end_date", "2024-01-15")),
     ("yaml.required", del_key("end_date")),
     ("yaml.official-rule", set_key("force_submission_to_leaderboard", False)),
+    ("yaml.official-rule", set_key("disallow_leaderboard_modifying", False)),
+    ("yaml.required", del_key("disallow_leaderboard_modifying")),
+    ("yaml.no-chart", set_key("hide_chart", False)),
+    ("yaml.required", del_key("hide_chart")),
     ("phase.test-hidden", del_key("phases", 2, "leaderboard_management_mode")),
     ("phase.test-hidden", set_key("phases", 1, "leaderboard_management_mode", "hidden")),
     ("schedule.windows", set_key("phases", 3, "start_date", "2024-01-15 13:00:00")),
@@ -171,7 +184,31 @@ def _drop_reference(name):
     return edit
 
 
+def _phase_file(member, content):
+    """An edit writing ``content`` as the ``phase.json`` of reference zip ``member`` (None: removing it)."""
+    def edit(members):
+        files = read_zip(members[member])
+        if content is None:
+            del files[bundle.PHASE_FILE]
+        else:
+            files[bundle.PHASE_FILE] = content
+        members[member] = bundle.zip_bytes(files)
+    return edit
+
+
+def _release_test_input(members):
+    """The test input put in the bundle as the test phase's public data (instead of the placeholder)."""
+    members[bundle.PUBLIC_DATA_MEMBER] = bundle.zip_bytes({"morphology/test/lat_test.conllu": CONLLU_INPUT})
+
+
+CONLLU_INPUT = b"1\taa\t_\t_\t_\t_\t_\t_\t_\t_\n\n"
+
 MEMBER_CASES = [
+    ("phase.report-policy", _phase_file("reference_data_test.zip", b'{"phase": "test", "gold": "public"}')),
+    ("phase.report-policy", _phase_file("reference_data_test.zip", None)),
+    ("phase.report-policy", _phase_file("reference_data_test.zip", b"not json")),
+    ("phase.report-policy", _phase_file("reference_data_dev.zip", b'{"phase": "dev", "gold": "hidden"}')),
+    ("phase.test-input", _release_test_input),
     ("phase.reference-coverage", _drop_reference("pos_tagging/lat.json")),
     ("members.yaml-first", _reorder("logo.png")),
     ("members.single-yaml", lambda m: m.update({"old/competition.yaml.bak": b"x"})),
@@ -199,8 +236,81 @@ def test_unparsable_yaml_and_not_a_zip(good, tmp_path):
     assert rules_of(str(garbage)) == {"bundle.zip"}
 
 
+# --------------------------------------------------------------------------- the leak audit (organiser/audit.py)
+
+@pytest.fixture(scope="module")
+def sample_build(tmp_path_factory):
+    """ST2024 built from its sample as ``make`` builds it: ``(reference, dist)``."""
+    return build_competition("st2024", tmp_path_factory.mktemp("st2024"))
+
+
+def audit_rules(dist, path):
+    """The rules the leak audit fails (notes aside) on the bundle at ``path`` of the build in ``dist``."""
+    findings = audit.audit_bundle(check, st2024, path, audit.read_test_inputs(dist, bundle.read_manifest(dist)),
+                                  os.path.join(dist, "submissions"), report=lambda text: None)
+    return set(f.rule for f in findings if not f.note)
+
+
+def _nested(name, change):
+    """An edit of the bundle's nested zip ``name`` by ``change(reference folder, dist, {member: bytes})``."""
+    def edit(ref, dist):
+        def members_edit(members):
+            inner = read_zip(members[name])
+            change(ref, dist, inner)
+            members[name] = bundle.zip_bytes(inner)
+        return members_edit
+    return edit
+
+
+def _ignore_policy(ref, dist, program):
+    program["evalkit/policy.py"] += b"\n\ndef apply(report, policy):\n    return report\n"
+
+
+def _print_reference(ref, dist, program):
+    program["evaluate.py"] = program["evaluate.py"].replace(b"import os\nimport sys\n", (
+        b"import os\nimport sys\nfor _folder, _, _files in os.walk(os.path.join(sys.argv[1], 'ref')):\n"
+        b"    for _name in _files:\n        print(open(os.path.join(_folder, _name), encoding='utf-8').read())\n"), 1)
+    assert b"_folder" in program["evaluate.py"]
+
+
+def _test_gold_in_the_kit(ref, dist, kit):
+    for folder, _, files in os.walk(os.path.join(ref, "test")):
+        for name in files:
+            with open(os.path.join(folder, name), "rb") as handle:
+                kit["st2024-starting-kit/data/extra/%s" % os.path.relpath(os.path.join(folder, name),
+                                                                          ref)] = handle.read()
+
+
+def _test_input_in_the_kit(ref, dist, kit):
+    kit.update(("st2024-starting-kit/data/" + name, value) for name, value in
+               read_zip(os.path.join(dist, "public_data", "constrained-test.zip")).items())
+
+
+AUDIT_CASES = [
+    ("audit.report", _nested("scoring_program.zip", _ignore_policy)),
+    ("audit.report", _nested("scoring_program.zip", _print_reference)),
+    ("audit.gold-strings", _nested("scoring_program.zip", _print_reference)),
+    ("audit.public-gold", _nested("starting_kit.zip", _test_gold_in_the_kit)),
+    ("audit.early-release", _nested("starting_kit.zip", _test_input_in_the_kit)),
+]
+
+
+def test_the_sample_build_passes_the_audit(sample_build):
+    ref, dist = sample_build
+    assert audit_rules(dist, os.path.join(dist, "bundles", "st2024-constrained.zip")) == set()
+
+
+@pytest.mark.parametrize("rule, edit", AUDIT_CASES, ids=["%s-%d" % (r, i) for i, (r, _) in enumerate(AUDIT_CASES)])
+def test_audit_rule_is_enforced(sample_build, tmp_path, rule, edit):
+    ref, dist = sample_build
+    planted = rewrite(os.path.join(dist, "bundles", "st2024-constrained.zip"), tmp_path / "planted.zip",
+                      edit_members=edit(ref, dist))
+    assert rule in audit_rules(dist, planted)
+
+
 def test_every_static_rule_has_a_breaking_case():
     covered = set(r for r, _ in YAML_CASES) | set(r for r, _ in MEMBER_CASES) | {"yaml.parse", "bundle.zip"}
+    covered |= set(r for r, _ in AUDIT_CASES)
     static = set(rule for rule in check.RULES if not rule.startswith("run."))
     assert static - covered == set()
 
@@ -208,7 +318,7 @@ def test_every_static_rule_has_a_breaking_case():
 def test_failures_name_the_offending_key(good, tmp_path):
     failures, _, _ = check.check_bundle(rewrite(good, tmp_path / "bad.zip",
                                                 edit_yaml=set_key("phases", 2, "label", "y" * 60)))
-    assert [(f.rule, f.where) for f in failures] == [("phase.label", "phases.2.label")]
+    assert [(f.rule, f.where) for f in failures if not check.is_note(f)] == [("phase.label", "phases.2.label")]
 
 
 # --------------------------------------------------------------------------- worker simulation
@@ -274,7 +384,7 @@ def small(tmp_path_factory):
     """A development-only unconstrained bundle and its leaderboard columns."""
     dist = run_bundle(tmp_path_factory.mktemp("small"), table=False)
     path = os.path.join(dist, "bundles", "st2024-unconstrained.zip")
-    return path, [k for k, _ in bundle.leaderboard_columns("unconstrained")]
+    return path, check.subtask_columns("unconstrained", st2024)
 
 
 def with_program(small, tmp_path, body, command=None):

@@ -121,6 +121,7 @@ def test_long_distinct_labels_and_forms_stay_within_the_report_budgets(tmp_path_
     ref = dict(REF)
     ref["pos_tagging/lat.json"] = [[["w%d" % i, "NOUN"] for i in range(tokens)]]
     ref["morph_features/lat.json"] = [[{"Token": "w%d" % i, "Case": "Nom"} for i in range(tokens)]]
+    ref["phase.json"] = {"phase": "dev", "gold": "public"}   # a public-gold phase: its report has the detail tables
     write_tree(os.path.join(tmp, "ref"), ref)
     files = dict(GOOD)
     files["pos_tagging/lat.json"] = [[["w%d" % i, "%d%s" % (i, "T" * length)] for i in range(tokens)]]

@@ -9,16 +9,19 @@ import zipfile
 import pytest
 import yaml
 
+from conftest import build_competition
 from lince_helpers import LINCE_DIR, SAMPLE, build_sample_reference, gold_submission, lince, sample_gold, write_files
-from organiser import bundle
+from organiser import bundle, check
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
+    """LinCE built from its sample (with the sample's test gold) as ``make COMPETITION=lince`` builds it."""
     root = tmp_path_factory.mktemp("lince_bundle")
-    build_sample_reference(root / "ref")
-    phases = bundle.build("lince", str(root / "ref"), str(root / "dist"))
-    return root, phases
+    build_competition("lince", root)
+    with zipfile.ZipFile(str(root / "dist" / "bundles" / "lince.zip")) as archive:
+        competition = yaml.safe_load(archive.read("competition.yaml"))
+    return root, [competition["phases"][n]["label"] for n in sorted(competition["phases"])]
 
 
 def unzip(data, target):
@@ -35,8 +38,9 @@ def test_bundle_members_and_leaderboard(built):
         competition = yaml.safe_load(archive.read("competition.yaml"))
     assert names[0] == "competition.yaml"
     for name in ("scoring_program.zip", "reference_data_dev.zip", "reference_data_test.zip", "starting_kit.zip", "logo.png",
-                 "overview.html", "evaluation.html", "data.html", "terms.html"):
+                 "overview.html", "evaluation.html", "data.html", "terms.html", bundle.PUBLIC_DATA_MEMBER):
         assert name in names
+    assert competition["phases"][2]["public_data"] == bundle.PUBLIC_DATA_MEMBER
     columns = competition["leaderboard"]["columns"]
     assert list(columns)[0] == "avg_score" and "spa_eng_lid" in columns and "msa_ea_ner" in columns
     assert len([k for k in columns if k.count("_") == 2 and not k.endswith("avg_score")]) == 10
@@ -112,7 +116,8 @@ def test_check_passes_on_both_bundles_and_both_workers_score(built, name):
     lines = []
     failures = check.check_one(str(root / "dist" / "bundles" / name), None, timeout=120, report=lines.append,
                                schedule=schedule, decl="lince")
-    assert failures == []
+    # One note, no failure: the test input is attached when the test phase opens.
+    assert [(f.rule, check.is_note(f)) for f in failures] == [("phase.test-input", True)]
     runs = [line for line in lines if line.strip().startswith("phase")]
     assert len(runs) == (2 if name.endswith("codabench.zip") else 4) and all(" ok " in line for line in runs)
 
@@ -134,6 +139,7 @@ def test_check_refuses_st2024_schedule_and_foreign_columns(built, tmp_path):
             archive.writestr(name, data)
     schedule = schedule_module.load(os.path.join(LINCE_DIR, "schedule.yaml"))
     failures, _, _ = check.check_bundle(str(bad), schedule, "lince")
+    failures = [f for f in failures if not check.is_note(f)]
     assert [f.rule for f in failures] == ["column.declaration"]
     assert "avg_lid" in failures[0].text
 
@@ -160,11 +166,15 @@ def test_a_bundle_without_some_datasets_says_which_on_its_pages(tmp_path):
             if name != "lid_spa_eng.conll":
                 os.remove(str(tmp_path / "ref" / phase / name))
     shutil.rmtree(str(tmp_path / "ref" / "test"))
-    assert bundle.build("lince", str(tmp_path / "ref"), str(tmp_path / "dist")) == ["Development"]
+    # Without test gold the test phase exists all the same, with the placeholder reference.
+    assert bundle.build("lince", str(tmp_path / "ref"), str(tmp_path / "dist")) == ["Development", "Test"]
     with zipfile.ZipFile(str(tmp_path / "dist" / "bundles" / "lince.zip")) as archive:
         overview = archive.read("overview.html").decode("utf-8")
         evaluation = archive.read("evaluation.html").decode("utf-8")
         competition = yaml.safe_load(archive.read("competition.yaml"))
+        test_reference = zipfile.ZipFile(io.BytesIO(archive.read("reference_data_test.zip"))).namelist()
+    assert bundle.is_pending_reference(test_reference)
+    assert bundle.read_manifest(str(tmp_path / "dist"))["test_state"] == "pending"
     assert "LACKS 9 of 10 datasets" in overview and overview.count("<strong>LACKING</strong>") == 9
     assert "<code>ner_msa_ea.conll</code>" in overview and "<style" not in overview
     assert list(competition["leaderboard"]["columns"]) == ["avg_score", "spa_eng_lid"]

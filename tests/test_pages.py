@@ -1,4 +1,5 @@
-"""Competition pages (organiser/pages.py and pages/*.html): counted sizes, valid self-contained HTML5."""
+"""Competition pages (organiser/pages.py, ST2024's page values in competitions/st2024/bundle_hooks.py, and
+pages/*.html): counted sizes, valid self-contained HTML5."""
 import os
 import re
 import shutil
@@ -8,12 +9,15 @@ import pytest
 
 from conftest import needs_shared, SHARED
 import st2024
+from competitions.st2024 import bundle_hooks as hooks
 from evalkit import keys
 from organiser import schedule as schedule_module
-from organiser import bundle, pages
+from organiser import bundle, check, declarations, pages
 from evalkit.messages import DataError
 from html_check import NestingParser
-from test_bundle import CONLLU, make_data, write
+from test_bundle import CONLLU, make_data, make_reference, write
+
+HOSTED = declarations.Hosted("st2024")
 
 class Auditor(NestingParser):
     """Collects structure problems (``problems``) and external references of an HTML document."""
@@ -54,21 +58,44 @@ def audit(text):
 @pytest.fixture(scope="module")
 def sizes(tmp_path_factory):
     """Sizes counted from the tiny fake release tree."""
-    return pages.count_sizes(make_data(str(tmp_path_factory.mktemp("data"))))
+    return hooks.count_sizes(make_data(str(tmp_path_factory.mktemp("data"))))
 
 
 BIB = "@misc{doe2024,\n  title = {{An \\emph{invented} entry: <lang> \\& co}},\n  author = {Doe, Jane},\n}\n"
 
 
+def links():
+    """ST2024's links (pages/links.yaml)."""
+    return pages.load_links(os.path.join(HOSTED.pages, pages.LINKS_FILE), HOSTED.subtasks())
+
+
+def render(subtask, data, reference, baseline_html, warnings, test_state="real", reason=""):
+    """``{member: html}``: the pages of ``subtask`` as the bundle builder renders them (organiser.bundle)."""
+    schedule = schedule_module.load(HOSTED.schedule)
+    states = bundle.PhaseStates(reference, HOSTED)
+    competition = bundle.derive_competition(HOSTED, bundle.load_competition(HOSTED.source), subtask, states, schedule)
+    present = set(bundle.reference_file(st2024, t, l) for t, l in bundle.subtask_pairs(st2024, subtask))
+    context = pages.PageContext(HOSTED, competition, subtask, schedule, data, reference, present, baseline_html,
+                                links(), warnings.append, test_state, reason)
+    return pages.build_pages(context)
+
+
 @pytest.fixture(scope="module")
-def rendered(sizes):
-    """``{subtask: {member: html}}``; the unconstrained pages only get a baseline table and a bibliography."""
+def rendered(tmp_path_factory):
+    """``{subtask: {member: html}}``; the unconstrained pages only get a baseline table and a bibliography (the
+    release's ``bibliography.bib``)."""
     result = {}
+    reference = make_reference(str(tmp_path_factory.mktemp("reference")), ("dev", "test"))
     for subtask in st2024.SUBTASKS:
-        competition = bundle.derive_competition(bundle.load_competition(), subtask, {"dev", "test"})
+        data = make_data(str(tmp_path_factory.mktemp("data")))
+        if subtask == "unconstrained":
+            write(os.path.join(data, hooks.BIBLIOGRAPHY), BIB)
         table = "<table class=\"baselines\"><tr><td>b</td></tr></table>" if subtask == "unconstrained" else None
-        result[subtask] = pages.build_pages(competition, subtask, sizes, table,
-                                            bibliography=BIB if subtask == "unconstrained" else None)
+        warnings = []
+        result[subtask] = render(subtask, data, reference, table, warnings)
+        # What is missing is said to the organiser, never on the pages.
+        assert any("no file in %s for" % data in w for w in warnings)
+        assert any(hooks.BIBLIOGRAPHY in w for w in warnings) == (subtask != "unconstrained")
     return result
 
 
@@ -77,17 +104,17 @@ def rendered(sizes):
 def test_count_conllu_includes_ranges_and_skips_empty_nodes(tmp_path):
     path = tmp_path / "x.conllu"
     path.write_text(CONLLU, encoding="utf-8")
-    assert pages.count_conllu(str(path)) == (2, 5)
+    assert hooks.count_conllu(str(path)) == (2, 5)
     path.write_text("1\ta\n2\tb", encoding="utf-8")  # no metadata, no final blank line (Old Hungarian)
-    assert pages.count_conllu(str(path)) == (1, 2)
+    assert hooks.count_conllu(str(path)) == (1, 2)
 
 
 def test_count_tsv_with_and_without_header_and_quotes(tmp_path):
     path = tmp_path / "x.tsv"
     path.write_text("masked\tsrc\na [MASK]\ta b\n^x\ty^\t^x\ty^ z\n", encoding="utf-8")
-    assert pages.count_tsv(str(path)) == (2, 2 + 3)
+    assert hooks.count_tsv(str(path)) == (2, 2 + 3)
     path.write_text("a [MASK] c\nd\n", encoding="utf-8")
-    assert pages.count_tsv(str(path)) == (2, 4)
+    assert hooks.count_tsv(str(path)) == (2, 4)
 
 
 def test_count_sizes(sizes):
@@ -101,7 +128,7 @@ def test_count_sizes(sizes):
 
 @needs_shared
 def test_sizes_of_the_release_match_its_readme():
-    counted = pages.count_sizes(SHARED, ["lat", "cop", "hbo"])
+    counted = hooks.count_sizes(SHARED, ["lat", "cop", "hbo"])
     # The README's table: tokens are CoNLL-U rows, multiword ranges included.
     for lang, sentences, tokens in (("lat", 2096, 23279), ("cop", 216, 7282), ("hbo", 158, 4862)):
         entry = counted[lang]["valid"]
@@ -139,7 +166,7 @@ def test_pages_survive_a_markdown_renderer(rendered):
 
 def test_pages_have_no_style_element_and_inline_the_look():
     """Both platforms drop a <style> element: the look is in style attributes, on every table cell."""
-    assert "<style" not in pages.read_template("_layout")
+    assert "<style" not in pages.read_template("_layout", HOSTED.pages)
     styled = pages.inline_styles('<table><tr><th>a</th><td class="num">1</td><td style="color: red">x</td>'
                                  '</tr></table><p class="note">n</p><p>p</p>')
     assert '<td class="num" style="%s; %s">' % (pages.STYLES["td"], pages.STYLES["td.num"]) in styled
@@ -187,7 +214,7 @@ def test_evaluation_states_every_key_metric_and_difference(rendered):
                        "first 3 candidates", "both counts", "scores 0 on every metric", "wrapping top-level folder",
                        "did you mean", "<code>\"Form\"</code>", "byte-order mark", "Lemma</code> keys"):
             assert phrase in " ".join(text.split()), (subtask, phrase)
-        columns = len(bundle.leaderboard_columns(subtask))
+        columns = len(check.subtask_columns(subtask, st2024))
         assert "has %d columns" % columns in text
     assert 'class="baselines"' in rendered["unconstrained"]["evaluation.html"]
     assert "will be published here" in rendered["constrained"]["evaluation.html"]
@@ -204,6 +231,28 @@ def test_timeline_lists_the_phases(rendered):
     assert schedule_module.human(schedule.results_notification) in text
     assert "Phase 2: embeddings" in text and "Phase 2 (embeddings) closes" in text
     assert "Phase 2 (embeddings)" not in rendered["unconstrained"]["timeline.html"]
+
+
+def test_the_pages_say_when_the_test_input_comes_and_what_a_test_report_shows(rendered):
+    schedule = schedule_module.load(HOSTED.schedule)
+    opens = pages.escape(schedule_module.human(schedule.window("test").opens))
+    for subtask, members in rendered.items():
+        data = " ".join(members["data.html"].split())
+        assert "The test input is released when the test phase opens (%s)" % opens in data, subtask
+        assert "<code>reference_data/dev/</code>" in data
+        assert pages.PHASES_NOTE in members["timeline.html"]
+        timeline = " ".join(re.sub(r"<[^>]*>", " ", members["timeline.html"]).split())
+        assert "nothing of the test gold" in timeline and "last submission" in timeline
+        assert "practice phase" not in members["overview.html"]
+
+
+def test_a_practice_test_phase_is_said_on_the_overview(rendered, tmp_path):
+    reference = make_reference(str(tmp_path / "reference"), ("dev", "test"))
+    members = render("unconstrained", make_data(str(tmp_path / "data")), reference, None, [], "practice",
+                     "the <gold> was published")
+    overview = " ".join(members["overview.html"].split())
+    assert "The test phase of this bundle is a practice phase:" in overview
+    assert "the &lt;gold&gt; was published" in overview and "<gold>" not in overview
 
 
 def test_baseline_table_is_embedded_as_a_fragment(tmp_path):
@@ -223,7 +272,7 @@ def test_fill_reports_a_missing_value():
 
 def test_generated_strings_are_escaped(monkeypatch):
     monkeypatch.setitem(st2024.LANGUAGES, "lat", ("<b>Latin</b> & co", "F", "B", "S", "D"))
-    table = pages.languages_table(["lat"], {})
+    table = hooks.languages_table(["lat"], {})
     assert "&lt;b&gt;Latin&lt;/b&gt; &amp; co" in table and "<b>" not in table
 
 
@@ -272,42 +321,47 @@ def test_pages_render_in_a_headless_browser(rendered, tmp_path):
 # --------------------------------------------------------------------------- links, citation, wording
 
 def test_links_declaration_defaults_and_checks(tmp_path):
-    links = pages.load_links()
-    assert links["registration"].startswith("https://docs.google.com/forms/")
-    assert set(links["competitions"]) == set(st2024.SUBTASKS) and all(links["competitions"].values())
-    assert links["citation"].endswith("bibliography.bib") and "organisers" in links["contact"]["name"]
+    declared = links()
+    assert declared["registration"].startswith("https://docs.google.com/forms/")
+    assert set(declared["competitions"]) == set(st2024.SUBTASKS) and all(declared["competitions"].values())
+    assert declared["citation"].endswith("bibliography.bib") and "organisers" in declared["contact"]["name"]
+    subtasks = list(st2024.SUBTASKS)
     path = tmp_path / "links.yaml"
     path.write_text("registration: javascript:alert(1)\n", encoding="utf-8")
     with pytest.raises(DataError) as error:
-        pages.load_links(str(path))
+        pages.load_links(str(path), subtasks)
     assert "registration" in str(error.value) and "http(s)://" in str(error.value)
     path.write_text("competitions: {subtask_c: https://x.org}\n", encoding="utf-8")
     with pytest.raises(DataError, match="unknown subtask"):
-        pages.load_links(str(path))
+        pages.load_links(str(path), subtasks)
     path.write_text("contact: {url: mailto:st@example.org}\n", encoding="utf-8")
-    assert pages.load_links(str(path))["contact"] == {"name": "the organisers", "url": "mailto:st@example.org"}
+    assert pages.load_links(str(path), subtasks)["contact"] == {"name": "the organisers",
+                                                                "url": "mailto:st@example.org"}
+    # A competition without a links file gets no links line (only its contact, "the organisers").
+    absent = pages.load_links(str(tmp_path / "absent.yaml"), subtasks)
+    assert absent["declared"] is False and pages.links_line(absent, subtasks[0], subtasks) == ""
 
 
 def test_every_page_links_registration_other_subtask_citation_and_contact(rendered):
-    links = pages.load_links()
+    declared = links()
     for subtask, members in rendered.items():
         (other,) = [s for s in st2024.SUBTASKS if s != subtask]
         for member, text in members.items():
             hrefs = re.findall(r'href="([^"]*)"', text)
-            for url in (links["registration"], links["competitions"][other], links["citation"],
-                        links["contact"]["url"]):
+            for url in (declared["registration"], declared["competitions"][other], declared["citation"],
+                        declared["contact"]["url"]):
                 assert pages.escape(url) in hrefs, (subtask, member, url)
-            assert pages.escape(links["competitions"][subtask]) not in hrefs, (subtask, member)
+            assert pages.escape(declared["competitions"][subtask]) not in hrefs, (subtask, member)
 
 
 def test_the_bibliography_is_shown_or_linked(rendered, tmp_path):
     shown = rendered["unconstrained"]["data.html"]
     assert "\\emph{invented} entry: &lt;lang&gt; \\&amp; co" in shown
     linked = rendered["constrained"]["data.html"].split("<h2")[-1]
-    assert "Citation" in linked and pages.escape(pages.load_links()["citation"]) in linked
-    assert pages.read_bibliography(str(tmp_path)) is None
+    assert "Citation" in linked and pages.escape(links()["citation"]) in linked
+    assert hooks.read_bibliography(str(tmp_path)) is None
     (tmp_path / "bibliography.bib").write_text("\ufeff@misc{a,}\n\n", encoding="utf-8")
-    assert pages.read_bibliography(str(tmp_path)) == "@misc{a,}"
+    assert hooks.read_bibliography(str(tmp_path)) == "@misc{a,}"
 
 
 def test_no_organiser_side_wording_on_participant_pages(rendered):
@@ -336,12 +390,12 @@ def test_component_is_defined_once_for_classical_chinese(rendered):
 
 
 def test_size_table_legend_lists_only_the_marks_it_uses():
-    sizes = {"lat": {split: {"sentences": 3, "tokens": 9, "source": "morphology"} for split in pages.SPLITS}}
-    table = pages.languages_table(["lat"], sizes)
+    sizes = {"lat": {split: {"sentences": 3, "tokens": 9, "source": "morphology"} for split in hooks.SPLITS}}
+    table = hooks.languages_table(["lat"], sizes)
     assert "&#8224;" not in table and "&#8212;" not in table and "<ul" not in table
     sizes["lat"]["test"] = None
-    assert "&#8212; not counted" in pages.languages_table(["lat"], sizes)
-    assert pages.missing_files(["lat"], sizes) == ["lat test"]
+    assert "&#8212; not counted" in hooks.languages_table(["lat"], sizes)
+    assert hooks.missing_files(["lat"], sizes) == ["lat test"]
 
 
 # --------------------------------------------------------------------------- the fill-mask TSV files
@@ -350,7 +404,7 @@ def tsv_files(root):
     """``(split, path)`` of every fill-mask TSV of a release checkout."""
     found = []
     for kind in ("fill_mask_word", "fill_mask_char"):
-        for split in pages.SPLITS:
+        for split in hooks.SPLITS:
             folder = os.path.join(root, kind, split)
             if os.path.isdir(folder):
                 found += [(split, os.path.join(folder, name)) for name in sorted(os.listdir(folder))
@@ -361,8 +415,8 @@ def tsv_files(root):
 def example_readers():
     """The functions of pages/read_tsv_example.py (the code the Data page shows)."""
     namespace = {}
-    with open(pages.READ_TSV_EXAMPLE, encoding="utf-8") as handle:
-        exec(compile(handle.read(), pages.READ_TSV_EXAMPLE, "exec"), namespace)
+    with open(hooks.READ_TSV_EXAMPLE, encoding="utf-8") as handle:
+        exec(compile(handle.read(), hooks.READ_TSV_EXAMPLE, "exec"), namespace)
     return namespace["read_tsv"], namespace["read_tsv_plain"]
 
 
@@ -390,16 +444,16 @@ def test_example_readers_on_a_fake_split_of_each_kind(tmp_path):
 def test_header_facts_and_the_reader_hold_on_every_release_tsv():
     read_tsv, read_tsv_plain = example_readers()
     files = tsv_files(SHARED)
-    assert set(split for split, _ in files) == set(pages.SPLITS)
+    assert set(split for split, _ in files) == set(hooks.SPLITS)
     for split, path in files:
         with open(path, encoding="utf-8") as handle:
             lines = handle.read().split("\n")
         if lines and lines[-1] == "":
             lines.pop()
-        header = split in pages.TSV_HEADER_SPLITS
-        assert (lines[0] == "\t".join(pages.TSV_COLUMNS[split])) == header, path
+        header = split in hooks.TSV_HEADER_SPLITS
+        assert (lines[0] == "\t".join(hooks.TSV_COLUMNS[split])) == header, path
         body = lines[1:] if header else lines
-        assert all(line.count("\t") == len(pages.TSV_COLUMNS[split]) - 1 for line in body), path
+        assert all(line.count("\t") == len(hooks.TSV_COLUMNS[split]) - 1 for line in body), path
         table, plain = read_tsv(path), read_tsv_plain(path)
         assert len(table) == len(plain) == len(body), path
         assert table["masked"].tolist() == [row[0] for row in plain] == [l.split("\t")[0] for l in body], path
@@ -428,7 +482,7 @@ def test_the_long_line_the_data_page_names():
 
 def fake_detailed_results(subtask, offset):
     """A ``detailed_results.json`` shaped dict for every pair of ``subtask`` (scores are made up)."""
-    pairs = pages.subtask_pairs(subtask)
+    pairs = bundle.subtask_pairs(st2024, subtask)
     tasks = list(dict.fromkeys(task for task, _ in pairs))
     langs = list(st2024.SUBTASKS[subtask]["languages"])
     scores = {"avg_score": 0.5 + offset}

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, SHARED, load_by_path
+from conftest import ROOT, SHARED, build_competition
 import st2024
 from organiser import pages
 from competitions.st2024 import baselines
@@ -53,44 +53,18 @@ def bundles(tmp_path_factory):
 def competition_bundles(base):
     """``{bundle name: (pages, phase descriptions)}`` of every bundle of each further competition
     (``competitions/<id>/``), built from its embedded sample as ``make`` builds it."""
-    from organiser import bundle
-    from lince_helpers import build_sample_reference
-    builders = {"lince": lambda ref: build_sample_reference(ref) and None,
-                "scate": lambda ref: scate_sample_reference(ref) and None,
-                "spanglisheval": spanglisheval_sample_reference}
+    from organiser import declarations
     result = {}
-    for cid in sorted(os.listdir(declarations.COMPETITIONS)):
-        if not os.path.isfile(os.path.join(declarations.COMPETITIONS, cid, "competition.yaml")):
-            continue
-        if cid not in builders:
-            raise AssertionError("no sample-reference builder for competition %s in this test" % cid)
-        out = os.path.join(str(base), cid)
-        baselines_md = builders[cid](os.path.join(out, "ref"))
-        bundle.build(cid, os.path.join(out, "ref"), os.path.join(out, "dist"), baselines_md)
-        folder = os.path.join(out, "dist", "bundles")
+    further = [cid for cid in declarations.hosted_ids() if cid != declarations.top_level_id()]
+    assert {"lince", "scate", "spanglisheval"} <= set(further)
+    for cid in further:
+        _, dist = build_competition(cid, os.path.join(str(base), cid))
+        folder = os.path.join(dist, "bundles")
         for name in sorted(os.listdir(folder)):
             with open(os.path.join(folder, name), "rb") as handle:
                 result[name[:-len(".zip")]] = platforms.bundle_contents(handle.read())
-    assert {"lince", "lince-codabench"} <= set(result)
+    assert {"lince", "lince-codabench", "scate", "spanglisheval-codabench"} <= set(result)
     return result
-
-
-def spanglisheval_sample_reference(ref):
-    """SpanglishEval's reference and baselines from its embedded sample, as ``make`` builds them; the baselines
-    table's path (its pages show it)."""
-    from competitions.spanglisheval import baselines as span_baselines, reference
-    sample = os.path.join(ROOT, "competitions", "spanglisheval", "sample_data")
-    reference.build(sample, ref, jobs=1)
-    out = os.path.join(os.path.dirname(ref), "baselines")
-    span_baselines.competition_outputs(sample, os.path.join(ref, "dev"), out)
-    return os.path.join(out, "baselines.md")
-
-
-def scate_sample_reference(out):
-    """The SCATE sample's dev and test references (with the sample's full test gold) under ``out``."""
-    folder = os.path.join(ROOT, "competitions", "scate")
-    module = load_by_path("scate_reference_pages", os.path.join(folder, "reference.py"))
-    return module.build(os.path.join(folder, "sample_data"), out, os.path.join(folder, "sample_data", "test_gold"))
 
 
 @pytest.fixture(scope="module")

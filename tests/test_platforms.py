@@ -19,7 +19,7 @@ from organiser import bundle, check, platforms
 from organiser import schedule as schedule_module
 from evalkit.messages import DataError
 from test_bundle import build_tree, competition_of, read_zip, run_bundle, write
-from test_check import rewrite
+from test_check import _phase_file, _release_test_input, rewrite
 
 PLATFORM_OF_BUNDLE = {"st2024-%s.zip": platforms.CODALAB, "st2024-%s-codabench.zip": platforms.CODABENCH}
 
@@ -183,6 +183,11 @@ NATIVE_CASES = [
     ("v2.official-rule", _board(submission_rule="Force_Best"), None),
     ("v2.official-rule", lambda c: c["leaderboards"][0].pop("submission_rule"), None),
     ("v2.details-hidden", lambda c: c.pop("show_detailed_results_in_leaderboard"), None),
+    ("v2.test-output-hidden", _phase(1, hide_output=False), None),
+    ("v2.test-output-hidden", lambda c: c["phases"][1].pop("hide_output"), None),
+    ("phase.report-policy", None, _phase_file("reference_data_test.zip", b'{"phase": "test", "gold": "public"}')),
+    ("phase.report-policy", None, _phase_file("reference_data_dev.zip", None)),
+    ("phase.test-input", None, _release_test_input),
     ("schedule.windows", _phase(2, end="2024-01-16 21:00:00"), None),
     ("phase.reference-coverage", None, lambda m: m.update({"reference_data_dev.zip": bundle.zip_bytes(
         dict((n, d) for n, d in read_zip(m["reference_data_dev.zip"]).items() if n != "pos_tagging/lat.json"))})),
@@ -191,7 +196,12 @@ NATIVE_CASES = [
 
 def test_the_native_bundle_passes_every_rule(native):
     failures, competition, _ = check.check_bundle(native)
-    assert failures == [] and check.is_codabench_v2(competition)
+    assert check.is_codabench_v2(competition)
+    # The one note (a warning, no failure): the test input is attached when the test phase opens.
+    assert [(f.rule, f.where) for f in failures] == [("phase.test-input", "phases.2.public_data")]
+    assert check.is_note(failures[0]) and failures[0].text.startswith("PENDING")
+    assert competition["phases"][1]["hide_output"] is True
+    assert not any("hide_output" in phase for phase in competition["phases"] if phase is not competition["phases"][1])
 
 
 @pytest.mark.parametrize("rule, edit_yaml, edit_members", NATIVE_CASES,
@@ -199,7 +209,7 @@ def test_the_native_bundle_passes_every_rule(native):
 def test_native_rule_is_enforced(native, tmp_path, rule, edit_yaml, edit_members):
     assert rule in check.CODABENCH_RULES
     failures, _, _ = check.check_bundle(rewrite(native, tmp_path / "bad.zip", edit_yaml, edit_members))
-    assert rule in set(f.rule for f in failures)
+    assert rule in set(f.rule for f in failures if not check.is_note(f))
 
 
 def test_every_native_rule_has_a_breaking_case():
@@ -232,12 +242,16 @@ def test_a_placeholder_test_phase_is_a_warning_not_a_pass_in_silence(tmp_path, c
 
 
 def test_public_test_data_never_carries_gold(tmp_path, capsys):
+    from competitions.st2024 import reference
     argv = build_tree(tmp_path, phases=("dev", "test"))
     data = argv[argv.index("--data") + 1]
     write(os.path.join(data, "fill_mask_char", "test", "sga_test.tsv"), "masked\tsrc\na[_]c\tabc\n")
     write(os.path.join(data, "morphology", "test", "lat_test.conllu"), "1\taa\t_\t_\t_\t_\t_\t_\t_\t_\n\n")
+    # ST2024's reference builder picks the public test input (<reference>/public/test/<subtask>/).
+    build = reference.Build(data, None)
+    reference.write_public(build, data, argv[argv.index("--reference") + 1])
+    assert any("sga_test.tsv carries gold annotations" in warning for warning in build.warnings)
     assert bundle.main(argv) == 0
-    assert "sga_test.tsv carries gold annotations" in capsys.readouterr().err
     dist = argv[argv.index("--out") + 1]
     public = read_zip(os.path.join(dist, "public_data", "unconstrained-test.zip"))
     assert sorted(public) == ["fill_mask_word/test/sga_test.tsv", "morphology/test/lat_test.conllu"]
@@ -281,13 +295,13 @@ def test_broken_or_nested_loaders_score_zero(tmp_path, source, message):
     assert status == 0 and scores["avg_score"] == 0.0 and message in out
 
 
-def test_embeddings_page_shows_the_loader_rules_dates_and_upload_limits():
-    from organiser import pages
-    competition = bundle.derive_competition(bundle.load_competition(), "constrained", {"dev", "test"})
-    text = pages.build_pages(competition, "constrained", {})["evaluation.html"]
+def test_embeddings_page_shows_the_loader_rules_dates_and_upload_limits(tmp_path):
+    from test_bundle import make_data, make_reference
+    from test_pages import render
+    data, reference = make_data(str(tmp_path / "data")), make_reference(str(tmp_path / "ref"), ("dev", "test"))
+    text = render("constrained", data, reference, None, [])["evaluation.html"]
     window = schedule_module.load().window("embeddings")
     for needle in ("Python 3.9", "load_model(path)", "model[word]", "requirements.txt", "metadata.txt",
                    "KeyedVectors.load_word2vec_format", "300 MB", "15 GB", schedule_module.human(window.closes)):
         assert needle in text, needle
-    assert "Python 3.9" not in pages.build_pages(bundle.derive_competition(
-        bundle.load_competition(), "unconstrained", {"dev", "test"}), "unconstrained", {})["evaluation.html"]
+    assert "Python 3.9" not in render("unconstrained", data, reference, None, [])["evaluation.html"]

@@ -9,9 +9,10 @@ import sys
 import zipfile
 
 import pytest
+import yaml
 
-from conftest import ROOT, load_by_path
-from organiser import bundle, check
+from conftest import ROOT, build_competition, load_by_path
+from organiser import bundle, check, declarations
 
 SCATE_DIR = os.path.join(ROOT, "competitions", "scate")
 SAMPLE = os.path.join(SCATE_DIR, "sample_data")
@@ -40,6 +41,8 @@ def sample_ref(tmp_path_factory):
     out = tmp_path_factory.mktemp("scate_ref")
     summary = reference.build(SAMPLE, str(out), os.path.join(SAMPLE, "test_gold"))
     assert summary["dev"]["written"] == ["norm_en.json", "spans_en.json"]
+    # Each phase folder says whose gold it is, as `python -m organiser reference` stamps it (organiser/builders.py).
+    assert bundle.stamp_phases(str(out), declarations.Hosted("scate")) == {"dev": False, "test": True}
     return str(out)
 
 
@@ -231,18 +234,23 @@ def test_a_spans_only_test_phase_has_the_identification_task_alone(tmp_path):
 
 @pytest.mark.parametrize("full_test_gold", [True, False], ids=["full test gold", "spans-only test gold"])
 def test_the_bundle_builds_and_make_check_passes(tmp_path, full_test_gold, capsys):
-    ref, dist = str(tmp_path / "ref"), str(tmp_path / "dist")
-    reference.build(SAMPLE, ref, os.path.join(SAMPLE, "test_gold") if full_test_gold else None)
-    assert baselines.main(["--data", SAMPLE, "--reference", os.path.join(ref, "dev"), "--out", dist]) == 0
-    assert bundle.build("scate", ref, dist, os.path.join(dist, "baselines.md"),
-                                    data=SAMPLE) == ["Development", "Test"]
+    ref, dist = build_competition("scate", tmp_path, test_gold="sample" if full_test_gold else None)
+    assert os.path.isfile(os.path.join(dist, "baselines", "table.md"))
     with zipfile.ZipFile(os.path.join(dist, "bundles", "scate.zip")) as archive:
         overview = archive.read("overview.html").decode("utf-8")
+        competition = yaml.safe_load(archive.read("competition.yaml"))
+    # The spans-only test gold is public (test_te3_spans_only/ of the release): a labelled practice phase.
+    assert [p["label"] for p in competition["phases"].values()] == [
+        "Development", "Test" if full_test_gold else "Test" + bundle.PRACTICE_SUFFIX]
+    assert bundle.read_manifest(dist)["test_state"] == ("real" if full_test_gold else "practice")
     assert ">baseline</td>" in overview and ">floor</td>" in overview
+    assert ("practice phase" in overview) != full_test_gold
     status = check.main(["--dist", dist, "--submissions", os.path.join(dist, "submissions")])
     out = capsys.readouterr().out
     assert status == 0, out
     assert out.count(" ok ") == 6 and ("OPTIONAL: norm_en.json" in out) != full_test_gold
+    assert ("WARNING [phase.report-policy]" in out and "PRACTICE" in out) != full_test_gold
+    assert "leak audit" in out and "LEAK" not in out
 
 
 def test_the_starting_kit_validates_and_reports(sample_ref, tmp_path):

@@ -14,7 +14,7 @@ from html import unescape
 import pytest
 import yaml
 
-from conftest import ROOT, load_by_path
+from conftest import ROOT, build_competition, load_by_path
 from test_choice import make_submission, oracle
 
 jiwer = pytest.importorskip("jiwer")
@@ -26,20 +26,18 @@ GOLDEN = os.path.join(ROOT, "tests", "golden", "spanglisheval")
 sys.path.insert(0, SPAN_DIR)
 
 import spanglisheval  # noqa: E402
-from competitions.spanglisheval import baselines, reference  # noqa: E402
 from evalkit import scoring  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """(root, phases): the sample's reference, baselines and both bundles, built as `make` builds them."""
-    from organiser import bundle
+    """(root, phases): the sample's reference (with the sample's hidden test gold), baselines and both bundles,
+    built as `make` builds them."""
     root = tmp_path_factory.mktemp("spanglisheval")
-    reference.build(SAMPLE, str(root / "ref"), jobs=1)
-    baselines.competition_outputs(SAMPLE, str(root / "ref" / "dev"), str(root / "dist"))
-    phases = bundle.build("spanglisheval", str(root / "ref"), str(root / "dist"),
-                                      str(root / "dist" / "baselines.md"), data=SAMPLE)
-    return root, phases
+    build_competition("spanglisheval", root)
+    with zipfile.ZipFile(str(root / "dist" / "bundles" / "spanglisheval.zip")) as archive:
+        competition = yaml.safe_load(archive.read("competition.yaml"))
+    return root, [competition["phases"][n]["label"] for n in sorted(competition["phases"])]
 
 
 def read_sets(path):
@@ -176,6 +174,7 @@ def test_detailed_results_show_each_gold_type_and_wrong_sets_escaped(built, tmp_
 
 
 def test_bundle_leaderboard_is_accuracy_then_each_group_and_wer_ascending(built):
+    from organiser import bundle
     root, phases = built
     assert phases == ["Development", "Test"]
     with zipfile.ZipFile(str(root / "dist" / "bundles" / "spanglisheval.zip")) as archive:
@@ -186,9 +185,14 @@ def test_bundle_leaderboard_is_accuracy_then_each_group_and_wer_ascending(built)
     assert [(k, c["sort"]) for k, c in columns] == [
         ("avg_score", "desc"), ("en_es_sets_accuracy_cs", "desc"), ("en_es_sets_accuracy_mono", "desc"),
         ("en_es_sets_wer", "asc")]
-    assert "spanglisheval-starting-kit/data/test/sets.jsonl" in kit
+    assert "spanglisheval-starting-kit/data/dev/sets.jsonl" in kit
     assert "spanglisheval-starting-kit/data/dev/reference.jsonl" in kit
     assert not [n for n in kit if n.endswith("test/reference.jsonl")]   # the test gold stays the organiser's
+    # The test input is written apart, released when the test phase opens: in no kit and no bundle.
+    assert not [n for n in kit if "/test/" in n or "reference_data/test" in n]
+    with zipfile.ZipFile(str(root / "dist" / "public_data" / "spanglisheval-test.zip")) as archive:
+        assert archive.namelist() == ["test/sets.jsonl"]
+    assert bundle.read_manifest(str(root / "dist"))["test_state"] == "real"
     assert "sets with a code-switched gold" in pages["data.html"] and "built from public" in pages["data.html"]
     assert "kneser_ney_3" in pages["evaluation.html"] and "57.9%" in pages["evaluation.html"]
 
@@ -201,7 +205,8 @@ def test_check_passes_and_both_workers_score_every_phase(built, name):
     lines = []
     failures = check.check_one(str(root / "dist" / "bundles" / name), str(root / "dist" / "submissions"),
                                timeout=120, report=lines.append, schedule=schedule, decl="spanglisheval")
-    assert failures == []
+    # One note, no failure: the test input is attached when the test phase opens.
+    assert [(f.rule, check.is_note(f)) for f in failures] == [("phase.test-input", True)]
     runs = [line for line in lines if line.strip().startswith("phase")]
     assert len(runs) == (2 if name.endswith("codabench.zip") else 4) and all(" ok " in line for line in runs)
 
@@ -225,6 +230,12 @@ def test_starting_kit_from_its_zip_makes_validates_and_scores(built, tmp_path):
     assert run(["make_submission.py", "--train", train, "--out", "dev.zip"], cwd=kit)[0] == 0
     status, stdout, _ = run(["validate.py", "dev.zip"], cwd=kit)
     assert status == 0 and "accuracy " in stdout and "0 error(s)" in stdout
+    # The kit has no test input: validating for the test split says so, without a traceback.
+    status, stdout, stderr = run(["validate.py", "dev.zip", "--split", "test"], cwd=kit)
+    assert status == 2 and "data/test/sets.jsonl: no such file" in stderr and "Traceback" not in stdout + stderr
+    # When the test phase opens, participants get the test input (the test phase's public data) into data/.
+    with zipfile.ZipFile(str(root / "dist" / "public_data" / "spanglisheval-test.zip")) as archive:
+        archive.extractall(os.path.join(kit, "data"))
     status, stdout, _ = run(["validate.py", "dev.zip", "--split", "test"], cwd=kit)   # dev ids on test: located
     assert status == 1 and "error: predictions.json, set test-0001: no answer: 40 of 40 sets" in stdout
     assert run(["make_submission.py", "--system", "constant", "--split", "test", "--out", "t.zip"], cwd=kit)[0] == 0
