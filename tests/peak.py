@@ -33,25 +33,28 @@ if pid == 0:
         os._exit(127)
 _, status, usage = os.wait4(pid, 0)
 code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
-print(json.dumps({"status": code, "maxrss_kb": usage.ru_maxrss}))
+print(json.dumps({"status": code, "maxrss_kb": usage.ru_maxrss, "oublock": usage.ru_oublock}))
 """
 
 
 class Run(object):
-    """The outcome of one scorer run: exit ``status``, ``peak`` resident bytes, ``stdout``, ``stderr`` (bytes)."""
+    """The outcome of one scorer run: exit ``status``, ``peak`` resident bytes, ``stdout``, ``stderr`` (bytes),
+    ``written``: bytes the scorer wrote to files (``ru_oublock``, 512-byte blocks: temporary files count too)."""
 
-    def __init__(self, status, peak, stdout, stderr):
+    def __init__(self, status, peak, stdout, stderr, written=0):
         self.status = status
         self.peak = peak
         self.stdout = stdout
         self.stderr = stderr
+        self.written = written
 
 
-def run_scorer(args, tmp_dir, limit=2 * 1024 ** 3):
-    """Run ``evaluate.py args`` under an address-space ``limit`` (bytes); return a :class:`Run`."""
+def run_scorer(args, tmp_dir, limit=2 * 1024 ** 3, evaluate=None):
+    """Run ``evaluate.py args`` (``evaluate``: another scoring program's script) under an address-space ``limit``
+    (bytes); return a :class:`Run`."""
     out_path, err_path = os.path.join(tmp_dir, "stdout"), os.path.join(tmp_dir, "stderr")
     proc = subprocess.run([sys.executable, "-c", LAUNCHER, str(limit), out_path, err_path,
-                           sys.executable, EVALUATE] + list(args), stdout=subprocess.PIPE, check=True)
+                           sys.executable, evaluate or EVALUATE] + list(args), stdout=subprocess.PIPE, check=True)
     result = json.loads(proc.stdout.decode("ascii"))
     with open(out_path, "rb") as out, open(err_path, "rb") as err:
-        return Run(result["status"], result["maxrss_kb"] * 1024, out.read(), err.read())
+        return Run(result["status"], result["maxrss_kb"] * 1024, out.read(), err.read(), result["oublock"] * 512)

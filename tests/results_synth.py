@@ -68,6 +68,18 @@ def run_results(argv, out):
         return json.load(handle)
 
 
+def named_ranking(sub, key):
+    """The ranking of ``sub`` (a subtask of results.json) on ``key`` with the rows' shown names for their identities
+    (rankings are made on identities: ``team:<name>``)."""
+    names = dict((row["id"], row["name"]) for row in sub["rows"])
+    ranking = sub["rankings"][key]
+    return {"order": [names[i] for i in ranking["order"]],
+            "ranks": dict((names[i], rank) for i, rank in ranking["ranks"].items()),
+            "adjacent": [dict(test, above=names[test["above"]], below=names[test["below"]])
+                         for test in ranking["adjacent"]],
+            "clusters": [[names[i] for i in cluster] for cluster in ranking["clusters"]]}
+
+
 def official_scores(evaluate, ref, zip_path, out):
     """The ``scores.json`` that the scoring program ``evaluate`` (its path) writes for ``zip_path``."""
     subprocess.check_call([sys.executable, evaluate, "--ref", ref, "--submission", zip_path, "--out", out, "--quiet"],

@@ -75,9 +75,16 @@ def subtask(results):
     return results["subtasks"][0]
 
 
+def ranked(sub, key=keys.OVERALL_KEY):
+    """The names of the teams in the order of the ranking on ``key`` (rankings are made on identities)."""
+    names = dict((row["id"], row["name"]) for row in sub["rows"])
+    return [names[ident] for ident in sub["rankings"][key]["order"]]
+
+
 def test_ranking_matches_true_order(synthetic):
     sub = subtask(synthetic["results"])
-    order = sub["rankings"][keys.OVERALL_KEY]["order"]
+    order = ranked(sub)
+    assert sub["rankings"][keys.OVERALL_KEY]["order"][:2] == ["team:gold", "team:ten"]
     assert order[:2] == ["gold", "ten"] and order[-1] == "half" and len(order) == 6
     assert set(order[2:5]) == {"quarter", "twin-a", "twin-b"}
     with open(os.path.join(synthetic["out"], "ranking.csv"), encoding="utf-8") as handle:
@@ -87,7 +94,7 @@ def test_ranking_matches_true_order(synthetic):
     assert list(rows[0])[:5] == ["team", "rank", "avg_score", "avg_score_lo", "avg_score_hi"]
     for task in st2024.TASKS:
         assert keys.task_mean_key(task) in rows[0]
-        ranking = sub["rankings"][keys.task_mean_key(task)]["order"]
+        ranking = ranked(sub, keys.task_mean_key(task))
         assert ranking[0] == "gold" and ranking[-1] == "half"
 
 
@@ -114,17 +121,17 @@ def test_intervals_contain_the_point_estimates(synthetic):
 def test_identical_predictions_are_not_significantly_different(synthetic):
     sub = subtask(synthetic["results"])
     tests = [t for t in sub["rankings"][keys.OVERALL_KEY]["adjacent"]
-             if {t["above"], t["below"]} == {"twin-a", "twin-b"}]
+             if {t["above"], t["below"]} == {"team:twin-a", "team:twin-b"}]
     assert len(tests) == 1 and tests[0]["p_value"] == 1.0 and not tests[0]["significant"]
     ranks = sub["rankings"][keys.OVERALL_KEY]["ranks"]
-    assert ranks["twin-a"] == ranks["twin-b"] and ranks["twin-a"][0] < ranks["twin-a"][1]
+    assert ranks["team:twin-a"] == ranks["team:twin-b"] and ranks["team:twin-a"][0] < ranks["team:twin-a"][1]
 
 
 def test_a_clearly_better_team_is_significant(synthetic):
     sub = subtask(synthetic["results"])
     first = sub["rankings"][keys.OVERALL_KEY]["adjacent"][0]
-    assert (first["above"], first["below"]) == ("gold", "ten") and first["significant"] and first["p_value"] < 0.01
-    assert sub["rankings"][keys.OVERALL_KEY]["clusters"][0] == ["gold"]
+    assert (first["above"], first["below"]) == ("team:gold", "team:ten") and first["significant"]
+    assert first["p_value"] < 0.01 and sub["rankings"][keys.OVERALL_KEY]["clusters"][0] == ["team:gold"]
 
 
 def test_intervals_shrink_with_more_sentences(reference, tmp_path):
@@ -209,7 +216,7 @@ def test_baselines_are_marked_rows_and_never_ranked(reference, tmp_path):
         sub = subtask(json.load(handle))
     marked = [(r["name"], r["baseline"]) for r in sub["rows"]]
     assert marked == [("ten", False), ("quarter", False), ("baseline", True), ("floor", True)]
-    assert sub["rankings"][keys.OVERALL_KEY]["order"] == ["ten", "quarter"]
+    assert ranked(sub) == ["ten", "quarter"]
     with open(os.path.join(out, "ranking.csv"), encoding="utf-8") as handle:
         assert [r["rank"] for r in csv.DictReader(handle)] == ["1", "2", "baseline", "baseline"]
     with open(os.path.join(out, "results.tex"), encoding="utf-8") as handle:
@@ -304,7 +311,8 @@ def test_codalab_layout(reference, tmp_path):
                             (NASTY, None, "#2", "Finished")])
     assert any("Owls; members: ann, ben" in note for note in download.notes)
     results = run_results(reference, path, str(tmp_path / "out"))
-    assert subtask(results)["rankings"][keys.OVERALL_KEY]["order"] == ["Owls", NASTY, "carol"]
+    assert subtask(results)["rankings"][keys.OVERALL_KEY]["order"] == ["team:Owls", "team:" + NASTY, "user:carol"]
+    assert ranked(subtask(results)) == ["Owls", NASTY, "carol"]
     assert any("Owls scored 0.700000 on the platform" in note for note in results["notes"])
 
 
@@ -353,7 +361,7 @@ def test_participant_strings_are_escaped(reference, tmp_path):
         assert "<b>" not in text and "&lt;b&gt;" in text
     with open(os.path.join(out, "results.md"), encoding="utf-8") as handle:
         md = handle.read()
-    assert "R&D\\_\\{team\\} 100% \\<b\\>x\\</b\\> \"q\" \\| \\*y\\*" in md
+    assert "R\\&D\\_\\{team\\} 100% \\<b\\>x\\</b\\> \"q\" \\| \\*y\\*" in md
     with open(os.path.join(out, "results.tex"), encoding="utf-8") as handle:
         tex = handle.read()
     assert r"R\&D\_\{team\} 100\% \textless{}b\textgreater{}x" in tex

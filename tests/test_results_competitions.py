@@ -92,7 +92,7 @@ def ran(request, tmp_path_factory):
 
 
 def overall(results):
-    return results["subtasks"][0]["rankings"][keys.OVERALL_KEY]
+    return results_synth.named_ranking(results["subtasks"][0], keys.OVERALL_KEY)
 
 
 def test_numbers_equal_the_scorers_own_scores_json(ran, tmp_path):

@@ -64,7 +64,7 @@ def synthetic(reference, tmp_path_factory):
 
 
 def overall(results):
-    return results["subtasks"][0]["rankings"][keys.OVERALL_KEY]
+    return results_synth.named_ranking(results["subtasks"][0], keys.OVERALL_KEY)
 
 
 def test_ranking_matches_the_true_order(synthetic):
@@ -72,7 +72,7 @@ def test_ranking_matches_the_true_order(synthetic):
     assert order[:2] == ["gold", "ten"] and order[-2:] == ["half", "partial"] and len(order) == 7
     assert set(order[2:5]) == {"quarter", "twin-a", "twin-b"}
     for task in lince.TASKS:
-        ranking = synthetic["results"]["subtasks"][0]["rankings"][keys.task_mean_key(task)]["order"]
+        ranking = results_synth.named_ranking(synthetic["results"]["subtasks"][0], keys.task_mean_key(task))["order"]
         assert ranking[0] == "gold", task
 
 
@@ -229,7 +229,7 @@ def test_real_system_ranked_against_the_baselines(tmp_path):
     results = run_results(ref, str(teams), str(tmp_path / "out"), "--no-baselines", "--resamples", "200")
     sub = results["subtasks"][0]
     assert [e["key"] for e in sub["entries"]] == ["spa_eng_lid"]
-    ranking = sub["rankings"][keys.OVERALL_KEY]
+    ranking = results_synth.named_ranking(sub, keys.OVERALL_KEY)
     assert ranking["order"] == ["mbert", "baseline", "floor"]
     assert all(test["significant"] for test in ranking["adjacent"])
     own = scoring.evaluate(lince, ref, mbert)["scores"]

@@ -10,11 +10,11 @@ import sys
 import time
 
 from organiser import ROOT, declarations
-from evalkit.messages import DataError
+from evalkit.messages import MAX_TEXT_CHARS, DataError, printable
 
 from . import compute, layouts, render
 from .bootstrap import BootstrapError
-from .rescoring import RescoreError
+from .rescoring import MEMORY_LIMIT_MB, TIME_LIMIT, RescoreError
 
 
 
@@ -35,6 +35,12 @@ def parse_args(argv):
     parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default %(default)s)")
     parser.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default %(default)s)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="scoring processes (default: cores)")
+    parser.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="SECONDS",
+                        help="a submission whose scoring takes longer is stopped and listed as failed "
+                             "(default %(default)g)")
+    parser.add_argument("--memory-limit", type=int, default=MEMORY_LIMIT_MB, metavar="MB",
+                        help="a submission whose scoring needs more memory is stopped and listed as failed "
+                             "(default %(default)d; 0: no limit)")
     parser.add_argument("--baselines", default=os.path.join(ROOT, "dist", "submissions"),
                         help="folder of the kit's baseline zips <system>-<subtask>-<split>.zip (default %(default)s)")
     parser.add_argument("--no-baselines", action="store_true", help="leave the baselines out")
@@ -47,6 +53,8 @@ def parse_args(argv):
         parser.error("--resamples must be at least 10, got %d" % args.resamples)
     if args.jobs < 1:
         parser.error("--jobs must be at least 1, got %d" % args.jobs)
+    if args.time_limit <= 0 or args.memory_limit < 0:
+        parser.error("--time-limit must be positive and --memory-limit at least 0")
     return args
 
 
@@ -79,7 +87,9 @@ def run(args):
     downloads = [(name, layouts.read_download(path, teams, args.metadata, args.phase_id))
                  for name, path in split_submissions(args.submissions, names)]
     phase = args.phase or os.path.basename(os.path.normpath(args.reference))
+    os.makedirs(args.out, exist_ok=True)       # its scratch folders are inside it, removed when done
     options = {"rule": args.official, "resamples": args.resamples, "seed": args.seed, "workers": args.jobs,
+               "time_limit": args.time_limit, "memory_limit": args.memory_limit << 20, "scratch": args.out,
                "baselines": None if args.no_baselines else args.baselines, "split": declarations.wording(args.competition)["phase_splits"].get(phase),
                "phase": phase}
     results = compute.compute(competition, args.competition, args.reference, downloads, options, log)
@@ -88,19 +98,31 @@ def run(args):
 
 
 def main(argv=None):
-    """Entry point; exit status 0 done, 2 bad input (the message names the file and what was expected)."""
+    """Entry point; exit status 0 done, 2 bad input (the message names the file and what was expected),
+    3 an internal error (a bug: said in one line, never a traceback)."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
     started = time.time()
     try:
         results = run(args)
     except (DataError, RescoreError, BootstrapError) as err:
-        log("results: %s" % err)
+        log("results: %s" % printable(str(err), MAX_TEXT_CHARS))
         return 2
+    except OSError as err:
+        log("results: %s" % printable(str(err), MAX_TEXT_CHARS))
+        return 2
+    except Exception as err:  # a bug of the tool: one line, never a traceback
+        if os.environ.get("EVALKIT_DEBUG"):
+            raise
+        log("results: internal error (%s: %s); please report it" % (type(err).__name__, printable(str(err))))
+        return 3
     for sub in results["subtasks"]:
         log("results: %s: %d team(s) ranked, %d baseline(s), %d submission(s) scored"
             % (sub["name"], sum(not r["baseline"] for r in sub["rows"]), sum(r["baseline"] for r in sub["rows"]),
                sub["scored_submissions"]))
     if results["failures"]:
         log("results: %d submission(s) failed or were not scored: listed in results.md" % len(results["failures"]))
+    if results["warnings"]:
+        log("results: %d warning(s) about names that could be confused: listed in results.md"
+            % len(results["warnings"]))
     log("results: written to %s in %.1f s" % (os.path.abspath(args.out), time.time() - started))
     return 0

@@ -13,9 +13,9 @@ from evalkit import keys, lines
 from evalkit.layout import ReferenceError, scan_reference
 from evalkit.messages import DataError
 
-from . import bootstrap
+from . import bootstrap, figures, latex, names
 from .layouts import Candidate
-from .rescoring import Rescorer
+from .rescoring import MEMORY_LIMIT_MB, TIME_LIMIT, Rescorer
 
 RULES = ("last", "best")
 
@@ -68,10 +68,12 @@ def _link(source, target):
 
 
 class Entrant(object):
-    """One row of a subtask's tables: a team (its official submission) or a baseline."""
+    """One row of a subtask's tables: a team (its official submission) or a baseline. ``name`` is what the
+    outputs show (the candidate's ``display``); the row is identified by the candidate's ``identity``."""
 
-    def __init__(self, name, candidate, outcome):
-        self.name, self.candidate, self.outcome = name, candidate, outcome
+    def __init__(self, candidate, outcome):
+        self.candidate, self.outcome = candidate, outcome
+        self.name, self.identity = candidate.display, candidate.identity
 
     @property
     def baseline(self):
@@ -105,13 +107,13 @@ def select(subtask, candidates, rule, run):
     highest overall score among all that re-score.
     """
     selection = Selection()
-    queues = {}
+    queues = {}     # by identity: a team and a user of the same name are two entries
     for cand in sorted(candidates, key=lambda c: c.order, reverse=True):
         reason = cand.ineligible()
         if reason:
             selection.record(subtask, cand, "not scored", reason)
         else:
-            queues.setdefault(cand.team, []).append(cand)
+            queues.setdefault(cand.identity, []).append(cand)
     outcomes, official = {}, {}
     if rule == "best":
         outcomes.update(run([c for queue in queues.values() for c in queue]))
@@ -127,15 +129,15 @@ def select(subtask, candidates, rule, run):
                 break
             outcomes.update(run(batch))
             for cand in batch:
-                pending[cand.team].pop(0)
+                pending[cand.identity].pop(0)
                 if outcomes[id(cand)].status == "scored":
-                    official[cand.team] = cand
+                    official[cand.identity] = cand
     for team, queue in sorted(queues.items()):
         for cand in queue:
             outcome = outcomes.get(id(cand))
             if official.get(team) is cand:
                 selection.record(subtask, cand, "official", "", outcome)
-                selection.entrants.append(Entrant(team, cand, outcome))
+                selection.entrants.append(Entrant(cand, outcome))
             elif outcome is not None and outcome.status != "scored":
                 selection.record(subtask, cand, "failed", outcome.reason, outcome)
             else:
@@ -195,9 +197,14 @@ class Runner(object):
 def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candidates, options, log):
     """Select, re-score and bootstrap one subtask; return its part of ``results.json`` and its records."""
     started = time.time()
-    with Rescorer(module_name, options["workers"]) as rescorer:
+    baselines = baseline_candidates(options.get("baselines"), name, options.get("split"), options.get("phase"))
+    warnings = name_entries(candidates + baselines)
+    for warning in warnings:
+        log("results: %s: warning: %s" % (name, warning))
+    with Rescorer(module_name, options["workers"], options.get("time_limit", TIME_LIMIT),
+                  options.get("memory_limit", MEMORY_LIMIT_MB << 20), options.get("scratch")) as rescorer:
         runner = Runner(rescorer, ref_view, log)
-        selection, baselines = _select_all(name, candidates, options, runner)
+        selection = _select_all(name, candidates, baselines, options, runner)
     scored = time.time()
     log("results: %s: %d submission(s) re-scored in %.1f s on %d process(es)"
         % (name, runner.scored, scored - started, options["workers"]))
@@ -205,23 +212,35 @@ def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candi
     log("results: %s: bootstrap (%d resamples) and rankings in %.1f s"
         % (name, options["resamples"], time.time() - scored))
     result["scored_submissions"] = runner.scored
+    result["warnings"] = warnings
     return result, records
 
 
-def _select_all(name, candidates, options, runner):
-    """The teams' official submissions, then the kit's baselines, all re-scored."""
+def name_entries(candidates):
+    """Set every candidate's ``display`` (:func:`organiser.results.names.display_names`); return the warnings
+    about entries that could be confused (:func:`organiser.results.names.confusions`: same name once normalised,
+    a team and a user of the same name, the same text in the LaTeX tables or the figures)."""
+    entries = dict((c.identity, (c.identity, c.kind, c.team)) for c in candidates)
+    shown = names.display_names(list(entries.values()))
+    for cand in candidates:
+        cand.display = shown[cand.identity]
+    return names.confusions([entry + (shown[ident],) for ident, entry in sorted(entries.items())],
+                            (latex.tex_escape, figures.label_text))
+
+
+def _select_all(name, candidates, baselines, options, runner):
+    """The teams' official submissions, then the kit's ``baselines``, all re-scored."""
     selection = select(name, candidates, options["rule"], runner)
-    baselines = baseline_candidates(options.get("baselines"), name, options.get("split"), options.get("phase"))
     if baselines:
         outcomes = runner(baselines)
         for cand in baselines:
             outcome = outcomes[id(cand)]
             if outcome.status == "scored":
-                selection.entrants.append(Entrant(cand.team, cand, outcome))
+                selection.entrants.append(Entrant(cand, outcome))
                 selection.record(name, cand, "baseline", "", outcome)
             else:
                 selection.record(name, cand, "failed", outcome.reason, outcome)
-    return selection, baselines
+    return selection
 
 
 def _tabulate(competition, name, spec, pairs, selection, options):
@@ -246,18 +265,19 @@ def _tabulate(competition, name, spec, pairs, selection, options):
     for r, entrant in enumerate(entrants):
         scores = dict(entrant.outcome.scores)
         result["rows"].append({
-            "name": entrant.name, "baseline": entrant.baseline, "submission": entrant.candidate.describe(),
+            "id": entrant.identity, "name": entrant.name, "baseline": entrant.baseline,
+            "submission": entrant.candidate.describe(),
             "messages": entrant.outcome.messages,
             "scores": dict((key, {"value": scores[key], "lo": float(intervals[key][0][r]),
                                   "hi": float(intervals[key][1][r])}) for key, _ in entrant.outcome.scores)})
     teams = [r for r, e in enumerate(entrants) if not e.baseline]
     for key in rank_keys:
-        names = [entrants[r].name for r in teams]
+        idents = [entrants[r].identity for r in teams]
         points = [dict(entrants[r].outcome.scores)[key] for r in teams]
-        if names:
-            result["rankings"][key] = bootstrap.rank(names, points, samples[key][:, teams])
+        if idents:
+            result["rankings"][key] = bootstrap.rank(idents, points, samples[key][:, teams])
     for row in result["rows"]:
-        row["ranks"] = dict((key, ranking["ranks"].get(row["name"]) if not row["baseline"] else None)
+        row["ranks"] = dict((key, ranking["ranks"].get(row["id"]) if not row["baseline"] else None)
                             for key, ranking in result["rankings"].items())
     result["rows"].sort(key=lambda row: _row_order(row, result))
     return result, selection.records
@@ -266,17 +286,17 @@ def _tabulate(competition, name, spec, pairs, selection, options):
 def _row_order(row, result):
     """Teams in the order of the overall ranking, then the baselines from best to worst."""
     overall = result["rankings"].get(result["overall_key"], {"order": []})["order"]
-    if not row["baseline"] and row["name"] in overall:
-        return (0, overall.index(row["name"]), 0.0, row["name"])
-    return (1, 0, -row["scores"][result["overall_key"]]["value"], row["name"])
+    if not row["baseline"] and row["id"] in overall:
+        return (0, overall.index(row["id"]), 0.0, row["id"])
+    return (1, 0, -row["scores"][result["overall_key"]]["value"], row["id"])
 
 
 def compute(competition, module_name, ref_dir, downloads, options, log):
     """The whole ``results.json`` dict for ``downloads`` (``[(subtask name, Download)]``)."""
     declared = dict(subtasks_of(competition))
-    scratch = tempfile.mkdtemp(prefix="results-ref-")
+    scratch = tempfile.mkdtemp(prefix="results-ref-", dir=options.get("scratch"))
     try:
-        subtasks, records, notes = [], [], []
+        subtasks, records, notes, warnings = [], [], [], []
         given = [name for name, _ in downloads]
         for name, download in downloads:
             if given.count(name) > 1:
@@ -298,6 +318,7 @@ def compute(competition, module_name, ref_dir, downloads, options, log):
             records.extend(recs)
             notes.extend("%s: %s" % (name, note) for note in download.notes)
             notes.extend(_platform_notes(name, result))
+            warnings.extend("%s: %s" % (name, warning) for warning in result["warnings"])
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return {
@@ -308,7 +329,7 @@ def compute(competition, module_name, ref_dir, downloads, options, log):
         "rule": options["rule"], "reference": ref_dir, "phase": options.get("phase"),
         "subtasks": subtasks, "submissions": records,
         "failures": [r for r in records if r["state"] in ("failed", "not scored")],
-        "notes": notes,
+        "notes": notes, "warnings": warnings,
     }
 
 

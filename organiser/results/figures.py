@@ -6,9 +6,12 @@
 - ``<subtask>-languages``: a language x team heat map of the language averages, with the value in
   each cell (white to dark blue; a blank cell when the language has no score).
 
-Plain SVG 1.1 with text as text; every label is XML-escaped.
+Plain SVG 1.1 with text as text; every label is one printable line (no character XML forbids), XML-escaped,
+and the row labels of a figure are all different (:func:`row_labels`).
 """
 import html
+
+from evalkit.messages import printable
 
 ROW = 18          # px per row
 PANEL = 150       # px per panel
@@ -18,24 +21,35 @@ CELL_W, CELL_H = 44, 18
 MAX_LABEL = 40    # characters of a team name shown in a figure
 
 
-def _short(text):
-    """``text`` on one line, at most :data:`MAX_LABEL` characters."""
-    text = " ".join(str(text).split())
+def label_text(text):
+    """``text`` as a figure shows it: one printable line, at most :data:`MAX_LABEL` characters."""
+    text = printable(" ".join(str(text).split()), 10 * MAX_LABEL)
     return text if len(text) <= MAX_LABEL else text[:MAX_LABEL - 1] + "\u2026"
 
 
 def esc(text):
-    """``text`` escaped for SVG text and attributes (one line, at most MAX_LABEL characters)."""
-    return html.escape(_short(text), quote=True)
+    """``text`` escaped for SVG text and attributes (:func:`label_text`)."""
+    return html.escape(label_text(text), quote=True)
 
 
 def _label(row):
     return row["name"] + (" (baseline)" if row["baseline"] else "")
 
 
-def _label_width(rows):
+def row_labels(rows):
+    """The row labels of a figure (:func:`label_text` of each row's name), made all different: two names that
+    read alike once cut get ``#2``, ``#3``... appended to the later ones."""
+    labels, seen = [], {}
+    for row in rows:
+        label = label_text(_label(row))
+        seen[label] = seen.get(label, 0) + 1
+        labels.append(label if seen[label] == 1 else label_text(label[:MAX_LABEL - 4]) + " #%d" % seen[label])
+    return labels
+
+
+def _label_width(labels):
     """Pixels for the row labels: about 6.5 px per character of the longest one (11 px sans-serif)."""
-    return int(max([60] + [len(_short(_label(row))) * 6.5 + 12 for row in rows]))
+    return int(max([60] + [len(label) * 6.5 + 12 for label in labels]))
 
 
 def _svg(width, height, body, title):
@@ -65,7 +79,8 @@ def scores_figure(sub):
     rows = _rows(sub)
     lo, hi = _extent(sub, [k for k, _ in keys])
     top, gap = 34, 30
-    label_width = _label_width(rows)
+    labels = row_labels(rows)
+    label_width = _label_width(labels)
     width = label_width + len(keys) * (PANEL + gap)
     height = top + len(rows) * ROW + 28
     body = []
@@ -73,7 +88,7 @@ def scores_figure(sub):
         y = top + i * ROW + ROW / 2
         body.append('<text x="%d" y="%.1f" text-anchor="end" dominant-baseline="middle"%s>%s</text>'
                     % (label_width - 6, y, ' fill="#666" font-style="italic"' if row["baseline"] else "",
-                       esc(_label(row))))
+                       html.escape(labels[i], quote=True)))
     for p, (key, title) in enumerate(keys):
         x0 = label_width + p * (PANEL + gap)
         scale = lambda v: x0 + (v - lo) / (hi - lo) * PANEL  # noqa: E731  (one panel's x mapping)
@@ -113,7 +128,8 @@ def heatmap_figure(sub):
     values = [row["scores"][lang["key"]]["value"] for row in rows for lang in langs if lang["key"] in row["scores"]]
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
     top = 40
-    label_width = _label_width(rows)
+    labels = row_labels(rows)
+    label_width = _label_width(labels)
     width = label_width + len(langs) * CELL_W + 10
     height = top + len(rows) * CELL_H + 30
     body = ['<text x="%d" y="14" font-weight="bold">Language averages (colour: %.2f to %.2f)</text>'
@@ -125,7 +141,7 @@ def heatmap_figure(sub):
         y = top + i * CELL_H
         body.append('<text x="%d" y="%.1f" text-anchor="end" dominant-baseline="middle"%s>%s</text>'
                     % (label_width - 6, y + CELL_H / 2, ' fill="#666" font-style="italic"' if row["baseline"] else "",
-                       esc(_label(row))))
+                       html.escape(labels[i], quote=True)))
         for j, lang in enumerate(langs):
             score = row["scores"].get(lang["key"])
             if score is None:

@@ -1,10 +1,13 @@
 """``results.html``: the method, the same tables as results.md and the figures, in one self-contained page.
 
-Every participant string (team, user, file names, reasons, notes) goes through ``html.escape``; the
-figures are the SVG files of :mod:`organiser.results.figures`, embedded as they are (their text is
-escaped there).
+Every participant string (team, user, file names, reasons, notes) is made one printable line and goes
+through ``html.escape`` (:func:`esc`); team names are isolated from the text around them (``<bdi>``: a name
+written right to left does not reorder its row). The figures are the SVG files of
+:mod:`organiser.results.figures`, embedded as they are (their text is escaped there).
 """
 import html
+
+from evalkit.messages import MAX_TEXT_CHARS, printable
 
 from .tables import subtask_tables
 
@@ -25,8 +28,14 @@ code { font-size: 12px; }
 
 
 def esc(text):
-    """``text`` escaped for HTML text and attribute values."""
-    return html.escape(str(text), quote=True)
+    """``text`` escaped for HTML text and attribute values (one printable line: control characters, which HTML
+    forbids, and format characters, which reorder text, written as visible escapes)."""
+    return html.escape(printable(" ".join(str(text).split()), MAX_TEXT_CHARS), quote=True)
+
+
+def name_html(text):
+    """A team name in a cell: escaped and isolated (``<bdi>``)."""
+    return "<bdi>%s</bdi>" % esc(text)
 
 
 def fmt(value):
@@ -49,7 +58,7 @@ def table_html(tab):
             if first_baseline:
                 classes.append("first-baseline")
                 first_baseline = False
-        name = esc(row.name) + (' <span class="tag">baseline</span>' if row.baseline else "")
+        name = name_html(row.name) + (' <span class="tag">baseline</span>' if row.baseline else "")
         cells = ["<td>%s</td>" % esc(row.rank_text()), '<td class="name">%s</td>' % name]
         for k, _ in tab.columns:
             value = row.value(k)
@@ -71,8 +80,8 @@ def failures_html(results):
         return "<p>None: every team's official submission was re-scored.</p>"
     rows = ["<tr><td class=\"name\">%s</td><td class=\"name\">%s</td><td class=\"name\">%s</td>"
             "<td class=\"name\">%s</td><td class=\"name\">%s: %s</td></tr>"
-            % tuple(esc(x) for x in (rec["subtask"], rec["team"], rec["label"], rec["platform"], rec["state"],
-                                     rec["reason"])) for rec in results["failures"]]
+            % (esc(rec["subtask"]), name_html(rec["team"]), esc(rec["label"]), esc(rec["platform"]), esc(rec["state"]),
+               esc(rec["reason"])) for rec in results["failures"]]
     return ("<table><thead><tr><th class=\"name\">Subtask</th><th class=\"name\">Team</th><th class=\"name\">"
             "Submission</th><th class=\"name\">Platform</th><th class=\"name\">What happened</th></tr></thead>"
             "<tbody>%s</tbody></table>" % "\n".join(rows))
@@ -86,7 +95,9 @@ def submissions_html(results):
     for rec in results["submissions"]:
         texts = [rec["subtask"], rec["team"], rec["label"], rec["time"] or "", rec["status"] or "", rec["state"]]
         nums = [rec.get("overall_score"), rec.get("platform_avg_score")]
-        rows.append("<tr>%s%s</tr>" % ("".join('<td class="name">%s</td>' % esc(t) for t in texts),
+        texts = [esc(t) for t in texts]
+        texts[1] = "<bdi>%s</bdi>" % texts[1]
+        rows.append("<tr>%s%s</tr>" % ("".join('<td class="name">%s</td>' % t for t in texts),
                                        "".join("<td>%s</td>" % ("" if n is None else fmt(n)) for n in nums)))
     return "<table><thead><tr>%s</tr></thead><tbody>%s</tbody></table>" % (
         "".join('<th%s>%s</th>' % (' class="name"' if i < 6 else "", esc(h)) for i, h in enumerate(heads)),
@@ -111,6 +122,8 @@ def page(results, svgs):
             out += ["<h3>%s</h3>" % esc(tab.title), table_html(tab)]
     out += ["<h2>Submissions not in the tables</h2>", failures_html(results), "<h2>Every submission</h2>",
             submissions_html(results)]
+    if results.get("warnings"):
+        out += ["<h2>Warnings</h2>", "<ul>%s</ul>" % "".join("<li>%s</li>" % esc(w) for w in results["warnings"])]
     if results["notes"]:
         out += ["<h2>Notes</h2>", "<ul>%s</ul>" % "".join("<li>%s</li>" % esc(n) for n in results["notes"])]
     out += ["</body>", "</html>"]

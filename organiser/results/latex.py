@@ -6,40 +6,49 @@ and are not ranked.
 """
 import re
 
+from evalkit.messages import printable
+
 from .tables import subtask_tables
 
 LONG = 40   # rows: a longer table becomes a longtable that breaks across pages
 
 _TEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                 "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"\textquotedbl{}"}
-# Characters pdflatex typesets with inputenc (utf8) and fontenc (T1): Latin-1 and Latin Extended-A.
-_TYPESET = re.compile(r"[\u00a0-\u017f]")
+                "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"\textquotedbl{}",
+                "[": r"{[}", "]": r"{]}", "\u2026": r"\ldots{}"}
+#: The characters pdflatex typesets as they are with inputenc (utf8), fontenc (T1) and textcomp (TS1): those of
+#: Latin-1 and Latin Extended-A that t1enc.dfu and ts1enc.dfu declare (not U+00B8, Ħ ħ ĸ Ŀ ŀ ŉ Ŧ ŧ ſ), and the
+#: dashes, quotation marks and per mille sign. Every other character is written as its code point.
+TYPESET = frozenset(
+    "\u00a0¡¢£¤¥¦§¨©ª«¬\u00ad®¯°±²³´µ¶·¹º»¼½¾¿ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖ×ØÙÚÛÜÝÞßàáâãäåæçèéêëìíîïðñòóôõö÷øùúûüýþÿ"
+    "ĀāĂăĄąĆćĈĉĊċČčĎďĐđĒēĔĕĖėĘęĚěĜĝĞğĠġĢģĤĥĨĩĪīĬĭĮįİıĲĳĴĵĶķĹĺĻļĽľŁłŃńŅņŇňŊŋŌōŎŏŐőŒœŔŕŖŗŘřŚśŜŝŞşŠšŢţŤť"
+    "ŨũŪūŬŭŮůŰűŲųŴŵŶŷŸŹźŻżŽž\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2030")
 
 
 def tex_escape(text):
-    """``text`` as LaTeX source that prints it literally (one line; characters pdflatex cannot typeset
-    with T1 fonts become ``?``, so a team name never breaks the compilation).
+    r"""``text`` as LaTeX source that prints it literally (one line). A character pdflatex cannot typeset with
+    the document's fonts (:data:`TYPESET`, printable ASCII) is written as its code point, ``[U+540D]`` in
+    typewriter type, so that any name compiles and two different names never print alike.
 
-    >>> tex_escape("R&D_team {x} 100% \\\\ Ærø")
-    'R\\\\&D\\\\_team \\\\{x\\\\} 100\\\\% \\\\textbackslash{} Ærø'
-    >>> tex_escape("名前")
-    '??'
+    >>> print(tex_escape("R&D_team {x} 100% \\ Ærø"))
+    R\&D\_team \{x\} 100\% \textbackslash{} Ærø
+    >>> print(tex_escape("名ſ"))
+    \texttt{{[}U+540D{]}}\texttt{{[}U+017F{]}}
     """
     out = []
     for char in " ".join(str(text).split()):
         if char in _TEX_SPECIAL:
             out.append(_TEX_SPECIAL[char])
-        elif 32 <= ord(char) < 127 or _TYPESET.match(char):
+        elif 32 <= ord(char) < 127 or char in TYPESET:
             out.append(char)
         else:
-            out.append("?")
+            out.append(r"\texttt{{[}U+%04X{]}}" % ord(char))
     return "".join(out)
 
 
 def comment(text):
-    """``text`` as a LaTeX comment line (newlines removed: it stays a comment)."""
-    return "% " + " ".join(str(text).split())
+    """``text`` as a LaTeX comment line (one line, printable: it stays a comment and the file stays UTF-8)."""
+    return "% " + printable(" ".join(str(text).split()), 10000)
 
 
 def fmt(value):
@@ -99,7 +108,7 @@ def _name(row):
 
 def document(results):
     """The whole ``results.tex``."""
-    lines = [r"\documentclass[10pt]{article}", r"\usepackage[utf8]{inputenc}", r"\usepackage[T1]{fontenc}",
+    lines = [r"\documentclass[10pt]{article}", r"\usepackage[utf8]{inputenc}", r"\usepackage[T1]{fontenc}", r"\usepackage{textcomp}",
              r"\usepackage{lmodern}", r"\usepackage[margin=2cm,landscape]{geometry}", r"\usepackage{booktabs}",
              r"\usepackage{graphicx}", r"\usepackage{longtable}", r"\setlength{\LTcapwidth}{\textwidth}",
              r"\begin{document}",

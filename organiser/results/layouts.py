@@ -19,7 +19,9 @@ Three layouts are recognised, each from what the platform's source writes:
   ``created_when``...) is read when it lies beside the zip (or is given with ``--metadata``).
 - **a plain folder** (or zip) ``<team>/<name>.zip``: the file's modification time gives the order.
 
-A team name can be substituted for a user name with a ``user,team`` CSV (``--teams``).
+A team name can be substituted for a user name with a ``user,team`` CSV (``--teams``). A candidate's ``team`` is
+the name exactly as the platform gives it (data: see :mod:`organiser.results.names`); its ``identity`` says whether
+it is a team's or a user's, so that a team and a user of the same name stay two entries.
 """
 import csv
 import datetime
@@ -28,14 +30,16 @@ import os
 import re
 import zipfile
 
-from evalkit import keys
+from evalkit import keys, layout
 from evalkit.messages import DataError
 
-CODALAB_SUBMISSION = re.compile(r"^(?P<who>.+) - (?P<number>\d+) submission\.zip$")
+from . import names
+
+CODALAB_SUBMISSION = re.compile(r"^(?P<who>.+) - (?P<number>\d+) submission\.zip$", re.DOTALL)
 CODALAB_OUTPUT = " - %s output.zip"
 CODALAB_TEAM_PREFIX = "Team "
 CODABENCH_MEMBER = re.compile(r"^(?P<id>\d+)_(?P<owner>.+?)_PhaseId(?P<phase>\d+)_"
-                              r"(?P<date>\d{4}-\d{2}-\d{2})_(?P<minsec>\d{2}-\d{2})_(?P<file>.*)$")
+                              r"(?P<date>\d{4}-\d{2}-\d{2})_(?P<minsec>\d{2}-\d{2})_(?P<file>.*)$", re.DOTALL)
 CODABENCH_FAILED = "failed.txt"
 #: Platform statuses whose submission never reached a leaderboard (Codabench's Submission.STATUS_CHOICES).
 NOT_SCORED_STATUSES = frozenset(("failed", "cancelled", "none", "submitting", "submitted", "preparing",
@@ -46,17 +50,26 @@ JUNK = re.compile(r"(^|/)(__MACOSX/|\._|\.DS_Store$|Thumbs\.db$)")
 class Candidate(object):
     """One submission found in a download.
 
-    ``team`` ranks; ``user`` submitted it; ``label`` names it for people (``#3``, ``id 812``, a file
+    ``team`` ranks (the name as the platform gives it; ``kind``: ``team``, ``user`` when it is a user's name,
+    ``baseline``); ``user`` submitted it; ``label`` names it for people (``#3``, ``id 812``, a file
     name); ``order`` sorts a team's submissions oldest first; ``time`` is the submission time when
     the platform gives one; ``status`` is the platform's status (None when unknown); ``locator`` says
-    where its bytes are: ``("path", path)`` or ``("member", zip path, member name)``.
+    where its bytes are: ``("path", path)`` or ``("member", zip path, member name)``. ``display`` is what the
+    outputs show of the team (set by :func:`organiser.results.compute.compute`; the name until then).
     """
 
-    def __init__(self, team, user, label, order, time, status, locator, platform, baseline=False):
+    def __init__(self, team, user, label, order, time, status, locator, platform, baseline=False, kind="team"):
         self.team, self.user, self.label, self.order = team, user, label, order
         self.time, self.status, self.locator, self.platform = time, status, locator, platform
         self.baseline = baseline
+        self.kind = "baseline" if baseline else kind
+        self.display = team
         self.platform_scores = None     # {key: value} of the platform's own scoring output, when shipped
+
+    @property
+    def identity(self):
+        """What the entry is (:func:`organiser.results.names.identity`): never its shown name."""
+        return names.identity(self.kind, self.team)
 
     def ineligible(self):
         """Why the platform never scored this submission (its status), or None."""
@@ -67,7 +80,7 @@ class Candidate(object):
     def describe(self):
         """``{team, user, label, time, status, platform, baseline, source}`` for the outputs."""
         source = self.locator[1] if self.locator[0] == "path" else "%s!%s" % self.locator[1:]
-        return {"team": self.team, "user": self.user, "label": self.label, "time": self.time,
+        return {"id": self.identity, "team": self.display, "user": self.user, "label": self.label, "time": self.time,
                 "status": self.status, "platform": self.platform, "baseline": self.baseline, "source": source,
                 "platform_avg_score": (self.platform_scores or {}).get(keys.OVERALL_KEY)}
 
@@ -78,12 +91,16 @@ class Container(object):
     def __init__(self, path):
         self.path = path
         self.is_zip = os.path.isfile(path)
+        self.notes = []
         if self.is_zip:
+            skipped = []        # names marked as UTF-8 but not: read as zip tools read unmarked names
             try:
-                self.zip = zipfile.ZipFile(path)
+                self.zip = layout.open_zip(path, skipped)[0]
                 self.members = [i.filename for i in self.zip.infolist() if not i.filename.endswith("/")]
             except Exception as err:  # any failure on hostile bytes: the whole download is unreadable
                 raise DataError(path, "", "not a readable zip file (%s: %s)" % (type(err).__name__, err))
+            self.notes.extend("a member name is marked as UTF-8 but is not (%s): read as code page 437"
+                              % message.file for message in skipped)
         elif os.path.isdir(path):
             self.members = []
             for dirpath, dirnames, filenames in os.walk(path):
@@ -147,11 +164,13 @@ def read_teams(path):
 
 def _layout_of(members):
     """``codalab``, ``codabench``, ``folder`` or None from the member names of a container."""
-    names = [m.rsplit("/", 1)[-1] for m in members if "/" not in m]
-    if any(CODALAB_SUBMISSION.match(n) for n in names):
-        return "codalab"
-    if any(CODABENCH_MEMBER.match(n) for n in names):
-        return "codabench"
+    names = [m for m in members if "/" not in m]
+    zips = [m for m in members if m.lower().endswith(".zip")]
+    for found, pattern in (("codalab", CODALAB_SUBMISSION), ("codabench", CODABENCH_MEMBER)):
+        # a name with "/" makes a member look like a folder: only every member matching the pattern says so
+        if any(pattern.match(n) for n in names) or (any(pattern.match(m) for m in zips) and all(
+                pattern.match(m) or _codalab_companion(m) for m in zips)):
+            return found
     if any(m.count("/") == 1 and m.lower().endswith(".zip") for m in members):
         return "folder"
     return None
@@ -165,23 +184,26 @@ def read_download(path, teams=None, metadata=None, phase=None):
     Raises DataError when ``path`` is none of the layouts (the message says what was expected).
     """
     container = Container(path)
-    layout = _layout_of(container.members)
-    if layout is None and not container.is_zip:
+    found = _layout_of(container.members)
+    if found is None and not container.is_zip:
         inner = [m for m in container.members if "/" not in m and m.lower().endswith(".zip")]
         if len(inner) == 1:          # a folder holding the platform's zip (and perhaps its CSV listing)
             csvs = [os.path.join(path, m) for m in container.members if "/" not in m and m.lower().endswith(".csv")]
             return read_download(os.path.join(path, inner[0]), teams, metadata or (csvs[0] if len(csvs) == 1 else None),
                                  phase)
-    if layout is None:
+    if found is None:
         raise DataError(path, "", "expected a download of submissions: legacy CodaLab's '<user> - <n> submission.zip' "
                         "members, Codabench's '<id>_<owner>_PhaseId<phase>_<date>_<file>' members, or "
                         "<team>/<name>.zip; found %d file(s)%s" % (len(container.members), _sample(container.members)))
-    download = Download(layout, path)
-    reader = {"codalab": _read_codalab, "codabench": _read_codabench, "folder": _read_folder}[layout]
+    download = Download(found, path)
+    download.notes.extend(container.notes)
+    reader = {"codalab": _read_codalab, "codabench": _read_codabench, "folder": _read_folder}[found]
     reader(container, download, metadata, phase)
     if teams:
         for cand in download.candidates:
-            cand.team = teams.get(cand.user, cand.team) if cand.user else cand.team
+            if cand.user and cand.user in teams:
+                cand.team, cand.kind = teams[cand.user], "team"
+                cand.display = cand.team
     return download
 
 
@@ -199,11 +221,14 @@ def _read_codalab(container, download, metadata, phase):
                 download.notes.append("ignored: %s (not a file the CodaLab download holds)" % member)
             continue
         who, number = match.group("who"), int(match.group("number"))
-        if who.startswith(CODALAB_TEAM_PREFIX):
-            team, user = who[len(CODALAB_TEAM_PREFIX):].strip(), None
+        if who.startswith(CODALAB_TEAM_PREFIX):   # "Team <name> ": the one trailing space is CodaLab's
+            team, user, kind = who[len(CODALAB_TEAM_PREFIX):-1] if who.endswith(" ") else who[len(CODALAB_TEAM_PREFIX):], \
+                None, "team"
         else:
-            team = user = who.strip()
-        cand = Candidate(team, user, "#%d" % number, (number,), None, "Finished", container.locator(member), "codalab")
+            team = user = who
+            kind = "user"
+        cand = Candidate(team, user, "#%d" % number, (number,), None, "Finished", container.locator(member), "codalab",
+                         kind=kind)
         output = who + CODALAB_OUTPUT % match.group("number")
         if output in names:
             cand.platform_scores = _platform_scores(container, output)
@@ -216,7 +241,7 @@ def _read_codalab(container, download, metadata, phase):
 
 def _codalab_companion(member):
     """Whether ``member`` is one of the other files legacy CodaLab puts in its download."""
-    return bool(re.match(r"^.+ - \d+ (output\.zip|profile\.txt|method\.txt)$", member)) or member in (
+    return bool(re.match(r"^.+ - \d+ (output\.zip|profile\.txt|method\.txt)$", member, re.DOTALL)) or member in (
         "team_names_and_members.txt", "detailed_results.html")
 
 
@@ -271,7 +296,7 @@ def _read_codabench(container, download, metadata, phase):
         owner = row.get("owner") or match.group("owner")
         time = row.get("created_when") or "%s (minute:second %s)" % (match.group("date"), match.group("minsec"))
         download.candidates.append(Candidate(owner, owner, "id %d" % sub_id, (sub_id,), time, row.get("status"),
-                                             container.locator(member), "codabench"))
+                                             container.locator(member), "codabench", kind="user"))
     for sub_id, row in sorted(listing.items()):
         if sub_id not in seen and (row.get("status") or "").lower() == "finished":
             download.notes.append("Codabench lists submission %d of %s as Finished but it is not in the download"

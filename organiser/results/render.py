@@ -2,26 +2,44 @@
 
 Every string that comes from a participant (team, user, file names, messages) is escaped for the
 format it lands in: Markdown (:func:`md_escape`), LaTeX (:func:`organiser.results.latex.tex_escape`),
-HTML and SVG (``html.escape``); CSV and JSON quote by construction.
+HTML and SVG (``html.escape``), CSV (:func:`csv_cell`: quoted by the writer, and a cell a spreadsheet would
+take for a formula is prefixed with ``'``); JSON quotes by construction (a lone surrogate of a file name is
+written as its JSON escape). Team names are shown as :func:`organiser.results.names.shown` makes them.
 """
 import csv
 import json
 import os
 import re
 
+from evalkit.messages import MAX_TEXT_CHARS, printable
+
 from . import figures, html_page, latex
 from .tables import subtask_tables
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~])")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~&])")
+#: What a spreadsheet reads as the start of a formula (OWASP's list, with the full-width forms some accept).
+_FORMULA = tuple("=+-@\t\r\n") + tuple("\uff1d\uff0b\uff0d\uff20")
+
+
+def csv_cell(text):
+    """``text`` for a CSV cell that a spreadsheet shows as text: prefixed with ``'`` when it would start a
+    formula (``=``, ``+``, ``-``, ``@``, a tab or line break, after any spaces).
+
+    >>> csv_cell("=HYPERLINK(1)"), csv_cell(" @x"), csv_cell("Owls")
+    ("'=HYPERLINK(1)", "' @x", 'Owls')
+    """
+    text = str(text)
+    return "'" + text if text.lstrip(" ").startswith(_FORMULA) else text
 
 
 def md_escape(text):
-    """``text`` safe inside a Markdown table cell (no markup, no cell break, one line).
+    """``text`` safe inside a Markdown table cell (no markup, no cell break, one printable line: control and
+    format characters written as visible escapes).
 
-    >>> md_escape("a|b *c*\\n<x>")
-    'a\\\\|b \\\\*c\\\\* \\\\<x\\\\>'
+    >>> md_escape("a|b *c*\\n<x>\\x1b")
+    'a\\\\|b \\\\*c\\\\* \\\\<x\\\\>\\\\\\\\x1b'
     """
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+    return _MD_SPECIAL.sub(r"\\\1", printable(" ".join(str(text).split()), MAX_TEXT_CHARS))
 
 
 def fmt(value):
@@ -32,7 +50,7 @@ def fmt(value):
 def write_all(results, out):
     """Write every output of ``results`` under ``out`` (created as needed)."""
     os.makedirs(os.path.join(out, "figures"), exist_ok=True)
-    with open(os.path.join(out, "results.json"), "w", encoding="utf-8") as handle:
+    with open(os.path.join(out, "results.json"), "w", encoding="utf-8", errors="backslashreplace") as handle:
         json.dump(results, handle, indent=1, ensure_ascii=False, allow_nan=False)
         handle.write("\n")
     for i, sub in enumerate(results["subtasks"]):
@@ -51,7 +69,7 @@ def write_all(results, out):
 
 
 def _write(path, text):
-    with open(path, "w", encoding="utf-8") as handle:
+    with open(path, "w", encoding="utf-8", errors="backslashreplace") as handle:
         handle.write(text)
 
 
@@ -67,7 +85,7 @@ def write_ranking_csv(sub, path):
         writer = csv.writer(handle)
         writer.writerow(header)
         for row in subtask_tables(sub)[0].rows:
-            cells = [row.name, row.rank_text("-") if not row.baseline else "baseline"]
+            cells = [csv_cell(row.name), row.rank_text("-") if not row.baseline else "baseline"]
             for key in keys:
                 cells += [repr(row.value(key)), repr(row.interval(key)[0]), repr(row.interval(key)[1])]
             writer.writerow(cells)
@@ -119,6 +137,8 @@ def markdown(results):
         cells = [rec["subtask"], rec["team"], rec["label"], rec["time"] or "", rec["status"] or "", rec["state"]]
         cells = [md_escape(c) for c in cells] + [_num(rec.get("overall_score")), _num(rec.get("platform_avg_score"))]
         out.append("| " + " | ".join(cells) + " |")
+    if results.get("warnings"):
+        out += ["", "## Warnings", ""] + ["- %s" % md_escape(warning) for warning in results["warnings"]]
     if results["notes"]:
         out += ["", "## Notes", ""] + ["- %s" % md_escape(note) for note in results["notes"]]
     return "\n".join(out) + "\n"

@@ -21,7 +21,7 @@ class Table(object):
 
 
 class Row(object):
-    """One row: team (or baseline) ``name``, ``rank`` (first, last) or None, ``scores`` of the results
+    """One row: team (or baseline) ``name`` (as shown), ``rank`` (first, last) or None, ``scores`` of the results
     row, and the test against the next ranked team (``p_next``, ``significant_next``)."""
 
     def __init__(self, name, baseline, rank, scores, p_next=None, significant_next=None):
@@ -47,12 +47,12 @@ class Row(object):
 def _rows(sub, key):
     """The rows of subtask ``sub`` ordered by the ranking on ``key`` (baselines last, best first)."""
     ranking = sub["rankings"].get(key, {"order": [], "ranks": {}, "adjacent": []})
-    by_name = dict((row["name"], row) for row in sub["rows"] if not row["baseline"])
+    by_id = dict((row["id"], row) for row in sub["rows"] if not row["baseline"])
     tests = dict((test["above"], test) for test in ranking["adjacent"])
     rows = []
-    for name in ranking["order"]:
-        test = tests.get(name, {})
-        rows.append(Row(name, False, tuple(ranking["ranks"][name]), by_name[name]["scores"],
+    for ident in ranking["order"]:      # rankings are made on identities, rows show names
+        test = tests.get(ident, {})
+        rows.append(Row(by_id[ident]["name"], False, tuple(ranking["ranks"][ident]), by_id[ident]["scores"],
                         test.get("p_value"), test.get("significant")))
     baselines = sorted((row for row in sub["rows"] if row["baseline"]),
                        key=lambda row: (-row["scores"][key]["value"], row["name"]))

@@ -6,6 +6,12 @@ accepted with a warning; ``metadata`` at the root (Codabench writes it) and oper
 (``__MACOSX/``, ``.DS_Store``) are ignored; any other unexpected name is listed with a "did you
 mean" suggestion. Zip members with unsafe paths (absolute, ``..``) are refused, and so are uploads of
 absurd size.
+
+Memory and disk stay bounded whatever the upload holds: the files and folders of an upload (a zip's central
+directory, a directory's entries) are counted against the competition's ``MAX_MEMBERS`` before anything is kept
+per member; the names that are not scored get a message each up to :data:`MAX_LISTED_NAMES` of a kind, then one
+with the count of the others; a zip inside the zip is read where it lies (:func:`zip_member_file`), never
+unpacked to disk.
 """
 import difflib
 import io
@@ -22,6 +28,14 @@ from .messages import DataError, Message, ERROR, WARNING, INFO
 
 JUNK_NAMES = frozenset((".DS_Store", "Thumbs.db", "desktop.ini"))
 ROOT_IGNORED = frozenset(("metadata",))   # written into res/ by Codabench
+
+
+#: At most this many names of one kind that are not scored (unexpected files, unexpected folders, files not
+#: scored in this phase...) get a message each; the others of that kind are counted in one more message.
+MAX_LISTED_NAMES = 100
+#: A zip inside the uploaded zip that is compressed in it is read into memory when it unpacks to at most this
+#: many bytes, and refused when larger (upload it itself); stored uncompressed, it is read where it lies.
+MAX_INNER_ZIP_IN_MEMORY = 64 * 1024 * 1024
 
 
 class ReferenceError(Exception):
@@ -85,22 +99,31 @@ class DirSource(Source):
     """A submission unpacked in a directory (the platforms' ``input/res``).
 
     Only regular files are listed: symbolic links are skipped silently, and anything else (a named
-    pipe, a device, a socket: reading one could hang) with a warning in ``messages``.
+    pipe, a device, a socket: reading one could hang) with a warning in ``messages``. With ``limit``, a
+    directory tree of more than ``limit`` files (or folders) is refused (NothingToScore) as soon as the
+    count goes over, before their names are kept.
     """
 
-    def __init__(self, root, messages=None):
+    def __init__(self, root, messages=None, limit=None):
         self.root = root
         self._names = []
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames.sort()
-            rel = os.path.relpath(dirpath, root)
-            for filename in sorted(filenames):
-                path = filename if rel == "." else posixpath.join(rel.replace(os.sep, "/"), filename)
-                kind = _file_type(os.path.join(dirpath, filename))
+        counter = _MemberCounter(limit, "the submission")
+        pending = [(root, "")]          # depth first; in each folder its files, then its sub-folders, sorted
+        while pending:
+            folder, rel = pending.pop()
+            files, folders = [], []
+            for entry in _entries(folder):
+                is_folder = entry.is_dir(follow_symlinks=False)
+                counter.add(rel + entry.name, is_folder)
+                (folders if is_folder else files).append(entry.name)
+            for filename in sorted(files):
+                kind = _file_type(os.path.join(folder, filename))
                 if not kind:
-                    self._names.append(path)
+                    self._names.append(rel + filename)
                 elif kind != "symbolic link" and messages is not None:
-                    messages.append(Message(path, WARNING, "layout", "a %s, not a regular file: skipped" % kind))
+                    messages.append(Message(rel + filename, WARNING, "layout",
+                                            "a %s, not a regular file: skipped" % kind))
+            pending.extend((os.path.join(folder, name), rel + name + "/") for name in sorted(folders, reverse=True))
 
     def names(self):
         """Relative paths of every regular file (symbolic links and special files are skipped)."""
@@ -126,8 +149,52 @@ class DirSource(Source):
             raise DataError(path, "", "cannot be read: %s" % err.strerror)
 
 
+def _entries(folder):
+    """The entries of ``folder``, one at a time (none when it cannot be read: :func:`os.walk` skips it too)."""
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                yield entry
+    except OSError:
+        return
+
+
+class _MemberCounter(object):
+    """Counts the files and the folders of an upload as they are found; NothingToScore as soon as either count
+    is over ``limit`` (None: no limit), so that nothing is kept for the members of an absurd upload. A folder is
+    counted once however it is found (an entry of its own, or the path of a file within it: a zip need not list
+    its folders), so a zip and the same files unpacked count alike."""
+
+    def __init__(self, limit, what):
+        self.limit, self.what = limit, what
+        self.files = 0
+        self.folders = set()
+
+    def add(self, path, is_folder):
+        """Count member ``path`` (``/``-separated, str or bytes), a folder or a file, and the folders above it."""
+        parts = path.rstrip("/" if isinstance(path, str) else b"/").split("/" if isinstance(path, str) else b"/")
+        if not is_folder:
+            self.files += 1
+            parts = parts[:-1]
+        for depth in range(len(parts), 0, -1):
+            folder = tuple(parts[:depth])
+            if folder in self.folders:
+                break               # and so are the ones above it
+            self.folders.add(folder)
+            self._check()
+        self._check()
+
+    def _check(self):
+        if self.limit is not None and max(self.files, len(self.folders)) > self.limit:
+            raise NothingToScore("%s holds more than %s %s; at most %s are accepted." % (
+                self.what, "{:,}".format(self.limit), "folders" if len(self.folders) > self.limit else "files",
+                "{:,}".format(self.limit)))
+
+
 _CENTRAL = struct.Struct("<4s4B4HL2L5H2L")   # a central directory header (the zip specification, 4.3.12)
+_LOCAL = struct.Struct("<4s5H3L2H")          # a local file header (4.3.7)
 _UTF8_FLAG = 0x800
+_ENCRYPTED_FLAG = 0x1
 
 
 #: At most this many bytes of central directory (the list of members, with their names) are read: 10,000
@@ -164,6 +231,24 @@ def _central_directory(handle, read=True):
     return start, handle.read(cd_size)
 
 
+def _count_members(handle, found, limit, what):
+    """Count the files and folders listed by the central directory at ``found`` (``(offset, size)``) of the zip
+    open in ``handle``, one entry at a time as :mod:`zipfile` lists them; NothingToScore as soon as either count
+    is over ``limit`` (:class:`_MemberCounter`), before :mod:`zipfile` builds anything per member."""
+    start, size = found
+    counter = _MemberCounter(limit, what)
+    pos = 0
+    while pos + _CENTRAL.size <= size:
+        handle.seek(start + pos)
+        head = handle.read(_CENTRAL.size)
+        if len(head) < _CENTRAL.size or head[:4] != b"PK\x01\x02":
+            return          # zipfile reports the damage
+        fields = _CENTRAL.unpack(head)
+        name = handle.read(fields[12]).replace(b"\\", b"/")
+        counter.add(name, name.endswith(b"/"))
+        pos += _CENTRAL.size + fields[12] + fields[13] + fields[14]
+
+
 def _bad_utf8_members(handle):
     """``{index: (offset of its flags, flags, raw name)}`` of the central-directory entries whose name is
     marked as UTF-8 but is not (:mod:`zipfile` refuses the whole zip for one of them)."""
@@ -186,18 +271,50 @@ def _bad_utf8_members(handle):
     return bad
 
 
-class _PatchedFile(io.FileIO):
+class _ReadOnly(io.RawIOBase):
+    """A read-only, seekable binary file over another one (``raw``): the base of :class:`_PatchedFile` and
+    :class:`_Window`, which say what :meth:`read` returns."""
+
+    def __init__(self, raw):
+        io.RawIOBase.__init__(self)
+        self.raw = raw
+        self.name = getattr(raw, "name", None)
+
+    def readable(self):
+        """Always."""
+        return True
+
+    def seekable(self):
+        """Always."""
+        return True
+
+    def readinto(self, buffer):
+        """Read into ``buffer`` (see ``read``)."""
+        data = self.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
+
+
+class _PatchedFile(_ReadOnly):
     """A zip file whose bytes at some offsets read differently: used to clear the UTF-8 flag of the members
     with an invalid name, so that :mod:`zipfile` reads the others (those members are then skipped)."""
 
-    def __init__(self, path, patches):
-        io.FileIO.__init__(self, path, "rb")
+    def __init__(self, raw, patches):
+        _ReadOnly.__init__(self, raw)
         self.patches = patches   # [(offset, bytes)]
+
+    def seek(self, offset, whence=0):
+        """Move in the file."""
+        return self.raw.seek(offset, whence)
+
+    def tell(self):
+        """The position in the file."""
+        return self.raw.tell()
 
     def read(self, size=-1):
         """Read like a file, with the patched bytes replaced."""
-        start = self.tell()
-        data = io.FileIO.read(self, size)
+        start = self.raw.tell()
+        data = self.raw.read(size)
         if not data:
             return data
         out = None
@@ -209,46 +326,143 @@ class _PatchedFile(io.FileIO):
         return data if out is None else bytes(out)
 
 
-def _open_zip(path, messages):
-    """``(ZipFile, indices of the members to skip)``; members whose name is marked as UTF-8 but is not are
-    reported in ``messages`` and skipped instead of making the whole zip unreadable. A central directory
-    over :data:`MAX_CENTRAL_DIRECTORY` bytes is refused (NothingToScore) before it is read."""
-    with open(path, "rb") as handle:
-        found = _central_directory(handle, read=False)
-    if found and found[1] > MAX_CENTRAL_DIRECTORY:
-        raise NothingToScore("the zip's list of members takes %s bytes; at most %s are accepted (are the file "
-                             "names that long?)." % ("{:,}".format(found[1]), "{:,}".format(MAX_CENTRAL_DIRECTORY)))
+class _Window(_ReadOnly):
+    """Bytes ``start`` to ``start + size`` of the seekable binary file ``raw`` as a file of their own: a member
+    stored uncompressed in a zip, read where it lies. Every read seeks ``raw`` first, so other readers of
+    ``raw`` (the outer :class:`zipfile.ZipFile`) may share it."""
+
+    def __init__(self, raw, start, size, name):
+        _ReadOnly.__init__(self, raw)
+        self.start, self.size, self.name, self._pos = start, size, name, 0
+
+    def seek(self, offset, whence=0):
+        """Move within the window (``whence`` as :meth:`io.IOBase.seek`)."""
+        base = {0: 0, 1: self._pos, 2: self.size}[whence]
+        if base + offset < 0:
+            raise ValueError("negative seek position %d" % (base + offset))
+        self._pos = base + offset
+        return self._pos
+
+    def tell(self):
+        """The position within the window."""
+        return self._pos
+
+    def read(self, size=-1):
+        """At most ``size`` bytes (all that is left when negative), never beyond the window."""
+        left = max(0, self.size - self._pos)
+        size = left if size is None or size < 0 else min(size, left)
+        if not size:
+            return b""
+        self.raw.seek(self.start + self._pos)
+        data = self.raw.read(size)
+        self._pos += len(data)
+        return data
+
+
+def _is_file(path):
+    """Whether ``path`` is an open binary file object rather than a path."""
+    return hasattr(path, "read")
+
+
+def _open_zip(path, messages, limits=None, what="the zip"):
+    """``(ZipFile, indices of the members to skip)`` of the zip at ``path`` (a path or a seekable binary file);
+    members whose name is marked as UTF-8 but is not are reported in ``messages`` and skipped instead of making
+    the whole zip unreadable. A central directory over :data:`MAX_CENTRAL_DIRECTORY` bytes, or one that lists
+    more than ``limits["members"]`` files or folders, is refused (NothingToScore) before :mod:`zipfile` reads it."""
+    handle = path if _is_file(path) else open(path, "rb")
     try:
-        return zipfile.ZipFile(path), set()
-    except UnicodeDecodeError:
-        pass
-    with open(path, "rb") as handle:
+        found = _central_directory(handle, read=False)
+        if found and found[1] > MAX_CENTRAL_DIRECTORY:
+            raise NothingToScore("the zip's list of members takes %s bytes; at most %s are accepted (are the file "
+                                 "names that long?)." % ("{:,}".format(found[1]), "{:,}".format(MAX_CENTRAL_DIRECTORY)))
+        if found and limits is not None:
+            _count_members(handle, found, limits["members"], what)
+        try:
+            return zipfile.ZipFile(path), set()
+        except UnicodeDecodeError:
+            pass
         bad = _bad_utf8_members(handle)
+    finally:
+        if not _is_file(path):
+            handle.close()
     if not bad:
         raise zipfile.BadZipFile("a member name is not valid UTF-8")
     for index in sorted(bad):
         messages.append(Message(bad[index][2].decode("utf-8", "backslashreplace"), WARNING, "zip member",
                                 "the name is marked as UTF-8 but is not valid UTF-8: skipped"))
     patches = [(offset, struct.pack("<H", flags & ~_UTF8_FLAG)) for offset, flags, _ in bad.values()]
-    return zipfile.ZipFile(_PatchedFile(path, patches)), set(bad)
+    return zipfile.ZipFile(_PatchedFile(path if _is_file(path) else io.FileIO(path, "rb"), patches)), set(bad)
+
+
+def open_zip(path, messages, limits=None, what="the zip"):
+    """``(ZipFile, names of the members it lists that were skipped)``: see :func:`_open_zip`. For other readers
+    of zips (the organisers' downloads), with the same bounds and the same tolerance of invalid names."""
+    archive, skipped = _open_zip(path, messages, limits, what)
+    return archive, set(info.filename for i, info in enumerate(archive.infolist()) if i in skipped)
+
+
+def zip_member_file(archive, info, limits, label, spill=None):
+    """A seekable binary file holding member ``info`` of :class:`zipfile.ZipFile` ``archive`` (a zip inside a
+    zip), without unpacking it to disk: a member stored uncompressed is read where it lies (a window over the
+    outer zip); a compressed one is read into memory when it unpacks to at most
+    :data:`MAX_INNER_ZIP_IN_MEMORY` bytes. A larger compressed one is refused (NothingToScore), unless ``spill``
+    names a folder (the organisers' tools) where it is copied, within the upload limit.
+
+    ``limits["upload"]`` bounds the member in every case; ``label`` names it in messages.
+    """
+    if info.file_size > limits["upload"]:
+        raise NothingToScore("the zip inside the zip, %s, is %s bytes; at most %s are accepted."
+                             % (label, "{:,}".format(info.file_size), "{:,}".format(limits["upload"])))
+    try:
+        if info.compress_type == zipfile.ZIP_STORED and not info.flag_bits & _ENCRYPTED_FLAG:
+            return _Window(archive.fp, _data_offset(archive.fp, info), info.file_size, label)
+        if info.file_size <= MAX_INNER_ZIP_IN_MEMORY:
+            copy = io.BytesIO()     # zipfile stops at the declared size, whatever the data holds
+            with archive.open(info) as handle:
+                shutil.copyfileobj(handle, copy, 1 << 20)
+            copy.seek(0)
+            return copy
+        if spill is not None:
+            copy = tempfile.NamedTemporaryFile(dir=spill, suffix=".zip")   # removed when closed
+            with archive.open(info) as handle:
+                shutil.copyfileobj(handle, copy, 1 << 20)
+            copy.seek(0)
+            return copy
+    except Exception as err:  # as in ZipSource.read: any failure to unpack hostile bytes is "unreadable"
+        raise NothingToScore("the zip inside the zip, %s, cannot be unpacked (%s: %s)."
+                             % (label, type(err).__name__, err))
+    raise NothingToScore("the zip inside the zip, %s, is compressed and unpacks to %s bytes; a compressed zip "
+                         "inside the zip is read only up to %s bytes: upload %s itself (or store it uncompressed "
+                         "in the outer zip)." % (label, "{:,}".format(info.file_size),
+                                                 "{:,}".format(MAX_INNER_ZIP_IN_MEMORY), label))
+
+
+def _data_offset(raw, info):
+    """Where the data of member ``info`` starts in the zip file ``raw`` (after its local header)."""
+    raw.seek(info.header_offset)
+    header = raw.read(_LOCAL.size)
+    if len(header) < _LOCAL.size or header[:4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile("bad local header of %s" % info.filename)
+    fields = _LOCAL.unpack(header)
+    return info.header_offset + _LOCAL.size + fields[-2] + fields[-1]
 
 
 class ZipSource(Source):
-    """A submission zip read in place; unsafe member names are refused and reported, members with an
-    invalid name are skipped, and a name given to several members is reported (the last one is used)."""
+    """A submission zip read in place (``path``: a path or a seekable binary file); unsafe member names are
+    refused and reported, members with an invalid name are skipped, and a name given to several members is
+    reported (the last one is used)."""
 
     def __init__(self, path, limits, messages, label=None):
+        label = label or (getattr(path, "name", None) or "the submission" if _is_file(path)
+                          else os.path.basename(path))
         try:
-            self.zip, skipped = _open_zip(path, messages)
+            self.zip, skipped = _open_zip(path, messages, limits)
             infos = [info for i, info in enumerate(self.zip.infolist()) if i not in skipped]
         except NothingToScore:
             raise
         except Exception as err:  # hostile bytes make zipfile raise many kinds of errors (BadZipFile,
             # NotImplementedError for an unknown version, struct.error, ...): all mean "unreadable"
-            raise NothingToScore("%s is not a readable zip file (%s: %s)."
-                                 % (label or os.path.basename(path), type(err).__name__, err))
-        if len(infos) > limits["members"]:
-            raise NothingToScore("the zip has %d members; at most %d are accepted." % (len(infos), limits["members"]))
+            raise NothingToScore("%s is not a readable zip file (%s: %s)." % (label, type(err).__name__, err))
         total = sum(info.file_size for info in infos)
         if total > limits["upload"]:
             raise NothingToScore("the zip would unpack to %d bytes; at most %d are accepted." % (total, limits["upload"]))
@@ -318,47 +532,29 @@ def lone_inner_zip(names):
     return names[0] if len(names) == 1 and names[0].lower().endswith(".zip") else None
 
 
-def _open_inner_zip(outer, name, limits, messages):
-    """The :class:`ZipSource` of member ``name`` of zip source ``outer``, copied to a temporary file
-    (at most the upload limit, so the copy is bounded like any upload)."""
-    info = outer.infos[name]
-    if info.file_size > limits["upload"]:
-        raise NothingToScore("the zip inside the zip, %s, is %d bytes; at most %d are accepted."
-                             % (name, info.file_size, limits["upload"]))
-    copy = tempfile.NamedTemporaryFile(suffix=".zip")   # removed when closed (with the source)
-    try:
-        with outer.zip.open(info) as handle:
-            shutil.copyfileobj(handle, copy)
-        copy.flush()
-    except Exception as err:  # as in ZipSource.read: any failure to unpack hostile bytes is "unreadable"
-        copy.close()
-        raise NothingToScore("the zip inside the zip, %s, cannot be unpacked (%s: %s)."
-                             % (name, type(err).__name__, err))
-    source = ZipSource(copy.name, limits, messages, label=name)
-    source.copy = copy
-    return source
-
-
 def open_source(path, limits, messages):
-    """A :class:`Source` for a submission directory or zip at ``path``.
+    """A :class:`Source` for a submission directory or zip at ``path`` (or a seekable binary file holding a zip).
 
     One rule for both (the platform form unpacks the upload into a directory, the local form reads
     the zip): when the only candidate inside is one zip, that inner zip is opened, with a warning
-    naming it (only one level deep).
+    naming it (only one level deep), where it lies (:func:`zip_member_file`).
     """
-    if os.path.isdir(path):
-        source = DirSource(path, messages)
-        inner = lone_inner_zip(source.names())
-        if inner:
-            messages.append(Message(inner, WARNING, "layout", INNER_ZIP_WARNING % inner))
-            return ZipSource(os.path.join(path, *inner.split("/")), limits, messages, label=inner)
-        return source
-    if os.path.isfile(path):
+    if _is_file(path) or os.path.isfile(path):
         source = ZipSource(path, limits, messages)
         inner = lone_inner_zip(source.names())
         if inner:
             messages.append(Message(inner, WARNING, "layout", INNER_ZIP_WARNING % inner))
-            return _open_inner_zip(source, inner, limits, messages)
+            opened = ZipSource(zip_member_file(source.zip, source.infos[inner], limits, inner), limits, messages,
+                               label=inner)
+            opened.outer = source       # the outer zip stays open as long as the inner one is read
+            return opened
+        return source
+    if os.path.isdir(path):
+        source = DirSource(path, messages, limits["members"])
+        inner = lone_inner_zip(source.names())
+        if inner:
+            messages.append(Message(inner, WARNING, "layout", INNER_ZIP_WARNING % inner))
+            return ZipSource(os.path.join(path, *inner.split("/")), limits, messages, label=inner)
         return source
     raise NothingToScore("%s does not exist." % path)
 
@@ -475,11 +671,39 @@ def _name_hint(folder, stem, ext, languages, aliases):
     return why, ["%s/%s.json" % (folder, code) for code in choices]
 
 
-def _classify(path, expected, task_folders, languages, aliases):
-    """Return (task, lang) for an expected file, else a Message explaining why ``path`` is not scored.
+class IgnoredNames(object):
+    """The messages about the names of a submission that are not scored: each of the first
+    :data:`MAX_LISTED_NAMES` of a kind gets its own; the others of that kind are only counted, and
+    :meth:`close` adds one message saying how many there were (an upload of thousands of stray files
+    gets a bounded report). A message is built only when it is kept (a did-you-mean costs time)."""
 
-    ``languages``: the language codes, or the declaration's ``LANGUAGES`` (code -> (name, ...)), whose names
-    let a file named after its language (its name written out) get a "did you mean" too."""
+    def __init__(self, messages, limit=None):
+        self.messages, self.limit = messages, MAX_LISTED_NAMES if limit is None else limit
+        self.counts = Counter()
+        self.unlisted = {}          # kind -> (severity, the first name not listed)
+
+    def add(self, kind, name, severity, make):
+        """One more ``name`` of ``kind`` (a plural noun: "unexpected files"); ``make()`` builds its Message."""
+        self.counts[kind] += 1
+        if self.counts[kind] <= self.limit:
+            self.messages.append(make())
+        elif kind not in self.unlisted:
+            self.unlisted[kind] = (severity, name)
+
+    def close(self):
+        """Add one message per kind that had more than the limit."""
+        for kind, (severity, name) in self.unlisted.items():
+            self.messages.append(Message(name, severity, "layout", "%s more of this kind (%s, ignored): only the "
+                                         "first %d are listed one by one" % ("{:,}".format(self.counts[kind] - self.limit),
+                                                                             kind, self.limit)))
+        self.unlisted = {}
+
+
+def _classify(path, expected, task_folders, languages, aliases):
+    """``(task, lang)`` for an expected file, else ``(kind, severity, make)``: what :meth:`IgnoredNames.add` takes
+    for a name that is not scored (``make()`` builds the message saying why). ``languages``: the language codes,
+    or the declaration's ``LANGUAGES`` (code -> (name, ...)), whose names let a file named after its language (its
+    name written out) get a "did you mean" too."""
     parts = path.split("/")
     if len(parts) == 2 and parts[0] in task_folders:
         folder, name = parts
@@ -487,17 +711,24 @@ def _classify(path, expected, task_folders, languages, aliases):
         if ext == ".json" and (folder, stem) in expected:
             return folder, stem
         if ext == ".json" and stem in languages:
-            return Message(path, INFO, "layout", "%s is not scored in this phase (ignored)" % stem)
-        why, guesses = _name_hint(folder, stem, ext, languages, aliases)
-        hint = " Did you mean %s?" % " or ".join(guesses) if guesses else ""
-        return Message(path, WARNING, "layout", "unexpected file name (ignored): %s.%s" % (why, hint))
-    guess = _suggest(parts[0], task_folders) if len(parts) > 1 else ""
-    hint = " Did you mean %s/?" % guess if guess and guess != parts[0] else ""
-    if len(parts) == 1:
-        hint = _root_file_hint(parts[0], task_folders, languages, aliases)
-    what = "folder" if len(parts) > 1 else "file"
-    return Message(path, WARNING, "layout", "unexpected %s (ignored); expected <task>/<language>.json with task one of %s.%s"
-                   % (what, ", ".join(sorted(task_folders)), hint))
+            return ("files not scored in this phase", INFO,
+                    lambda: Message(path, INFO, "layout", "%s is not scored in this phase (ignored)" % stem))
+
+        def misnamed():
+            why, guesses = _name_hint(folder, stem, ext, languages, aliases)
+            hint = " Did you mean %s?" % " or ".join(guesses) if guesses else ""
+            return Message(path, WARNING, "layout", "unexpected file name (ignored): %s.%s" % (why, hint))
+        return "unexpected file names in a task folder", WARNING, misnamed
+
+    def unexpected():
+        guess = _suggest(parts[0], task_folders) if len(parts) > 1 else ""
+        hint = " Did you mean %s/?" % guess if guess and guess != parts[0] else ""
+        if len(parts) == 1:
+            hint = _root_file_hint(parts[0], task_folders, languages, aliases)
+        what = "folder" if len(parts) > 1 else "file"
+        return Message(path, WARNING, "layout", "unexpected %s (ignored); expected <task>/<language>.json with task "
+                       "one of %s.%s" % (what, ", ".join(sorted(task_folders)), hint))
+    return "unexpected files", WARNING, unexpected
 
 
 def _root_file_hint(name, task_folders, languages, aliases):
@@ -543,8 +774,8 @@ def find_submission_files(source, expected, task_folders, languages, aliases, me
     """Recognise the files of ``source`` against the ``expected`` (task folder, lang) pairs.
 
     Returns a :class:`Submission`; every name that is not scored gets a message in ``messages``
-    (one per unexpected top-level folder, however many files it holds). Raises NothingToScore when
-    no expected file is present.
+    (one per unexpected top-level folder, however many files it holds), up to :data:`MAX_LISTED_NAMES` of
+    each kind (:class:`IgnoredNames`). Raises NothingToScore when no expected file is present.
     """
     names = [n for n in source.names() if not _is_junk(n)]
     prefix = _wrapping_prefix([n for n in names if n not in ROOT_IGNORED], task_folders)
@@ -552,20 +783,23 @@ def find_submission_files(source, expected, task_folders, languages, aliases, me
         messages.append(Message(prefix, WARNING, "layout", "the task folders are inside the folder '%s'; they must be at "
                                 "the root of the zip. Scored anyway; zip the folders themselves next time." % prefix))
     files = {}
+    ignored = IgnoredNames(messages)
     relatives = [n[len(prefix):] for n in names if n not in ROOT_IGNORED and n.startswith(prefix)]
     folders = Counter(r.split("/", 1)[0] for r in relatives if "/" in r and r.split("/", 1)[0] not in task_folders)
     for relative in relatives:
         top = relative.split("/", 1)[0]
         if top in folders:
-            if folders[top]:
-                messages.append(_folder_message(top, folders[top], task_folders))
-                folders[top] = 0        # one message per folder
+            if folders[top]:            # one message per folder
+                ignored.add("unexpected folders", top + "/", WARNING,
+                            lambda: _folder_message(top, folders[top], task_folders))
+                folders[top] = 0
             continue
         found = _classify(relative, expected, task_folders, languages, aliases)
-        if isinstance(found, Message):
-            messages.append(found)
+        if len(found) == 3:             # (kind, severity, make): not scored
+            ignored.add(found[0], relative, found[1], found[2])
         else:
             files[found] = relative
+    ignored.close()
     if not files:
         raise _nothing_found([n for n in names if n not in ROOT_IGNORED])
     return Submission(source, prefix, files, messages)

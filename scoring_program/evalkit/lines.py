@@ -31,7 +31,7 @@ from collections import Counter, OrderedDict
 
 from . import metrics
 from .kinds import Entry
-from .layout import NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
+from .layout import IgnoredNames, NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
 from .loading import decode_utf8
 from .messages import DataError, Message, ERROR, WARNING, INFO, printable, quoted
 
@@ -74,9 +74,10 @@ def document_matcher(pattern):
     return match
 
 
-def _claim_documents(names, pairs, files, messages):
+def _claim_documents(names, pairs, files, ignored):
     """Claim the member ``names`` that match a per-document task's pattern (``task.documents``): sets
-    ``files[pair]`` (the pattern) and returns ``{pair: {document: path}}``; the rest of ``names``."""
+    ``files[pair]`` (the pattern) and returns ``{pair: {document: path}}``; the rest of ``names``. A second
+    file for one document is reported in ``ignored`` (:class:`~evalkit.layout.IgnoredNames`)."""
     documents, rest = {}, []
     matchers = [(pair, document_matcher(pair[0].documents)) for pair in pairs if getattr(pair[0], "documents", None)]
     for name in names:
@@ -88,8 +89,9 @@ def _claim_documents(names, pairs, files, messages):
             claimed = True
             found = documents.setdefault((task.folder, lang), {})
             if doc in found and found[doc] != name:
-                messages.append(Message(name, WARNING, "layout", "a second file for document %s (the first is %s): "
-                                        "ignored" % (doc, found[doc])))
+                ignored.add("second files for a document", name, WARNING, lambda: Message(
+                    name, WARNING, "layout", "a second file for document %s (the first is %s): ignored"
+                    % (doc, found[doc])))
                 continue
             found.setdefault(doc, name)
             files[(task.folder, lang)] = task.documents
@@ -253,22 +255,33 @@ def _wrapping_prefix(names, expected):
     return prefix if any(name[len(prefix):] in expected for name in names) else ""
 
 
+def _unexpected_file(rel, declared, aliases):
+    """The message for a file ``rel`` that is none of the ``declared`` names (with a did-you-mean)."""
+    guess = suggest_name(rel, declared, aliases)
+    hint = " Did you mean %s?" % guess if guess else ""
+    return Message(rel, WARNING, "layout", "unexpected file (ignored); expected files named like %s at the root of "
+                   "the zip.%s" % (declared[0], hint))
+
+
 def find_named_files(source, competition, pairs, messages):
     """Recognise the files of ``source`` against the declared names of the scored ``pairs``.
 
     Returns a :class:`~evalkit.layout.Submission` (``files[(task folder, lang)] = path``); every other
-    name gets a message (did-you-mean, or "not scored in this phase"). Raises NothingToScore when no
-    expected file is present.
+    name gets a message (did-you-mean, or "not scored in this phase"), up to
+    :data:`~evalkit.layout.MAX_LISTED_NAMES` of each kind and then one with the count of the others
+    (:class:`~evalkit.layout.IgnoredNames`). Raises NothingToScore when no expected file is present.
     """
     expected = dict((submission_name(competition, task, lang), (task.folder, lang)) for task, lang in pairs)
     declared = [submission_name(competition, task, lang) for task, lang in _all_pairs(competition)]
     aliases = getattr(competition, "NAME_ALIASES", {})
     names = [n for n in source.names() if not _is_junk(n) and n not in ROOT_IGNORED]
     files = {}
-    documents, names = _claim_documents(names, pairs, files, messages)
+    ignored = IgnoredNames(messages)
+    documents, names = _claim_documents(names, pairs, files, ignored)
     patterns = [task.documents for task, _ in pairs if getattr(task, "documents", None)]
     if patterns and len(patterns) == len(pairs):   # only per-document files are expected: one message for the rest
         _unmatched_documents(names, patterns[0], messages)
+        ignored.close()
         if not documents:
             raise NothingToScore("no file named like %s was found in the submission (%d file(s) found%s). %s"
                                  % (patterns[0].replace("{doc}", "<doc>"), len(names),
@@ -283,12 +296,11 @@ def find_named_files(source, competition, pairs, messages):
         if rel in expected:
             files[expected[rel]] = rel
         elif rel in declared:
-            messages.append(Message(rel, INFO, "layout", "%s is not scored in this phase (ignored)" % rel))
+            ignored.add("files not scored in this phase", rel, INFO,
+                        lambda: Message(rel, INFO, "layout", "%s is not scored in this phase (ignored)" % rel))
         else:
-            guess = suggest_name(rel, declared, aliases)
-            hint = " Did you mean %s?" % guess if guess else ""
-            messages.append(Message(rel, WARNING, "layout", "unexpected file (ignored); expected files named like %s "
-                                    "at the root of the zip.%s" % (declared[0], hint)))
+            ignored.add("unexpected files", rel, WARNING, lambda: _unexpected_file(rel, declared, aliases))
+    ignored.close()
     if not files:
         raise NothingToScore(nothing_found(names, prefix, expected, declared, aliases))
     submission = Submission(source, prefix, files, messages)

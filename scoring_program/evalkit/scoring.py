@@ -337,7 +337,8 @@ class _SkippedDigest(object):
 
 def evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=False, reference_cache=None,
              details=True):
-    """Score the submission at ``submission_path`` (directory or zip) against ``ref_dir``.
+    """Score the submission at ``submission_path`` (directory or zip, or a seekable binary file holding a zip)
+    against ``ref_dir``.
 
     ``gold=False`` is for a gold-less public reference (``null`` golds: the starting kit's validator
     checks shapes with it, its scores mean nothing); otherwise a null gold is a broken reference.
@@ -361,15 +362,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     A competition that declares flat file names (``SUBMISSION_FILE``, :mod:`evalkit.lines`) has its
     reference and submission files found by that declaration; the others by ``<task>/<lang>.json``.
     """
-    tasks = dict((task.folder, task) for task in competition.TASKS)
-    named = lines.declares_names(competition)
-    if named:
-        found = lines.scan_reference(ref_dir, competition)
-    else:
-        found = scan_reference(ref_dir, set(tasks), competition.LANGUAGES)
-    pairs = keys.ordered_pairs(competition.TASKS, list(competition.LANGUAGES),
-                               [(tasks[folder], lang) for folder, lang, _ in found])
-    paths = dict(((folder, lang), path) for folder, lang, path in found)
+    tasks, named, pairs, paths = _reference_files(competition, ref_dir)
     limits = _limits(competition)
     messages = []
     source = open_source(submission_path, limits, messages)
@@ -381,7 +374,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
                                            getattr(competition, "LANGUAGE_ALIASES", {}), messages)
         other = fingerprint.read_fingerprint(os.path.join(ref_dir, fingerprint.FILE_NAME))
     inventories = inventory.read_inventory(os.path.join(ref_dir, inventory.FILE_NAME))
-    digest_key = ("sha256 of the reference",) + tuple(paths[(task.folder, lang)] for task, lang in pairs)
+    digest_key = _digest_key(pairs, paths)
     known_hash = reference_cache.get(digest_key) if reference_cache is not None else None
     digest = _SkippedDigest() if known_hash else hashlib.sha256()
     entries = []
@@ -404,6 +397,39 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     if baseline is not None:
         report["baseline"] = baseline
     return report
+
+
+def _reference_files(competition, ref_dir):
+    """``(tasks by folder, named, pairs, paths)``: the reference files of ``ref_dir`` (ReferenceError when none),
+    found by the declared flat names (``named``, :mod:`evalkit.lines`) or as ``<task>/<lang>.json``."""
+    tasks = dict((task.folder, task) for task in competition.TASKS)
+    named = lines.declares_names(competition)
+    if named:
+        found = lines.scan_reference(ref_dir, competition)
+    else:
+        found = scan_reference(ref_dir, set(tasks), competition.LANGUAGES)
+    pairs = keys.ordered_pairs(competition.TASKS, list(competition.LANGUAGES),
+                               [(tasks[folder], lang) for folder, lang, _ in found])
+    return tasks, named, pairs, dict(((folder, lang), path) for folder, lang, path in found)
+
+
+def _digest_key(pairs, paths):
+    """The ``reference_cache`` key of the reference's SHA-256 (see :func:`load_reference`)."""
+    return ("sha256 of the reference",) + tuple(paths[(task.folder, lang)] for task, lang in pairs)
+
+
+def fill_reference_cache(competition, ref_dir, reference_cache, gold=True):
+    """Parse every reference file of ``ref_dir`` into ``reference_cache`` (and its SHA-256) as :func:`evaluate`
+    does on its first call: an opt-in of the organisers' re-scoring, whose scoring processes, started afterwards,
+    then share the parsed reference. ReferenceError when the reference is broken."""
+    _, _, pairs, paths = _reference_files(competition, ref_dir)
+    key = _digest_key(pairs, paths)
+    if key in reference_cache:
+        return
+    digest = hashlib.sha256()
+    for task, lang in pairs:
+        load_reference(task, lang, paths[(task.folder, lang)], competition, digest, None, gold, reference_cache)
+    reference_cache[key] = digest.hexdigest()
 
 
 #: Optional file of a phase's reference folder: the baseline's scores on this phase (not a scored file).
