@@ -258,7 +258,8 @@ def scramble_documents(data, task, lang):
         if annotations is None:
             continue
         entities = list(annotations.findall("entity"))
-        referenced = set(prop.text.strip() for entity in entities for prop in entity.iter() if prop.text)
+        referenced = set(prop.text.strip() for entity in entities for properties in entity.findall("properties")
+                         for prop in properties.iter() if prop.text)
         dropped = [e for e in entities if (e.findtext("id") or "").strip() not in referenced][::2]
         for entity in dropped:
             annotations.remove(entity)
@@ -368,9 +369,10 @@ def scrambled_reference(decl, reference_zip):
     for name, task, lang in reference_files(decl, list(members)):
         scramble = KINDS.get(task.kind, {}).get("scramble")
         if scramble is not None:
-            members[name] = scramble(members[name], task, lang)
-            changed = True
-    if not changed:
+            scrambled = scramble(members[name], task, lang)
+            changed = changed or scrambled != members[name]
+            members[name] = scrambled
+    if not changed:   # nothing to compare against: the report rule cannot run
         return None
     from organiser import bundle
     return bundle.zip_bytes(members)
@@ -435,6 +437,10 @@ def audit_phase(check, decl, competition, members, number, submissions, reachabl
     if practice:
         return findings
     scrambled = scrambled_reference(decl, reference)
+    if scrambled is None:
+        findings.append(Finding("audit.report", where, "OPTIONAL: the gold of this phase's reference could not be "
+                                "scrambled (no kind of it has a scramble in organiser/audit.py KINDS, or it has no gold "
+                                "to change): the report rule did not run", note=True))
     workdir = tempfile.mkdtemp(prefix="audit-")
     try:
         seen = []

@@ -1173,7 +1173,7 @@ def is_note(failure):
     """Whether ``failure`` is a note printed as a warning: a PENDING test reference or test input, a task of the
     declaration's ``OPTIONAL_REFERENCE_TASKS`` that a phase lacks, a PRACTICE phase."""
     return failure.rule in ("phase.reference-coverage", "phase.test-input", "phase.report-policy",
-                            "audit.public-gold") and failure.text.startswith(("PENDING", "OPTIONAL", "PRACTICE",
+                            "audit.public-gold", "audit.report") and failure.text.startswith(("PENDING", "OPTIONAL", "PRACTICE",
                                                                                "LACKING"))
 
 
