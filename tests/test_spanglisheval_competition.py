@@ -28,6 +28,8 @@ sys.path.insert(0, SPAN_DIR)
 import spanglisheval  # noqa: E402
 from evalkit import scoring  # noqa: E402
 
+baselines = load_by_path("spanglisheval_baselines_for_tests", os.path.join(SPAN_DIR, "baselines.py"))
+
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
@@ -357,7 +359,7 @@ def test_command_line_quotas_override_the_data_folder_one_by_one():
 
 
 def baseline_rows(markdown):
-    """{row name: accuracy (%)} of the baselines table of ``baselines.md``."""
+    """{row name: accuracy (a fraction of the sets, as the leaderboard shows it)} of the build's baselines table."""
     rows = {}
     for line in markdown.splitlines():
         cells = [cell.strip() for cell in line.strip("|").split("|")]
@@ -372,14 +374,14 @@ def test_every_starting_kit_system_has_its_row_computed_by_the_kit_itself(built,
     usage = run([maker, "--help"])[1]
     systems = re.search(r"--system \{([a-z,]+)\}", usage).group(1).split(",")
     assert sorted(system for _, system in baselines.KIT_SYSTEMS) == sorted(systems)
-    rows = baseline_rows(io.open(str(root / "dist" / "baselines.md"), encoding="utf-8").read())
+    rows = baseline_rows(io.open(str(root / "dist" / "baselines" / "table.md"), encoding="utf-8").read())
     train = os.path.join(SAMPLE, "bangor_raw", "bangor_train_gold")
     for name, system in baselines.KIT_SYSTEMS:
         out = str(tmp_path / (system + ".zip"))
-        assert run([maker, "--system", system, "--train", train, "--data", str(root / "ref" / "public"),
+        assert run([maker, "--system", system, "--train", train, "--data", str(root / "ref" / "public" / "dev"),
                     "--split", "dev", "--out", out])[0] == 0
         accuracy = scoring.evaluate(spanglisheval, str(root / "ref" / "dev"), out)["scores"]["avg_score"]
-        assert rows[name] == round(100 * accuracy, 1), (name, rows)
+        assert rows[name] == round(accuracy, 4), (name, rows)
 
 
 def test_the_pages_and_the_readme_follow_the_numbers_of_the_build(built):
@@ -397,11 +399,11 @@ def test_the_pages_and_the_readme_follow_the_numbers_of_the_build(built):
     assert "about 3.2%" not in text and "tends to be the sentence closest" not in readme
     assert re.search(r">sets</td><td[^>]*>%d</td><td[^>]*>%d</td>" % (sets, sets), pages["data.html"])
     assert "Baselines on the dev phase (%d sets" % sets in readme and "(%d sets" % sets in pages["evaluation.html"]
-    markdown = io.open(str(root / "dist" / "baselines.md"), encoding="utf-8").read()
+    markdown = io.open(str(root / "dist" / "baselines" / "table.md"), encoding="utf-8").read()
     medoid = baseline_rows(markdown)[baselines.MEDOID]
-    expected = float(re.search(r"expected accuracy \(mean of 1/set size over \d+ sets\): ([0-9.]+)%", markdown).group(1))
-    word = "above" if round(medoid, 1) > round(expected, 1) else "below" if medoid < expected else "about"
-    sentence = "The medoid chooser (no language model) scores %.1f%%, %s the random chooser's" % (medoid, word)
+    expected = float(re.search(r"expected accuracy \(mean of 1/set size over \d+ sets\): ([0-9.]+)\.", markdown).group(1))
+    word = "above" if round(medoid, 3) > round(expected, 3) else "below" if medoid < expected else "about"
+    sentence = "The medoid chooser (no language model) scores %.4f, %s the random chooser's" % (medoid, word)
     assert sentence in markdown and sentence in readme and sentence in unescape(pages["evaluation.html"])
     for name, _ in baselines.KIT_SYSTEMS:
         assert "| %s |" % name in readme
