@@ -38,7 +38,6 @@ from evalkit import lines
 OUTPUT_FILES = ("scores.txt", "scores.json", "detailed_results.json", "detailed_results.html")
 #: Masked before two outputs are compared: numbers (scores, counts, chart geometry) and hex digests.
 _NUMBER = re.compile(r"[0-9a-f]{8,}|[-+]?\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?")
-_SPACE = re.compile(r"\s+")
 _TAG = re.compile(r"<[^<>]*>")
 _WORD = re.compile(r"\w+", re.U)
 #: A secret string shorter than this is too common to mean anything when found.
@@ -53,7 +52,7 @@ EXAMPLES = 3
 
 def normal(text):
     """``text`` with its whitespace collapsed and stripped (how atoms and secrets are compared)."""
-    return _SPACE.sub(" ", text).strip()
+    return " ".join(text.split())
 
 
 def dump(value):
@@ -548,6 +547,11 @@ def audit_bundle(check, decl, path, test_inputs, submissions_dir, report=print, 
     before_atoms = set()
     for data in before.values():
         atoms(data, before_atoms)
+    findings = early_release(test_inputs, before_atoms)
+    del before_atoms
+    hidden = hidden_phases(check, decl, competition, members)
+    if not hidden:
+        return findings
     development, other = split_development(before, competition)
     development_atoms, other_atoms = set(), set()
     for data in development.values():
@@ -556,26 +560,15 @@ def audit_bundle(check, decl, path, test_inputs, submissions_dir, report=print, 
         atoms(data, other_atoms)
     reachable_words = words(data.decode("utf-8", "replace") for data in _texts(list(before.values()) +
                                                                                list(test_inputs.values())))
-    findings = early_release(test_inputs, before_atoms)
     subtask = check.declared_subtask(competition, decl) or check._subtask_from_name(path, decl)
-    for number in sorted(competition["phases"]):
+    for number in hidden:
         phase = competition["phases"][number]
-        reference = members.get(phase.get("reference_data"))
-        if reference is None:
-            continue
-        with zipfile.ZipFile(io.BytesIO(reference)) as archive:
-            names = archive.namelist()
-            policy = json.loads(archive.read("phase.json").decode("utf-8")) if "phase.json" in names else {}
-        if check.bundle_module.is_pending_reference(names) or not reference_files(decl, names):
-            continue
-        if policy.get("gold") == "public" and not phase.get("label", "").endswith("(practice)"):
-            continue
         name = check._reference_name(phase["reference_data"])
         chosen = check.choose_submission(submissions_dir, subtask, name,
                                          check.declarations.wording(decl.COMPETITION_ID)["phase_splits"])
         probe = tempfile.mkdtemp(prefix="audit-ref-")
         try:
-            check._extract(reference, probe)
+            check._extract(members[phase["reference_data"]], probe)
             submissions = [("a trivial submission", check.trivial_submission(probe, decl))]
         finally:
             shutil.rmtree(probe, ignore_errors=True)
@@ -589,6 +582,26 @@ def audit_bundle(check, decl, path, test_inputs, submissions_dir, report=print, 
             "%d run(s)" % (2 * len(submissions)), "ok" if not [f for f in found if not f.note] else "LEAK"))
         findings.extend(found)
     return findings
+
+
+def hidden_phases(check, decl, competition, members):
+    """The numbers of the phases whose reference holds the declaration's reference files and whose gold is hidden,
+    or which are labelled practice phases (their gold is public: only ``audit.public-gold`` runs there)."""
+    found = []
+    for number in sorted(competition["phases"]):
+        phase = competition["phases"][number]
+        reference = members.get(phase.get("reference_data"))
+        if reference is None:
+            continue
+        with zipfile.ZipFile(io.BytesIO(reference)) as archive:
+            names = archive.namelist()
+            policy = json.loads(archive.read("phase.json").decode("utf-8")) if "phase.json" in names else {}
+        if check.bundle_module.is_pending_reference(names) or not reference_files(decl, names):
+            continue
+        if policy.get("gold") == "public" and not phase.get("label", "").endswith("(practice)"):
+            continue
+        found.append(number)
+    return found
 
 
 def _texts(blobs):

@@ -1250,6 +1250,8 @@ def main(argv=None):
                                                             "that built them, else %s)" % DEFAULT_COMPETITION)
     parser.add_argument("--static-only", action="store_true", help="check the rules without running workers")
     parser.add_argument("--no-audit", action="store_true", help="skip the leak audit (organiser/audit.py)")
+    parser.add_argument("--no-workers", action="store_true", help="check the rules and audit for leaks without "
+                                                                    "simulating the workers on every phase")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per scoring run (default 900)")
     parser.add_argument("--allow-missing-references", action="store_true",
                         help="report phase.reference-coverage as a warning (e.g. for a partial sample dataset)")
@@ -1274,7 +1276,7 @@ def main(argv=None):
         return 2
     total = []
     for path in bundles:
-        failures = check_one(path, args.submissions, run=not args.static_only, timeout=args.timeout,
+        failures = check_one(path, args.submissions, run=not (args.static_only or args.no_workers), timeout=args.timeout,
                              schedule=schedule, decl=decl, lacking=lacking.get(_subtask_from_name(path, decl), {}))
         for failure in failures:
             if is_note(failure) or (args.allow_missing_references and failure.rule == "phase.reference-coverage"):

@@ -199,7 +199,7 @@ def misbehaving_evaluate(real):
         if os.sep + HOG + os.sep in where:
             hog = []
             while True:
-                hog.append(bytearray(50 << 20))
+                hog.append(bytearray(200 << 20))   # over the 300 MB limit at the second one
         return real(competition, ref_dir, path, **kwargs)
     return evaluate
 
