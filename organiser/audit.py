@@ -32,6 +32,7 @@ import tempfile
 import xml.etree.ElementTree as ElementTree
 import zipfile
 
+from organiser import bundle
 from evalkit import lines
 
 #: The outputs of a scoring run a participant may see, and how they are compared.
@@ -373,8 +374,12 @@ def scrambled_reference(decl, reference_zip):
             members[name] = scrambled
     if not changed:   # nothing to compare against: the report rule cannot run
         return None
-    from organiser import bundle
     return bundle.zip_bytes(members)
+
+
+def is_practice(phase):
+    """Whether a phase is a labelled practice phase (its gold is public: organiser.bundle labels it so)."""
+    return str(phase.get("label", "")).endswith(bundle.PRACTICE_SUFFIX)
 
 
 def outputs(process, output):
@@ -405,8 +410,6 @@ def masked(name, text):
 def first_difference(real, scrambled):
     """The first output whose masked text differs between the two runs, with the differing words; None."""
     for name in sorted(set(real) | set(scrambled)):
-        if name == "stdout":   # the local paths of the two runs differ only in their folder: compared masked
-            pass
         a, b = masked(name, real.get(name, "")), masked(name, scrambled.get(name, ""))
         if a != b:
             only = sorted(set(a.split(" ")) ^ set(b.split(" ")))[:6]
@@ -431,7 +434,7 @@ def audit_phase(check, decl, competition, members, number, submissions, reachabl
     with zipfile.ZipFile(io.BytesIO(reference)) as archive:
         names = archive.namelist()
         files = dict((name, archive.read(name)) for name in names)
-    practice = phase.get("label", "").endswith("(practice)")
+    practice = is_practice(phase)
     findings.extend(public_gold(decl, files, where, reachable, practice))
     if practice:
         return findings
@@ -576,7 +579,7 @@ def audit_bundle(check, decl, path, test_inputs, submissions_dir, report=print, 
             submissions.append((os.path.basename(chosen), chosen))
         found = audit_phase(check, decl, competition, members, number, submissions, reachable_words,
                             (development_atoms, other_atoms), timeout)
-        practice = phase.get("label", "").endswith("(practice)")
+        practice = is_practice(phase)
         report("  audit phase %s %-22s %s, %s" % (
             number, phase.get("label"), "public gold only (a practice phase)" if practice else
             "%d run(s)" % (2 * len(submissions)), "ok" if not [f for f in found if not f.note] else "LEAK"))
@@ -598,7 +601,7 @@ def hidden_phases(check, decl, competition, members):
             policy = json.loads(archive.read("phase.json").decode("utf-8")) if "phase.json" in names else {}
         if check.bundle_module.is_pending_reference(names) or not reference_files(decl, names):
             continue
-        if policy.get("gold") == "public" and not phase.get("label", "").endswith("(practice)"):
+        if policy.get("gold") == "public" and not is_practice(phase):
             continue
         found.append(number)
     return found
