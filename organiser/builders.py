@@ -19,7 +19,6 @@ development phase's reports may show everything (its gold is in the starting kit
 hidden, so local runs of the scoring program on these folders report as the platform will.
 """
 import argparse
-import importlib.util
 import os
 import sys
 
@@ -34,10 +33,7 @@ def load_builder(hosted, command):
     path = hosted.builder(BUILDERS[command])
     if not os.path.isfile(path):
         raise RuntimeError("%s has no %s" % (hosted.builders, BUILDERS[command]))
-    spec = importlib.util.spec_from_file_location("%s_%s" % (hosted.cid, command), path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return declarations.load_path("%s_%s" % (hosted.cid, command), path)
 
 
 def run(command, argv):
@@ -48,7 +44,9 @@ def run(command, argv):
     hosted = declarations.Hosted(known.competition)
     status = load_builder(hosted, command).main(rest)
     if command == "reference" and not status:
-        out = _option(rest, "--out")
+        reads_out = argparse.ArgumentParser(add_help=False)   # the builder's own --out, read as it read it
+        reads_out.add_argument("--out")
+        out = reads_out.parse_known_args(rest)[0].out
         if out and os.path.isdir(out):
             from organiser import bundle
             for phase, hidden in sorted(bundle.stamp_phases(out, hosted).items()):
@@ -56,16 +54,6 @@ def run(command, argv):
                                           "gold hidden: scores and format messages only" if hidden
                                           else "gold public: full reports"))
     return status or 0
-
-
-def _option(argv, name):
-    """The value of option ``name`` in ``argv`` (``--out DIR`` or ``--out=DIR``), or None."""
-    for index, arg in enumerate(argv):
-        if arg == name and index + 1 < len(argv):
-            return argv[index + 1]
-        if arg.startswith(name + "="):
-            return arg[len(name) + 1:]
-    return None
 
 
 def reference_main(argv=None):

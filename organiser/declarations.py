@@ -53,7 +53,13 @@ def _load(cid):
     path = os.path.join(COMPETITIONS, cid, cid + ".py")
     if not os.path.isfile(path):
         return importlib.import_module(cid)   # the top-level declaration, on sys.path with the scoring program
-    spec = importlib.util.spec_from_file_location(cid, path)
+    return load_path(cid, path)
+
+
+def load_path(name, path):
+    """The Python file at ``path``, imported as module ``name`` (competitions reuse file names such as
+    ``reference.py``: each gets a name of its own)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -176,9 +182,7 @@ class Hosted(object):
             path = os.path.join(self.builders, HOOKS_MODULE)
             self._hooks = None
             if os.path.isfile(path):
-                spec = importlib.util.spec_from_file_location("%s_bundle_hooks" % self.cid, path)
-                self._hooks = importlib.util.module_from_spec(spec)
-                spec.loader.exec_module(self._hooks)
+                self._hooks = load_path("%s_bundle_hooks" % self.cid, path)
         return self._hooks
 
     def hook(self, name, default=None):

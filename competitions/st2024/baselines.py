@@ -34,12 +34,7 @@ competition_paths.setup(__file__)
 import st2024  # noqa: E402
 import st2024_release as release  # noqa: E402
 import baseline_models as models  # noqa: E402  the starting kit's (standard library only): what participants run
-import importlib.util  # noqa: E402
-
-_spec = importlib.util.spec_from_file_location(   # every kit has a make_submission.py: ST2024's, by its path
-    "st2024_kit_make_submission", os.path.join(competition_paths.ROOT, "starting_kit", "make_submission.py"))
-make_submission = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(make_submission)
+make_submission = competition_paths.kit_module(__file__, "make_submission")
 
 SYSTEMS = models.SYSTEMS
 SPLITS = ("valid", "test")

@@ -16,19 +16,7 @@ import competition_paths  # noqa: E402  (sys.path: the scoring program, this fol
 competition_paths.setup(__file__)
 import st2024  # noqa: E402
 import st2024_release as release  # noqa: E402
-import importlib.util  # noqa: E402
-
-
-def _kit_module(name):
-    """A module of ST2024's starting kit, loaded under its own name (every kit has a ``validate.py``)."""
-    spec = importlib.util.spec_from_file_location("st2024_kit_" + name, os.path.join(
-        competition_paths.ROOT, "starting_kit", name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-validate = _kit_module("validate")   # the starting kit's standard-library readers of the release
+validate = competition_paths.kit_module(__file__, "validate")   # the kit's standard-library readers of the release
 from evalkit import keys  # noqa: E402
 from organiser import declarations, logo  # noqa: E402
 from organiser.pages import _link, _table, escape, fill, read_template  # noqa: E402

@@ -53,6 +53,7 @@ import competition_paths  # noqa: E402  (sys.path: the scoring program, this fol
 competition_paths.setup(__file__)
 import st2024  # noqa: E402
 import st2024_release as release  # noqa: E402
+validate = competition_paths.kit_module(__file__, "validate")   # the kit's own readers and inventory writer
 
 PHASES = (("dev", "valid"), ("test", "test"))
 WORD_MARKER = st2024.TASKS_BY_FOLDER["fill_mask_word"].mask_marker
@@ -1326,12 +1327,7 @@ def write_inventory(data_dir, phase, out_dir):
     """``<out>/<phase>/inventory.json``: the tags and features each language's public TRAINING data uses
     (``evalkit/inventory.py``; never the phase's gold), written by the starting kit's own validator code, so that
     the scoring program on the platform judges a tag or feature of a language's own as the validator does."""
-    import importlib.util
     from evalkit import inventory
-    spec = importlib.util.spec_from_file_location(   # every kit has a validate.py: ST2024's, by its path
-        "st2024_kit_validate", os.path.join(competition_paths.ROOT, "starting_kit", "validate.py"))
-    validate = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(validate)
     pairs = [(task, lang) for task in st2024.TASKS for lang in task.languages
              if os.path.isfile(os.path.join(out_dir, phase, task.folder, lang + ".json"))]
     validate.write_inventory(data_dir, pairs, os.path.join(out_dir, phase), inventory,
@@ -1437,13 +1433,6 @@ def release_kind(task):
     return task.folder if task.kind == "fill_mask" else "morphology"
 
 
-def subtask_pairs(subtask):
-    """The (task, lang) pairs ``subtask`` scores: its tasks x its languages, filtered by task.languages."""
-    declared = st2024.SUBTASKS[subtask]
-    return [(st2024.TASKS_BY_FOLDER[folder], lang) for folder in declared["tasks"] for lang in declared["languages"]
-            if lang in st2024.TASKS_BY_FOLDER[folder].languages]
-
-
 def public_test_members(data_dir, subtask):
     """The public test input of ``subtask`` in the release layout: ``({name: bytes}, problems)``.
 
@@ -1452,7 +1441,7 @@ def public_test_members(data_dir, subtask):
     The fill-mask JSON files are not taken (they name the masked tokens).
     """
     members, problems, seen = {}, [], set()
-    for task, lang in subtask_pairs(subtask):
+    for task, lang in validate.expected_pairs(st2024, subtask):
         kind = release_kind(task)
         path = release.find(data_dir, kind, "test", lang)
         if path is None or path in seen:
