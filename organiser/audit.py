@@ -33,7 +33,6 @@ import xml.etree.ElementTree as ElementTree
 import zipfile
 
 from organiser import bundle
-from evalkit import lines
 
 #: The outputs of a scoring run a participant may see, and how they are compared.
 OUTPUT_FILES = ("scores.txt", "scores.json", "detailed_results.json", "detailed_results.html")
@@ -68,16 +67,30 @@ def atoms(data, into=None):
     against: its lines, blank-line separated blocks, tab-separated fields, the value of ``# text =`` lines, the
     whole text, and for JSON every string value and the canonical text of every list element down to depth 2."""
     found = set() if into is None else into
+    for member in files_of(data):
+        _text_atoms(member.decode("utf-8", "replace"), found)
+    found.discard("")
+    return found
+
+
+def files_of(data):
+    """The bytes of every file ``data`` holds: its members when it is a zip (recursively), else itself."""
     if data[:4] == b"PK\x03\x04":
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                for info in archive.infolist():
-                    if not info.is_dir():
-                        atoms(archive.read(info), found)
-            return found
+                members = [archive.read(info) for info in archive.infolist() if not info.is_dir()]
         except (zipfile.BadZipFile, RuntimeError, NotImplementedError):
-            pass
-    text = data.decode("utf-8", "replace")
+            members = None
+        if members is not None:
+            for member in members:
+                for found in files_of(member):
+                    yield found
+            return
+    yield data
+
+
+def _text_atoms(text, found):
+    """Add the atoms of one file's ``text`` to ``found`` (see :func:`atoms`)."""
     found.add(normal(text))
     _json_atoms(text, found)
     for block in re.split(r"\n\s*\n", text):
@@ -90,8 +103,6 @@ def atoms(data, into=None):
             found.add(normal(field))
         if line.strip().startswith(("{", "[")):
             _json_atoms(line, found)
-    found.discard("")
-    return found
 
 
 def _json_atoms(text, found):
@@ -351,12 +362,7 @@ class Finding(object):
 
 def reference_files(decl, names):
     """``[(member name, task, lang)]`` of a reference zip's members that are the declaration's reference files."""
-    by_name = {}
-    for task in decl.TASKS:
-        for lang in task.languages:
-            name = lines.reference_name(decl, task, lang) if lines.declares_names(decl) else \
-                "%s/%s.json" % (task.folder, lang)
-            by_name[name] = (task, lang)
+    by_name = bundle.declared_reference_files(decl)
     return [(name,) + by_name[name] for name in names if name in by_name]
 
 
@@ -375,11 +381,6 @@ def scrambled_reference(decl, reference_zip):
     if not changed:   # nothing to compare against: the report rule cannot run
         return None
     return bundle.zip_bytes(members)
-
-
-def is_practice(phase):
-    """Whether a phase is a labelled practice phase (its gold is public: organiser.bundle labels it so)."""
-    return str(phase.get("label", "")).endswith(bundle.PRACTICE_SUFFIX)
 
 
 def outputs(process, output):
@@ -434,7 +435,7 @@ def audit_phase(check, decl, competition, members, number, submissions, reachabl
     with zipfile.ZipFile(io.BytesIO(reference)) as archive:
         names = archive.namelist()
         files = dict((name, archive.read(name)) for name in names)
-    practice = is_practice(phase)
+    practice = bundle.is_practice(phase)
     findings.extend(public_gold(decl, files, where, reachable, practice))
     if practice:
         return findings
@@ -519,8 +520,9 @@ def gold_strings(decl, files, where, seen, reachable_words):
                     "shows: %s" % (len(leaked), ", ".join(repr(s) for s in leaked[:EXAMPLES])))]
 
 
-def early_release(test_inputs, before_atoms):
-    """``audit.early-release``: each test input file's distinctive atoms reachable before the test phase opens."""
+def early_release(test_inputs, before):
+    """``audit.early-release``: each test input file's distinctive atoms reachable before the test phase opens
+    (``before``: the atom sets of what participants reach before it, any of them)."""
     findings = []
     for label, data in test_inputs.items():
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
@@ -531,7 +533,7 @@ def early_release(test_inputs, before_atoms):
                                   and not _NUMBER.fullmatch(a))
                 if not distinctive:
                     continue
-                early = distinctive & before_atoms
+                early = set(a for a in distinctive if any(a in reached for reached in before))
                 share = len(early) / float(len(distinctive))
                 if share >= EARLY_SHARE:
                     findings.append(Finding("audit.early-release", "%s: %s" % (label, info.filename),
@@ -547,22 +549,20 @@ def audit_bundle(check, decl, path, test_inputs, submissions_dir, report=print, 
     if competition is None or check.is_codabench_v2(competition):
         return []
     before = bundle_reachable(members, competition)
-    before_atoms = set()
-    for data in before.values():
-        atoms(data, before_atoms)
-    findings = early_release(test_inputs, before_atoms)
-    del before_atoms
-    hidden = hidden_phases(check, decl, competition, members)
-    if not hidden:
-        return findings
     development, other = split_development(before, competition)
     development_atoms, other_atoms = set(), set()
     for data in development.values():
         atoms(data, development_atoms)
-    for data in list(other.values()) + list(test_inputs.values()):
+    for data in other.values():
         atoms(data, other_atoms)
-    reachable_words = words(data.decode("utf-8", "replace") for data in _texts(list(before.values()) +
-                                                                               list(test_inputs.values())))
+    findings = early_release(test_inputs, (development_atoms, other_atoms))
+    hidden = hidden_phases(check, decl, competition, members)
+    if not hidden:
+        return findings
+    for data in test_inputs.values():   # once the test phase opens, its input is reachable too
+        atoms(data, other_atoms)
+    reachable_words = words(member.decode("utf-8", "replace") for data in list(before.values()) +
+                            list(test_inputs.values()) for member in files_of(data))
     subtask = check.declared_subtask(competition, decl) or check._subtask_from_name(path, decl)
     for number in hidden:
         phase = competition["phases"][number]
@@ -579,7 +579,7 @@ def audit_bundle(check, decl, path, test_inputs, submissions_dir, report=print, 
             submissions.append((os.path.basename(chosen), chosen))
         found = audit_phase(check, decl, competition, members, number, submissions, reachable_words,
                             (development_atoms, other_atoms), timeout)
-        practice = is_practice(phase)
+        practice = bundle.is_practice(phase)
         report("  audit phase %s %-22s %s, %s" % (
             number, phase.get("label"), "public gold only (a practice phase)" if practice else
             "%d run(s)" % (2 * len(submissions)), "ok" if not [f for f in found if not f.note] else "LEAK"))
@@ -598,28 +598,13 @@ def hidden_phases(check, decl, competition, members):
             continue
         with zipfile.ZipFile(io.BytesIO(reference)) as archive:
             names = archive.namelist()
-            policy = json.loads(archive.read("phase.json").decode("utf-8")) if "phase.json" in names else {}
+            policy = bundle.zipped_policy(archive) or {}
         if check.bundle_module.is_pending_reference(names) or not reference_files(decl, names):
             continue
-        if policy.get("gold") == "public" and not is_practice(phase):
+        if policy.get("gold") == "public" and not bundle.is_practice(phase):
             continue
         found.append(number)
     return found
-
-
-def _texts(blobs):
-    """Every file's bytes of ``blobs`` (zips opened)."""
-    for data in blobs:
-        if data[:4] == b"PK\x03\x04":
-            try:
-                with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                    for info in archive.infolist():
-                        if not info.is_dir():
-                            yield archive.read(info)
-                continue
-            except zipfile.BadZipFile:
-                pass
-        yield data
 
 
 def _file_digests(root, skip=None):

@@ -29,12 +29,12 @@ declaration, the pages from its templates (organiser.pages, plus its ``bundle_ho
 (fixed timestamps and permissions, sorted members, ``competition.yaml`` first).
 """
 import argparse
+import collections
 import copy
 import io
 import json
 import os
 import re
-import shutil
 import sys
 import zipfile
 
@@ -106,6 +106,12 @@ def reference_file(decl, task, lang):
     if lines.declares_names(decl):
         return lines.reference_name(decl, task, lang)
     return "%s/%s.json" % (task.folder, lang)
+
+
+def declared_reference_files(decl):
+    """``{reference file name: (task, lang)}`` of every declared (task, language) pair, in declared order."""
+    return collections.OrderedDict((reference_file(decl, task, lang), (task, lang)) for task in decl.TASKS
+                                   for lang in task.languages)
 
 
 def dataset_label(decl, task, lang):
@@ -190,15 +196,14 @@ class PhaseStates(object):
     ``reasons[phase]`` says why) or ``pending`` (no reference: the test placeholder)."""
 
     def __init__(self, reference_dir, hosted=None):
-        self.found = available_phases(reference_dir, hosted)
         self.reasons = read_public_gold(reference_dir)
+        if hosted is None:
+            self.found, self.present = available_phases(reference_dir), set()
+            return
+        by_phase = reference_files_by_phase(reference_dir, hosted.declaration)
+        self.found = set(name for name, files in by_phase.items() if files)
         #: Every declared reference file name that some phase has (a dataset no phase has is "lacking").
-        self.present = set()
-        if hosted is not None:
-            decl = hosted.declaration
-            self.present = set(reference_file(decl, t, l) for name in self.found for t in decl.TASKS
-                               for l in t.languages if os.path.isfile(os.path.join(
-                                   reference_dir, name, *reference_file(decl, t, l).split("/"))))
+        self.present = set(file for files in by_phase.values() for file in files)
 
     def state(self, name):
         """The state of phase ``name``."""
@@ -232,6 +237,16 @@ def read_public_gold(reference_dir):
 def phase_policy(name, hidden):
     """The ``phase.json`` of phase ``name``: ``{"phase": name, "gold": "hidden" | "public"}`` (bytes)."""
     return (json.dumps({"phase": name, "gold": "hidden" if hidden else "public"}, sort_keys=True) + "\n").encode()
+
+
+def zipped_policy(archive):
+    """The ``phase.json`` of a reference zip (an open ``ZipFile``) as a dict; None when it has none or it cannot be
+    read."""
+    try:
+        value = json.loads(archive.read(PHASE_FILE).decode("utf-8"))
+    except (KeyError, ValueError, UnicodeDecodeError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def stamp_phases(reference_dir, hosted=None):
@@ -296,6 +311,12 @@ def derive_competition(hosted, source, subtask, states, schedule):
         pairs = [(t, l) for t, l in pairs if reference_file(decl, t, l) in states.present]
     competition["leaderboard"] = leaderboard_section(source.get("leaderboard"), decl, subtask, pairs)
     return competition
+
+
+def is_practice(phase):
+    """Whether a bundle's phase is a labelled practice phase (its gold is public; :func:`derive_competition` labels
+    it with :data:`PRACTICE_SUFFIX`)."""
+    return str(phase.get("label", "")).endswith(PRACTICE_SUFFIX)
 
 
 def _dated_phase(phase, number, name, start, wording, schedule):
@@ -413,25 +434,31 @@ def directory_members(root, prefix=""):
 
 # --------------------------------------------------------------------------- reference data
 
+def _phase_folders(reference_dir):
+    """The folders of ``reference_dir`` that may be phases (every folder but the participants' ``public/``)."""
+    if not os.path.isdir(reference_dir):
+        return []
+    return [name for name in sorted(os.listdir(reference_dir))
+            if name != PUBLIC_FOLDER and os.path.isdir(os.path.join(reference_dir, name))]
+
+
+def reference_files_by_phase(reference_dir, decl):
+    """``{phase folder: set of the declaration's reference file names it holds}``."""
+    names = declared_reference_files(decl)
+    return dict((phase, set(name for name in names if os.path.isfile(os.path.join(reference_dir, phase,
+                                                                                   *name.split("/")))))
+                for phase in _phase_folders(reference_dir))
+
+
 def available_phases(reference_dir, hosted=None):
     """The phase folders of ``reference_dir`` that hold at least one reference file (the declaration's names when
     ``hosted`` is given, else any file but the phase and exclusion notes)."""
-    found = set()
-    if not os.path.isdir(reference_dir):
-        return found
+    if hosted is not None:
+        return set(phase for phase, files in reference_files_by_phase(reference_dir, hosted.declaration).items()
+                   if files)
     notes = RIDERS + ("excluded.json", "dropped.json")
-    for name in os.listdir(reference_dir):
-        path = os.path.join(reference_dir, name)
-        if name == PUBLIC_FOLDER or not os.path.isdir(path):
-            continue
-        if hosted is not None:
-            decl = hosted.declaration
-            if any(os.path.isfile(os.path.join(path, *reference_file(decl, t, l).split("/")))
-                   for t in decl.TASKS for l in t.languages):
-                found.add(name)
-        elif any(f not in notes for _, _, files in os.walk(path) for f in files):
-            found.add(name)
-    return found
+    return set(phase for phase in _phase_folders(reference_dir)
+               if any(f not in notes for _, _, files in os.walk(os.path.join(reference_dir, phase)) for f in files))
 
 
 def reference_members(hosted, phase_dir, subtask, baselines_dir=None, phase=None, hidden=True):
@@ -606,13 +633,13 @@ def loud(text):
     print("\n".join(["", bar, text, bar, ""]), file=sys.stderr)
 
 
-def phase_reference_bytes(build, subtask, name, states):
-    """The reference zip of phase ``name`` and whether it is real (False: the test placeholder)."""
+def phase_reference_members(build, subtask, name, states):
+    """The members of the reference zip of phase ``name`` and whether it is real (False: the test placeholder)."""
     extra = dict((phase["name"], phase) for phase in declarations.extra_phases(subtask, build.hosted.cid))
     if name in extra:
-        return zip_bytes(coverage_reference_members(build.hosted, subtask, extra[name]["reference_file"])), True
+        return coverage_reference_members(build.hosted, subtask, extra[name]["reference_file"]), True
     if states.state(name) == "pending":
-        return zip_bytes(pending_reference_members()), False
+        return pending_reference_members(), False
     refs, missing = reference_members(build.hosted, os.path.join(build.args.reference, name), subtask,
                                       os.path.join(build.out, "baselines"), name, states.gold_is_hidden(name))
     scored = [n for n in refs if n not in RIDERS]
@@ -625,10 +652,10 @@ def phase_reference_bytes(build, subtask, name, states):
     if not scored:
         raise BundleError("%s %s: no reference file found under %s"
                           % (subtask, name, os.path.join(build.args.reference, name)))
-    return zip_bytes(refs), True
+    return refs, True
 
 
-def attach_public_data(build, competition, subtask, members, states, schedule):
+def attach_public_data(build, competition, subtask, members, schedule):
     """The test phase's input: written apart (``OUT/public_data/<subtask>-test.zip``), never in the bundle; the
     bundle's test phase gets the placeholder public data (:func:`pending_public_members`) instead."""
     found = public_members(build.args.reference, OFFICIAL_PHASE, subtask)
@@ -667,12 +694,13 @@ def build_subtask(build, source, subtask, states, shared):
         if member in members:
             continue
         name = phase_reference(phase)
-        data, real = phase_reference_bytes(build, subtask, name, states)
+        references, real = phase_reference_members(build, subtask, name, states)
+        data = zip_bytes(references)
         if real:
             build.wrote(os.path.join(build.out, "reference", "%s-%s.zip" % (subtask, name)), data)
-            present.update(zipfile.ZipFile(io.BytesIO(data)).namelist())
+            present.update(references)
         members[member] = data
-    test_input = attach_public_data(build, competition, subtask, members, states, schedule)
+    test_input = attach_public_data(build, competition, subtask, members, schedule)
     context = pages.PageContext(hosted, competition, subtask, schedule, build.args.data, build.args.reference,
                                 present, shared["baseline_html"].get(subtask), shared["links"], build.warn,
                                 states.state(OFFICIAL_PHASE), states.reasons.get(OFFICIAL_PHASE, ""))
@@ -766,7 +794,7 @@ def parse_args(argv):
 def shared_inputs(build):
     """What every subtask's bundles share: baseline tables, logo, starting kit zip, links, schedule, programs."""
     args, hosted = build.args, build.hosted
-    table_md = pages._read_text(os.path.join(args.out, "baselines", "table.md"))
+    table_md = pages.read_text(os.path.join(args.out, "baselines", "table.md"))
     if table_md is None:
         build.warn("no baseline table (%s): run `make baselines` first to include it"
                    % os.path.join(args.out, "baselines", "table.md"))

@@ -185,25 +185,18 @@ def subtask_columns(subtask, decl=None):
 
 
 def subtask_pairs(subtask, decl=None):
-    """The declared (task, lang) pairs of ``subtask``."""
-    decl = declaration(decl)
-    declared = decl.SUBTASKS[subtask]
-    tasks = [decl.TASKS_BY_FOLDER[f] for f in declared["tasks"]]
-    return [(t, lang) for t in tasks for lang in declared["languages"] if lang in t.languages]
+    """The declared (task, lang) pairs of ``subtask`` (:func:`organiser.bundle.subtask_pairs`)."""
+    return bundle_module.subtask_pairs(declaration(decl), subtask)
 
 
 def reference_file(task, lang, decl=None):
-    """The reference member name of a (task, lang) pair: the declared ``REFERENCE_FILE`` or ``<task>/<lang>.json``."""
-    decl = declaration(decl)
-    if lines.declares_names(decl):
-        return lines.reference_name(decl, task, lang)
-    return "%s/%s.json" % (task.folder, lang)
+    """The reference member name of a (task, lang) pair (:func:`organiser.bundle.reference_file`)."""
+    return bundle_module.reference_file(declaration(decl), task, lang)
 
 
 def reference_pairs(names, decl=None):
     """The (task, lang) pairs of a reference zip's member names (the declaration's reference file names)."""
-    decl = declaration(decl)
-    by_name = dict((reference_file(t, lang, decl), (t, lang)) for t in decl.TASKS for lang in t.languages)
+    by_name = bundle_module.declared_reference_files(declaration(decl))
     return [by_name[name] for name in names if name in by_name]
 
 
@@ -488,7 +481,7 @@ def check_phase_data(competition, members, decl=None):
             continue
         where = "phases.%s" % number
         name = _reference_name(str(phase.get("reference_data")))
-        practice = str(phase.get("label", "")).endswith(bundle_module.PRACTICE_SUFFIX)
+        practice = bundle_module.is_practice(phase)
         try:
             archive = zipfile.ZipFile(io.BytesIO(members[phase["reference_data"]]))
             names = archive.namelist()
@@ -501,13 +494,10 @@ def check_phase_data(competition, members, decl=None):
         scored = not bundle_module.is_pending_reference(names) and \
             not declarations.generated_reference_files(decl.COMPETITION_ID) & set(names)
         if scored:
-            try:
-                policy = json.loads(archive.read(bundle_module.PHASE_FILE).decode("utf-8"))
-            except (KeyError, ValueError, UnicodeDecodeError):
-                policy = None
+            policy = bundle_module.zipped_policy(archive)
             wanted = ("public",) if name == bundle_module.DEVELOPMENT_PHASE else \
                 (("public", "hidden") if practice else ("hidden",))
-            if not isinstance(policy, dict) or policy.get("gold") not in wanted:
+            if policy is None or policy.get("gold") not in wanted:
                 _fail(failures, "phase.report-policy", "%s.reference_data: %s" % (where, phase["reference_data"]),
                       "%s must say gold %s, got %r" % (bundle_module.PHASE_FILE, " or ".join(wanted),
                                                        policy if policy is None else policy.get("gold")))

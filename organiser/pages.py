@@ -18,7 +18,7 @@ import re
 
 from organiser import declarations
 from organiser import schedule as schedule_module
-from evalkit import keys, lines
+from evalkit import lines
 from evalkit.messages import DataError
 
 LINKS_FILE = "links.yaml"
@@ -126,8 +126,6 @@ def _table(headers, rows, caption=None, numeric_from=None, classes=None):
     parts.append("</tbody></table>")
     return "\n".join(parts)
 
-
-table = _table
 
 def _phase_window(phase, schedule):
     """The schedule's Window of a phase of the competition (found by its reference member's name)."""
@@ -436,7 +434,7 @@ class PageContext(object):
         return [(key, column["label"]) for key, column in sorted(columns.items(), key=lambda kv: kv[1]["rank"])]
 
 
-def _read_text(path):
+def read_text(path):
     """The UTF-8 text of ``path``, or None when it is absent."""
     if not path or not os.path.isfile(path):
         return None
@@ -492,7 +490,7 @@ GENERIC = {
     "lacking_note": lambda c: lacking_note(c.declaration, c.present),
     "baselines_table": lambda c: baseline_block(c.baseline_html),
     "baseline_table": lambda c: baseline_block(c.baseline_html),
-    "data_statistics": lambda c: markdown_html(_read_text(os.path.join(c.reference, STATISTICS_FILE)))
+    "data_statistics": lambda c: markdown_html(read_text(os.path.join(c.reference, STATISTICS_FILE)))
     or '<p class="note">No statistics in this build.</p>',
     "links_line": lambda c: links_line(c.links, c.subtask, c.hosted.subtasks()),
     "registration_link": lambda c: _link(c.links["registration"], "registration form"),
