@@ -23,6 +23,8 @@ Each kind of the scorer has here how its reference is scrambled, which of its st
 item of its gold looks like in public text (:data:`KINDS`); a kind without an entry is audited by the generic
 rules (whole elements of its reference files).
 """
+import collections
+import hashlib
 import io
 import json
 import os
@@ -32,7 +34,7 @@ import tempfile
 import xml.etree.ElementTree as ElementTree
 import zipfile
 
-from organiser import bundle
+from organiser import bundle, feedback
 
 #: The outputs of a scoring run a participant may see, and how they are compared.
 OUTPUT_FILES = ("scores.txt", "scores.json", "detailed_results.json", "detailed_results.html")
@@ -609,7 +611,6 @@ def hidden_phases(check, decl, competition, members):
 
 def _file_digests(root, skip=None):
     """``{sha256: relative path}`` of every file under ``root`` (the ``skip`` folder left out)."""
-    import hashlib
     found = {}
     skip = os.path.abspath(skip) if skip else None
     for folder, subfolders, files in os.walk(root):
@@ -658,3 +659,247 @@ def read_test_inputs(dist, manifest):
             with open(path, "rb") as handle:
                 found[relative] = handle.read()
     return found
+
+
+# --------------------------------------------------------------------------- the private part of the test gold
+
+_NUMBERED = re.compile(r"^(?:sentence|line) (\d+)$")
+
+
+def item_index(label, position):
+    """The 0-based index, in the split's unit, of an item labelled ``label`` by :data:`KINDS` (``sentence 3`` or
+    ``line 3``: 2); any other label (a document's name) is the item's ``position`` among the file's items."""
+    match = _NUMBERED.match(label)
+    return int(match.group(1)) - 1 if match else position
+
+
+def indexed_items(decl, name, data):
+    """``{index: (label, texts)}`` of one reference file's gold items (:data:`KINDS` ``items``); None when its kind
+    has no ``items`` (it cannot be audited item by item)."""
+    by_name = bundle.declared_reference_files(decl)
+    task, lang = by_name[name]
+    items_of = KINDS.get(task.kind, {}).get("items")
+    if items_of is None:
+        return None
+    return dict((item_index(label, position), (label, texts))
+                for position, (label, texts) in enumerate(items_of(data, task, lang)))
+
+
+def folder_files(decl, folder):
+    """``{reference file name: bytes}`` of the declaration's reference files in ``folder``."""
+    found = {}
+    for name in bundle.declared_reference_files(decl):
+        path = os.path.join(folder, *name.split("/"))
+        if os.path.isfile(path):
+            with open(path, "rb") as handle:
+                found[name] = handle.read()
+    return found
+
+
+def private_gold(decl, private_dir):
+    """``{reference file name: {index: (label, texts)}}``: the gold items of the private part, read from the
+    organisers' ``REF/private/<phase>`` (its ``split.json`` lists the scored items: the private part, or every item
+    in modes blind and full)."""
+    split = feedback.read_split(private_dir) or {}
+    found = {}
+    for name, data in folder_files(decl, private_dir).items():
+        items = indexed_items(decl, name, data)
+        if items is None:
+            continue
+        entry = (split.get("files") or {}).get(name)
+        scored = set(entry.get("indices") or []) if entry else set(items)
+        found[name] = dict((index, item) for index, item in items.items() if index in scored)
+    return found
+
+
+def uploaded_files(dist, manifest):
+    """``{label: bytes}`` of every file a build uploads or hands out: its bundles (both platforms), reference zips,
+    test input and public data, and starting kit."""
+    found = {}
+    for platform in sorted((manifest.get("bundles") or {})):
+        for name in manifest["bundles"][platform]:
+            found[os.path.join("bundles", name)] = None
+    for folder in ("reference", "public_data"):
+        if os.path.isdir(os.path.join(dist, folder)):
+            for name in sorted(os.listdir(os.path.join(dist, folder))):
+                if name.endswith(".zip"):
+                    found[os.path.join(folder, name)] = None
+    for relative in list(manifest.get("test_input") or []) + [bundle.STARTING_KIT_MEMBER]:
+        found[relative] = None
+    for relative in list(found):
+        path = os.path.join(dist, relative)
+        if os.path.isfile(path):
+            with open(path, "rb") as handle:
+                found[relative] = handle.read()
+        else:
+            del found[relative]
+    return found
+
+
+SplitAudit = collections.namedtuple("SplitAudit", "findings lines")
+
+
+def audit_split(decl, dist, manifest, phase=bundle.OFFICIAL_PHASE):
+    """``audit.private-gold`` and ``audit.public-part`` on a build whose test reference is split (issue 23):
+
+    - ``audit.private-gold``: no file the build uploads or hands out (:func:`uploaded_files`: bundles, reference
+      zips, test input and public data, starting kit, every zip inside them) holds a gold item of the private part
+      (:func:`private_gold`, read from the organisers' ``REF/private/<phase>``), as the audit reads an item in
+      public text (:data:`KINDS` ``items``); an item whose gold is the same as a public item's is noted, not failed;
+    - ``audit.public-part``: the uploaded test reference of each subtask (``reference/<subtask>-<phase>.zip``) can
+      score only the public part: every item its ``split.json`` does not list is redacted (its text is not the
+      gold's), its counts are its items', and the public and private parts do not overlap.
+
+    Returns :class:`SplitAudit` (``findings``, ``lines``: what it did, for ``make check``'s output).
+    """
+    reference_dir = manifest.get("reference")
+    if not reference_dir or not os.path.isdir(os.path.join(reference_dir, phase)):
+        return SplitAudit([], ["split audit: no %s reference in this build: nothing to audit" % phase])
+    public_split = feedback.read_split(os.path.join(reference_dir, phase))
+    if public_split is None:
+        return SplitAudit([], ["split audit: the %s reference has no %s: its whole gold is uploaded (mode %s, as "
+                               "before issue 23)" % (phase, feedback.SPLIT_FILE, feedback.FULL)])
+    mode = public_split["mode"]
+    private_dir = feedback.private_folder(reference_dir, phase)
+    if not os.path.isdir(private_dir):
+        return SplitAudit([Finding("audit.private-gold", private_dir, "the %s reference is split (mode %s) but the "
+                                   "organisers' part %s is missing: rebuild the reference" % (phase, mode, private_dir))],
+                          [])
+    secret = private_gold(decl, private_dir)
+    findings, lines = [], []
+    public_texts = set()
+    uploads = uploaded_files(dist, manifest)
+    for relative, data in uploads.items():
+        if relative.startswith("reference" + os.sep) and relative.endswith("-%s.zip" % phase):
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                members = dict((n, archive.read(n)) for n in archive.namelist())
+            for name, items in _public_items(decl, members).items():
+                public_texts.update(text for _, texts in items.values() for text in texts if text)
+    if mode == feedback.FULL:
+        count = sum(len(items) for items in secret.values())
+        lines.append("split audit: mode full: the whole test gold (%d items) is uploaded by the organisers' choice; "
+                     "teams see their test scores" % count)
+        return SplitAudit(findings, lines)
+    wanted = {}
+    for name, items in secret.items():
+        for index, (label, texts) in items.items():
+            for text in texts:
+                if text and text not in public_texts:
+                    wanted.setdefault(text, (name, label))
+    shared = sum(1 for items in secret.values() for _, texts in items.values()
+                 if texts and all(not t or t in public_texts for t in texts))
+    seen, scanned = set(), 0
+    for relative, data in sorted(uploads.items()):
+        found = set()
+        for member in files_of(data):
+            digest = hashlib.sha256(member).digest()
+            if digest in seen:
+                continue
+            seen.add(digest)
+            scanned += 1
+            member_atoms = atoms(member)
+            found.update(text for text in wanted if text in member_atoms)
+        if found:
+            items = sorted(set(wanted[text] for text in found))
+            findings.append(Finding("audit.private-gold", relative, "%d gold item(s) of the private part are in this "
+                                    "uploaded file (%s): it must hold the public part only" % (
+                                        len(items), ", ".join("%s %s" % item for item in items[:EXAMPLES]))))
+    total = sum(len(items) for items in secret.values())
+    lines.append("split audit: mode %s: %d private gold item(s) in %d file(s) of %s, searched in %d uploaded file(s) "
+                 "(%d distinct files inside them: bundles, reference zips, public data, starting kit): %s%s" % (
+                     mode, total, len(secret), private_dir, len(uploads), scanned,
+                     "%d found" % len(findings) if findings else "none found",
+                     "; %d private item(s) have the same gold as a public item (not a leak)" % shared if shared else ""))
+    for relative, data in sorted(uploads.items()):
+        if relative.startswith("reference" + os.sep) and relative.endswith("-%s.zip" % phase):
+            found, line = public_part(decl, relative, data, secret, mode)
+            findings.extend(found)
+            lines.append(line)
+    return SplitAudit(findings, lines)
+
+
+def _public_items(decl, members):
+    """``{name: {index: (label, texts)}}`` of the public items of an uploaded test reference (``{member: bytes}``):
+    the items its ``split.json`` lists."""
+    split = feedback.parse_split(members[feedback.SPLIT_FILE].decode("utf-8"), feedback.SPLIT_FILE) \
+        if feedback.SPLIT_FILE in members else {"files": {}}
+    found = {}
+    for name, task, lang in reference_files(decl, list(members)):
+        items = indexed_items(decl, name, members[name])
+        entry = split["files"].get(name) or {}
+        listed = set(entry.get("indices") or [])
+        found[name] = dict((index, item) for index, item in (items or {}).items() if index in listed)
+    return found
+
+
+def public_part(decl, relative, data, secret, mode):
+    """``(findings, line)`` of ``audit.public-part`` on one uploaded test reference zip (see :func:`audit_split`)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        members = dict((n, archive.read(n)) for n in archive.namelist() if not n.endswith("/"))
+    if feedback.SPLIT_FILE not in members:
+        return [Finding("audit.public-part", relative, "no %s: the scoring program would score every item of it"
+                        % feedback.SPLIT_FILE)], "%s: no %s" % (relative, feedback.SPLIT_FILE)
+    split = feedback.parse_split(members[feedback.SPLIT_FILE].decode("utf-8"), relative)
+    findings, listed_total, items_total, unit = [], 0, 0, split.get("unit") or "items"
+    for name, task, lang in reference_files(decl, list(members)):
+        entry = (split.get("files") or {}).get(name)
+        if entry is None:
+            findings.append(Finding("audit.public-part", "%s: %s" % (relative, name), "not in its %s: the scoring "
+                                    "program would score every item of it" % feedback.SPLIT_FILE))
+            continue
+        listed = set(entry.get("indices") or [])
+        if mode == feedback.BLIND and listed:
+            findings.append(Finding("audit.public-part", "%s: %s" % (relative, name), "a blind phase lists %d scored "
+                                    "item(s): it must list none" % len(listed)))
+        if int(entry.get("scored", -1)) != len(listed) or any(not 0 <= i < int(entry.get("items", 0))
+                                                               for i in listed):
+            findings.append(Finding("audit.public-part", "%s: %s" % (relative, name), "its %s says %s scored of %s "
+                                    "but lists %d indices (or one out of range)" % (
+                                        feedback.SPLIT_FILE, entry.get("scored"), entry.get("items"), len(listed))))
+        uploaded = indexed_items(decl, name, members[name]) or {}
+        private = secret.get(name, {})
+        overlap = sorted(listed & set(private))
+        if overlap:
+            findings.append(Finding("audit.public-part", "%s: %s" % (relative, name), "%d item(s) are in both the "
+                                    "public and the private part (%s)" % (len(overlap), ", ".join(
+                                        private[i][0] for i in overlap[:EXAMPLES]))))
+        kept = [private[index][0] for index in sorted(private) if index not in listed and index in uploaded
+                and set(t for t in uploaded[index][1] if t) & set(t for t in private[index][1] if t)]
+        if kept:
+            findings.append(Finding("audit.public-part", "%s: %s" % (relative, name), "%d item(s) outside the public "
+                                    "part keep their gold (%s): they would be scored on the platform" % (
+                                        len(kept), ", ".join(kept[:EXAMPLES]))))
+        listed_total += len(listed)
+        items_total += int(entry.get("items", 0))
+    line = "%s: %s; %s" % (relative, "blind: no item scored, %d %s redacted" % (items_total, unit) if mode ==
+                           feedback.BLIND else "public part: %d of %d %s" % (listed_total, items_total, unit),
+                           "every other item redacted" if not findings else "%d problem(s)" % len(findings))
+    return findings, line
+
+
+def codabench_twin(check, path, paths, report=print):
+    """The leak audit of a native Codabench bundle: its members must be its CodaLab twin's (``<stem>.zip``, audited
+    by :func:`audit_bundle`), its ``competition.yaml`` aside; says what the v2 file sets that bears on leaks (the
+    test phase's ``hide_output``, detailed results off the leaderboard, the leaderboard rule). Findings on failure."""
+    suffix = bundle.CODABENCH_SUFFIX + ".zip"
+    twin = path[:-len(suffix)] + ".zip"
+    if twin not in paths or not os.path.isfile(twin):
+        return [Finding("audit.codabench-twin", path, "no CodaLab twin %s in this check: its members were not "
+                        "audited" % os.path.basename(twin))]
+    _, mine, competition, _ = check.read_bundle(path)
+    _, theirs, _, _ = check.read_bundle(twin)
+    differ = sorted(name for name in set(mine) | set(theirs) if name != bundle.YAML_MEMBER
+                    and mine.get(name) != theirs.get(name))
+    if differ:
+        return [Finding("audit.codabench-twin", path, "%d member(s) differ from its CodaLab twin %s (%s): they were "
+                        "not audited" % (len(differ), os.path.basename(twin), ", ".join(differ[:EXAMPLES])))]
+    competition = competition or {}
+    phases = competition.get("phases") or []
+    hidden = [str(p.get("name")) for p in phases if isinstance(p, dict) and p.get("hide_output")]
+    board = (competition.get("leaderboards") or [{}])[0]
+    report("  audited with its CodaLab twin %s: the same %d members but competition.yaml; the v2 file hides the "
+           "outputs of %s, %s detailed results from the leaderboard, leaderboard rule %s" % (
+               os.path.basename(twin), len(mine) - 1, ", ".join(hidden) or "no phase",
+               "links no" if competition.get("show_detailed_results_in_leaderboard") is False else "LINKS",
+               board.get("submission_rule", "Add")))
+    return []

@@ -40,7 +40,7 @@ import zipfile
 
 import yaml
 
-from organiser import declarations, logo, pages
+from organiser import declarations, feedback, logo, pages
 from organiser import schedule as schedule_module
 from evalkit import keys, lines
 from evalkit.messages import DataError
@@ -77,7 +77,7 @@ MANIFEST = "build.json"
 #: What the scoring program reads in each phase's reference data: whose gold it is (organiser.pages says it too).
 PHASE_FILE = "phase.json"
 #: The members of a phase's reference zip that ride along and are never scored.
-RIDERS = (PHASE_FILE, "other_split.json", "baseline_scores.json", "inventory.json")
+RIDERS = (PHASE_FILE, "other_split.json", "baseline_scores.json", "inventory.json", feedback.SPLIT_FILE)
 #: Written by a competition's reference builder beside its phases.
 PUBLIC_FOLDER = "public"
 PUBLIC_GOLD_FILE = "public_gold.json"
@@ -197,6 +197,9 @@ class PhaseStates(object):
 
     def __init__(self, reference_dir, hosted=None):
         self.reasons = read_public_gold(reference_dir)
+        #: ``{phase: split.json}`` of the phases whose folder has one (the test phase's feedback mode).
+        self.splits = dict((name, split) for name, split in ((name, _read_split(reference_dir, name))
+                                                             for name in _phase_folders(reference_dir)) if split)
         if hosted is None:
             self.found, self.present = available_phases(reference_dir), set()
             return
@@ -216,6 +219,14 @@ class PhaseStates(object):
     def gold_is_hidden(self, name):
         """Whether the reports of phase ``name`` must keep its gold hidden."""
         return self.state(name) not in ("public", "practice")
+
+
+def _read_split(reference_dir, name):
+    """The ``split.json`` of phase folder ``name`` (None without one); a BundleError when it cannot be read."""
+    try:
+        return feedback.read_split(os.path.join(reference_dir, name))
+    except ValueError as error:
+        raise BundleError(str(error))
 
 
 def read_public_gold(reference_dir):
@@ -305,12 +316,47 @@ def derive_competition(hosted, source, subtask, states, schedule):
         if states.state(names[index]) == "practice":
             dated["label"] = (dated["label"] + PRACTICE_SUFFIX)[:50]
             dated["description"] = (PRACTICE_TEXT % states.reasons[names[index]]) + dated.get("description", "")
+        elif states.state(names[index]) == "real" and names[index] in states.splits:
+            dated["description"] = feedback_description(dated.get("description", ""), states.splits[names[index]],
+                                                        [reference_file(decl, t, l) for t, l in subtask_pairs(
+                                                            decl, subtask)])
         competition["phases"][index + 1] = dated
     pairs = subtask_pairs(decl, subtask)
     if getattr(decl, "LACKING_DATASETS", "keep") == "drop":   # a dataset no phase has a reference for: no column
         pairs = [(t, l) for t, l in pairs if reference_file(decl, t, l) in states.present]
     competition["leaderboard"] = leaderboard_section(source.get("leaderboard"), decl, subtask, pairs)
+    if any(feedback.mode_of(split) == feedback.BLIND for name, split in states.splits.items()
+           if states.state(name) == "real"):
+        add_valid_column(competition["leaderboard"])
     return competition
+
+
+#: The platforms' limit on a phase's description (organiser.check, ``phase.description``).
+MAX_DESCRIPTION = 1000
+#: What a source's test description says of its gold, and what each feedback mode makes of it.
+_HIDDEN_GOLD = "scored against the hidden test gold"
+_MODE_GOLD = {feedback.PUBLIC_PRIVATE: "scored against the gold of its public part",
+              feedback.BLIND: "checked against the test input (no test gold on the platform)",
+              feedback.FULL: "scored against the whole test gold"}
+
+
+def feedback_description(description, split, names):
+    """A test phase's description with the sentence of its feedback mode (:func:`feedback.test_description`, its
+    counts over the subtask's reference file ``names``) after the source's first sentence; the source's "scored
+    against the hidden test gold" says what the mode does instead; the whole is kept within
+    :data:`MAX_DESCRIPTION` characters."""
+    text = (description or "").replace(_HIDDEN_GOLD, _MODE_GOLD[feedback.mode_of(split)])
+    sentences = [part for part in re.split(r"(?<=[.!?])\s+", text) if part.strip()]
+    text = " ".join(sentences[:1] + [feedback.test_description(split, names)] + sentences[1:])
+    return text if len(text) <= MAX_DESCRIPTION else text[:MAX_DESCRIPTION - 3].rstrip() + "..."
+
+
+def add_valid_column(section):
+    """Add the blind test phase's only score (:data:`feedback.VALID_KEY`) as the leaderboard's last column."""
+    columns = section["columns"]
+    board = next(iter(section["leaderboards"].values()))
+    columns[feedback.VALID_KEY] = {"leaderboard": board, "label": feedback.VALID_LABEL, "numeric_format": 4,
+                                   "rank": len(columns) + 1, "sort": "desc"}
 
 
 def is_practice(phase):
@@ -435,11 +481,12 @@ def directory_members(root, prefix=""):
 # --------------------------------------------------------------------------- reference data
 
 def _phase_folders(reference_dir):
-    """The folders of ``reference_dir`` that may be phases (every folder but the participants' ``public/``)."""
+    """The folders of ``reference_dir`` that may be phases (every folder but the participants' ``public/`` and the
+    organisers' ``private/``, which is never uploaded)."""
     if not os.path.isdir(reference_dir):
         return []
     return [name for name in sorted(os.listdir(reference_dir))
-            if name != PUBLIC_FOLDER and os.path.isdir(os.path.join(reference_dir, name))]
+            if name not in (PUBLIC_FOLDER, feedback.PRIVATE_FOLDER) and os.path.isdir(os.path.join(reference_dir, name))]
 
 
 def reference_files_by_phase(reference_dir, decl):
@@ -481,7 +528,7 @@ def reference_members(hosted, phase_dir, subtask, baselines_dir=None, phase=None
                 members[name] = handle.read()
         else:
             missing.append(name)
-    for rider in ("other_split.json", "inventory.json"):   # written by the reference builder, never scored
+    for rider in ("other_split.json", "inventory.json", feedback.SPLIT_FILE):   # by the reference builder
         if members and os.path.isfile(os.path.join(phase_dir, rider)):
             with open(os.path.join(phase_dir, rider), "rb") as handle:
                 members[rider] = handle.read()

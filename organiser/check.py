@@ -32,7 +32,7 @@ import yaml
 
 from organiser import logo, platforms, ROOT  # noqa: F401  (ROOT puts the scoring program on sys.path)
 from organiser import bundle as bundle_module
-from organiser import audit, declarations
+from organiser import audit, declarations, feedback
 from organiser import schedule as schedule_module
 from evalkit.messages import DataError
 from evalkit import keys, lines, scoring
@@ -587,6 +587,15 @@ def _check_declaration(competition, ordered, members=None, decl=None):
     """The columns must be generated from the scorer's declaration of one subtask: over all its pairs, or
     over the pairs the phases have reference files for (a bundle built without some datasets)."""
     decl = declaration(decl)
+    blind = blind_phases(competition, members) if members is not None else []
+    if ordered and ordered[-1] == feedback.VALID_KEY:
+        if members is not None and not blind:
+            return [Failure("column.declaration", "leaderboard.columns.%s" % feedback.VALID_KEY,
+                            "no phase is blind: the %s column would stay empty" % feedback.VALID_KEY)]
+        ordered = ordered[:-1]
+    elif blind:
+        return [Failure("column.declaration", "leaderboard.columns", "phase %s is blind: the last column must be %s "
+                        "(%s), the only score it writes" % (blind[0], feedback.VALID_KEY, feedback.VALID_LABEL))]
     expected = dict((name, subtask_columns(name, decl)) for name in decl.SUBTASKS)
     if any(ordered == cols for cols in expected.values()):
         return []
@@ -607,6 +616,23 @@ def _check_declaration(competition, ordered, members=None, decl=None):
         position = next(i for i, (a, b) in enumerate(zip(ordered, want)) if a != b)
         detail = "column %d is %s, expected %s" % (position + 1, ordered[position], want[position])
     return [Failure("column.declaration", "leaderboard.columns", detail)]
+
+
+def blind_phases(competition, members):
+    """The labels of the phases of a competition (v1.5 or its v1.5 view) whose reference's ``split.json`` says
+    blind (issue 23: the platform scores only how many items are validly predicted)."""
+    found = []
+    phases = competition.get("phases") if isinstance(competition, dict) else None
+    for number in sorted(phases) if isinstance(phases, dict) else []:
+        phase = phases[number]
+        data = members.get(phase.get("reference_data")) if isinstance(phase, dict) else None
+        try:
+            split = feedback.zipped_split(data) if data else None
+        except ValueError:
+            split = None
+        if feedback.mode_of(split) == feedback.BLIND and split is not None:
+            found.append(phase.get("label"))
+    return found
 
 
 def check_schedule(competition, schedule, platform=platforms.CODALAB):
@@ -1126,12 +1152,14 @@ def simulate(competition, members, subtask, submissions_dir, timeout=600, report
             if bundle_module.is_pending_reference(names):
                 report("  phase %s %-22s not run: its reference is the test placeholder" % (number, phase["label"]))
                 continue
-            columns = all_columns
+            columns = [key for key in all_columns if key != feedback.VALID_KEY]
             generated = declarations.generated_reference_files(decl.COMPETITION_ID)
             if not generated & set(names) and subtask in decl.SUBTASKS:
                 # Columns whose reference file is missing are reported once, by phase.reference-coverage.
                 covered = set(expected_columns(subtask, names, decl))
                 columns = [key for key in all_columns if key in covered]
+            if phase.get("label") in blind_phases({"phases": {number: phase}}, members):
+                columns = [feedback.VALID_KEY]   # a blind phase writes only how many items are validly predicted
             name = _reference_name(phase["reference_data"])
             chosen = None if generated & set(names) else \
                 choose_submission(submissions_dir, subtask, name,
@@ -1186,6 +1214,24 @@ def check_one(path, submissions, run=True, timeout=600, report=print, schedule=N
     subtask = declared_subtask(view, decl) or _subtask_from_name(path, decl)
     workers = ("codabench",) if native else ("codalab", "codabench")
     return failures + simulate(view, members, subtask, submissions, timeout, report, workers, decl)
+
+
+def codabench_v15_report(path, competition, report=print):
+    """Say what Codabench's V15Unpacker makes of the v1.5 bundle at ``path`` (organiser.platforms.
+    codabench_v15_losses, read from Codabench's source): every setting CodaLab honours that it drops or changes,
+    the daily caps it keeps, and which bundle to upload there instead. Returns the losses."""
+    losses = platforms.codabench_v15_losses(competition)
+    twin = path[:-len(".zip")] + bundle_module.CODABENCH_SUFFIX + ".zip"
+    report("%s on Codabench (%s, %s): %d setting(s) lost or changed; for Codabench upload %s instead (this v1.5 "
+           "bundle is for self-hosted CodaLab instances)" % (path, "V15Unpacker", platforms.CODABENCH_SOURCE,
+                                                              len(losses), os.path.basename(twin)))
+    for loss in losses:
+        report("  WARNING [codabench.v15] %s: CodaLab: %s; Codabench: %s (%s)" % loss)
+    caps = platforms.kept_daily_caps(competition)
+    if caps:
+        report("  kept: the daily caps it sets (%s; a phase without one would get %d)" % (
+            ", ".join("%s %s" % cap for cap in caps), platforms.CODABENCH_V15_DAILY_CAP))
+    return losses
 
 
 def _subtask_from_name(path, decl=None):
@@ -1266,6 +1312,13 @@ def main(argv=None):
         return 2
     total = []
     for path in bundles:
+        _, _, competition, _ = read_bundle(path)
+        if competition is not None and not is_codabench_v2(competition) and isinstance(competition.get("phases"),
+                                                                                      dict):
+            try:
+                codabench_v15_report(path, competition)
+            except (KeyError, TypeError, platforms.PlatformError) as error:
+                print("%s on Codabench: cannot say what V15Unpacker makes of it (%s)" % (path, error))
         failures = check_one(path, args.submissions, run=not (args.static_only or args.no_workers), timeout=args.timeout,
                              schedule=schedule, decl=decl, lacking=lacking.get(_subtask_from_name(path, decl), {}))
         for failure in failures:
@@ -1280,12 +1333,21 @@ def main(argv=None):
             total.append(Failure(finding.rule, finding.where, finding.text))
         for path in bundles:
             print("%s: leak audit" % path)
-            for finding in audit.audit_bundle(sys.modules[__name__], decl, path, test_inputs, args.submissions,
-                                              timeout=args.timeout):
+            found = audit.codabench_twin(sys.modules[__name__], path, bundles) if path.endswith(
+                bundle_module.CODABENCH_SUFFIX + ".zip") else []
+            for finding in found + audit.audit_bundle(sys.modules[__name__], decl, path, test_inputs,
+                                                      args.submissions, timeout=args.timeout):
                 failure = Failure(finding.rule, finding.where, finding.text)
                 print("%s [%s] %s: %s" % (("WARNING" if finding.note else "FAIL",) + tuple(failure)))
                 if not finding.note:
                     total.append(failure)
+        if args.dist:
+            split_audit = audit.audit_split(decl, args.dist, manifest)
+            for line in split_audit.lines:
+                print(line)
+            for finding in split_audit.findings:
+                print("FAIL [%s] %s: %s" % (finding.rule, finding.where, finding.text))
+                total.append(Failure(finding.rule, finding.where, finding.text))
     for path in bundles:
         if os.path.isfile(path):
             print("%10s  %s" % (_size_text(path), path))

@@ -183,3 +183,99 @@ def schedule_failures(platform_view, schedule, gap):
             problems.append("phase %s (%s) closes at %s on %s, the schedule says %s"
                             % (window.number, window.label, window.closes, platform_view.platform, declared.closes))
     return problems
+
+
+# --------------------------------------------------------------------------- a v1.5 bundle uploaded to Codabench
+
+#: The Codabench source these readings come from (``codalab/codabench``, commit c7dbc756 of 2026-03-13).
+CODABENCH_SOURCE = "codabench@c7dbc756"
+V15 = "src/apps/competitions/unpackers/v1.py"
+#: The competition keys of a v1.5 ``competition.yaml`` that CodaLab reads and ``V15Unpacker.__init__`` does not
+#: (it copies only title, has_registration, description, competition_docker_image, the detailed-results flags,
+#: auto_run_submissions, make_*_available and end_date: v1.py lines 19-38), with what CodaLab does with them.
+V15_DROPPED_COMPETITION_KEYS = (
+    ("force_submission_to_leaderboard", "each team's last submission goes onto the leaderboard by itself"),
+    ("disallow_leaderboard_modifying", "participants cannot choose their leaderboard entry"),
+    ("anonymous_leaderboard", "the leaderboard shows no participant names"),
+    ("enable_teams", "participants submit as teams"),
+    ("hide_chart", "no chart of the scores on the home page"),
+    ("enable_per_submission_metadata", "participants describe each submission"),
+)
+#: What CodaLab (legacy) defaults a phase's daily cap to when the bundle does not set it.
+CODALAB_DAILY_CAP = 999
+#: Codabench's defaults for a v1.5 phase (v1.py line 88: ``phase.get('max_submissions_per_day', 5)``; line 89:
+#: ``phase.get('max_submissions', 100)``).
+CODABENCH_V15_DAILY_CAP, CODABENCH_V15_TOTAL_CAP = 5, 100
+
+Loss = collections.namedtuple("Loss", "what codalab codabench source")
+
+
+def _when(instant):
+    """``2024-01-15 12:00`` for a datetime (``never`` for None)."""
+    return instant.strftime("%Y-%m-%d %H:%M") if instant is not None else "never"
+
+
+def codabench_v15_losses(competition):
+    """``[Loss]``: what Codabench's ``V15Unpacker`` makes of a v1.5 ``competition`` that CodaLab would run otherwise.
+
+    Each :class:`Loss` names the setting (``what``), what CodaLab does with it, what Codabench does, and the source
+    line of Codabench that says so (:data:`CODABENCH_SOURCE`). Read from the source, not copied:
+
+    - v1.py lines 19-38: the competition keys it reads; any other (:data:`V15_DROPPED_COMPETITION_KEYS`) is dropped;
+    - v1.py lines 83-94: the phase keys it reads; ``leaderboard_management_mode`` is not among them, so a
+      ``hide_results`` test phase's leaderboard is shown while the phase runs;
+    - v1.py lines 101-106: a phase ends one day before the next one starts (CodaLab: when the next starts);
+    - v1.py lines 185-192 and ``src/apps/leaderboards/models.py`` line 28: the leaderboard is made without a
+      ``submission_rule``, so it is the model default ``Add`` (participants add one submission by hand);
+    - v1.py line 88: a phase without ``max_submissions_per_day`` gets 5 (CodaLab: 999); a phase that sets it keeps it;
+    - v1.py lines 27 and 91: ``show_detailed_results_in_leaderboard`` defaults to true and ``hide_output`` to
+      false, so the leaderboard links every entry's detailed results and a test phase's outputs are not hidden.
+    """
+    losses = []
+    for key, meaning in V15_DROPPED_COMPETITION_KEYS:
+        if competition.get(key):
+            losses.append(Loss(key, meaning, "ignored", "%s lines 19-38" % V15))
+    rule = codalab(competition).official_rule
+    losses.append(Loss("leaderboard rule", rule, "Add: %s (the model default)" % MANUAL,
+                       "%s lines 185-192; src/apps/leaderboards/models.py line 28" % V15))
+    ordered = [competition["phases"][n] for n in sorted(competition["phases"],
+                                                        key=lambda n: competition["phases"][n]["phasenumber"])]
+    for phase in ordered:
+        if phase.get("leaderboard_management_mode") == "hide_results":
+            losses.append(Loss("%s: leaderboard_management_mode: hide_results" % phase["label"],
+                               "the leaderboard is shown to organisers only while the phase runs",
+                               "ignored: the leaderboard is public from the first submission", "%s lines 83-94" % V15))
+    ours = codalab(competition).phases
+    try:
+        theirs = _codabench_v15(competition).phases
+    except PlatformError as error:
+        theirs = None
+        losses.append(Loss("phase windows", "as declared", "refused: %s" % error, "%s lines 101-112" % V15))
+    for index, window in enumerate(theirs or []):
+        if window.closes != ours[index].closes:
+            losses.append(Loss("%s ends" % window.label, _when(ours[index].closes),
+                               "%s (one day before the next phase starts)" % _when(window.closes),
+                               "%s lines 101-106" % V15))
+    for phase in ordered:
+        cap = phase.get("max_submissions_per_day")
+        if cap is None:
+            losses.append(Loss("%s: daily cap" % phase["label"], "%d (CodaLab's default)" % CODALAB_DAILY_CAP,
+                               "%d (Codabench's default)" % CODABENCH_V15_DAILY_CAP, "%s line 88" % V15))
+    if competition.get("enable_detailed_results") and competition.get("show_detailed_results_in_leaderboard",
+                                                                          True):
+        losses.append(Loss("detailed results", "linked from the leaderboard (hidden with a hide_results leaderboard)",
+                           "linked from every leaderboard entry (show_detailed_results_in_leaderboard defaults to "
+                           "true)", "%s line 27" % V15))
+    for phase in ordered:
+        if phase.get("leaderboard_management_mode") == "hide_results" and not phase.get("hide_output"):
+            losses.append(Loss("%s: hide_output" % phase["label"], "not set (the leaderboard is hidden)",
+                               "false: the outputs of its submissions are not hidden from other users",
+                               "%s line 91" % V15))
+    return losses
+
+
+def kept_daily_caps(competition):
+    """``[(phase label, cap)]``: the daily caps a v1.5 ``competition`` sets, which Codabench keeps (v1.py line 88)."""
+    ordered = [competition["phases"][n] for n in sorted(competition["phases"])]
+    return [(phase["label"], phase["max_submissions_per_day"]) for phase in ordered
+            if phase.get("max_submissions_per_day") is not None]

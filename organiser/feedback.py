@@ -1,0 +1,129 @@
+"""What the test phase tells participants, by its feedback mode (issue 23): the organiser side.
+
+A competition's test phase gives feedback in one of three modes (``test_feedback.mode`` of its schedule), and the
+reference builder writes which into the test reference's ``split.json`` (``REF/test/split.json``, uploaded with the
+test reference; ``REF/private/test/split.json`` beside the part kept by the organisers, never uploaded):
+
+- ``public_private``: the uploaded test reference holds the gold of the public part only; the platform scores
+  that part ("public part: N of M sentences") and the final ranking scores the private part (``REF/private/test``);
+- ``blind``: no test gold is uploaded; the platform's test phase writes only :data:`VALID_KEY` (the share of items
+  validly predicted), a leaderboard column of its own; the final ranking scores the whole test gold;
+- ``full``: the whole test gold is uploaded and every team sees its test scores; the final ranking scores it.
+
+``split.json``: ``{"mode", "unit", "part", "public_fraction", "seed_digest", "files": {"<ref file>": {"items": M,
+"scored": N, "indices": [...]}}}``. This module reads it and says it in words (bundle descriptions, pages, check);
+it never names a competition.
+"""
+import io
+import json
+import os
+import zipfile
+
+SPLIT_FILE = "split.json"
+#: The folder of the reference (``REF/private/``) that holds what the final ranking uses: never uploaded.
+PRIVATE_FOLDER = "private"
+PUBLIC_PRIVATE, BLIND, FULL = "public_private", "blind", "full"
+MODES = (PUBLIC_PRIVATE, BLIND, FULL)
+#: The only score a blind test phase writes, and its leaderboard column's label.
+VALID_KEY = "valid"
+VALID_LABEL = "Valid predictions"
+
+
+def read_split(folder):
+    """The ``split.json`` of a phase folder as a dict, or None when it has none (a phase without a split: its whole
+    gold is there, as before issue 23). A file that cannot be read raises ValueError naming it."""
+    path = os.path.join(folder, SPLIT_FILE)
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as handle:
+        return parse_split(handle.read(), path)
+
+
+def parse_split(text, where):
+    """``split.json`` text -> dict (ValueError naming ``where`` when it is not a split description)."""
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise ValueError("%s is not valid JSON: %s" % (where, error))
+    if not isinstance(value, dict) or value.get("mode") not in MODES or not isinstance(value.get("files"), dict):
+        raise ValueError("%s: expected {\"mode\": one of %s, \"files\": {...}, ...}" % (where, ", ".join(MODES)))
+    return value
+
+
+def zipped_split(data):
+    """The ``split.json`` of a reference zip (bytes) as a dict; None when it has none."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            if SPLIT_FILE not in archive.namelist():
+                return None
+            text = archive.read(SPLIT_FILE).decode("utf-8")
+    except (zipfile.BadZipFile, UnicodeDecodeError):
+        return None
+    return parse_split(text, SPLIT_FILE)
+
+
+def mode_of(split):
+    """The feedback mode of a ``split`` (``full`` without a split: the whole gold is uploaded)."""
+    return split["mode"] if split else FULL
+
+
+def private_folder(reference_dir, phase):
+    """``REF/private/<phase>``: the reference the final ranking uses (never uploaded)."""
+    return os.path.join(reference_dir, PRIVATE_FOLDER, phase)
+
+
+def part_sizes(split, names=None):
+    """``(scored N, items M, unit)`` of a ``split`` summed over its files (only ``names`` when given)."""
+    files = split.get("files") or {}
+    chosen = [entry for name, entry in sorted(files.items()) if names is None or name in names]
+    scored = sum(int(entry.get("scored", 0)) for entry in chosen)
+    items = sum(int(entry.get("items", 0)) for entry in chosen)
+    return scored, items, split.get("unit") or "items"
+
+
+def public_part_text(split, names=None):
+    """``public part: N of M sentences`` for a public/private split; None in another mode (or without split)."""
+    if mode_of(split) != PUBLIC_PRIVATE:
+        return None
+    scored, items, unit = part_sizes(split, names)
+    return "public part: %d of %d %s" % (scored, items, unit)
+
+
+def test_description(split, names=None):
+    """The sentence a test phase's description starts with: what its leaderboard shows and how the final ranking is
+    made (None without a split: the description stays as the competition's source wrote it)."""
+    mode = mode_of(split) if split else None
+    if mode == PUBLIC_PRIVATE:
+        scored, items, unit = part_sizes(split, names)
+        return ("Scored on the public part of the test set only (%s, drawn at random, which ones is not told): "
+                "the leaderboard ranks that part. The final ranking scores each team's official submission on the "
+                "other %d %s, whose gold the organisers keep." % (public_part_text(split, names), items - scored, unit))
+    if mode == BLIND:
+        return ("Blind phase: no test gold is on the platform. Each submission's format is checked against the test "
+                "input and the leaderboard shows only the share of items validly predicted (%s). The final ranking "
+                "scores each team's official submission on the whole test gold, kept by the organisers." % VALID_LABEL)
+    if mode == FULL:
+        return ("Scored on the whole test gold: each team sees its test scores after every submission. The final "
+                "ranking scores each team's official submission on the same gold.")
+    return None
+
+
+def what_participants_see(split, names=None):
+    """What participants see during the test phase and how the final ranking is made, in one paragraph (pages,
+    ORGANISERS.md): the same for every mode's three moments."""
+    mode = mode_of(split)
+    if mode == PUBLIC_PRIVATE:
+        scored, items, unit = part_sizes(split, names)
+        return ("During the test phase, each submission is scored on the public part of the test set (%s, drawn at "
+                "random by the organisers; which ones is not told): your scores and the leaderboard are that part's. "
+                "The final ranking re-scores each team's official submission (its last scored one) on the private "
+                "part, the other %d %s, whose gold never leaves the organisers; the results show the public and the "
+                "final rank side by side." % (public_part_text(split, names), items - scored, unit))
+    if mode == BLIND:
+        return ("During the test phase, no test gold is on the platform: each submission is checked against the test "
+                "input and the leaderboard shows only the share of items validly predicted (%s), which says nothing "
+                "of how good the predictions are. The final ranking scores each team's official submission (its last "
+                "scored one) on the whole test gold, kept by the organisers." % VALID_LABEL)
+    return ("During the test phase, each submission is scored on the whole test gold: every team sees its own test "
+            "scores, every column, after every submission (the platform shows them; no setting hides them). The final "
+            "ranking is made of each team's official submission (its last scored one) on the same gold.")
