@@ -86,10 +86,16 @@ summary: venv
 # SUBMISSIONS=DIR` does the same for a further competition (its reference in reference_data/<id>/, its baselines
 # in dist/<id>/submissions/, the results in dist/<id>/results/).
 .PHONY: results bench-results
+# The ranking is made on the organisers' part of a split test reference (REF/private/<phase>: the private part in
+# mode public_private, the whole gold in modes blind and full), never uploaded; the part the platform scored
+# (REF/<phase>) gives each team's public rank beside its final one (mode public_private).
 RESULTS_PHASE ?= test
+RESULTS_PRIVATE := $(wildcard $(CREF)/private/$(RESULTS_PHASE)/split.json)
+RESULTS_REF := $(if $(RESULTS_PRIVATE),$(CREF)/private/$(RESULTS_PHASE),$(CREF)/$(RESULTS_PHASE))
 results: venv
 	@test -n "$(SUBMISSIONS)" || { echo "make results: give SUBMISSIONS=<download zip or folder>" >&2; exit 2; }
-	$(ORG) results --competition $(C) --reference $(CREF)/$(RESULTS_PHASE) --submissions $(SUBMISSIONS) \
+	$(ORG) results --competition $(C) --reference $(RESULTS_REF) --submissions $(SUBMISSIONS) \
+		$(if $(RESULTS_PRIVATE),--public-reference $(CREF)/$(RESULTS_PHASE) --phase $(RESULTS_PHASE)) \
 		--baselines $(CDIST)/submissions --out $(CDIST)/results $(RESULTS_OPTIONS)
 
 bench-results: venv

@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from organiser import ROOT, declarations
+from organiser import ROOT, declarations, feedback
 from evalkit.messages import MAX_TEXT_CHARS, DataError, printable
 
 from . import compute, layouts, render
@@ -44,6 +44,9 @@ def parse_args(argv):
     parser.add_argument("--baselines", default=os.path.join(ROOT, "dist", "submissions"),
                         help="folder of the kit's baseline zips <system>-<subtask>-<split>.zip (default %(default)s)")
     parser.add_argument("--no-baselines", action="store_true", help="leave the baselines out")
+    parser.add_argument("--public-reference", help="the reference the platform's test phase scored (its public part, "
+                        "REF/test): each team's official submission is scored on it too and the results show its "
+                        "public rank beside its final rank (mode public_private only)")
     parser.add_argument("--phase", help="phase of the reference (dev or test; default: the reference folder's name)")
     parser.add_argument("--teams", help="CSV with columns user,team: team names for user names")
     parser.add_argument("--metadata", help="Codabench's submissions CSV (id, owner, status, created_when...)")
@@ -73,6 +76,38 @@ def split_submissions(values, subtask_names):
     return pairs
 
 
+def feedback_options(reference, public_reference):
+    """What the results say of the test feedback (issue 23): ``ranked_on`` (the part ranked: "private part: N of M
+    sentences", "whole test set") and, when the public reference is a public/private split's public part,
+    ``public_reference`` and ``public_part``. A public reference in another mode (blind: no gold; full: the same
+    gold) gives no public rank, said on stderr."""
+    ranked = feedback.read_split(reference)
+    options = {"ranked_on": _part_words(ranked)}
+    if not public_reference:
+        return options
+    public = feedback.read_split(public_reference)
+    if feedback.mode_of(public) != feedback.PUBLIC_PRIVATE:
+        log("results: %s is in mode %s: no public rank to show (it is not a public part)"
+            % (public_reference, feedback.mode_of(public)))
+        return options
+    if ranked is None or ranked.get("part") != "private":
+        raise DataError(reference, feedback.SPLIT_FILE, "the public part %s is given but this reference is not the "
+                        "private part of the same split (rank on REF/private/test)" % public_reference)
+    if ranked.get("seed_digest") != public.get("seed_digest"):
+        raise DataError(reference, feedback.SPLIT_FILE, "the public part %s was drawn with another seed (its "
+                        "seed_digest differs): rebuild both with the same split" % public_reference)
+    options.update({"public_reference": public_reference, "public_part": feedback.public_part_text(public)})
+    return options
+
+
+def _part_words(split):
+    """What a ranking reference scores, in words."""
+    if split is None or split.get("part") in ("all", None):
+        return "the whole test set" if split is not None else "every item of the reference"
+    scored, items, unit = feedback.part_sizes(split)
+    return "%s part: %d of %d %s" % (split["part"], scored, items, unit)
+
+
 def log(text):
     """Progress on stderr (stdout stays for the summary)."""
     sys.stderr.write(text + "\n")
@@ -86,12 +121,13 @@ def run(args):
     teams = layouts.read_teams(args.teams) if args.teams else None
     downloads = [(name, layouts.read_download(path, teams, args.metadata, args.phase_id))
                  for name, path in split_submissions(args.submissions, names)]
-    phase = args.phase or os.path.basename(os.path.normpath(args.reference))
+    phase = args.phase or os.path.basename(os.path.normpath(args.reference))   # REF/private/test: test
     os.makedirs(args.out, exist_ok=True)       # its scratch folders are inside it, removed when done
     options = {"rule": args.official, "resamples": args.resamples, "seed": args.seed, "workers": args.jobs,
                "time_limit": args.time_limit, "memory_limit": args.memory_limit << 20, "scratch": args.out,
                "baselines": None if args.no_baselines else args.baselines, "split": declarations.wording(args.competition)["phase_splits"].get(phase),
                "phase": phase}
+    options.update(feedback_options(args.reference, args.public_reference))
     results = compute.compute(competition, args.competition, args.reference, downloads, options, log)
     render.write_all(results, args.out)
     return results

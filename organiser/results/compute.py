@@ -13,7 +13,7 @@ from evalkit import keys, lines
 from evalkit.layout import ReferenceError, scan_reference
 from evalkit.messages import DataError
 
-from . import bootstrap, figures, latex, names
+from . import bootstrap, figures, latex, names, shakeup
 from .layouts import Candidate
 from .rescoring import MEMORY_LIMIT_MB, TIME_LIMIT, Rescorer
 
@@ -194,8 +194,10 @@ class Runner(object):
         return outcomes
 
 
-def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candidates, options, log):
-    """Select, re-score and bootstrap one subtask; return its part of ``results.json`` and its records."""
+def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candidates, options, log, public_view=None):
+    """Select, re-score and bootstrap one subtask; return its part of ``results.json`` and its records. With
+    ``public_view`` (the subtask's view of the public part's reference, issue 23), each team's official submission
+    is also scored on the public part, for the shake-up (:mod:`organiser.results.shakeup`)."""
     started = time.time()
     baselines = baseline_candidates(options.get("baselines"), name, options.get("split"), options.get("phase"))
     warnings = name_entries(candidates + baselines)
@@ -205,6 +207,7 @@ def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candi
                   options.get("memory_limit", MEMORY_LIMIT_MB << 20), options.get("scratch")) as rescorer:
         runner = Runner(rescorer, ref_view, log)
         selection = _select_all(name, candidates, baselines, options, runner)
+        public = _public_scores(selection, Runner(rescorer, public_view, log)) if public_view else None
     scored = time.time()
     log("results: %s: %d submission(s) re-scored in %.1f s on %d process(es)"
         % (name, runner.scored, scored - started, options["workers"]))
@@ -213,7 +216,27 @@ def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candi
         % (name, options["resamples"], time.time() - scored))
     result["scored_submissions"] = runner.scored
     result["warnings"] = warnings
+    if public is not None:
+        result["shakeup"] = _shakeup(selection, public, options.get("public_part"))
     return result, records
+
+
+def _public_scores(selection, runner):
+    """``{identity: overall score on the public part}`` of the teams' official submissions (a team whose
+    submission does not score there is left out)."""
+    teams = [e for e in selection.entrants if not e.baseline]
+    outcomes = runner([e.candidate for e in teams]) if teams else {}
+    return dict((e.identity, outcomes[id(e.candidate)].score(keys.OVERALL_KEY)) for e in teams
+                if outcomes[id(e.candidate)].status == "scored")
+
+
+def _shakeup(selection, public, public_part):
+    """The shake-up of the teams scored on both parts (:func:`organiser.results.shakeup.summary`)."""
+    teams = [e for e in selection.entrants if not e.baseline and e.identity in public]
+    found = shakeup.summary([e.identity for e in teams], [public[e.identity] for e in teams],
+                            [e.outcome.score(keys.OVERALL_KEY) for e in teams])
+    found["public_part"] = public_part
+    return found
 
 
 def name_entries(candidates):
@@ -311,8 +334,12 @@ def compute(competition, module_name, ref_dir, downloads, options, log):
                 raise DataError(ref_dir, "", "holds no reference file of subtask %s" % name)
             log("results: %s: %d submission(s) from %s (%s), %d reference files"
                 % (name, len(download.candidates), download.path, download.platform, len(pairs)))
+            public_view = None
+            if options.get("public_reference"):
+                public_view = os.path.join(scratch, name + "-public")
+                subtask_reference(competition, options["public_reference"], declared[name], public_view)
             result, recs = compute_subtask(competition, module_name, name, declared[name], view, pairs,
-                                           download.candidates, options, log)
+                                           download.candidates, options, log, public_view)
             result["download"] = {"path": download.path, "platform": download.platform}
             subtasks.append(result)
             records.extend(recs)
@@ -327,6 +354,7 @@ def compute(competition, module_name, ref_dir, downloads, options, log):
         "bootstrap": {"resamples": options["resamples"], "seed": options["seed"], "confidence": bootstrap.CONFIDENCE,
                       "alpha": bootstrap.ALPHA, "unit": "sentence, within each task x language file, paired"},
         "rule": options["rule"], "reference": ref_dir, "phase": options.get("phase"),
+        "public_reference": options.get("public_reference"), "ranked_on": options.get("ranked_on"),
         "subtasks": subtasks, "submissions": records,
         "failures": [r for r in records if r["state"] in ("failed", "not scored")],
         "notes": notes, "warnings": warnings,

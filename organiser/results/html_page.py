@@ -9,6 +9,7 @@ import html
 
 from evalkit.messages import MAX_TEXT_CHARS, printable
 
+from . import shakeup
 from .tables import subtask_tables
 
 CSS = """
@@ -118,8 +119,11 @@ def page(results, svgs):
                 "<p>Scorer signature: <code>%s</code></p>" % esc(sub["signature"])]
         for slug, svg in svgs.get(sub["name"], []):
             out.append('<div class="figure" id="fig-%s">%s</div>' % (esc(slug), svg))
+        if results.get("ranked_on"):
+            out.append("<p>Ranked on %s.</p>" % esc(results["ranked_on"]))
         for tab in subtask_tables(sub):
             out += ["<h3>%s</h3>" % esc(tab.title), table_html(tab)]
+        out += shakeup.html(sub, esc)
     out += ["<h2>Submissions not in the tables</h2>", failures_html(results), "<h2>Every submission</h2>",
             submissions_html(results)]
     if results.get("warnings"):

@@ -8,6 +8,7 @@ import re
 
 from evalkit.messages import printable
 
+from . import shakeup
 from .tables import subtask_tables
 
 LONG = 40   # rows: a longer table becomes a longtable that breaks across pages
@@ -120,8 +121,11 @@ def document(results):
     for sub in results["subtasks"]:
         lines += ["", r"\subsection*{%s}" % tex_escape(sub["title"]),
                   r"\noindent Scorer signature: \texttt{%s}" % tex_escape(sub["signature"])]
+        if results.get("ranked_on"):
+            lines += ["", r"\noindent Ranked on %s." % tex_escape(results["ranked_on"])]
         for i, tab in enumerate(subtask_tables(sub)):
             lines += ["", table(tab, re.sub(r"[^A-Za-z0-9-]", "-", tab.slug))]
+        lines += shakeup.latex(sub, tex_escape)
         lines.append(r"\clearpage")
     lines.append(r"\end{document}")
     return "\n".join(lines) + "\n"

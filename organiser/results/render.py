@@ -13,7 +13,7 @@ import re
 
 from evalkit.messages import MAX_TEXT_CHARS, printable
 
-from . import figures, html_page, latex
+from . import figures, html_page, latex, shakeup
 from .tables import subtask_tables
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~&])")
@@ -81,6 +81,9 @@ def write_ranking_csv(sub, path):
     header = ["team", "rank"]
     for key in keys:
         header += [key, key + "_lo", key + "_hi"]
+    by_name = dict((row["name"], row["id"]) for row in sub["rows"] if not row["baseline"])
+    if sub.get("shakeup"):
+        header += shakeup.CSV_HEADER
     with open(path, "w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(header)
@@ -88,6 +91,8 @@ def write_ranking_csv(sub, path):
             cells = [csv_cell(row.name), row.rank_text("-") if not row.baseline else "baseline"]
             for key in keys:
                 cells += [repr(row.value(key)), repr(row.interval(key)[0]), repr(row.interval(key)[1])]
+            if sub.get("shakeup"):
+                cells += shakeup.csv_cells(sub, None if row.baseline else by_name.get(row.name))
             writer.writerow(cells)
 
 
@@ -121,8 +126,11 @@ def markdown(results):
     for sub in results["subtasks"]:
         out += ["## %s" % md_escape(sub["title"]), "",
                 "Scorer signature: `%s`" % sub["signature"], ""]
+        if results.get("ranked_on"):
+            out += ["Ranked on %s." % md_escape(results["ranked_on"]), ""]
         for table in subtask_tables(sub):
             out += ["### %s" % md_escape(table.title), "", _md_table(table), ""]
+        out += shakeup.markdown(sub, md_escape)
     out += ["## Submissions not in the tables", ""]
     if results["failures"]:
         out += ["| Subtask | Team | Submission | Platform | What happened |", "|---|---|---|---|---|"]
