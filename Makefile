@@ -30,6 +30,9 @@ endif
 # The schedule every date comes from (default: the competition's own schedule.yaml); SCHEDULE=other.yaml overrides.
 SCHEDULE_OPTION := $(if $(SCHEDULE),--schedule $(SCHEDULE))
 GOLD_OPTION := $(if $(TEST_GOLD),--test-gold $(TEST_GOLD))
+# SPLIT_SEED=S: the seed of the test gold's public/private split (docs/test_feedback.md); default: derived from the
+# full test gold itself. Never written into anything uploaded.
+SPLIT_OPTION := $(if $(SPLIT_SEED),--split-seed $(SPLIT_SEED))
 # `make check` checks what was built last (build.json names its data); a DATA given on the command line (or in
 # the environment) must be that data, else the check is refused.
 CHECK_DATA := $(if $(filter command line environment,$(origin DATA)),--data $(CDATA))
@@ -59,7 +62,7 @@ browser: $(BROWSER)/node_modules/.stamp
 # REFERENCE_OPTIONS: options of the competition's own reference builder (ST2024: --keep-recoverable-gaps).
 reference: venv
 	$(ORG) reference --competition $(C) --data $(CDATA) $(GOLD_OPTION) --out $(CREF) --report $(CDIST)/data_quality.md \
-		$(REFERENCE_OPTIONS)
+		$(SPLIT_OPTION) $(REFERENCE_OPTIONS)
 
 baselines: reference
 	$(ORG) baselines --competition $(C) --data $(CDATA) --reference $(CREF) --out $(CDIST)

@@ -14,12 +14,15 @@ they must write is the contract of organiser/bundle.py:
 - baselines: ``OUT/baselines/table.md`` (the starting kit's README and, unless ``OUT/baselines/table-<subtask>.html``
   exists, the pages) and ``OUT/submissions/*.zip`` (what ``make check`` submits to each phase).
 
-After the reference builder, every phase folder gets its ``phase.json`` (organiser.bundle.stamp_phases): the
+After the reference builder, the test phase's gold is split (organiser/split.py, docs/test_feedback.md; ``--split-seed
+S`` sets the seed): ``REF/test/`` keeps what the platform may score, ``REF/private/test/`` what the final ranking
+uses (never uploaded). Then every phase folder gets its ``phase.json`` (organiser.bundle.stamp_phases): the
 development phase's reports may show everything (its gold is in the starting kit), a test phase's keep its gold
 hidden, so local runs of the scoring program on these folders report as the platform will.
 """
 import argparse
 import os
+import shutil
 import sys
 
 from organiser import declarations
@@ -40,6 +43,8 @@ def run(command, argv):
     """Run the competition's ``command`` builder with ``argv`` (``--competition`` taken off); its exit status."""
     parser = argparse.ArgumentParser(prog="python -m organiser %s" % command, add_help=False)
     parser.add_argument("--competition", default=None)
+    if command == "reference":   # the machinery's own option (organiser/split.py), not the builder's
+        parser.add_argument("--split-seed", default=None)
     known, rest = parser.parse_known_args(argv)
     hosted = declarations.Hosted(known.competition)
     status = load_builder(hosted, command).main(rest)
@@ -48,11 +53,16 @@ def run(command, argv):
         reads_out.add_argument("--out")
         out = reads_out.parse_known_args(rest)[0].out
         if out and os.path.isdir(out):
-            from organiser import bundle
+            from organiser import bundle, split
+            split.split_reference(out, hosted, known.split_seed)
             for phase, hidden in sorted(bundle.stamp_phases(out, hosted).items()):
                 print("%s: %s/%s (%s)" % (bundle.PHASE_FILE, out, phase,
                                           "gold hidden: scores and format messages only" if hidden
                                           else "gold public: full reports"))
+            private = os.path.join(out, split.PRIVATE_FOLDER, split.TEST_PHASE)
+            if os.path.isdir(private):   # the final ranking's reference reports as the test phase does
+                shutil.copyfile(os.path.join(out, split.TEST_PHASE, bundle.PHASE_FILE),
+                                os.path.join(private, bundle.PHASE_FILE))
     return status or 0
 
 

@@ -170,3 +170,30 @@ def codabench_dates(schedule, names):
         opens = window.opens + CODABENCH_GAP if index > 0 else window.opens
         result.append((platform_text(opens), platform_text(window.closes)))
     return result
+
+
+#: A test phase's feedback modes (docs/test_feedback.md): the default, then the others.
+FEEDBACK_MODES = ("public_private", "blind", "full")
+DEFAULT_PUBLIC_FRACTION = 0.3
+
+
+def test_feedback(path):
+    """``{"mode", "public_fraction"}`` of the schedule at ``path`` (its optional ``test_feedback`` mapping): the
+    mode defaults to ``public_private`` and the fraction to 0.3; a DataError names what is wrong."""
+    spec = _read(path).get("test_feedback")
+    if spec is None:
+        spec = {}
+    if not isinstance(spec, dict):
+        raise DataError(path, "test_feedback", "expected a mapping with `mode` (and `public_fraction`), got %r"
+                        % (spec,))
+    unknown = sorted(set(spec) - set(["mode", "public_fraction"]))
+    if unknown:
+        raise DataError(path, "test_feedback.%s" % unknown[0], "unknown key (expected mode, public_fraction)")
+    mode = spec.get("mode", FEEDBACK_MODES[0])
+    if mode not in FEEDBACK_MODES:
+        raise DataError(path, "test_feedback.mode", "expected one of %s, got %r" % (", ".join(FEEDBACK_MODES), mode))
+    fraction = spec.get("public_fraction", DEFAULT_PUBLIC_FRACTION)
+    if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction < 1:
+        raise DataError(path, "test_feedback.public_fraction", "expected a number between 0 and 1 (exclusive), got %r"
+                        % (fraction,))
+    return {"mode": mode, "public_fraction": float(fraction)}

@@ -510,7 +510,7 @@ def read_submission(data, reference, file="predictions.json", max_bytes=MAX_SUBM
     return parse_submission(value, reference, file, duplicates=duplicates)
 
 
-def parse_reference(lines, file="reference.jsonl"):
+def parse_reference(lines, file="reference.jsonl", redacted=False):
     """Read reference sets from JSON Lines (an iterable of strings); raise DataError on the first problem.
 
     >>> parse_reference(['{"id": "a", "sentences": ["x", "y"], "gold": 1, "gold_type": "sp"}'])[0]["gold"]
@@ -526,6 +526,8 @@ def parse_reference(lines, file="reference.jsonl"):
             entry = json.loads(line)
         except ValueError as err:
             raise DataError(file, where, "invalid JSON: %s" % getattr(err, "msg", err))
+        if redacted and isinstance(entry, dict) and entry.get("gold") is None and entry.get("gold_type") is None:
+            entry = dict(entry, gold=0, gold_type=GOLD_TYPES[0], redacted=True)   # checked as a set, never scored
         _check_reference_entry(entry, file, where, seen)
         sets.append(entry)
     return sets
@@ -657,9 +659,11 @@ class ChoiceKind(object):
     name = "choice"
     reads_text = True
 
-    def parse_reference_text(self, data, name, task, lang):
-        """The parsed :class:`ChoiceReference` of a ``reference.jsonl`` file; DataError when broken or empty."""
-        sets = parse_reference(decode_utf8(data, name).split("\n"), name)
+    def parse_reference_text(self, data, name, task, lang, redacted=False):
+        """The parsed :class:`ChoiceReference` of a ``reference.jsonl`` file; DataError when broken or empty.
+        ``redacted`` (a test phase's part, :mod:`evalkit.split`): a set whose ``gold`` and ``gold_type`` are
+        null is read with a stand-in gold and marked ``redacted`` (it is never scored)."""
+        sets = parse_reference(decode_utf8(data, name).split("\n"), name, redacted)
         if not sets:
             raise DataError(name, "", "no set found; expected one JSON object a line")
         return ChoiceReference(sets, len(data))
@@ -684,6 +688,18 @@ class ChoiceKind(object):
         """A well-shaped, content-free submission for reference bytes ``data``: the index 0 for every set."""
         sets = self.parse_reference_text(data, name, None, None)
         return (json.dumps(dict((s["id"], 0) for s in sets), sort_keys=True) + "\n").encode("utf-8")
+
+    def restrict(self, ref, answers, indices):
+        """The sets ``indices`` alone (see :meth:`evalkit.kinds.Kind.restrict`); the answers are looked up by id."""
+        return ChoiceReference([ref[i] for i in indices], ref.size), answers
+
+    def predictions(self, ref, answers):
+        """The answer of each set, in reference order (None: no valid answer)."""
+        return [answers.get(entry["id"]) for entry in ref]
+
+    def scorable(self, ref):
+        """Every set is scored."""
+        return list(range(len(ref)))
 
     def score(self, ref, answers, task):
         """:func:`evaluate` as an :class:`~evalkit.kinds.Entry`: the components (``task.metric`` first), the

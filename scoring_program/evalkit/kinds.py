@@ -316,6 +316,19 @@ class Kind(object):
         """The entry score from its components: their mean."""
         return metrics.mean(list(components.values()))
 
+    def restrict(self, ref, pred, indices):
+        """The parsed reference and prediction of the items ``indices`` alone (a test phase's part,
+        :mod:`evalkit.split`): scoring them is scoring a file that holds only these items."""
+        return [ref[i] for i in indices], [pred[i] for i in indices]
+
+    def predictions(self, ref, pred):
+        """The prediction of each reference item, in order (None: the item scores 0 for its format)."""
+        return list(pred)
+
+    def scorable(self, ref):
+        """The indices of the items that are scored (every one, unless the kind skips some)."""
+        return list(range(len(ref)))
+
     def from_sums(self, sums, count, task=None):
         """The components from ``sums`` (``{name: sum of its per-sentence values}``, see :class:`Entry`) over
         ``count`` sentences: each component is the mean of its per-sentence values (0 for no sentence).
@@ -847,6 +860,10 @@ class FillMaskKind(Kind):
     def check_labels(self, pred, log, task, inventory):
         """Candidates joined into one string (``"a|b|c"``): one warning."""
         labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where)
+
+    def scorable(self, ref):
+        """The sentences with at least one gap (an excluded sentence, ``null`` gold, is never scored)."""
+        return [si for si, (_, golds) in enumerate(ref) if golds]
 
     def score(self, ref, pred, task):
         """Per sentence with a gap, acc@1 and acc@3 over its gaps (components ``acc1``, ``acc3``)."""

@@ -343,11 +343,13 @@ class Reference(object):
         return len(self.sentences)
 
 
-def parse_reference_text(data, name, labels, sentence_level):
+def parse_reference_text(data, name, labels, sentence_level, redacted=False):
     """Parse reference text (see the module docstring) into a :class:`Reference`; DataError when broken.
 
     Token level: gold = the last tab-separated field of each token line. Sentence level: gold = the
-    field after the ``# sent_enum = N`` comment. Every gold label must be in ``labels``.
+    field after the ``# sent_enum = N`` comment. Every gold label must be in ``labels``. With ``redacted`` (a
+    test phase's part, :mod:`evalkit.split`), a redacted gold is None: an empty last field (``token<TAB>``), a
+    ``# sent_enum`` line without a label.
     """
     lines = _text_lines(data, name, len(data))
     sentences, first_lines = [], []
@@ -356,7 +358,7 @@ def parse_reference_text(data, name, labels, sentence_level):
         if not line.strip():
             if tokens:
                 gold = golds if not sentence_level else meta
-                if sentence_level and meta is None:
+                if sentence_level and meta is None and not redacted:
                     raise DataError(name, "line %d" % start, "the sentence has no label after its '# sent_enum' line")
                 sentences.append((tokens, gold))
                 first_lines.append(start)
@@ -372,6 +374,9 @@ def parse_reference_text(data, name, labels, sentence_level):
         fields = line.split("\t")
         tokens.append(fields[0])
         if not sentence_level:
+            if redacted and len(fields) == 2 and fields[-1] == "":
+                golds.append(None)
+                continue
             if len(fields) < 2 or fields[-1] not in labels:
                 raise DataError(name, "line %d" % number, "expected token<TAB>gold label with a label among %s, got %r"
                                 % (", ".join(labels), line[:80]))
@@ -557,11 +562,26 @@ class TextKind(object):
     reads_text = True
     sentence_level = False
 
-    def parse_reference_text(self, data, name, task, lang):
-        """The parsed :class:`Reference` of one reference file (``task.labels[lang]`` is its label set)."""
-        ref = parse_reference_text(data, name, task.labels[lang], self.sentence_level)
+    def parse_reference_text(self, data, name, task, lang, redacted=False):
+        """The parsed :class:`Reference` of one reference file (``task.labels[lang]`` is its label set; ``redacted``:
+        see :func:`parse_reference_text`)."""
+        ref = parse_reference_text(data, name, task.labels[lang], self.sentence_level, redacted)
         ref.lang = lang
         return ref
+
+    def restrict(self, ref, pred, indices):
+        """The reference and prediction of the sentences ``indices`` alone (see :meth:`evalkit.kinds.Kind.restrict`)."""
+        part = Reference([ref.sentences[i] for i in indices], [ref.first_lines[i] for i in indices], ref.labels,
+                         ref.size, ref.lang)
+        return part, [pred[i] for i in indices]
+
+    def predictions(self, ref, pred):
+        """The predicted labels of each sentence (None: it could not be aligned)."""
+        return list(pred)
+
+    def scorable(self, ref):
+        """Every sentence is scored."""
+        return list(range(len(ref)))
 
     def prediction_limit(self, ref, file_limit):
         """The largest prediction (bytes) accepted for ``ref``: a few times the reference, within the file limit."""

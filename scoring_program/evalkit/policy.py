@@ -23,7 +23,7 @@ HIDDEN_NOTE = ("The gold of this phase is hidden: this report shows your scores 
                "submission's format only (no per-label, per-item or per-document results).")
 #: The entry fields a hidden-gold report keeps (everything else of an entry is left out).
 KEPT_ENTRY_FIELDS = ("task", "lang", "file", "status", "score", "components", "sentences", "scored_sentences",
-                     "zeroed_sentences")
+                     "zeroed_sentences", "expected_items", "valid_items")
 
 
 def read(ref_dir):

@@ -696,6 +696,12 @@ def _gold_note(view):
     return '<p class="note"><b>%s</b></p>' % _e(note) if note else ""
 
 
+def _split_note(view):
+    """The report's statement of the part of a split test phase it scores (evalkit.split), or nothing."""
+    note = view.notes.get("split")
+    return '<p class="note"><b>%s</b></p>' % _e(note) if note else ""
+
+
 def _all_scores(view):
     """Collapsible list of every score key and value (what ``scores.txt`` holds)."""
     rows = ["<tr><td><code>%s</code></td>%s</tr>" % (_e(key), _num_td(value)) for key, value in view.scores.items()]
@@ -717,7 +723,7 @@ def render(report):
     result encoded as UTF-8.
     """
     view = _View(report)
-    body = [_header(view), "<main>", _gold_note(view), _overview(view), _matrix(view), _chart(view)]
+    body = [_header(view), "<main>", _gold_note(view), _split_note(view), _overview(view), _matrix(view), _chart(view)]
     body.extend(_task_section(view, i + 1, folder, task) for i, (folder, task) in enumerate(view.tasks.items()))
     body.extend([_messages(view), _all_scores(view), "</main>"])
     return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'

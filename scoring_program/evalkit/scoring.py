@@ -11,7 +11,7 @@ import hashlib
 import os
 from collections import OrderedDict
 
-from . import __version__, choice, fingerprint, inventory, keys, lines, metrics
+from . import __version__, choice, fingerprint, inventory, keys, lines, metrics, split
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes, read_optional_json
@@ -131,9 +131,10 @@ def signature(competition, ref_hash):
         ref_hash[:16], __version__)
 
 
-def load_reference(task, lang, path, competition, digest, stats=None, gold=True, cache=None):
+def load_reference(task, lang, path, competition, digest, stats=None, gold=True, cache=None, redacted=False):
     """Parse one reference file; feed its bytes to ``digest``; raise ReferenceError when it is broken
-    (with ``gold``, a ``null`` gold is broken too).
+    (with ``gold``, a ``null`` gold is broken too; with ``redacted``, a test phase's part (:mod:`evalkit.split`),
+    the items whose gold is redacted are read as such).
 
     When ``stats`` is a dict, it receives the file's size in ``bytes`` and its content in ``data`` (see
     :func:`values_limit`). ``cache`` (opt-in, a dict the caller keeps between calls, off by default): the
@@ -149,7 +150,7 @@ def load_reference(task, lang, path, competition, digest, stats=None, gold=True,
         else:
             with open(path, "rb") as handle:
                 data = handle.read()
-            ref = _parse_reference(KINDS[task.kind], data, name, task, lang, gold)
+            ref = _parse_reference(KINDS[task.kind], data, name, task, lang, gold, redacted)
             if cache is not None:
                 cache[path] = (data, ref)
         digest.update(("%s/%s\0%d\0" % (task.folder, lang, len(data))).encode("utf-8"))
@@ -163,9 +164,11 @@ def load_reference(task, lang, path, competition, digest, stats=None, gold=True,
         raise ReferenceError("%s cannot be read: %s" % (name, err))
 
 
-def _parse_reference(kind, data, name, task, lang, gold):
+def _parse_reference(kind, data, name, task, lang, gold, redacted=False):
     """The parsed reference file ``data`` (bytes) of ``kind``; DataError when it is broken."""
     if getattr(kind, "reads_text", False):
+        if redacted:
+            return kind.parse_reference_text(data, name, task, lang, redacted=True)
         return kind.parse_reference_text(data, name, task, lang)
     ref = kind.parse_reference(parse_json_bytes(data, name, len(data)), name, task)
     if gold and may_hold_null(data):   # a null gold would be matched by a null prediction
@@ -205,7 +208,7 @@ def _failed_entry(task, lang, status, name=None):
 
 
 def score_file(task, lang, ref, submission, limits, messages, other=None, name=None, per_sentence=False,
-               details=True, inventories=None):
+               details=True, inventories=None, part=None):
     """Score one (task, language) file of ``submission`` against parsed ``ref``; return its entry dict.
 
     ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None. ``name``: the
@@ -217,11 +220,13 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
     accuracies (``details`` and ``micro`` stay empty); the scores are the same.
     ``inventories``: the phase's ``inventory.json`` (:mod:`evalkit.inventory`, what the training data uses), or None
     (the declared inventory alone); a JSON prediction outside it gets warnings, never another score.
+    ``part``: the file's :class:`evalkit.split.Part` in a test phase split into parts (None: every item scored):
+    the whole prediction is read and checked, only the part's items are scored (or, blind, only counted).
     """
     kind = KINDS[task.kind]
     name = name or "%s/%s.json" % (task.folder, lang)
     if (task.folder, lang) not in submission.files:   # a subset is allowed: one summary line (not_submitted)
-        return _failed_entry(task, lang, "missing", name)
+        return _part_entry(kind, ref, part, _failed_entry(task, lang, "missing", name))
     log = MessageLog(name)
     try:
         if getattr(kind, "reads_documents", False):   # a folder of per-document files (evalkit.timenorm.kind)
@@ -236,11 +241,19 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
         messages.extend(log.close())
         err.message.text += " (this file scores 0)"
         messages.append(err.message)
-        return _failed_entry(task, lang, err.status, name)
+        return _part_entry(kind, ref, part, _failed_entry(task, lang, err.status, name))
+    if part is not None and part.blind:   # nothing is scored: the items validly predicted are counted
+        messages.extend(log.close())
+        return _part_entry(kind, ref, part, _failed_entry(task, lang, "scored", name), pred)
+    scored_ref, scored_pred = (ref, pred) if part is None else kind.restrict(ref, pred, part.indices)
     if details or not getattr(kind, "optional_details", False):
-        result = kind.score(ref, pred, task)
+        result = kind.score(scored_ref, scored_pred, task)
     else:
-        result = kind.score(ref, pred, task, details=False)
+        result = kind.score(scored_ref, scored_pred, task, details=False)
+    if part is not None:   # the file's items, those of the part scored, and the whole file's items zeroed
+        made = kind.predictions(ref, pred)
+        result.sentences, result.scored_sentences = len(ref), len(part.indices)
+        result.zeroed_sentences = sum(1 for i in kind.scorable(ref) if made[i] is None)
     messages.extend(log.close())
     entry = _failed_entry(task, lang, "scored", name)
     entry.update({"score": kind.score_value(result.components), "micro": result.micro,
@@ -249,6 +262,22 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
     entry["components"] = dict((c, result.components[c]) for c in task.components)
     if per_sentence:
         entry["per_sentence"] = getattr(result, "per_sentence", None)
+    return entry
+
+
+def _part_entry(kind, ref, part, entry, pred=None):
+    """``entry`` as a split phase reports it: its file's item count, and in a blind phase (``part.blind``) the items
+    expected and those validly predicted by ``pred`` (None: none) instead of any score."""
+    if part is None:
+        return entry
+    entry["sentences"] = len(ref)
+    entry["scored_sentences"] = 0 if part.blind else len(part.indices)
+    if part.blind:
+        expected = kind.scorable(ref)
+        made = kind.predictions(ref, pred) if pred is not None else [None] * len(ref)
+        entry["expected_items"] = len(expected)
+        entry["valid_items"] = sum(1 for i in expected if made[i] is not None)
+        entry["zeroed_sentences"] = entry["expected_items"] - entry["valid_items"]
     return entry
 
 
@@ -374,17 +403,22 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
                                            getattr(competition, "LANGUAGE_ALIASES", {}), messages)
         other = fingerprint.read_fingerprint(os.path.join(ref_dir, fingerprint.FILE_NAME))
     inventories = inventory.read_inventory(os.path.join(ref_dir, inventory.FILE_NAME))
+    manifest = split.read_split(ref_dir)
+    redacted = manifest is not None and manifest["part"] != "all"
     digest_key = _digest_key(pairs, paths)
     known_hash = reference_cache.get(digest_key) if reference_cache is not None else None
     digest = _SkippedDigest() if known_hash else hashlib.sha256()
     entries = []
     for task, lang in pairs:
         stats = {}
-        ref = load_reference(task, lang, paths[(task.folder, lang)], competition, digest, stats, gold,
-                             reference_cache)
+        path = paths[(task.folder, lang)]
+        ref = load_reference(task, lang, path, competition, digest, stats, gold and not redacted,
+                             reference_cache, redacted)
+        part = split.file_part(manifest, os.path.relpath(path, ref_dir).replace(os.sep, "/"), len(ref))
         name = submission_file_name(competition, task, lang) if named else None
         entries.append(score_file(task, lang, ref, submission, file_limits(limits, stats), messages, other,
-                                  name=name, per_sentence=per_sentence, details=details, inventories=inventories))
+                                  name=name, per_sentence=per_sentence, details=details, inventories=inventories,
+                                  part=part))
         del ref
     summary = not_submitted(entries, len(pairs), named)
     if summary is not None:
@@ -393,10 +427,27 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     if reference_cache is not None:   # the cached bytes never change: hash them once, not once per submission
         reference_cache[digest_key] = ref_hash
     report = build_report(competition, entries, pairs, messages, ref_hash)
+    if manifest is not None:
+        split_report(report, manifest, competition)
     baseline = read_baseline(os.path.join(ref_dir, BASELINE_FILE))
     if baseline is not None:
         report["baseline"] = baseline
     return report
+
+
+def split_report(report, manifest, competition):
+    """Say in ``report`` which part of a split test phase was scored (``report["split"]``, ``notes.split``: counts,
+    never which items); a blind phase's scores are only :data:`evalkit.split.VALID_KEY`, and its entries carry no
+    score."""
+    text = split.describe(manifest, competition, report["entries"])
+    report["split"] = {"mode": manifest.get("mode"), "part": manifest["part"], "unit": split.unit(manifest, competition),
+                       "text": text}
+    report["notes"] = dict(report.get("notes") or {}, split=text)
+    if manifest["part"] == "none":
+        report["scores"] = OrderedDict([(split.VALID_KEY, split.valid_fraction(report["entries"]))])
+        for entry in report["entries"]:
+            entry["score"] = None
+            entry["components"] = {}
 
 
 def _reference_files(competition, ref_dir):

@@ -148,9 +148,15 @@ def _count_label(count, severity):
 def summary(report, max_messages=20):
     """A short human-readable summary: signature, overall score, table, message counts, the first messages
     (participant text printed escaped and cut: no line break, no control character)."""
-    lines = ["%s" % report["title"], "signature: %s" % report["signature"],
-             "overall score (avg_score): %.4f" % report["scores"].get("avg_score", 0.0), ""]
-    lines.extend(_table(report))
+    lines = ["%s" % report["title"], "signature: %s" % report["signature"]]
+    split = (report.get("notes") or {}).get("split")
+    if split:   # a test phase split into parts (evalkit.split): what was scored, never which items
+        lines.append(split)
+    if "valid" in report["scores"] and "avg_score" not in report["scores"]:   # a blind phase: no score
+        lines.extend(["validly predicted (valid): %.4f" % report["scores"]["valid"], ""])
+    else:
+        lines.extend(["overall score (avg_score): %.4f" % report["scores"].get("avg_score", 0.0), ""])
+        lines.extend(_table(report))
     messages = report["messages"]
     counts = {}
     for msg in messages:

@@ -227,9 +227,22 @@ class AnaforaKind(object):
     reads_documents = True
     gold = "full"
 
-    def parse_reference_text(self, data, name, task, lang):
-        """The parsed :class:`Reference` of one reference file."""
+    def parse_reference_text(self, data, name, task, lang, redacted=False):
+        """The parsed :class:`Reference` of one reference file (a redacted document, :mod:`evalkit.split`, is one
+        whose gold XML holds no entity: nothing to read differently)."""
         return parse_reference(data, name, self.gold)
+
+    def restrict(self, ref, pred, indices):
+        """The documents ``indices`` alone (see :meth:`evalkit.kinds.Kind.restrict`); predictions by name."""
+        return Reference([ref.documents[i] for i in indices], ref.gold, ref.size), pred
+
+    def predictions(self, ref, pred):
+        """The read prediction of each document, in reference order (None: no usable file)."""
+        return [pred.get(doc.name) for doc in ref.documents]
+
+    def scorable(self, ref):
+        """Every document is scored."""
+        return list(range(len(ref)))
 
     def parse_prediction_documents(self, submission, task, lang, ref, log, file_limit):
         """``{document name: Document or None}`` for every reference document, read from the submission's

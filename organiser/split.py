@@ -1,0 +1,396 @@
+"""The public / private split of a test phase's gold (docs/test_feedback.md): the gold that decides the ranking is
+never uploaded.
+
+``python -m organiser reference`` runs :func:`split_reference` after the competition's reference builder wrote
+``REF/test/`` with the full gold (organiser/builders.py). By the competition's ``test_feedback`` (its schedule,
+:func:`organiser.schedule.test_feedback`):
+
+- ``public_private`` (default): each reference file's scorable items (sentences, documents, sets) are split,
+  stratified per file, at ``public_fraction``; ``REF/test/`` (uploaded: the platform's test phase) keeps the public
+  items' gold and redacts the private ones'; ``REF/private/test/`` (never uploaded: the final ranking) the reverse;
+- ``blind``: ``REF/test/`` redacts every gold; ``REF/private/test/`` is the whole gold;
+- ``full``: ``REF/test/`` is unchanged; ``REF/private/test/`` is the whole gold too.
+
+Both folders carry ``split.json`` (:mod:`evalkit.split`). The split is deterministic: the items of a file are ranked by
+HMAC-SHA256(seed, "<file>\\0<index>") and the first ``round(fraction * n)`` are public (at least one public and one
+private when ``n >= 2``). ``<file>`` is the file's own path, or, where several files of the phase hold the same items
+(the same inputs in the same order: SCATE's two tasks over one set of documents, ST2024's three tasks over one
+treebank), the first of them, so that an item is public in all of them or in none (a public item of one file never
+gives away the gold of a private item of another). The seed is ``--split-seed`` or, by default, derived from the
+SHA-256 of the full test gold (as secret as the gold, reproducible); only a digest of it is written.
+
+A redacted item keeps its input (forms, tokens, masked line, candidate sentences, document text) and loses its gold,
+so that the scoring program checks the format of every item of a submission against the whole input; items a
+reference builder already excluded from scoring (``null`` gold) stay as they are in both folders.
+"""
+import hashlib
+import hmac
+import json
+import os
+import shutil
+
+from organiser import declarations, schedule as schedule_module
+from evalkit import scoring
+from evalkit import split as evalkit_split
+from evalkit.split import SPLIT_FILE, read_split
+
+TEST_PHASE = "test"
+#: The folder of ``REF`` that holds what the final ranking uses (never uploaded).
+PRIVATE_FOLDER = "private"
+#: An Anafora file without any annotation: a redacted document's gold.
+EMPTY_ANAFORA = ("<?xml version='1.0' encoding='UTF-8'?>\n<data>\n<info><progress>completed</progress></info>\n"
+                 "<annotations>\n</annotations>\n</data>\n")
+
+__all__ = ["split_reference", "split_phase", "read_split", "private_items", "seed_digest", "derive_seed",
+           "SPLIT_FILE", "PRIVATE_FOLDER"]
+
+
+# --------------------------------------------------------------------------- how each kind's items are read and redacted
+
+class JsonItems(object):
+    """A reference file that is a JSON list, one item per sentence (the JSON kinds of evalkit.kinds)."""
+
+    def read(self, data):
+        """The file's items."""
+        return json.loads(data.decode("utf-8-sig"))
+
+    def write(self, items, original):
+        """The bytes of a file holding ``items``."""
+        return (json.dumps(items, ensure_ascii=False) + "\n").encode("utf-8")
+
+    def scorable(self, item):
+        """Whether the item is scored (not excluded by the reference builder)."""
+        return True
+
+
+class PairItems(JsonItems):
+    """``[[form, gold], ...]`` sentences (tagging, lemmas)."""
+
+    def key(self, item, task):
+        """The item's input (what the public test input holds of it)."""
+        return [row[0] for row in item]
+
+    def redact(self, item, task):
+        """The item without its gold."""
+        return [[row[0], None] for row in item]
+
+    def gold(self, item, task):
+        """The item's gold strings."""
+        return [row[1] for row in item if len(row) > 1 and isinstance(row[1], str)]
+
+
+class MorphItems(JsonItems):
+    """``[{"Token": form, "UPOS": ..., <feature>: <value>}, ...]`` sentences."""
+
+    def key(self, item, task):
+        """The forms."""
+        return [[tok[k] for k in task.form_keys if k in tok][:1] for tok in item]
+
+    def redact(self, item, task):
+        """Each token keeps its form only."""
+        return [dict((k, tok[k]) for k in task.form_keys if k in tok) for tok in item]
+
+    def gold(self, item, task):
+        """The values of every token but its form."""
+        return ["%s=%s" % (k, v) for tok in item for k, v in sorted(tok.items()) if k not in task.form_keys]
+
+
+class FillMaskItems(JsonItems):
+    """``{"masked", "text", "masked_tokens"}`` sentences; ``masked_tokens: null`` is an excluded sentence."""
+
+    def key(self, item, task):
+        """The masked line."""
+        return item.get("masked")
+
+    def scorable(self, item):
+        """A sentence with at least one gap and a gold."""
+        return bool(item.get("masked_tokens"))
+
+    def redact(self, item, task):
+        """The masked line and one null per gap (the unmasked text is gold too)."""
+        return {"masked": item.get("masked"), "masked_tokens": [None] * len(item["masked_tokens"])}
+
+    def gold(self, item, task):
+        """The gap fillers and the unmasked text."""
+        golds = [g.get("masked_token") if isinstance(g, dict) else g for g in item["masked_tokens"]]
+        return [g for g in golds if isinstance(g, str)] + ([item["text"]] if isinstance(item.get("text"), str) else [])
+
+
+class BlockItems(object):
+    """Line-aligned text (evalkit.lines): one item per blank-line separated sentence (a list of lines)."""
+
+    def __init__(self, sentence_level):
+        self.sentence_level = sentence_level
+
+    def read(self, data):
+        """The sentences (lists of lines, ``\\r`` dropped), as the scorer's reference parser groups them."""
+        blocks, block = [], []
+        for line in data.decode("utf-8").split("\n") + [""]:
+            line = line[:-1] if line.endswith("\r") else line
+            if not line.strip():
+                if block:
+                    blocks.append(block)
+                block = []
+            else:
+                block.append(line)
+        return blocks
+
+    def write(self, items, original):
+        """Sentences separated by one blank line."""
+        return ("\n\n".join("\n".join(block) for block in items) + "\n").encode("utf-8")
+
+    def scorable(self, item):
+        """Every sentence is scored."""
+        return True
+
+    def key(self, item, task):
+        """The tokens."""
+        return [line.split("\t")[0] for line in item if not line.startswith("# sent_enum")]
+
+    def redact(self, item, task):
+        """Token lines keep the token (``token<TAB>`` at token level), ``# sent_enum`` lines lose their label."""
+        out = []
+        for line in item:
+            if line.startswith("# sent_enum"):
+                out.append(line.split("\t")[0])
+            else:
+                out.append(line.split("\t")[0] + ("" if self.sentence_level else "\t"))
+        return out
+
+    def gold(self, item, task):
+        """The labels."""
+        if self.sentence_level:
+            return [line.split("\t")[-1].strip() for line in item if line.startswith("# sent_enum") and "\t" in line]
+        return [line.split("\t")[-1] for line in item if not line.startswith("# sent_enum") and "\t" in line]
+
+
+class SetItems(object):
+    """JSON Lines choice sets (evalkit.choice): one item per set."""
+
+    def read(self, data):
+        """The sets."""
+        return [json.loads(line) for line in data.decode("utf-8-sig").split("\n") if line.strip()]
+
+    def write(self, items, original):
+        """One set a line."""
+        return "".join(json.dumps(item, ensure_ascii=False, sort_keys=True) + "\n" for item in items).encode("utf-8")
+
+    def scorable(self, item):
+        """Every set is scored."""
+        return True
+
+    def key(self, item, task):
+        """The set's id and candidate sentences."""
+        return [item.get("id"), item.get("sentences")]
+
+    def redact(self, item, task):
+        """The id and the candidates; gold and gold type null (anything else the set carries is left out)."""
+        return {"id": item.get("id"), "sentences": item.get("sentences"), "gold": None, "gold_type": None}
+
+    def gold(self, item, task):
+        """The gold index and the gold type, as strings (the gold sentence itself is one of the candidates)."""
+        return ["gold=%s" % item.get("gold"), "gold_type=%s" % item.get("gold_type")]
+
+
+class DocumentItems(object):
+    """A JSON object of Anafora documents (evalkit.timenorm.kind): one item per document."""
+
+    def read(self, data):
+        """The documents."""
+        return json.loads(data.decode("utf-8-sig"))["documents"]
+
+    def write(self, items, original):
+        """The original object with these documents."""
+        value = json.loads(original.decode("utf-8-sig"))
+        value["documents"] = items
+        return (json.dumps(value, ensure_ascii=False) + "\n").encode("utf-8")
+
+    def scorable(self, item):
+        """Every document is scored."""
+        return True
+
+    def key(self, item, task):
+        """The document's name."""
+        return item.get("name")
+
+    def redact(self, item, task):
+        """The document with an empty gold."""
+        return dict(item, xml=EMPTY_ANAFORA)
+
+    def gold(self, item, task):
+        """The gold XML."""
+        return [item.get("xml") or ""]
+
+
+#: How the items of each kind's reference files are read, redacted and written.
+ITEMS = {"tagging": PairItems(), "candidates": PairItems(), "morph": MorphItems(), "fill_mask": FillMaskItems(),
+         "token_labels": BlockItems(False), "sentence_labels": BlockItems(True), "choice": SetItems(),
+         "scate_intervals": DocumentItems(), "scate_spans": DocumentItems()}
+
+
+# --------------------------------------------------------------------------- the split
+
+def derive_seed(full_dir, files):
+    """The default seed: the SHA-256 (hex) of the full test gold (``files``: ``{relative path: bytes}``)."""
+    digest = hashlib.sha256()
+    for relative in sorted(files):
+        digest.update(("%s\0%d\0" % (relative, len(files[relative]))).encode("utf-8"))
+        digest.update(files[relative])
+    return digest.hexdigest()
+
+
+def seed_digest(seed):
+    """What split.json says of the seed: the first 12 hex digits of SHA-256("seed:" + seed)."""
+    return hashlib.sha256(("seed:%s" % seed).encode("utf-8")).hexdigest()[:12]
+
+
+def public_count(fraction, n):
+    """How many of ``n`` items are public: ``fraction * n`` rounded half up, at least 1 public and 1 private when
+    ``n >= 2``.
+
+    >>> [public_count(0.3, n) for n in (0, 1, 2, 3, 5, 10, 100)]
+    [0, 0, 1, 1, 2, 3, 30]
+    """
+    k = int(fraction * n + 0.5)
+    if n >= 2:
+        k = max(1, min(n - 1, k))
+    return k
+
+
+def rank_key(seed, name, index):
+    """The rank of item ``index`` of file ``name``: HMAC-SHA256(seed, "<name>\\0<index>") (hex)."""
+    return hmac.new(str(seed).encode("utf-8"), ("%s\0%d" % (name, index)).encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def public_indices(seed, name, scorable, fraction):
+    """The sorted public indices among ``scorable`` (item indices) of the file (or group) ``name``."""
+    ranked = sorted(scorable, key=lambda index: rank_key(seed, name, index))
+    return sorted(ranked[:public_count(fraction, len(scorable))])
+
+
+def _reference_files(decl, full_dir):
+    """``[(relative path, task)]`` of the phase's reference files, found as the scoring program finds them."""
+    _, _, pairs, paths = scoring._reference_files(decl, full_dir)
+    return [(os.path.relpath(paths[(task.folder, lang)], full_dir).replace(os.sep, "/"), task) for task, lang in pairs]
+
+
+def split_phase(full_dir, competition, mode, fraction, seed, public_out, private_out):
+    """Split the full gold of ``full_dir`` (a test phase's reference folder) into ``public_out`` (what the platform
+    gets) and ``private_out`` (what the final ranking uses); return ``{"public": manifest, "private": manifest}``.
+
+    ``competition``: a hosted competition (organiser.declarations.Hosted) or its declaration module; ``mode``:
+    ``public_private``, ``blind`` or ``full``; ``seed``: a string, or None for :func:`derive_seed`. Files that are
+    not reference files (phase.json, inventory.json, ...) are copied to both. ``public_out`` may be ``full_dir``
+    itself (everything is read before anything is written).
+    """
+    decl = getattr(competition, "declaration", competition)
+    files = _reference_files(decl, full_dir)
+    data = {}
+    for relative, _ in files:
+        with open(os.path.join(full_dir, *relative.split("/")), "rb") as handle:
+            data[relative] = handle.read()
+    others = {}
+    for root, _, names in os.walk(full_dir):
+        for name in names:
+            relative = os.path.relpath(os.path.join(root, name), full_dir).replace(os.sep, "/")
+            if relative not in data and relative != SPLIT_FILE:
+                with open(os.path.join(root, name), "rb") as handle:
+                    others[relative] = handle.read()
+    if seed is None:
+        seed = derive_seed(full_dir, data)
+    items = dict((relative, ITEMS[task.kind].read(data[relative])) for relative, task in files)
+    groups = {}   # files holding the same items share the first one's split
+    group_of = {}
+    for relative, task in files:
+        key = json.dumps([ITEMS[task.kind].key(item, task) for item in items[relative]], sort_keys=True)
+        group_of[relative] = groups.setdefault(key, relative)
+    notes = getattr(decl, "REPORT_NOTES", None) or {}
+    base = {"mode": mode, "unit": notes.get("unit") or "sentences", "public_fraction": fraction,
+            "seed_digest": seed_digest(seed)}
+    public_files, private_files, public_spec, private_spec = {}, {}, {}, {}
+    for relative, task in files:
+        handler = ITEMS[task.kind]
+        every = items[relative]
+        scorable = [i for i, item in enumerate(every) if handler.scorable(item)]
+        if mode == "public_private":
+            public = public_indices(seed, group_of[relative], scorable, fraction)
+        else:
+            public = [] if mode == "blind" else scorable
+        chosen = set(public)
+        private = [i for i in scorable if i not in chosen] if mode == "public_private" else scorable
+        hidden = set(private)
+        if mode == "full":
+            public_files[relative] = data[relative]
+        else:
+            public_files[relative] = handler.write([handler.redact(item, task) if i in hidden else item
+                                                    for i, item in enumerate(every)], data[relative])
+        if mode == "public_private":
+            private_files[relative] = handler.write([handler.redact(item, task) if i in chosen else item
+                                                     for i, item in enumerate(every)], data[relative])
+        else:
+            private_files[relative] = data[relative]
+        public_spec[relative] = {"items": len(every), "scored": len(public), "indices": public}
+        private_spec[relative] = {"items": len(every), "scored": len(private), "indices": private}
+    public_part = {"public_private": "public", "blind": "none", "full": "all"}[mode]
+    manifests = {"public": dict(base, part=public_part, files=public_spec),
+                 "private": dict(base, part="private" if mode == "public_private" else "all", files=private_spec)}
+    for out, written, manifest in ((public_out, public_files, manifests["public"]),
+                                   (private_out, private_files, manifests["private"])):
+        _write_folder(out, dict(others, **written), manifest)
+    return manifests
+
+
+def _write_folder(out, files, manifest):
+    """Write ``files`` (``{relative path: bytes}``) and the ``split.json`` of ``manifest`` into ``out``."""
+    for relative, content in sorted(files.items()):
+        path = os.path.join(out, *relative.split("/"))
+        if not os.path.isdir(os.path.dirname(path)):
+            os.makedirs(os.path.dirname(path))
+        with open(path, "wb") as handle:
+            handle.write(content)
+    with open(os.path.join(out, SPLIT_FILE), "w", encoding="utf-8") as handle:
+        handle.write(evalkit_split.dumps(manifest))
+
+
+def split_reference(reference_dir, hosted, seed=None, report=print):
+    """The machinery step of ``python -m organiser reference``: split ``reference_dir/test`` by the competition's
+    ``test_feedback`` into itself and ``reference_dir/private/test``; return the manifests, or None when there is
+    nothing to split (no test gold, or a test phase whose gold is public: a practice phase)."""
+    full_dir = os.path.join(reference_dir, TEST_PHASE)
+    private_dir = os.path.join(reference_dir, PRIVATE_FOLDER, TEST_PHASE)
+    if os.path.isdir(private_dir):
+        shutil.rmtree(private_dir)
+    from organiser import bundle
+    if not os.path.isdir(full_dir) or TEST_PHASE in bundle.read_public_gold(reference_dir):
+        return None
+    if not _reference_files(hosted.declaration, full_dir):
+        return None
+    feedback = schedule_module.test_feedback(hosted.schedule)
+    manifests = split_phase(full_dir, hosted, feedback["mode"], feedback["public_fraction"], seed, full_dir,
+                            private_dir)
+    public = manifests["public"]
+    scored = sum(spec["scored"] for spec in public["files"].values())
+    private = sum(spec["scored"] for spec in manifests["private"]["files"].values())
+    report("test feedback: %s (%s): %s/%s scores %d %s (%s part), %s/%s %d (the final ranking; never upload it)"
+           % (feedback["mode"], "seed digest %s" % public["seed_digest"], reference_dir, TEST_PHASE, scored,
+              public["unit"], public["part"], reference_dir, os.path.join(PRIVATE_FOLDER, TEST_PHASE), private))
+    return manifests
+
+
+def private_items(full_dir, private_dir, competition=None):
+    """The gold of every private item, per reference file: ``{relative path: [(index, [gold strings])]}``, read
+    from the full gold ``full_dir`` for the items ``private_dir/split.json`` scores (the private part; in modes
+    blind and full, every item). What the leak audit looks for in everything uploaded. ``competition``: a Hosted or
+    a declaration (default: the top-level competition)."""
+    decl = getattr(competition, "declaration", competition) or declarations.load()
+    manifest = read_split(private_dir)
+    if manifest is None:
+        raise ValueError("%s has no %s" % (private_dir, SPLIT_FILE))
+    found = {}
+    for relative, task in _reference_files(decl, full_dir):
+        handler = ITEMS[task.kind]
+        with open(os.path.join(full_dir, *relative.split("/")), "rb") as handle:
+            every = handler.read(handle.read())
+        spec = manifest["files"].get(relative) or {"indices": []}
+        found[relative] = [(i, handler.gold(every[i], task)) for i in spec["indices"]]
+    return found
