@@ -75,20 +75,27 @@ def atoms(data, into=None):
     return found
 
 
-def files_of(data):
-    """The bytes of every file ``data`` holds: its members when it is a zip (recursively), else itself."""
+def named_files(label, data):
+    """``(path, bytes)`` of every file ``data`` holds (as :func:`files_of`), ``path`` its members' names after
+    ``label`` joined by ``!``."""
     if data[:4] == b"PK\x03\x04":
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                members = [archive.read(info) for info in archive.infolist() if not info.is_dir()]
+                members = [(info.filename, archive.read(info)) for info in archive.infolist() if not info.is_dir()]
         except (zipfile.BadZipFile, RuntimeError, NotImplementedError):
             members = None
         if members is not None:
-            for member in members:
-                for found in files_of(member):
+            for name, member in members:
+                for found in named_files("%s!%s" % (label, name), member):
                     yield found
             return
-    yield data
+    yield label, data
+
+
+def files_of(data):
+    """The bytes of every file ``data`` holds: its members when it is a zip (recursively), else itself."""
+    for _, found in named_files("", data):
+        yield found
 
 
 def _text_atoms(text, found):
@@ -780,36 +787,46 @@ def audit_split(decl, dist, manifest, phase=bundle.OFFICIAL_PHASE):
         lines.append("split audit: mode full: the whole test gold (%d items) is uploaded by the organisers' choice; "
                      "teams see their test scores" % count)
         return SplitAudit(findings, lines)
-    wanted = {}
+    development = set()
+    for relative, data in uploads.items():   # the development gold is public (the starting kit carries it)
+        if relative.startswith("reference" + os.sep) and relative.endswith("-%s.zip" % bundle.DEVELOPMENT_PHASE):
+            atoms(data, development)
+    wanted, shared, repeated = {}, 0, 0
     for name, items in secret.items():
         for index, (label, texts) in items.items():
-            for text in texts:
-                if text and text not in public_texts:
+            texts = [text for text in texts if text]
+            if texts and all(text in public_texts for text in texts):
+                shared += 1      # the same item, with the same gold, is in the public part too
+            elif any(text in development for text in texts):
+                repeated += 1    # the corpus has it in the development data too: public whatever the split
+            else:
+                for text in texts:
                     wanted.setdefault(text, (name, label))
-    shared = sum(1 for items in secret.values() for _, texts in items.values()
-                 if texts and all(not t or t in public_texts for t in texts))
-    seen, scanned = set(), 0
-    for relative, data in sorted(uploads.items()):
-        found = set()
-        for member in files_of(data):
+    seen, scanned, places = set(), 0, {}
+    for relative, data in sorted(uploads.items(), key=lambda item: (not item[0].startswith("reference"), item[0])):
+        for member_name, member in named_files(relative, data):
             digest = hashlib.sha256(member).digest()
             if digest in seen:
                 continue
             seen.add(digest)
             scanned += 1
             member_atoms = atoms(member)
-            found.update(text for text in wanted if text in member_atoms)
-        if found:
-            items = sorted(set(wanted[text] for text in found))
-            findings.append(Finding("audit.private-gold", relative, "%d gold item(s) of the private part are in this "
-                                    "uploaded file (%s): it must hold the public part only" % (
-                                        len(items), ", ".join("%s %s" % item for item in items[:EXAMPLES]))))
+            for text in wanted:
+                if text in member_atoms:
+                    places.setdefault(member_name, set()).add(wanted[text])
+    for member_name, found in sorted(places.items()):
+        items = sorted(found)
+        findings.append(Finding("audit.private-gold", member_name, "%d gold item(s) of the private part can be read "
+                                "from this uploaded file (%s): it must hold the public part only" % (
+                                    len(items), ", ".join("%s %s" % item for item in items[:EXAMPLES]))))
     total = sum(len(items) for items in secret.values())
     lines.append("split audit: mode %s: %d private gold item(s) in %d file(s) of %s, searched in %d uploaded file(s) "
-                 "(%d distinct files inside them: bundles, reference zips, public data, starting kit): %s%s" % (
+                 "(%d distinct files inside them: bundles, reference zips, public data, starting kit): %s%s%s" % (
                      mode, total, len(secret), private_dir, len(uploads), scanned,
-                     "%d found" % len(findings) if findings else "none found",
-                     "; %d private item(s) have the same gold as a public item (not a leak)" % shared if shared else ""))
+                     "found in %d file(s)" % len(places) if places else "none found",
+                     "; %d have the same gold as a public item (not a leak)" % shared if shared else "",
+                     "; %d repeat an item of the development data (public whatever the split; audit.public-gold notes "
+                     "them)" % repeated if repeated else ""))
     for relative, data in sorted(uploads.items()):
         if relative.startswith("reference" + os.sep) and relative.endswith("-%s.zip" % phase):
             found, line = public_part(decl, relative, data, secret, mode)

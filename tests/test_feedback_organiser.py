@@ -21,7 +21,8 @@ SENTENCES = 7
 def gold_sentence(task, index):
     """Sentence ``index`` of a test reference file of ``task``: distinctive forms and gold."""
     a, b = "tx%da" % index, "tx%db" % index
-    if task.kind == "fill_mask":
+    if task.kind == "fill_mask":   # each task its own sentences (the same sentence in two tasks: a split's concern)
+        a, b = a + task.folder[-4:], b + task.folder[-4:]
         return {"masked": "%s %s c" % (a, task.mask_marker), "text": "%s %s c" % (a, b), "masked_tokens": [b]}
     if task.kind == "morph":
         return [{"Token": a, "UPOS": "NOUN", "Case": "Nom"}, {"Token": b, "UPOS": "VERB"}]
@@ -74,8 +75,9 @@ def test_the_uploaded_test_reference_is_the_public_part_with_its_split(public_pr
     uploaded = json.loads(members[name].decode())
     with open(os.path.join(reference, "private", "test", name), encoding="utf-8") as handle:
         private = json.load(handle)
+    assert 0 < len(public_indices(split, name)) < SENTENCES
     for index in range(SENTENCES):
-        public = index in public_indices(SENTENCES)
+        public = index in public_indices(split, name)
         assert (uploaded[index][0][1] is not None) == public
         assert (private[index][0][1] is not None) == (not public)
     # nothing of REF/private/ is uploaded: no member of any bundle is one of its files
@@ -148,7 +150,7 @@ def test_the_split_audit_passes_a_clean_build_and_says_what_it_did(public_privat
 
 
 def test_a_private_item_in_a_public_data_zip_fails(public_private, tmp_path):
-    out, reference, _ = public_private
+    out, reference, split = public_private
     name = "pos_tagging/lat.json"
     with open(os.path.join(reference, "private", "test", name), "rb") as handle:
         private = handle.read()
@@ -160,8 +162,8 @@ def test_a_private_item_in_a_public_data_zip_fails(public_private, tmp_path):
     finally:
         os.remove(leak)
     found = [f for f in result.findings if f.rule == "audit.private-gold"]
-    assert found and found[0].where == os.path.join("public_data", "leak-test.zip")
-    assert "%d gold item(s)" % (SENTENCES - len(public_indices(SENTENCES))) in found[0].text
+    assert found and found[0].where.startswith(os.path.join("public_data", "leak-test.zip") + "!data/")
+    assert "%d gold item(s)" % (SENTENCES - len(public_indices(split, name))) in found[0].text
 
 
 def test_an_unredacted_private_item_in_the_test_reference_fails(public_private, tmp_path):
@@ -172,7 +174,8 @@ def test_an_unredacted_private_item_in_the_test_reference_fails(public_private, 
     members = read_zip(original)
     name = "pos_tagging/lat.json"
     uploaded = json.loads(members[name].decode())
-    uploaded[1] = gold_sentence(st2024.TASKS_BY_FOLDER["pos_tagging"], 1)   # index 1 is private
+    private = next(i for i in range(SENTENCES) if i not in public_indices(split, name))
+    uploaded[private] = gold_sentence(st2024.TASKS_BY_FOLDER["pos_tagging"], private)
     members[name] = json.dumps(uploaded).encode()
     try:
         with open(path, "wb") as handle:
@@ -183,7 +186,7 @@ def test_an_unredacted_private_item_in_the_test_reference_fails(public_private, 
             handle.write(original)
     rules = set(f.rule for f in result.findings)
     assert {"audit.public-part", "audit.private-gold"} <= rules
-    assert any("sentence 2" in f.text and "keep their gold" in f.text for f in result.findings)
+    assert any("sentence %d" % (private + 1) in f.text and "keep their gold" in f.text for f in result.findings)
 
 
 def test_a_test_reference_without_its_split_fails(public_private):
