@@ -110,15 +110,16 @@ def test_description(split, names=None):
 
 def what_participants_see(split, names=None):
     """What participants see during the test phase and how the final ranking is made, in one paragraph (pages,
-    ORGANISERS.md): the same for every mode's three moments."""
+    ORGANISERS.md); a public/private ``split`` without files (a mode declared, nothing built) gives no sizes."""
     mode = mode_of(split)
     if mode == PUBLIC_PRIVATE:
         scored, items, unit = part_sizes(split, names)
-        return ("During the test phase, each submission is scored on the public part of the test set (%s, drawn at "
-                "random by the organisers; which ones is not told): your scores and the leaderboard are that part's. "
-                "The final ranking re-scores each team's official submission (its last scored one) on the private "
-                "part, the other %d %s, whose gold never leaves the organisers; the results show the public and the "
-                "final rank side by side." % (public_part_text(split, names), items - scored, unit))
+        return ("During the test phase, each submission is scored on the public part of the test set (%sdrawn at "
+                "random by the organisers; which items is not told): participants see their scores and the leaderboard "
+                "on that part. The final ranking re-scores each team's official submission (its last scored one) on "
+                "the private part%s, whose gold never leaves the organisers; the results show the public and the "
+                "final rank side by side." % ("%s, " % public_part_text(split, names) if items else "",
+                                              ", the other %d %s" % (items - scored, unit) if items else ""))
     if mode == BLIND:
         return ("During the test phase, no test gold is on the platform: each submission is checked against the test "
                 "input and the leaderboard shows only the share of items validly predicted (%s), which says nothing "

@@ -16,7 +16,7 @@ import html
 import os
 import re
 
-from organiser import declarations
+from organiser import declarations, feedback
 from organiser import schedule as schedule_module
 from evalkit import lines
 from evalkit.messages import DataError
@@ -138,8 +138,8 @@ PHASES_NOTE = (
     "<p>A phase accepts submissions from the moment it opens until the moment it closes; the next phase opens when "
     "it closes. Each team's last submission that was scored in the test phase is its official result: the "
     "organisers' final results re-score exactly that submission. The report of a test-phase submission holds "
-    "your scores and the messages about your submission's format, and nothing of the test gold; on CodaLab the "
-    "test leaderboard stays hidden until the results are published.</p>")
+    "your scores and the messages about your submission's format, and nothing of the test gold; what the test "
+    "phase scores, and how the final ranking is made, is said on the Overview page.</p>")
 
 
 def phases_table(competition, schedule):
@@ -448,12 +448,28 @@ STATISTICS_FILE = "statistics.md"
 
 
 def test_phase_note(context):
-    """A loud paragraph when the test phase is a practice phase (its gold is public); empty otherwise."""
+    """A loud paragraph when the test phase is a practice phase (its gold is public); otherwise what the test phase
+    shows participants and how the final ranking is made (:func:`feedback_note`)."""
     if context.test_state != "practice":
-        return ""
+        return feedback_note(context)
     return ('<p class="note"><strong>The test phase of this bundle is a practice phase:</strong> its gold is public '
             '(%s), so its leaderboard is no official result. The official test phase needs gold that participants '
             'cannot see.</p>' % escape(context.practice_reason))
+
+
+def feedback_note(context):
+    """What participants see during the test phase and how the final ranking is made (organiser.feedback): from
+    the build's test split (``<reference>/test/split.json``, its sizes over the subtask's files), else from the
+    mode the competition's schedule declares."""
+    try:
+        split = feedback.read_split(os.path.join(context.reference or "", "test"))
+    except ValueError:
+        split = None
+    if split is None and context.test_state == "pending":
+        declared = schedule_module.test_feedback(context.hosted.schedule)
+        split = {"mode": declared["mode"], "files": {}} if declared["mode"] != feedback.FULL else None
+    names = set(context.present or ()) or None   # the subtask's reference files (the split counts them only)
+    return '<p class="note"><strong>Test phase.</strong> %s</p>' % escape(feedback.what_participants_see(split, names))
 
 
 def data_release_note(context):
@@ -473,10 +489,9 @@ def data_release_note(context):
 REPORT_POLICY = (
     "<p>What the detailed results show depends on the phase. In the development phase, whose gold you have, they "
     "show everything above. In the test phase they show your scores and the messages about your submission's "
-    "format only: no table per label, item or document, nothing that depends on the hidden test gold. Both "
-    "platforms may serve a submission's detailed results to other users (on CodaLab anyone who knows its address "
-    "can read the detailed results of a leaderboard entry, even while the test leaderboard is hidden), so treat "
-    "them as public.</p>")
+    "format only: no table per label, item or document, nothing that depends on the hidden test gold. The "
+    "platform may serve a submission's detailed results to other users (Codabench serves any submission's "
+    "detailed results to anyone once the competition is published), so treat them as public.</p>")
 
 
 #: The generic placeholders and how each is computed from a :class:`PageContext`.

@@ -10,51 +10,83 @@ import argparse
 import os
 import sys
 
-from organiser import declarations
+from organiser import declarations, feedback
 from organiser import schedule as schedule_module
 
-GENERIC = """# Running a competition of this kit on CodaLab or Codabench (organisers)
+GENERIC = """# Running a competition of this kit on Codabench (organisers)
+
+**Codabench is the platform.** CodaLab Competitions' public servers were phased out at the end of 2025
+(Codabench's newsletter, `documentation/docs/Newsletters_Archive/CodaLab-in-2025.md`); Codabench is the public
+platform left. Upload each subtask's **`<stem>-codabench.zip`** (Codabench's own v2 format). The `<stem>.zip`
+beside it (v1.5) is for a **self-hosted CodaLab instance** only: Codabench accepts it, but its V15Unpacker drops
+what the kit sets in it (the hidden test leaderboard, the forced last submission, the phase ends: every phase
+would close a day before the next opens); `make check` lists, for each v1.5 bundle, what Codabench would make of it.
 
 Every hosted competition goes through the same road, and this procedure is the same for all of them; the
-section of each competition at the end gives its own names, phases and dates (each build also writes its own
-copy, filled with what that build holds: `dist/ORGANISERS.md`, `dist/<id>/ORGANISERS.md`).
+section of each competition at the end gives its own names, phases, dates and test feedback (each build also
+writes its own copy, filled with what that build holds: `dist/ORGANISERS.md`, `dist/<id>/ORGANISERS.md`).
 
 ## 1. Build and check
 `make COMPETITION=<id> DATA=<release> [TEST_GOLD=<test gold>]` (ST2024: `make DATA=<release>`) runs the
-competition's reference builder, its baselines, the one bundle builder and writes everything to its `dist/`
-folder; `make check COMPETITION=<id>` checks the build by the platforms' rules, runs every phase as both
-platforms' workers would, and audits it for leaks (below). Every date comes from the competition's
-`schedule.yaml`: edit it and rebuild, never edit a date on the platform only. A phase accepts submissions from
-the instant it opens until the instant it closes; on CodaLab a phase ends when the next opens, on Codabench each
-phase has its own end (it starts one second after the previous one ends: Codabench refuses equal instants).
+competition's reference builder, splits the test gold (section 2), runs its baselines and the one bundle builder,
+and writes everything to its `dist/` folder; `make check COMPETITION=<id>` checks the build by the platforms'
+rules, runs every phase as the platforms' workers would, and audits it for leaks (below). Every date comes from
+the competition's `schedule.yaml`: edit it and rebuild, never edit a date on the platform only. A phase accepts
+submissions from the instant it opens until the instant it closes; on Codabench each phase has its own end (the
+next starts one second after: Codabench refuses equal instants); on a self-hosted CodaLab a phase ends when the
+next opens.
 
 What a build holds:
-- two bundles per subtask: `<stem>.zip` (CodaLab v1.5) and `<stem>-codabench.zip` (Codabench v2), with the same
-  pages, programs and data;
-- `reference/<subtask>-<phase>.zip`: each phase's reference data (also inside the bundles); without test gold the
-  test phase holds a placeholder (`TEST_REFERENCE_PENDING.txt`) and `make check` says PENDING;
+- two bundles per subtask with the same pages, programs and data: `<stem>-codabench.zip` (**Codabench**, v2: the
+  one to upload) and `<stem>.zip` (v1.5: a self-hosted CodaLab instance only);
+- `reference/<subtask>-<phase>.zip`: each phase's reference data (also inside the bundles); the test phase's holds
+  only what the platform may score (section 2); without test gold it is a placeholder
+  (`TEST_REFERENCE_PENDING.txt`) and `make check` says PENDING;
 - `public_data/<subtask>-test.zip`: the test input, **in no bundle and no starting kit**; the bundles' test phase
   has a placeholder public data (`TEST_DATA_PENDING.txt`) and `make check` says PENDING until you attach it;
 - `starting_kit.zip`: the validator, the scoring program, the baselines' code, the development reference (to
   score development predictions locally) and the development data;
 - `submissions/`: the baseline submissions (`make check` submits them; `make results` ranks them beside the teams).
+Beside the build, the reference folder (`reference_data/`, `reference_data/<id>/`) keeps in `private/test/` the
+gold the final ranking uses: **never upload it, never share it** (nor the split's seed, `SPLIT_SEED=`).
 
 A test gold that participants can see is never silently used: a reference builder that knows its test gold is
 public (SCATE's spans-only TempEval gold, SpanglishEval's sets rebuilt from the public Bangor corpus) says so,
 and the build labels the test phase a **practice** phase on the platform and the pages (`make check` notes it).
 Build the real one with `TEST_GOLD=<hidden gold>`.
 
-## 2. What participants can see, on each platform (read from the platforms' source)
-| | CodaLab Competitions (legacy) | Codabench |
-|---|---|---|
-| public data and starting kit of every phase | listed to approved participants from the first day, whatever the phase's start date (`_get_starting_kit.html`); downloadable by its key with no check (`download_dataset`) | listed to approved participants from the first day (`_tabs.tag`), its key in the public competition API; downloadable by key (`datasets/views.py`) |
-| detailed results of a submission | `detailed_results.html` of any submission on a leaderboard is served to anyone, anonymous included, in every phase, the hidden test phase too (`MyCompetitionSubmissionOutput`); submission ids are sequential | any submission's detailed results are served to anyone once the competition is published (`get_detail_result`, no permission) |
-| a team's own test scores | the Score column is hidden in the test phase (`hide_results`), but the score is in the page's source and in `/api/submission/<id>/get_score`; the scoring stdout is refused, stderr is shown | always shown in the team's submission panel; no setting hides them |
-| other teams' test scores | the test leaderboard is hidden until you switch it to Default; `hide_chart` keeps the home page's chart of daily best scores off | the leaderboard is visible in every phase (a hidden leaderboard is still served by `/api/phases/<id>/get_leaderboard/`) |
-| logs, outputs and submitted files of other teams' submissions | not served (unless a team makes its own submission public) | served to anonymous callers for leaderboard submissions unless the phase has `hide_output` (the bundles set it on the test phase) |
-| each team's last submission official | `force_submission_to_leaderboard` puts each newly scored submission on the leaderboard; in the test phase (`hide_results`) the server refuses any other change; in the development phase the button is hidden (`disallow_leaderboard_modifying`) but the API still lets a team choose its entry; in every phase a team that deletes its latest submission removes its entry | `submission_rule: Force_Last` in every phase, enforced by the server, per user account |
+## 2. The test phase's feedback: what participants see, and when
+On Codabench each team sees its own test scores after every submission, every column, at full precision (the
+submission panel: no setting hides them); any logged-in user can list every stored score of every submission
+(`/api/submission_scores/`), hidden columns and leaderboards included; a hidden leaderboard is still served
+(`/api/phases/<id>/get_leaderboard/`) and every phase uses the same leaderboard. So **whatever the platform's
+test phase scores is public**, and the kit uploads only the gold you accept to reveal. A competition declares its
+mode in its schedule (`test_feedback: {mode: public_private, public_fraction: 0.3}`, the default):
 
-What the kit does about it, so that nothing a participant can reach reveals a hidden gold:
+| mode | the platform's test phase scores | participants see during the test phase | the final ranking (`make results`) |
+|---|---|---|---|
+| `public_private` (default) | the public part: a share of the test items (`public_fraction`), drawn per file from a seed you keep; the uploaded test reference holds the gold of those items only | their scores and the leaderboard on the public part ("public part: N of M sentences" in the phase's description, the pages and each report); which items are public is not told | each team's official submission scored on the private part (`private/test/`, never uploaded), with the public rank beside the final one |
+| `blind` | no gold at all: the format of every submission against the test input | only the share of items validly predicted (the leaderboard's "Valid predictions" column) | each team's official submission scored on the whole test gold (`private/test/`) |
+| `full` | the whole test gold (uploaded) | their full test scores after every submission, and the leaderboard on them | the same gold |
+
+The split is reproducible: the same seed gives the same public items in every bundle, reference and results run
+(default seed: derived from the full test gold; `make SPLIT_SEED=<secret>` sets it). `make check` proves, for each
+build, that no file of any bundle, reference zip, public data or starting kit holds a gold item of the private
+part, and that the uploaded test reference can score only the public part (every other item redacted).
+
+## 3. What participants can see, on each platform (read from the platforms' source)
+| | Codabench | CodaLab Competitions (self-hosted, legacy) |
+|---|---|---|
+| public data and starting kit of every phase | listed to approved participants from the first day (`_tabs.tag`), its key in the public competition API; downloadable by key (`datasets/views.py`) | listed to approved participants from the first day, whatever the phase's start date (`_get_starting_kit.html`); downloadable by its key with no check (`download_dataset`) |
+| detailed results of a submission | any submission's detailed results are served to anyone once the competition is published (`get_detail_result`, no permission) | `detailed_results.html` of any submission on a leaderboard is served to anyone, anonymous included, in every phase, the hidden test phase too (`MyCompetitionSubmissionOutput`); submission ids are sequential |
+| a team's own test scores | always shown in the team's submission panel; no setting hides them | the Score column is hidden in the test phase (`hide_results`), but the score is in the page's source and in `/api/submission/<id>/get_score`; the scoring stdout is refused, stderr is shown |
+| other teams' test scores | the leaderboard is visible in every phase (a hidden leaderboard is still served by `/api/phases/<id>/get_leaderboard/`); every stored score is listed by `/api/submission_scores/` to any logged-in user | the test leaderboard is hidden until you switch it to Default; `hide_chart` keeps the home page's chart of daily best scores off |
+| logs, outputs and submitted files of other teams' submissions | served to anonymous callers for leaderboard submissions unless the phase has `hide_output` (the v2 bundles set it on the test phase) | not served (unless a team makes its own submission public) |
+| each team's last submission official | `submission_rule: Force_Last` in every phase, enforced by the server, per user account | `force_submission_to_leaderboard` puts each newly scored submission on the leaderboard; in the test phase (`hide_results`) the server refuses any other change; in the development phase the button is hidden (`disallow_leaderboard_modifying`) but the API still lets a team choose its entry; in every phase a team that deletes its latest submission removes its entry |
+
+What the kit does about it, so that nothing a participant can reach reveals the gold that decides the ranking:
+- **The test gold.** Only the part that section 2's mode gives away is uploaded; the rest stays in
+  `private/test/` and is used by `make results` only.
 - **Reports.** The scoring program reads whose gold a phase has (`phase.json` in its reference data). In the
   development phase (its gold is in the starting kit) a report shows everything; in the test phase it shows the
   team's scores and the messages about its submission's format only: no per-label, per-item or per-document
@@ -64,69 +96,75 @@ What the kit does about it, so that nothing a participant can reach reveals a hi
 - **The leak audit** of `make check` runs each bundle's own scoring program on a few submissions against each
   hidden reference and against a scrambled copy of it (any text that differs, numbers aside, is a leak), looks for
   the hidden gold's strings in what the program prints, for hidden gold items in every public file (a gap-filling
-  sentence readable from another task's public input, a reference copied into public data), and for the test
-  input in anything reachable before the test phase opens.
+  sentence readable from another task's public input, a reference copied into public data), for the test
+  input in anything reachable before the test phase opens, and for the private part's gold in everything uploaded
+  (section 2). A Codabench bundle has its CodaLab twin's members (`make check` says so and audits them there).
 - **Official results** come from `make results`: it re-scores each team's last submission that the platform
-  scored in the test phase, from the platform's bulk download, whatever the leaderboard shows. On CodaLab's
-  development phase a team may still choose its leaderboard entry; the development leaderboard is informal.
+  scored in the test phase, from the platform's bulk download, on the gold kept apart, whatever the leaderboard
+  shows.
 - **Codabench, snapshot of the source read:** a task's reference data key appears in the public competition API
   and a dataset could be downloaded by key without a check; Codabench's later changes (PR #2348, "Add permission
-  check to datasets/download") are reported to close this. Check on your instance that
-  `/datasets/download/<key>/` refuses an anonymous caller before the test gold is uploaded; if it does not, keep
-  the placeholder reference during the test phase, attach the test reference when it closes and rerun the
-  submissions, or rank only with `make results`.
+  check to datasets/download") are reported to close this. Mode `public_private` or `blind` makes it harmless
+  for the ranking (the uploaded reference holds no private gold); in mode `full`, check on your instance that
+  `/datasets/download/<key>/` refuses an anonymous caller before the test gold is uploaded.
 
-## 3. Upload (once per bundle)
-**CodaLab Competitions.** *My Competitions*, *Create Competition*, upload `<stem>.zip`. In *Edit*, compare each
-phase's start date and the competition's end date with the schedule; leave "Force submission to leaderboard" and
-"Disallow leaderboard modifying" on, the test phase's leaderboard mode on "Hide results". The account that
-uploads owns the bundle's datasets: it is the one that can later replace a dataset's file in place.
-
+## 4. Upload (once per bundle)
 **Codabench.** *Benchmarks / Competitions*, *Management*, *Upload*, `<stem>-codabench.zip`. In the editor,
 compare each phase's start and end with the schedule; the leaderboard's submission rule must be "Force Last",
 "show detailed results in leaderboard" off, the test phase's "hide output" on. **Only the account that uploaded
 the bundle can later edit its tasks** (a task's reference data: `api/views/tasks.py` refuses anyone else, even a
-collaborator): keep that account for the test gold.
+collaborator): keep that account for the test gold. Do not upload `<stem>.zip` to Codabench (see the top).
+
+**A self-hosted CodaLab instance.** *My Competitions*, *Create Competition*, upload `<stem>.zip`. In *Edit*,
+compare each phase's start date and the competition's end date with the schedule; leave "Force submission to
+leaderboard" and "Disallow leaderboard modifying" on, the test phase's leaderboard mode on "Hide results". The
+account that uploads owns the bundle's datasets: it is the one that can later replace a dataset's file in place.
 
 Never re-upload a rebuilt bundle once the competition is live: that creates a new competition (registrations and
 submissions are lost). Everything that changes later is data, attached as below.
 
-## 4. Publish and approve
-Publish the competition (CodaLab: *Publish*; Codabench: *Publish* in the editor). Registration needs approval
-on both (`has_registration: true`, `registration_auto_approve: false`): approve participants in *Participants*.
+## 5. Publish and approve
+Publish the competition (Codabench: *Publish* in the editor; CodaLab: *Publish*). Registration needs approval
+on both (`registration_auto_approve: false`, `has_registration: true`): approve participants in *Participants*.
 Only approved participants see the Files tab (public data and starting kits).
 
-## 5. Add the test gold (before the test phase opens)
-Build the test reference: `make COMPETITION=<id> DATA=<release> TEST_GOLD=<test gold>` writes
-`reference/<subtask>-test.zip` (and the baseline test submissions); `make check` now runs and audits the test
-phase. Upload, per subtask:
-- **CodaLab:** *My Datasets*, *Create dataset*, type **Reference Data**, `reference/<subtask>-test.zip`; then the
-  competition's *Edit*, the test phase, *Reference Data*: the new dataset; *Save*.
+## 6. Add the test reference (before the test phase opens)
+Build it: `make COMPETITION=<id> DATA=<release> TEST_GOLD=<test gold>` writes `reference/<subtask>-test.zip` (the
+part section 2's mode uploads) and keeps the rest in the reference folder's `private/test/`; `make check` now
+runs and audits the test phase. Upload `reference/<subtask>-test.zip`, never anything of `private/`, per subtask:
 - **Codabench** (as the account that uploaded the bundle): *Resources*, *Datasets*, *Add*, type **Reference
-  Data**, the same zip; *Resources*, *Tasks*, the test phase's task, *Reference data*: the new dataset; *Save*.
+  Data**, `reference/<subtask>-test.zip`; *Resources*, *Tasks*, the test phase's task, *Reference data*: the new
+  dataset; *Save*.
+- **Self-hosted CodaLab:** *My Datasets*, *Create dataset*, type **Reference Data**, the same zip; then the
+  competition's *Edit*, the test phase, *Reference Data*: the new dataset; *Save*.
 
 Then check: submit `submissions/baseline-…-test.zip` (or `<id>-test-baseline.zip`) to the test phase once it is
-open, compare its scores with the build's baseline table, and remove that submission (CodaLab shows organisers
-the hidden leaderboard).
+open, compare its scores with what the scoring program gives locally on `reference/<subtask>-test.zip`, and
+remove that submission.
 
-## 6. Release the test input (when the test phase opens)
+## 7. Release the test input (when the test phase opens)
 At the test phase's opening instant (section of the competition below), per subtask:
-- **CodaLab:** *My Datasets*, *Create dataset*, type **Public Data**, `public_data/<subtask>-test.zip`; the
-  competition's *Edit*, the test phase, *Public Data*: the new dataset; *Save* (it is listed at once). Or, as the
-  account that uploaded the bundle, replace the file of the test phase's placeholder public data in *My
-  Datasets*, *Edit* (same key and link).
-- **Codabench:** *Resources*, *Datasets*, *Add*, type **Public Data**, the same zip; the editor, *Phases*, the
-  test phase, *Public Data*: the new dataset; *Save*.
+- **Codabench:** *Resources*, *Datasets*, *Add*, type **Public Data**, `public_data/<subtask>-test.zip`; the
+  editor, *Phases*, the test phase, *Public Data*: the new dataset; *Save*.
+- **Self-hosted CodaLab:** *My Datasets*, *Create dataset*, type **Public Data**, the same zip; the competition's
+  *Edit*, the test phase, *Public Data*: the new dataset; *Save* (it is listed at once). Or, as the account that
+  uploaded the bundle, replace the file of the test phase's placeholder public data in *My Datasets*, *Edit*
+  (same key and link).
 
 No platform has a setting that releases data at a date: this step is yours.
 
-## 7. After the test phase: results
-1. Download every submission of the test phase (CodaLab: the phase's "download all results"; Codabench: select
-   the submissions, "download", with the submissions CSV beside the zip).
-2. `make results COMPETITION=<id> SUBMISSIONS=<download>`: each team's official submission re-scored, ranked
-   with paired-bootstrap intervals, tables and figures for the findings paper.
-3. Reveal the test leaderboard: **CodaLab**: *Edit*, the test phase, *Leaderboard mode*: "Default", *Save*
-   (the pages promise this once the results are notified). **Codabench**: the leaderboard is already visible.
+## 8. After the test phase: results
+1. Download every submission of the test phase (Codabench: select the submissions, "download", with the
+   submissions CSV beside the zip; a single submission's file downloads from its row; self-hosted CodaLab: the
+   phase's "download all results").
+2. `make results COMPETITION=<id> SUBMISSIONS=<download>`: each team's official submission re-scored on the gold
+   kept apart (`private/test/`: the private part in mode `public_private`, the whole test gold in modes `blind`
+   and `full`), ranked with paired-bootstrap intervals and significance on that part; in mode `public_private`
+   the tables show each team's public rank (on the part the platform scored) beside its final rank, with the
+   shake-up (Spearman's rho, Kendall's tau-b, the teams that moved).
+3. Publish the results (`results.md`, `results.html`): on Codabench the leaderboard shows the public part's
+   scores (or the valid counts) and stays as it is; the final ranking is `make results`'s. On a self-hosted
+   CodaLab: *Edit*, the test phase, *Leaderboard mode*: "Default", *Save*.
 """
 
 SECTION = """### {title} (`{cid}`)
@@ -137,6 +175,7 @@ SECTION = """### {title} (`{cid}`)
 {phases}
 - Results notification: {notification}.
 - Test gold: {test_gold}
+- Test feedback: {feedback}
 - Test input to release when the test phase opens: {test_input}.
 {notes}"""
 
@@ -154,36 +193,62 @@ def competition_section(hosted, manifest=None):
                                              schedule_module.human(window.closes)))
     state = (manifest or {}).get("test_state")
     if state == "pending":
-        gold = "not in this build: the test phase has the placeholder; add `TEST_GOLD=<test gold>` (section 5)."
+        gold = "not in this build: the test phase has the placeholder; add `TEST_GOLD=<test gold>` (section 6)."
     elif state == "practice":
         gold = ("public (%s): this build's test phase is a labelled PRACTICE phase; build the real one with "
                 "`TEST_GOLD=<hidden test gold>`." % manifest.get("practice_reason", ""))
     elif state == "real":
-        gold = "hidden, in this build's `reference/<subtask>-test.zip` (upload it as section 5 says)."
+        gold = ("in this build: `reference/<subtask>-test.zip` is what the platform may score (upload it as section 6 "
+                "says), the reference folder's `private/test/` what the final ranking uses (never upload it).")
     else:
-        gold = "give `TEST_GOLD=<test gold>` to the build (section 5); without it, a placeholder."
+        gold = "give `TEST_GOLD=<test gold>` to the build (section 6); without it, a placeholder."
     test_inputs = (manifest or {}).get("test_input")
     if test_inputs is None:
         test_inputs = ["public_data/%s-test.zip" % subtask for subtask in hosted.subtasks()]
     return SECTION.format(
         title=hosted.declaration.TITLE, cid=hosted.cid, make=make, check=check,
-        bundles=", ".join("`%s.zip` (CodaLab) and `%s-codabench.zip` (Codabench)" % (s, s) for s in stems),
+        bundles=", ".join("`%s-codabench.zip` (Codabench: upload this) and `%s.zip` (self-hosted CodaLab only)"
+                          % (s, s) for s in stems),
+        feedback=feedback_line(hosted, manifest),
         schedule=os.path.relpath(hosted.schedule, declarations.ROOT), phases="\n".join(rows),
         notification=schedule_module.human(schedule.results_notification), test_gold=gold,
         test_input=", ".join("`%s`" % t for t in test_inputs) or "none in this build",
         notes="".join("- %s\n" % " ".join(note.split()) for note in declarations.wording(hosted.cid)["organiser_notes"]))
 
 
+def feedback_line(hosted, manifest=None):
+    """The competition's test feedback in words: its mode (the build's ``split.json`` when ``manifest``, a build's
+    ``build.json``, names a reference folder that has one; else the schedule's ``test_feedback``), the public
+    part's size in this build, what participants see and how the final ranking is made (organiser.feedback)."""
+    split = None
+    if manifest and manifest.get("reference"):
+        try:
+            split = feedback.read_split(os.path.join(manifest["reference"], "test"))
+        except ValueError:
+            split = None
+    if split is not None:
+        text = "mode `%s`" % split["mode"]
+        if split["mode"] == feedback.PUBLIC_PRIVATE:
+            text += " (%s in this build)" % feedback.public_part_text(split)
+        return "%s. %s" % (text, feedback.what_participants_see(split))
+    declared = schedule_module.test_feedback(hosted.schedule)
+    text = "mode `%s` (`test_feedback` of `%s`)" % (declared["mode"], os.path.relpath(hosted.schedule,
+                                                                                      declarations.ROOT))
+    if declared["mode"] == feedback.PUBLIC_PRIVATE:
+        text += ", public fraction %g" % declared["public_fraction"]
+    return "%s. %s" % (text, feedback.what_participants_see({"mode": declared["mode"], "files": {}}))
+
+
 def document(cids=None):
     """``docs/organisers.md``: the generic procedure, then one section per hosted competition."""
     cids = cids or declarations.hosted_ids()
     sections = [competition_section(declarations.Hosted(cid)) for cid in cids]
-    return GENERIC + "\n## 8. Each competition\n\n" + "\n".join(sections)
+    return GENERIC + "\n## 9. Each competition\n\n" + "\n".join(sections)
 
 
 def build_copy(hosted, manifest):
     """A build's own ``ORGANISERS.md``: the generic procedure and the section of its competition as built."""
-    return GENERIC + "\n## 8. This build\n\n" + competition_section(hosted, manifest)
+    return GENERIC + "\n## 9. This build\n\n" + competition_section(hosted, manifest)
 
 
 def main(argv=None):
