@@ -77,7 +77,7 @@ MANIFEST = "build.json"
 #: What the scoring program reads in each phase's reference data: whose gold it is (organiser.pages says it too).
 PHASE_FILE = "phase.json"
 #: The members of a phase's reference zip that ride along and are never scored.
-RIDERS = (PHASE_FILE, "other_split.json", "baseline_scores.json", "inventory.json")
+RIDERS = (PHASE_FILE, "other_split.json", "baseline_scores.json", "inventory.json", "split.json")
 #: Written by a competition's reference builder beside its phases.
 PUBLIC_FOLDER = "public"
 PUBLIC_GOLD_FILE = "public_gold.json"
@@ -466,8 +466,8 @@ def reference_members(hosted, phase_dir, subtask, baselines_dir=None, phase=None
 
     Only the subtask's (task, lang) pairs are taken (what the scorer scores is exactly the files present);
     ``missing`` lists the declared pairs without a file. What rides along, never scored: ``phase.json`` (the
-    reports' policy, :func:`phase_policy`), ``other_split.json`` (recognises predictions for the other split)
-    and, from ``baselines_dir`` (``make baselines``), ``baseline_scores.json`` (the baseline's scores on this
+    reports' policy, :func:`phase_policy`), ``other_split.json`` (recognises predictions for the other split),
+    ``split.json`` (the part of a split test phase its gold scores, organiser/split.py) and, from ``baselines_dir`` (``make baselines``), ``baseline_scores.json`` (the baseline's scores on this
     phase, shown beside a participant's in ``detailed_results.html``).
     """
     decl = hosted.declaration
@@ -481,7 +481,7 @@ def reference_members(hosted, phase_dir, subtask, baselines_dir=None, phase=None
                 members[name] = handle.read()
         else:
             missing.append(name)
-    for rider in ("other_split.json", "inventory.json"):   # written by the reference builder, never scored
+    for rider in ("other_split.json", "inventory.json", "split.json"):   # written by the reference road, never scored
         if members and os.path.isfile(os.path.join(phase_dir, rider)):
             with open(os.path.join(phase_dir, rider), "rb") as handle:
                 members[rider] = handle.read()
