@@ -513,8 +513,8 @@ def reference_members(hosted, phase_dir, subtask, baselines_dir=None, phase=None
 
     Only the subtask's (task, lang) pairs are taken (what the scorer scores is exactly the files present);
     ``missing`` lists the declared pairs without a file. What rides along, never scored: ``phase.json`` (the
-    reports' policy, :func:`phase_policy`), ``other_split.json`` (recognises predictions for the other split)
-    and, from ``baselines_dir`` (``make baselines``), ``baseline_scores.json`` (the baseline's scores on this
+    reports' policy, :func:`phase_policy`), ``other_split.json`` (recognises predictions for the other split),
+    ``split.json`` (the part of a split test phase its gold scores, organiser/split.py) and, from ``baselines_dir`` (``make baselines``), ``baseline_scores.json`` (the baseline's scores on this
     phase, shown beside a participant's in ``detailed_results.html``).
     """
     decl = hosted.declaration

@@ -94,10 +94,9 @@ def test_description(split, names=None):
     made (None without a split: the description stays as the competition's source wrote it)."""
     mode = mode_of(split) if split else None
     if mode == PUBLIC_PRIVATE:
-        scored, items, unit = part_sizes(split, names)
         return ("Scored on the public part of the test set only (%s, drawn at random, which ones is not told): "
                 "the leaderboard ranks that part. The final ranking scores each team's official submission on the "
-                "other %d %s, whose gold the organisers keep." % (public_part_text(split, names), items - scored, unit))
+                "private part, whose gold the organisers keep." % public_part_text(split, names))
     if mode == BLIND:
         return ("Blind phase: no test gold is on the platform. Each submission's format is checked against the test "
                 "input and the leaderboard shows only the share of items validly predicted (%s). The final ranking "
@@ -113,13 +112,12 @@ def what_participants_see(split, names=None):
     ORGANISERS.md); a public/private ``split`` without files (a mode declared, nothing built) gives no sizes."""
     mode = mode_of(split)
     if mode == PUBLIC_PRIVATE:
-        scored, items, unit = part_sizes(split, names)
+        items = part_sizes(split, names)[1]
         return ("During the test phase, each submission is scored on the public part of the test set (%sdrawn at "
                 "random by the organisers; which items is not told): participants see their scores and the leaderboard "
                 "on that part. The final ranking re-scores each team's official submission (its last scored one) on "
-                "the private part%s, whose gold never leaves the organisers; the results show the public and the "
-                "final rank side by side." % ("%s, " % public_part_text(split, names) if items else "",
-                                              ", the other %d %s" % (items - scored, unit) if items else ""))
+                "the private part, whose gold never leaves the organisers; the results show the public and the final "
+                "rank side by side." % ("%s, " % public_part_text(split, names) if items else ""))
     if mode == BLIND:
         return ("During the test phase, no test gold is on the platform: each submission is checked against the test "
                 "input and the leaderboard shows only the share of items validly predicted (%s), which says nothing "

@@ -271,7 +271,7 @@ def test_each_mode_says_what_participants_see_and_how_the_ranking_is_made():
                                                                   "b": {"items": 5, "scored": 2, "indices": [1, 2]}}}
     assert feedback.public_part_text(split) == "public part: 5 of 15 sets"
     assert feedback.public_part_text(split, ["b"]) == "public part: 2 of 5 sets"
-    assert "other 10 sets" in feedback.test_description(split)
+    assert "public part: 5 of 15 sets" in feedback.test_description(split)
     assert "private part" in feedback.what_participants_see(split)
     blind_split = dict(split, mode="blind")
     assert feedback.public_part_text(blind_split) is None

@@ -278,13 +278,14 @@ def run(data, sets_dir, split):
 CHECKED = "kneser_ney_%d" % ORDER
 
 
-def read_phase_reference(reference_dir):
-    """The reference sets of one phase folder (``reference.jsonl``)."""
+def read_phase_reference(reference_dir, redacted=False):
+    """The reference sets of one phase folder (``reference.jsonl``); ``redacted``: sets whose gold the test phase's
+    split redacted (docs/test_feedback.md) are read too (only their candidates are used)."""
     path = os.path.join(reference_dir, declaration.REFERENCE_FILE)
     if not os.path.isfile(path):
         raise DataError(path, "", "missing reference (run competitions/spanglisheval/reference.py first)")
     with io.open(path, encoding="utf-8") as handle:
-        return choice.parse_reference(handle, path)
+        return choice.parse_reference(handle, path, redacted)
 
 
 def write_zip(path, submission):
@@ -313,7 +314,7 @@ def competition_outputs(data, reference_dir, out):
         scored[name] = dict(entry["components"], signature=report["signature"], task=task.key, lang=lang)
     test_dir = os.path.join(os.path.dirname(os.path.abspath(reference_dir)), "test")
     if os.path.isfile(os.path.join(test_dir, declaration.REFERENCE_FILE)):
-        test = read_phase_reference(test_dir)
+        test = read_phase_reference(test_dir, redacted=True)
         write_zip(os.path.join(subs, "spanglisheval-test-baseline.zip"), kneser_ney_submission(test, models["kneser_ney"]))
     os.makedirs(os.path.join(out, "baselines"), exist_ok=True)
     with io.open(os.path.join(out, "baselines", "table.md"), "w", encoding="utf-8", newline="\n") as handle:

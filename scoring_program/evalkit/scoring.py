@@ -408,13 +408,14 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     digest_key = _digest_key(pairs, paths)
     known_hash = reference_cache.get(digest_key) if reference_cache is not None else None
     digest = _SkippedDigest() if known_hash else hashlib.sha256()
-    entries = []
+    entries, relatives = [], []
     for task, lang in pairs:
         stats = {}
         path = paths[(task.folder, lang)]
         ref = load_reference(task, lang, path, competition, digest, stats, gold and not redacted,
                              reference_cache, redacted)
-        part = split.file_part(manifest, os.path.relpath(path, ref_dir).replace(os.sep, "/"), len(ref))
+        relatives.append(os.path.relpath(path, ref_dir).replace(os.sep, "/"))
+        part = split.file_part(manifest, relatives[-1], len(ref))
         name = submission_file_name(competition, task, lang) if named else None
         entries.append(score_file(task, lang, ref, submission, file_limits(limits, stats), messages, other,
                                   name=name, per_sentence=per_sentence, details=details, inventories=inventories,
@@ -428,7 +429,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
         reference_cache[digest_key] = ref_hash
     report = build_report(competition, entries, pairs, messages, ref_hash)
     if manifest is not None:
-        split_report(report, manifest, competition)
+        split_report(report, split.scored_files(manifest, relatives), competition)
     baseline = read_baseline(os.path.join(ref_dir, BASELINE_FILE))
     if baseline is not None:
         report["baseline"] = baseline
@@ -436,7 +437,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
 
 
 def split_report(report, manifest, competition):
-    """Say in ``report`` which part of a split test phase was scored (``report["split"]``, ``notes.split``: counts,
+    """Say in ``report`` which part of a split test phase was scored (``manifest``: of the files scored) (``report["split"]``, ``notes.split``: counts,
     never which items); a blind phase's scores are only :data:`evalkit.split.VALID_KEY`, and its entries carry no
     score."""
     text = split.describe(manifest, competition, report["entries"])

@@ -82,6 +82,12 @@ def file_part(manifest, relative, items):
     return Part(indices=list(spec["indices"]))
 
 
+def scored_files(manifest, relatives):
+    """``manifest`` with the files ``relatives`` alone (the reference files present: a subtask's reference data
+    holds some of the phase's files, and its counts are its own)."""
+    return dict(manifest, files=dict((name, spec) for name, spec in manifest["files"].items() if name in relatives))
+
+
 def unit(manifest, competition):
     """What the manifest's items are ("sentences", "documents", "sets")."""
     notes = getattr(competition, "REPORT_NOTES", None) or {}

@@ -1,0 +1,486 @@
+"""The public / private split of the test gold (organiser/split.py) and the scorer that scores only the part it is
+given (scoring_program/evalkit/split.py), on each competition's sample build with its hidden test gold
+(docs/test_feedback.md).
+
+Per competition: the full test gold is built by the competition's own reference builder alone (no split), the
+baselines' test submission by its baselines builder; the split is then made in-process with chosen modes and seeds.
+A submission is changed item by item (an item's prediction set to its gold, or broken) by a small adapter of the
+competition's submission format, written here independently of the scorer.
+"""
+import glob
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from conftest import ROOT
+
+from organiser import declarations
+from organiser import split as organiser_split
+from evalkit import scoring, writers
+from evalkit import split as evalkit_split
+
+COMPETITIONS = ("st2024", "lince", "scate", "spanglisheval")
+FRACTION = 0.3
+
+
+# --------------------------------------------------------------------------- the builds
+
+BUILD_FULL = """
+import sys
+from organiser import builders, declarations
+hosted = declarations.Hosted(sys.argv[1])
+sys.exit(builders.load_builder(hosted, "reference").main(sys.argv[2:]))
+"""
+
+
+def _run(args):
+    process = subprocess.run([sys.executable] + args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             universal_newlines=True)
+    if process.returncode:
+        raise AssertionError("%s failed (exit %d): %s" % (args, process.returncode, process.stderr[-2000:]))
+    return process.stdout
+
+
+def _sample(hosted):
+    sample = os.path.join(ROOT if hosted.top_level else hosted.folder, "sample_data")
+    return sample, os.path.join(sample, "test_gold")
+
+
+class Build(object):
+    """One competition's sample build: ``full`` (the test phase's full gold), ``ref`` (the reference folder),
+    ``submission`` (the baselines' test submission, as ``{member: bytes}``), and its adapter."""
+
+    def __init__(self, cid, root):
+        self.cid = cid
+        self.root = root
+        self.hosted = declarations.Hosted(cid)
+        self.decl = self.hosted.declaration
+        sample, gold = _sample(self.hosted)
+        self.ref = os.path.join(root, "ref")
+        _run(["-c", BUILD_FULL, cid, "--data", sample, "--test-gold", gold, "--out", self.ref,
+              "--report", os.path.join(root, "dq.md")])
+        _run(["-m", "organiser", "baselines", "--competition", cid, "--data", sample, "--reference", self.ref,
+              "--out", os.path.join(root, "dist")])
+        self.full = os.path.join(self.ref, "test")
+        zips = sorted(path for path in glob.glob(os.path.join(root, "dist", "submissions", "*.zip"))
+                      if "test" in os.path.basename(path) and "baseline" in os.path.basename(path))
+        self.submission = {}
+        for path in zips:   # the one with the most files (ST2024: the unconstrained subtask's, every task)
+            with zipfile.ZipFile(path) as archive:
+                found = dict((name, archive.read(name)) for name in archive.namelist() if not name.endswith("/"))
+            if len(found) > len(self.submission):
+                self.submission = found
+        self.files = organiser_split._reference_files(self.decl, self.full)
+        self.items = {}
+        for relative, task in self.files:
+            with open(os.path.join(self.full, *relative.split("/")), "rb") as handle:
+                self.items[relative] = organiser_split.ITEMS[task.kind].read(handle.read())
+        self.adapter = ADAPTERS[cid](self)
+
+    def split(self, mode, seed, name=None):
+        """Split the full gold into ``<name>/public`` and ``<name>/private``; (public dir, private dir, manifests)."""
+        name = name or "%s-%s" % (mode, seed)
+        public, private = os.path.join(self.root, name, "public"), os.path.join(self.root, name, "private")
+        for folder in (public, private):
+            if os.path.isdir(folder):
+                shutil.rmtree(folder)
+        manifests = organiser_split.split_phase(self.full, self.hosted, mode, FRACTION, seed, public, private)
+        return public, private, manifests
+
+    def score(self, ref_dir, submission):
+        """The report of ``submission`` (``{member: bytes}``) against ``ref_dir``."""
+        path = os.path.join(self.root, "submission-%d.zip" % len(os.listdir(self.root)))
+        with zipfile.ZipFile(path, "w") as archive:
+            for name, data in sorted(submission.items()):
+                archive.writestr(name, data)
+        return scoring.evaluate(self.decl, ref_dir, path)
+
+
+# --------------------------------------------------------------------------- the submission formats, item by item
+
+class Adapter(object):
+    """Reads and changes a submission (``{member: bytes}``) item by item of a reference file."""
+
+    def __init__(self, build):
+        self.build = build
+
+    def kind(self, relative):
+        """The kind of reference file ``relative``."""
+        return dict(self.build.files)[relative].kind
+
+
+class ListAdapter(Adapter):
+    """ST2024: ``<task>/<lang>.json`` holds a JSON list aligned with the reference file of the same name."""
+
+    def _get(self, sub, relative):
+        return json.loads(sub[relative].decode("utf-8"))
+
+    def _put(self, sub, relative, items):
+        out = dict(sub)
+        out[relative] = json.dumps(items, ensure_ascii=False).encode("utf-8")
+        return out
+
+    def set_gold(self, sub, relative, index):
+        """The prediction of item ``index`` made its gold."""
+        items = self._get(sub, relative)
+        gold = self.build.items[relative][index]
+        if self.kind(relative) == "fill_mask":
+            gold = {"masked": gold["masked"], "masked_tokens": [[g] for g in gold["masked_tokens"]]}
+        items[index] = gold
+        return self._put(sub, relative, items)
+
+    def break_item(self, sub, relative, index):
+        """The prediction of item ``index`` made unusable (a number where a sentence belongs)."""
+        items = self._get(sub, relative)
+        items[index] = 7
+        return self._put(sub, relative, items)
+
+    def keep(self, sub, relative, indices):
+        """Only the predictions of ``indices``."""
+        items = self._get(sub, relative)
+        return self._put(sub, relative, [items[i] for i in indices])
+
+
+class LinesAdapter(Adapter):
+    """LinCE: ``<task>_<lang>.txt``, labels one a line (token level: a blank line between sentences)."""
+
+    def _name(self, relative):
+        return relative.rsplit(".", 1)[0] + ".txt"
+
+    def _sentence(self, relative):
+        return self.kind(relative) == "sentence_labels"
+
+    def _get(self, sub, relative):
+        text = sub[self._name(relative)].decode("utf-8")
+        if self._sentence(relative):
+            return [line for line in text.split("\n") if line.strip()]
+        return [block.split("\n") for block in text.strip("\n").split("\n\n")]
+
+    def _put(self, sub, relative, items):
+        out = dict(sub)
+        if self._sentence(relative):
+            text = "\n".join(items) + "\n"
+        else:
+            text = "\n\n".join("\n".join(block) for block in items) + "\n"
+        out[self._name(relative)] = text.encode("utf-8")
+        return out
+
+    def set_gold(self, sub, relative, index):
+        """The prediction of sentence ``index`` made its gold."""
+        items = self._get(sub, relative)
+        block = self.build.items[relative][index]
+        if self._sentence(relative):
+            items[index] = [line for line in block if line.startswith("# sent_enum")][0].split("\t")[-1].strip()
+        else:
+            items[index] = [line.split("\t")[-1] for line in block if not line.startswith("# sent_enum")]
+        return self._put(sub, relative, items)
+
+    def break_item(self, sub, relative, index):
+        """Sentence ``index`` labelled with a label no dataset has."""
+        items = self._get(sub, relative)
+        items[index] = "no-such-label" if self._sentence(relative) else ["no-such-label"] * len(items[index])
+        return self._put(sub, relative, items)
+
+    def keep(self, sub, relative, indices):
+        """Only the sentences ``indices``."""
+        items = self._get(sub, relative)
+        return self._put(sub, relative, [items[i] for i in indices])
+
+
+class DocumentsAdapter(Adapter):
+    """SCATE: one Anafora file per document (shared by both reference files)."""
+
+    def _member(self, relative, index):
+        doc = self.build.items[relative][index]["name"]
+        return self.build.decl.DOCUMENT_FILE.format(doc=doc)
+
+    def set_gold(self, sub, relative, index):
+        """The document's file made its gold XML."""
+        out = dict(sub)
+        out[self._member(relative, index)] = self.build.items[relative][index]["xml"].encode("utf-8")
+        return out
+
+    def break_item(self, sub, relative, index):
+        """The document's file made unreadable."""
+        out = dict(sub)
+        out[self._member(relative, index)] = b"<data><annotations><entity>"
+        return out
+
+    def keep(self, sub, relative, indices):
+        """Only the files of the documents ``indices``."""
+        kept = set(self._member(relative, i) for i in indices)
+        every = set(self._member(relative, i) for i in range(len(self.build.items[relative])))
+        return dict((name, data) for name, data in sub.items() if name not in every or name in kept)
+
+
+class SetsAdapter(Adapter):
+    """SpanglishEval: one JSON object ``{set id: scores or index}``."""
+
+    def _get(self, sub):
+        name = self.build.decl.SUBMISSION_FILE
+        return name, json.loads(sub[name].decode("utf-8"))
+
+    def _id(self, relative, index):
+        return self.build.items[relative][index]["id"]
+
+    def set_gold(self, sub, relative, index):
+        """The set's answer made its gold index."""
+        name, value = self._get(sub)
+        value[self._id(relative, index)] = self.build.items[relative][index]["gold"]
+        return dict(sub, **{name: json.dumps(value).encode("utf-8")})
+
+    def break_item(self, sub, relative, index):
+        """The set's answer made a string."""
+        name, value = self._get(sub)
+        value[self._id(relative, index)] = "first"
+        return dict(sub, **{name: json.dumps(value).encode("utf-8")})
+
+    def keep(self, sub, relative, indices):
+        """Only the answers of the sets ``indices``."""
+        name, value = self._get(sub)
+        ids = [self._id(relative, i) for i in indices]
+        return dict(sub, **{name: json.dumps(dict((i, value[i]) for i in ids if i in value)).encode("utf-8")})
+
+
+ADAPTERS = {"st2024": ListAdapter, "lince": LinesAdapter, "scate": DocumentsAdapter, "spanglisheval": SetsAdapter}
+
+
+@pytest.fixture(scope="module", params=COMPETITIONS)
+def build(request, tmp_path_factory):
+    """The sample build of each competition (its full test gold, its baselines' test submission)."""
+    return Build(request.param, str(tmp_path_factory.mktemp("split-%s" % request.param)))
+
+
+def scores_json(report):
+    """What the platform stores of a report: scores.json as the scorer writes it."""
+    return writers.scores_json(report)
+
+
+def messages(report):
+    """The report's messages, as dicts."""
+    return report["messages"]
+
+
+def all_gold(build, submission, scorable_only=True):
+    """``submission`` with every scorable item's prediction set to its gold."""
+    for relative, task in build.files:
+        handler = organiser_split.ITEMS[task.kind]
+        for index, item in enumerate(build.items[relative]):
+            if handler.scorable(item):
+                submission = build.adapter.set_gold(submission, relative, index)
+    return submission
+
+
+# --------------------------------------------------------------------------- (c) the split itself
+
+def test_split_reproducible_stratified_and_complementary(build):
+    public_dir, private_dir, manifests = build.split("public_private", "seed-a", "c1")
+    again_public, again_private, again = build.split("public_private", "seed-a", "c2")
+    assert manifests == again
+    for first, second in ((public_dir, again_public), (private_dir, again_private)):
+        for relative, _ in build.files:
+            with open(os.path.join(first, relative), "rb") as one, open(os.path.join(second, relative), "rb") as two:
+                assert one.read() == two.read()
+    assert evalkit_split.read_split(public_dir) == manifests["public"]
+    assert evalkit_split.read_split(private_dir) == manifests["private"]
+    assert manifests["public"]["part"] == "public" and manifests["private"]["part"] == "private"
+    assert manifests["public"]["seed_digest"] == organiser_split.seed_digest("seed-a")
+    assert "seed-a" not in open(os.path.join(public_dir, organiser_split.SPLIT_FILE)).read()
+    for relative, task in build.files:
+        handler = organiser_split.ITEMS[task.kind]
+        scorable = [i for i, item in enumerate(build.items[relative]) if handler.scorable(item)]
+        public = manifests["public"]["files"][relative]
+        private = manifests["private"]["files"][relative]
+        assert public["items"] == private["items"] == len(build.items[relative])
+        assert public["scored"] == len(public["indices"]) == organiser_split.public_count(FRACTION, len(scorable))
+        assert set(public["indices"]).isdisjoint(private["indices"])
+        assert sorted(public["indices"] + private["indices"]) == scorable
+        if len(scorable) >= 2:
+            assert public["indices"] and private["indices"]
+        # no gold of a redacted item is left: each is exactly the redacted full item
+        with open(os.path.join(public_dir, relative), "rb") as handle:
+            shown = handler.read(handle.read())
+        with open(os.path.join(private_dir, relative), "rb") as handle:
+            kept = handler.read(handle.read())
+        for index, item in enumerate(build.items[relative]):
+            redacted = handler.redact(item, task) if handler.scorable(item) else item
+            assert shown[index] == (item if index in public["indices"] or not handler.scorable(item) else redacted)
+            assert kept[index] == (redacted if index in public["indices"] else item)
+    gold = organiser_split.private_items(build.full, private_dir, build.hosted)
+    assert dict((f, [i for i, _ in found]) for f, found in gold.items()) == \
+        dict((f, spec["indices"]) for f, spec in manifests["private"]["files"].items())
+    assert any(strings for found in gold.values() for _, strings in found)
+
+
+def test_seed_changes_the_split(build):
+    first = build.split("public_private", "seed-a", "s1")[2]["public"]["files"]
+    others = [build.split("public_private", "seed-%d" % n, "s%d" % (n + 2))[2]["public"]["files"] for n in range(4)]
+    assert any(other != first for other in others)
+
+
+def test_files_over_the_same_items_share_their_split(build):
+    files = build.split("public_private", "seed-a", "g")[2]["public"]["files"]
+    names = sorted(files)
+    for one in names:
+        for two in names:
+            kind_one, kind_two = dict(build.files)[one], dict(build.files)[two]
+            same = [organiser_split.ITEMS[kind_one.kind].key(i, kind_one) for i in build.items[one]] == \
+                [organiser_split.ITEMS[kind_two.kind].key(i, kind_two) for i in build.items[two]]
+            if same:
+                assert files[one]["indices"] == files[two]["indices"]
+
+
+def test_reference_command_splits_by_the_schedule(build, tmp_path):
+    """``python -m organiser reference --split-seed S`` writes REF/test and REF/private/test as split_phase does."""
+    sample, gold = _sample(build.hosted)
+    ref = str(tmp_path / "ref")
+    _run(["-m", "organiser", "reference", "--competition", build.cid, "--data", sample, "--test-gold", gold,
+          "--out", ref, "--report", str(tmp_path / "dq.md"), "--split-seed", "seed-a"])
+    manifests = build.split("public_private", "seed-a", "cmd")[2]
+    assert evalkit_split.read_split(os.path.join(ref, "test")) == manifests["public"]
+    assert evalkit_split.read_split(os.path.join(ref, "private", "test")) == manifests["private"]
+    for folder in (os.path.join(ref, "test"), os.path.join(ref, "private", "test")):
+        assert json.load(open(os.path.join(folder, "phase.json")))["gold"] == "hidden"
+    default = str(tmp_path / "default")   # without a seed: derived from the gold, the same at every build
+    for _ in range(2):
+        _run(["-m", "organiser", "reference", "--competition", build.cid, "--data", sample, "--test-gold", gold,
+              "--out", default, "--report", str(tmp_path / "dq.md")])
+        found = evalkit_split.read_split(os.path.join(default, "test"))
+        assert found["seed_digest"] == organiser_split.seed_digest(
+            organiser_split.derive_seed(build.full, dict(
+                (relative, open(os.path.join(build.full, relative), "rb").read()) for relative, _ in build.files)))
+
+
+# --------------------------------------------------------------------------- (a) (b) (f) the scorer on a part
+
+def _mixed(build, manifests):
+    """The baselines' submission with the gold as prediction of every other public and private item."""
+    sub = build.submission
+    for part in ("public", "private"):
+        for relative, spec in manifests[part]["files"].items():
+            for index in spec["indices"][::2]:
+                sub = build.adapter.set_gold(sub, relative, index)
+    return sub
+
+
+def test_public_score_equals_the_scorer_on_the_public_items_alone(build, tmp_path):
+    public_dir, private_dir, manifests = build.split("public_private", "seed-a", "a")
+    sub = _mixed(build, manifests)
+    for folder, part in ((public_dir, "public"), (private_dir, "private")):
+        report = build.score(folder, sub)
+        restricted = str(tmp_path / ("restricted-" + part))
+        shutil.copytree(build.full, restricted)
+        alone = sub
+        for relative, task in build.files:
+            handler = organiser_split.ITEMS[task.kind]
+            indices = manifests[part]["files"][relative]["indices"]
+            with open(os.path.join(build.full, relative), "rb") as handle:
+                original = handle.read()
+            with open(os.path.join(restricted, relative), "wb") as handle:
+                handle.write(handler.write([build.items[relative][i] for i in indices], original))
+            alone = build.adapter.keep(alone, relative, indices)
+        expected = build.score(restricted, alone)
+        assert list(report["scores"].items()) == list(expected["scores"].items())
+        assert len(report["entries"]) == len(expected["entries"]) == len(build.files)
+        for got, want, (relative, _) in zip(report["entries"], expected["entries"], build.files):
+            assert (got["file"], got["score"], got["components"]) == (want["file"], want["score"], want["components"])
+            assert got["scored_sentences"] == len(manifests[part]["files"][relative]["indices"])
+            assert got["sentences"] == manifests[part]["files"][relative]["items"]
+        assert report["split"]["part"] == part
+        assert report["notes"]["split"].startswith("%s part: %d of %d " % (
+            part, sum(len(s["indices"]) for s in manifests[part]["files"].values()),
+            sum(s["items"] for s in manifests[part]["files"].values())))
+
+
+def test_a_private_item_changes_no_public_number(build):
+    public_dir, _, manifests = build.split("public_private", "seed-a", "b")
+    base = build.score(public_dir, build.submission)
+    changed_private = changed_public = 0
+    for relative, spec in manifests["private"]["files"].items():
+        for index in spec["indices"]:
+            sub = build.adapter.set_gold(build.submission, relative, index)
+            if sub == build.submission:
+                continue
+            changed_private += 1
+            report = build.score(public_dir, sub)
+            assert scores_json(report) == scores_json(base)
+            assert messages(report) == messages(base)
+            assert report["entries"] == base["entries"]
+    # the test can fail: the same change to public items does change the numbers
+    sub = build.submission
+    for relative, spec in manifests["public"]["files"].items():
+        for index in spec["indices"]:
+            sub = build.adapter.set_gold(sub, relative, index)
+    changed_public = scores_json(build.score(public_dir, sub)) != scores_json(base)
+    assert changed_private and changed_public
+
+
+def test_messages_do_not_depend_on_the_split(build):
+    sub = build.submission
+    for relative, _ in build.files:
+        for index in range(0, len(build.items[relative]), 3):
+            sub = build.adapter.break_item(sub, relative, index)
+    found = []
+    for seed in ("seed-a", "seed-b"):
+        for folder in build.split("public_private", seed, "f-" + seed)[:2]:
+            found.append(messages(build.score(folder, sub)))
+    assert found[0] and all(other == found[0] for other in found[1:])
+    blind = build.split("blind", "seed-a", "f-blind")[0]
+    assert messages(build.score(blind, sub)) == found[0]
+
+
+# --------------------------------------------------------------------------- (d) blind, (e) full
+
+def test_blind_scores_carry_no_information_about_the_gold(build):
+    public_dir, private_dir, manifests = build.split("blind", "seed-a", "d")
+    assert manifests["public"]["part"] == "none" and manifests["private"]["part"] == "all"
+    perfect = all_gold(build, build.submission)
+    assert perfect != build.submission
+    one, two = build.score(public_dir, build.submission), build.score(public_dir, perfect)
+    assert scores_json(one) == scores_json(two)
+    assert messages(one) == messages(two)
+    assert set(json.loads(scores_json(one))) == set(["valid", "signature"])
+    assert json.loads(scores_json(one))["valid"] == 1.0
+    assert "validly predicted" in one["notes"]["split"]
+    # the private folder is the whole gold: there the two differ
+    assert scores_json(build.score(private_dir, perfect)) != scores_json(build.score(private_dir, build.submission))
+    # items zeroed by their format, and a file left out, lower it
+    relative = build.files[0][0]
+    broken = build.adapter.break_item(build.submission, relative, 0)
+    valid = json.loads(scores_json(build.score(public_dir, broken)))["valid"]
+    assert valid < 1.0 or build.cid == "lince"   # a LinCE label outside the set is scored as wrong, not zeroed
+
+
+def test_full_mode_scores_as_without_a_split(build):
+    public_dir, private_dir, manifests = build.split("full", "seed-a", "e")
+    assert manifests["public"]["part"] == manifests["private"]["part"] == "all"
+    sub = _mixed(build, build.split("public_private", "seed-a", "e-mix")[2])
+    today = build.score(build.full, sub)
+    for folder in (public_dir, private_dir):
+        report = build.score(folder, sub)
+        assert scores_json(report) == scores_json(today)
+        assert list(report["scores"].items()) == list(today["scores"].items())
+        assert report["entries"] == today["entries"] and report["messages"] == today["messages"]
+        for relative, _ in build.files:
+            with open(os.path.join(folder, relative), "rb") as one, \
+                    open(os.path.join(build.full, relative), "rb") as two:
+                assert one.read() == two.read()
+
+
+def test_a_broken_manifest_is_a_broken_reference(build, tmp_path):
+    public_dir = build.split("public_private", "seed-a", "broken")[0]
+    path = os.path.join(public_dir, evalkit_split.SPLIT_FILE)
+    manifest = json.load(open(path))
+    relative = sorted(manifest["files"])[0]
+    manifest["files"][relative]["items"] += 1
+    with open(path, "w") as handle:
+        json.dump(manifest, handle)
+    from evalkit.layout import ReferenceError
+    with pytest.raises(ReferenceError, match="items"):
+        build.score(public_dir, build.submission)
