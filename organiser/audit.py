@@ -479,16 +479,22 @@ DUPLICATE_SHARE = 0.5
 
 def public_gold(decl, files, where, reachable, practice):
     """``audit.public-gold``: hidden gold items found in what participants can reach. ``reachable``:
-    ``(development atoms, other atoms)``. An item found outside the development data (the test input, a page,
+    ``(development atoms, other atoms)``; a reference with a ``split.json`` (a part of a split test phase) has gold
+    for the items it lists only. An item found outside the development data (the test input, a page,
     a public data file) fails; items that repeat development items fail only when they are at least
     :data:`DUPLICATE_SHARE` of the file (below, a note: sentences shared by two splits of a corpus)."""
     development, other = reachable
     findings = []
+    split = feedback.parse_split(files[feedback.SPLIT_FILE].decode("utf-8"), feedback.SPLIT_FILE) \
+        if feedback.SPLIT_FILE in files else None
     for name, task, lang in reference_files(decl, list(files)):
         items_of = KINDS.get(task.kind, {}).get("items")
         if items_of is None:
             continue
         items = items_of(files[name], task, lang)
+        if split is not None and name in split["files"]:   # a redacted item has no gold: only the scored ones
+            scored = set(split["files"][name].get("indices") or [])
+            items = [item for position, item in enumerate(items) if item_index(item[0], position) in scored]
         leaked = [item for item, texts in items if any(text in other for text in texts if text)]
         repeated = [item for item, texts in items if item not in leaked and any(text in development for text in texts
                                                                                   if text)]

@@ -19,34 +19,45 @@ import json
 import os
 import zipfile
 
-SPLIT_FILE = "split.json"
+from organiser import split as split_module
+from evalkit import split as evalkit_split
+from evalkit.layout import ReferenceError
+
+SPLIT_FILE = evalkit_split.SPLIT_FILE
 #: The folder of the reference (``REF/private/``) that holds what the final ranking uses: never uploaded.
-PRIVATE_FOLDER = "private"
-PUBLIC_PRIVATE, BLIND, FULL = "public_private", "blind", "full"
-MODES = (PUBLIC_PRIVATE, BLIND, FULL)
+PRIVATE_FOLDER = split_module.PRIVATE_FOLDER
+MODES = evalkit_split.MODES
+PUBLIC_PRIVATE, BLIND, FULL = MODES
 #: The only score a blind test phase writes, and its leaderboard column's label.
-VALID_KEY = "valid"
+VALID_KEY = evalkit_split.VALID_KEY
 VALID_LABEL = "Valid predictions"
 
 
 def read_split(folder):
-    """The ``split.json`` of a phase folder as a dict, or None when it has none (a phase without a split: its whole
-    gold is there, as before issue 23). A file that cannot be read raises ValueError naming it."""
-    path = os.path.join(folder, SPLIT_FILE)
-    if not os.path.isfile(path):
-        return None
-    with open(path, encoding="utf-8") as handle:
-        return parse_split(handle.read(), path)
+    """The ``split.json`` of a phase folder as a dict (checked as the scoring program checks it), or None when it
+    has none (a phase without a split: its whole gold is there). ValueError naming the file when it is unusable."""
+    try:
+        value = evalkit_split.read_split(folder)
+    except ReferenceError as error:
+        raise ValueError("%s: %s" % (os.path.join(folder, SPLIT_FILE), error))
+    if value is not None and value.get("mode") not in MODES:
+        raise ValueError("%s: expected mode one of %s, got %r" % (os.path.join(folder, SPLIT_FILE), ", ".join(MODES),
+                                                                 value.get("mode")))
+    return value
 
 
 def parse_split(text, where):
-    """``split.json`` text -> dict (ValueError naming ``where`` when it is not a split description)."""
+    """``split.json`` text -> dict (ValueError naming ``where`` when it is not a split description: the scoring
+    program's checks, and a ``mode`` among :data:`MODES`)."""
     try:
         value = json.loads(text)
     except ValueError as error:
         raise ValueError("%s is not valid JSON: %s" % (where, error))
-    if not isinstance(value, dict) or value.get("mode") not in MODES or not isinstance(value.get("files"), dict):
-        raise ValueError("%s: expected {\"mode\": one of %s, \"files\": {...}, ...}" % (where, ", ".join(MODES)))
+    problem = evalkit_split._problem(value) if isinstance(value, dict) else "expected a JSON object"
+    if not problem and value.get("mode") not in MODES:
+        problem = "expected mode one of %s, got %r" % (", ".join(MODES), value.get("mode"))
+    if problem:
+        raise ValueError("%s: %s" % (where, problem))
     return value
 
 

@@ -280,3 +280,16 @@ def test_each_mode_says_what_participants_see_and_how_the_ranking_is_made():
     assert feedback.test_description(None) is None
     with pytest.raises(ValueError):
         feedback.parse_split('{"mode": "other", "files": {}}', "x")
+
+
+def test_redacted_items_of_a_split_reference_are_no_public_gold(public_private):
+    out, _, split = public_private
+    members = read_zip(os.path.join(out, "reference", "unconstrained-test.zip"))
+    name = "pos_tagging/lat.json"
+    private = next(i for i in range(SENTENCES) if i not in public_indices(split, name))
+    redacted = json.loads(members[name].decode())[private]
+    reachable = (set(), set([audit.dump(redacted)]))   # the redacted item reads like public test input
+    files = dict((n, members[n]) for n in (name, "split.json"))
+    assert audit.public_gold(st2024, files, "test", reachable, False) == []
+    del files["split.json"]
+    assert audit.public_gold(st2024, files, "test", reachable, False)   # without the split it would be gold
