@@ -492,13 +492,15 @@ def public_gold(decl, files, where, reachable, practice):
         if items_of is None:
             continue
         items = items_of(files[name], task, lang)
+        least = 1
         if split is not None and name in split["files"]:   # a redacted item has no gold: only the scored ones
             scored = set(split["files"][name].get("indices") or [])
             items = [item for position, item in enumerate(items) if item_index(item[0], position) in scored]
+            least = 2   # a part has few items: one that repeats a development item is no copy of the file
         leaked = [item for item, texts in items if any(text in other for text in texts if text)]
         repeated = [item for item, texts in items if item not in leaked and any(text in development for text in texts
                                                                                   if text)]
-        copied = len(repeated) >= DUPLICATE_SHARE * max(1, len(items))
+        copied = len(repeated) >= max(least, DUPLICATE_SHARE * len(items))
         if leaked or copied:
             found = leaked + (repeated if copied else [])
             text = "%d of %d gold items of %s can be read from what participants can reach (%s%s)" % (
