@@ -491,16 +491,19 @@ def public_gold(decl, files, where, reachable, practice):
         items_of = KINDS.get(task.kind, {}).get("items")
         if items_of is None:
             continue
-        items = items_of(files[name], task, lang)
-        least = 1
+        every = items_of(files[name], task, lang)
+        # A copy of the file is judged on all its items, redacted ones included (a natural repeat has no redacted
+        # twin in the development data); what is reported are the items with gold: a part's listed ones only.
+        copied = len([1 for _, texts in every if any(text in development for text in texts if text)]) >= \
+            DUPLICATE_SHARE * max(1, len(every))
+        items = every
         if split is not None and name in split["files"]:   # a redacted item has no gold: only the scored ones
             scored = set(split["files"][name].get("indices") or [])
-            items = [item for position, item in enumerate(items) if item_index(item[0], position) in scored]
-            least = 2   # a part has few items: one that repeats a development item is no copy of the file
+            items = [item for position, item in enumerate(every) if item_index(item[0], position) in scored]
         leaked = [item for item, texts in items if any(text in other for text in texts if text)]
         repeated = [item for item, texts in items if item not in leaked and any(text in development for text in texts
                                                                                   if text)]
-        copied = len(repeated) >= max(least, DUPLICATE_SHARE * len(items))
+        copied = copied and bool(repeated)
         if leaked or copied:
             found = leaked + (repeated if copied else [])
             text = "%d of %d gold items of %s can be read from what participants can reach (%s%s)" % (

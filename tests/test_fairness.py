@@ -297,4 +297,7 @@ def test_gap_filling_gold_readable_from_another_tasks_public_input_fails_the_aud
     bundle.build("st2024", kept_ref, kept_dist, data=sample)
     found = [f for f in run_audit("st2024", kept_dist, os.path.join(kept_dist, "bundles", "st2024-unconstrained.zip"))
              if f.rule == "audit.public-gold"]
+    # the test gold is split (issue 23): such a sentence of the private part is found in the uploaded test input
+    found += [f for f in audit.audit_split(declarations.load("st2024"), kept_dist, bundle.read_manifest(kept_dist))
+              .findings if f.rule == "audit.private-gold" and "public_data" in f.where]
     assert found and all("fill_mask" in f.text for f in found)
