@@ -939,7 +939,8 @@ def trivial_text_submission(ref_dir, decl):
             if hasattr(kind, "trivial_members"):   # a kind with its own layout (a folder of per-document files)
                 members.update(kind.trivial_members(data, task))
                 continue
-            reference = lines.parse_reference_text(data, path, task.labels[lang], kind.sentence_level)
+            reference = lines.parse_reference_text(data, path, task.labels[lang], kind.sentence_level,
+                                                   redacted=True)   # the tokens alone: a split phase's too
             label = task.labels[lang][0]
             rows = [label if kind.sentence_level else "\n".join([label] * len(tokens)) + "\n"
                     for tokens, _ in reference.sentences]
