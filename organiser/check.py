@@ -951,8 +951,6 @@ def trivial_text_submission(ref_dir, decl):
     (a kind with ``trivial_prediction(reference bytes, name)`` or ``trivial_members(reference bytes, task)``, such
     as evalkit.choice and the per-document kinds, makes its own)."""
     members = {}
-    split = feedback.read_split(ref_dir)   # a part of a split test phase: its redacted items have no gold
-    redacted = split is not None and split.get("part") != "all"
     for task in decl.TASKS:
         kind = scoring.KINDS[task.kind]
         for lang in task.languages:
@@ -962,12 +960,13 @@ def trivial_text_submission(ref_dir, decl):
             with open(path, "rb") as handle:
                 data = handle.read()
             if hasattr(kind, "trivial_prediction"):   # a text kind of another shape (evalkit.choice)
-                members[lines.submission_name(decl, task, lang)] = kind.trivial_prediction(data, path, redacted)
+                members[lines.submission_name(decl, task, lang)] = kind.trivial_prediction(data, path)
                 continue
             if hasattr(kind, "trivial_members"):   # a kind with its own layout (a folder of per-document files)
                 members.update(kind.trivial_members(data, task))
                 continue
-            reference = lines.parse_reference_text(data, path, task.labels[lang], kind.sentence_level, redacted)
+            reference = lines.parse_reference_text(data, path, task.labels[lang], kind.sentence_level,
+                                                   redacted=True)   # the tokens alone: a split phase's too
             label = task.labels[lang][0]
             rows = [label if kind.sentence_level else "\n".join([label] * len(tokens)) + "\n"
                     for tokens, _ in reference.sentences]

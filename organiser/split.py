@@ -120,7 +120,7 @@ class BlockItems(object):
     """Line-aligned text (evalkit.lines): one item per blank-line separated sentence (a list of lines)."""
 
     def __init__(self, sentence_level):
-        self.sentence_level = sentence_level
+        self.sentence_level = sentence_level   # the label is on the ``# sent_enum`` line, not on the token lines
 
     def read(self, data):
         """The sentences (lists of lines, ``\\r`` dropped), as the scorer's reference parser groups them."""
@@ -148,14 +148,9 @@ class BlockItems(object):
         return [line.split("\t")[0] for line in item if not line.startswith("# sent_enum")]
 
     def redact(self, item, task):
-        """Token lines keep the token (``token<TAB>`` at token level), ``# sent_enum`` lines lose their label."""
-        out = []
-        for line in item:
-            if line.startswith("# sent_enum"):
-                out.append(line.split("\t")[0])
-            else:
-                out.append(line.split("\t")[0] + ("" if self.sentence_level else "\t"))
-        return out
+        """Token lines keep the token alone and ``# sent_enum`` lines lose their label, as in the test input: a
+        redacted sentence has no tab."""
+        return [line.split("\t")[0] for line in item]
 
     def gold(self, item, task):
         """The labels."""

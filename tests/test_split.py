@@ -93,13 +93,17 @@ class Build(object):
         manifests = organiser_split.split_phase(self.full, self.hosted, mode, FRACTION, seed, public, private)
         return public, private, manifests
 
-    def score(self, ref_dir, submission):
-        """The report of ``submission`` (``{member: bytes}``) against ``ref_dir``."""
+    def zipped(self, submission):
+        """``submission`` (``{member: bytes}``) written as a zip; its path."""
         path = os.path.join(self.root, "submission-%d.zip" % len(os.listdir(self.root)))
         with zipfile.ZipFile(path, "w") as archive:
             for name, data in sorted(submission.items()):
                 archive.writestr(name, data)
-        return scoring.evaluate(self.decl, ref_dir, path)
+        return path
+
+    def score(self, ref_dir, submission, **options):
+        """The report of ``submission`` (``{member: bytes}``) against ``ref_dir``."""
+        return scoring.evaluate(self.decl, ref_dir, self.zipped(submission), **options)
 
 
 # --------------------------------------------------------------------------- the submission formats, item by item
@@ -484,3 +488,22 @@ def test_a_broken_manifest_is_a_broken_reference(build, tmp_path):
     from evalkit.layout import ReferenceError
     with pytest.raises(ReferenceError, match="items"):
         build.score(public_dir, build.submission)
+
+
+def test_results_rescoring_of_the_private_part(build):
+    """The organisers' re-scoring (parsed reference kept, per-item values) reads a part as the scorer does."""
+    _, private_dir, manifests = build.split("public_private", "seed-a", "r")
+    sub = _mixed(build, manifests)
+    cache = {}
+    scoring.fill_reference_cache(build.decl, private_dir, cache)
+    report = build.score(private_dir, sub, per_sentence=True, reference_cache=cache)
+    plain = build.score(private_dir, sub)
+    assert list(report["scores"].items()) == list(plain["scores"].items())
+    for entry, (relative, task) in zip(report["entries"], build.files):
+        values = entry["per_sentence"]
+        assert len(next(iter(values.values()))) == len(manifests["private"]["files"][relative]["indices"])
+        kind = scoring.KINDS[task.kind]
+        sums = dict((name, sum(column)) for name, column in values.items())
+        computed = kind.from_sums(sums, len(next(iter(values.values()))), task)
+        assert dict((c, computed[c]) for c in entry["components"]) == entry["components"]
+        assert kind.score_value(computed) == pytest.approx(entry["score"], abs=1e-12)

@@ -348,8 +348,8 @@ def parse_reference_text(data, name, labels, sentence_level, redacted=False):
 
     Token level: gold = the last tab-separated field of each token line. Sentence level: gold = the
     field after the ``# sent_enum = N`` comment. Every gold label must be in ``labels``. With ``redacted`` (a
-    test phase's part, :mod:`evalkit.split`), a redacted gold is None: an empty last field (``token<TAB>``), a
-    ``# sent_enum`` line without a label.
+    test phase's part, :mod:`evalkit.split`), a redacted gold is None: a token line without a label (the token
+    alone, as in the test input), a ``# sent_enum`` line without a label.
     """
     lines = _text_lines(data, name, len(data))
     sentences, first_lines = [], []
@@ -374,7 +374,7 @@ def parse_reference_text(data, name, labels, sentence_level, redacted=False):
         fields = line.split("\t")
         tokens.append(fields[0])
         if not sentence_level:
-            if redacted and len(fields) == 2 and fields[-1] == "":
+            if redacted and len(fields) == 1:
                 golds.append(None)
                 continue
             if len(fields) < 2 or fields[-1] not in labels:

@@ -478,7 +478,7 @@ def fill_reference_cache(competition, ref_dir, reference_cache, gold=True):
     key = _digest_key(pairs, paths)
     if key in reference_cache:
         return
-    manifest = split.read_split(ref_dir)   # a part of a split test phase: its redacted items are not broken
+    manifest = split.read_split(ref_dir)   # a test phase's part: its redacted items read as such
     redacted = manifest is not None and manifest["part"] != "all"
     digest = hashlib.sha256()
     for task, lang in pairs:

@@ -5,7 +5,7 @@ item (sentence, document, set) of a reference file that is not scored in this fo
 manifest lists, per reference file, the indices of the items scored here::
 
     {"mode": "public_private", "unit": "sentences", "part": "public", "public_fraction": 0.3,
-     "seed_digest": "0123456789ab", "files": {"pos_tagging/lat.json": {"items": 40, "scored": 12,
+     "seed_digest": "0123456789ab", "files": {"<task>/<lang>.json": {"items": 40, "scored": 12,
                                                                         "indices": [1, 5, ...]}}}
 
 ``part``: ``public`` or ``private`` (the items of that part are scored), ``all`` (nothing redacted: scored as
