@@ -899,9 +899,12 @@ def public_part(decl, relative, data, secret, mode):
                                         len(kept), ", ".join(kept[:EXAMPLES]))))
         listed_total += len(listed)
         items_total += int(entry.get("items", 0))
-    line = "%s: %s; %s" % (relative, "blind: no item scored, %d %s redacted" % (items_total, unit) if mode ==
-                           feedback.BLIND else "public part: %d of %d %s" % (listed_total, items_total, unit),
-                           "every other item redacted" if not findings else "%d problem(s)" % len(findings))
+    if mode == feedback.BLIND:
+        line = "%s: blind: no item scored; %s" % (relative, "all %d %s redacted" % (items_total, unit) if not findings
+                                                   else "%d problem(s)" % len(findings))
+    else:
+        line = "%s: public part: %d of %d %s; %s" % (relative, listed_total, items_total, unit, "every other item "
+                                                      "redacted" if not findings else "%d problem(s)" % len(findings))
     return findings, line
 
 

@@ -227,10 +227,7 @@ def feedback_line(hosted, manifest=None):
         except ValueError:
             split = None
     if split is not None:
-        text = "mode `%s`" % split["mode"]
-        if split["mode"] == feedback.PUBLIC_PRIVATE:
-            text += " (%s in this build)" % feedback.public_part_text(split)
-        return "%s. %s" % (text, feedback.what_participants_see(split))
+        return "mode `%s` (this build). %s" % (split["mode"], feedback.what_participants_see(split))
     declared = schedule_module.test_feedback(hosted.schedule)
     text = "mode `%s` (`test_feedback` of `%s`)" % (declared["mode"], os.path.relpath(hosted.schedule,
                                                                                       declarations.ROOT))
