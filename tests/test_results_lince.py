@@ -141,7 +141,12 @@ def test_outputs_are_written(synthetic):
 def test_make_results_names_the_competitions_folders():
     dry = subprocess.run(["make", "-n", "results", "COMPETITION=lince", "SUBMISSIONS=dl.zip"], cwd=ROOT,
                          stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
-    assert "results --competition lince --reference reference_data/lince/test" in dry
+    if os.path.isfile(os.path.join(ROOT, "reference_data", "lince", "private", "test", "split.json")):
+        # a split test phase (issue 23): ranked on the part kept apart, the platform's part for the public rank
+        assert "results --competition lince --reference reference_data/lince/private/test" in dry
+        assert "--public-reference reference_data/lince/test --phase test" in dry
+    else:
+        assert "results --competition lince --reference reference_data/lince/test" in dry
     assert "--baselines dist/lince/submissions --out dist/lince/results" in dry
 
 
