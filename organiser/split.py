@@ -32,6 +32,7 @@ import shutil
 from organiser import declarations, schedule as schedule_module
 from evalkit import scoring
 from evalkit import split as evalkit_split
+from evalkit.layout import ReferenceError
 from evalkit.split import SPLIT_FILE, read_split
 
 TEST_PHASE = "test"
@@ -358,7 +359,10 @@ def split_reference(reference_dir, hosted, seed=None, report=print):
     from organiser import bundle
     if not os.path.isdir(full_dir) or TEST_PHASE in bundle.read_public_gold(reference_dir):
         return None
-    if not _reference_files(hosted.declaration, full_dir):
+    try:
+        if not _reference_files(hosted.declaration, full_dir):
+            return None
+    except ReferenceError:   # a test folder without reference files: no test gold to split
         return None
     feedback = schedule_module.test_feedback(hosted.schedule)
     manifests = split_phase(full_dir, hosted, feedback["mode"], feedback["public_fraction"], seed, full_dir,

@@ -29,6 +29,12 @@ COMPETITIONS = ("st2024", "lince", "scate", "spanglisheval")
 FRACTION = 0.3
 
 
+def paired(*sequences):
+    """The items of ``sequences`` side by side; they must be of one length."""
+    assert len(set(len(sequence) for sequence in sequences)) == 1, [len(sequence) for sequence in sequences]
+    return zip(*sequences)
+
+
 # --------------------------------------------------------------------------- the builds
 
 BUILD_FULL = """
@@ -391,8 +397,7 @@ def test_public_score_equals_the_scorer_on_the_public_items_alone(build, tmp_pat
             alone = build.adapter.keep(alone, relative, indices)
         expected = build.score(restricted, alone)
         assert list(report["scores"].items()) == list(expected["scores"].items())
-        assert len(report["entries"]) == len(expected["entries"]) == len(build.files)
-        for got, want, (relative, _) in zip(report["entries"], expected["entries"], build.files):
+        for got, want, (relative, _) in paired(report["entries"], expected["entries"], build.files):
             assert (got["file"], got["score"], got["components"]) == (want["file"], want["score"], want["components"])
             assert got["scored_sentences"] == len(manifests[part]["files"][relative]["indices"])
             assert got["sentences"] == manifests[part]["files"][relative]["items"]
@@ -499,7 +504,7 @@ def test_results_rescoring_of_the_private_part(build):
     report = build.score(private_dir, sub, per_sentence=True, reference_cache=cache)
     plain = build.score(private_dir, sub)
     assert list(report["scores"].items()) == list(plain["scores"].items())
-    for entry, (relative, task) in zip(report["entries"], build.files):
+    for entry, (relative, task) in paired(report["entries"], build.files):
         values = entry["per_sentence"]
         assert len(next(iter(values.values()))) == len(manifests["private"]["files"][relative]["indices"])
         kind = scoring.KINDS[task.kind]
