@@ -293,3 +293,21 @@ def test_redacted_items_of_a_split_reference_are_no_public_gold(public_private):
     assert audit.public_gold(st2024, files, "test", reachable, False) == []
     del files["split.json"]
     assert audit.public_gold(st2024, files, "test", reachable, False)   # without the split it would be gold
+
+
+def test_the_pages_and_organisers_md_say_what_participants_see(public_private, blind):
+    out, _, split = public_private
+    names = [bundle.reference_file(st2024, t, l) for t, l in bundle.subtask_pairs(st2024, "unconstrained")]
+    with open(os.path.join(out, "pages", "unconstrained", "overview.html"), encoding="utf-8") as handle:
+        overview = handle.read()
+    assert feedback.public_part_text(split, names) in overview and "private part" in overview
+    with open(os.path.join(out, "pages", "unconstrained", "timeline.html"), encoding="utf-8") as handle:
+        timeline = handle.read()
+    assert "stays hidden until" not in timeline and "what the test phase scores" in timeline
+    with open(os.path.join(out, "ORGANISERS.md"), encoding="utf-8") as handle:
+        organisers = handle.read()
+    assert organisers.startswith("# Running a competition of this kit on Codabench")
+    assert "Test feedback: mode `public_private` (this build)" in organisers
+    blind_out = blind[0]
+    with open(os.path.join(blind_out, "pages", "unconstrained", "overview.html"), encoding="utf-8") as handle:
+        assert feedback.VALID_LABEL in handle.read()
