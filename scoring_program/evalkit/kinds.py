@@ -383,12 +383,12 @@ class PairKind(Kind):
         (:meth:`_flawless_values`). Anything else goes through the sentence-by-sentence path, which
         gives the same result and says what is wrong where.
         """
-        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != [len(forms) for forms, _ in ref]:
+        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != list(map(len, map(_FIRST, ref))):
             return None
         tokens = list(chain.from_iterable(value))
         if set(map(type, tokens)) - _ONLY_LIST or set(map(len, tokens)) - _ONLY_TWO:
             return None
-        if list(map(_FIRST, tokens)) != list(chain.from_iterable(forms for forms, _ in ref)):
+        if list(map(_FIRST, tokens)) != list(chain.from_iterable(map(_FIRST, ref))):
             return None
         values = [list(map(_SECOND, sent)) for sent in value]
         return values if self._flawless_values(list(map(_SECOND, tokens)), task) else None
@@ -541,7 +541,7 @@ def _topk_entry(ref_golds, pred, sentences, misses):
     acc1, acc3 = [], []
     items = zeroed = hits1_all = hits3_all = 0
     memo = NfcMemo()
-    topk = metrics.topk_accuracies
+    topk, first = metrics.topk_accuracies, _FIRST
     for gold, cands in paired(ref_golds, pred):
         if not gold:
             continue
@@ -550,6 +550,16 @@ def _topk_entry(ref_golds, pred, sentences, misses):
             zeroed += 1
             acc1.append(0.0)
             acc3.append(0.0)
+            continue
+        try:
+            right = list(map(first, cands)) == gold
+        except (IndexError, TypeError):   # an empty candidate list: item by item
+            right = False
+        if right:   # every item right at rank 1, as item by item in topk
+            acc1.append(1.0)
+            acc3.append(1.0)
+            hits1_all += len(gold)
+            hits3_all += len(gold)
             continue
         a1, a3, h1, h3 = topk(gold, cands, misses)
         if h1 < len(gold) and misses is None:   # compare in NFC where they differ
@@ -617,6 +627,20 @@ class MorphKind(Kind):
             if key in feats:
                 del feats[key]
         return feats
+
+    def _fast_parse(self, value, ref, task):
+        """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`): every
+        sentence a list of the reference's length, every token an object whose first form key holds the
+        reference's form (the parsed sentences then share the reference's forms)."""
+        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != list(map(len, map(_FIRST, ref))):
+            return None
+        tokens = list(chain.from_iterable(value))
+        if set(map(type, tokens)) - _ONLY_DICT:
+            return None
+        forms = list(map(dict.get, tokens, repeat(task.form_keys[0])))
+        if None in forms or forms != list(chain.from_iterable(map(_FIRST, ref))):
+            return None
+        return list(paired(list(map(_FIRST, ref)), value))
 
     def parse_reference(self, value, name, task):
         """Parsed sentences ``(forms, token objects)``; features are taken from the objects when needed."""
@@ -717,6 +741,11 @@ class MorphKind(Kind):
             if not len(ref_forms) == len(gold) == len(forms) == len(toks):
                 raise ValueError("sentence lengths differ: %d, %d, %d, %d"
                                  % (len(ref_forms), len(gold), len(forms), len(toks)))
+            if toks == gold:   # every token the reference's own: each scores 1, as token by token below
+                sent_scores.append(1.0)
+                if details:
+                    hit_keys.extend(chain.from_iterable(gold))
+                continue
             total = 0.0
             for gform, gtok, pform, ptok in zip(ref_forms, gold, forms, toks):  # lengths checked above
                 if ptok == gtok:  # the reference token itself: every feature right, nothing extra
@@ -808,7 +837,15 @@ class FillMaskKind(Kind):
         """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`)."""
         if set(map(type, value)) - _ONLY_DICT:
             return None
-        cands = [sent.get("masked_tokens") for sent in value]
+        cands = list(map(dict.get, value, repeat("masked_tokens")))
+        golds = list(map(_SECOND, ref))
+        if None not in golds:   # every sentence scored (C-level passes only)
+            if set(map(type, cands)) - _ONLY_LIST or list(map(len, cands)) != list(map(len, golds)):
+                return None
+            masked = list(map(_FIRST, ref))
+            if list(map(dict.get, value, repeat("masked"), masked)) != masked:
+                return None
+            return cands if _flawless_candidate_lists(list(chain.from_iterable(cands)), task.max_candidates) else None
         if [None if golds is None else len(golds) for _, golds in ref] != \
                 [None if golds is None or c is None else (len(c) if type(c) is list else -1)
                  for c, (_, golds) in paired(cands, ref)]:
