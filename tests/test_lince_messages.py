@@ -222,7 +222,7 @@ def test_an_empty_line_for_a_post_label_is_named_in_the_count_message(ref, gold_
     folder = fresh(tmp_path, "sub")
     report = score_one(ref, "sa_spa_eng.txt", text, folder)
     [message] = [m["text"] for m in report["messages"] if m["file"] == "sa_spa_eng.txt"]
-    assert "the file has 23 labels, the test file has 24 sentences (blank lines are skipped, and the file has 1: " \
+    assert "the file has 23 labels, the input file has 24 sentences (blank lines are skipped, and the file has 1: " \
            "line 4; an empty line where a label was expected?)" in message
     assert entry_of(report, "sa_spa_eng.txt")["score"] == 0.0
     assert "line 4; an empty line where a label was expected?" in validator(str(folder))[1]

@@ -11,7 +11,7 @@ line per token (the last field is the gold label), a blank line after each sente
 
 Two kinds:
 
-- ``token_labels``: one label per line, aligned line by line with the test file, a blank line between
+- ``token_labels``: one label per line, aligned line by line with the input file (the phase's split), a blank line between
   sentences. Sentence headers (``# sent_enum = N``) are skipped; of a line with tabs, the last field is
   the label. When the number of labels equals the number of tokens the labels are paired in order
   (blank lines that differ are only reported). Otherwise the blank lines delimit the sentences: a
@@ -29,7 +29,7 @@ import os
 import re
 from collections import Counter, OrderedDict
 
-from . import metrics
+from . import metrics, naming
 from .kinds import Entry
 from .layout import IgnoredNames, NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
 from .loading import decode_utf8
@@ -136,13 +136,16 @@ def document_name_hint(names, pattern):
     'Did you mean APW1998.0261/APW1998.0261.system.xml for APW1998.0261.xml?'
     """
     extension = "." + pattern.rsplit(".", 1)[-1].lower() if "." in pattern.rsplit("/", 1)[-1] else ""
-    renamed = [(name, pattern.replace("{doc}", stem)) for name, stem in ((n, _document_stem(n)) for n in names)
-               if stem and name.lower().endswith(extension)]
+    unpacked = [(n, (naming.compressed(n) or (n,))[0]) for n in names]   # d/d.xml.gz stands for d/d.xml
+    renamed = [(name, pattern.replace("{doc}", stem)) for name, stem in ((n, _document_stem(u)) for n, u in unpacked)
+               if stem and (naming.compressed(name) or (name,))[0].lower().endswith(extension)]
     if not renamed:
         return ""
     first, target = renamed[0]
-    return "Did you mean %s for %s%s?" % (target, first, " (and the same for %d more of these files)"
-                                          % (len(renamed) - 1) if len(renamed) > 1 else "")
+    packed = naming.compressed_why(first)
+    return "%sDid you mean %s for %s%s?" % (packed[:1].upper() + packed[1:] + ". " if packed else "", target, first,
+                                            " (and the same for %d more of these files)" % (len(renamed) - 1)
+                                            if len(renamed) > 1 else "")
 
 
 def _unmatched_documents(names, pattern, messages):
@@ -197,6 +200,7 @@ def suggest_name(name, choices, aliases):
     ''
     """
     base = name.rsplit("/", 1)[-1]
+    base = (naming.compressed(base) or (base,))[0]   # lid_spa_eng.txt.gz stands for lid_spa_eng.txt
     stem = re.sub(r"[- ]", "_", base.rsplit(".", 1)[0].lower())
     by_stem = dict((choice.rsplit(".", 1)[0], choice) for choice in choices)
     stem = aliases.get(stem, stem)
@@ -237,7 +241,9 @@ def nothing_found(names, prefix, expected, declared, aliases):
             note = "not scored in this phase"
         else:
             guess = suggest_name(rel, declared, aliases)
+            why = naming.name_fault(rel, guess) if guess else naming.compressed_why(rel)
             note = "did you mean %s?" % guess if guess else "no expected name is close"
+            note = "%s; %s" % (why, note) if why else note
         shown.append("%s (%s)" % (printable(name, 80), note))
     more = len(names) - len(shown)
     return "%s It holds %d file%s: %s%s." % (text, len(names), "" if len(names) == 1 else "s", ", ".join(shown),
@@ -258,9 +264,10 @@ def _wrapping_prefix(names, expected):
 def _unexpected_file(rel, declared, aliases):
     """The message for a file ``rel`` that is none of the ``declared`` names (with a did-you-mean)."""
     guess = suggest_name(rel, declared, aliases)
+    why = naming.name_fault(rel, guess) if guess else naming.compressed_why(rel)
     hint = " Did you mean %s?" % guess if guess else ""
-    return Message(rel, WARNING, "layout", "unexpected file (ignored); expected files named like %s at the root of "
-                   "the zip.%s" % (declared[0], hint))
+    return Message(rel, WARNING, "layout", "unexpected file (ignored)%s; expected files named like %s at the root of "
+                   "the zip.%s" % (": " + why if why else "", declared[0], hint))
 
 
 def find_named_files(source, competition, pairs, messages):
@@ -655,7 +662,7 @@ class TokenLabelsKind(TextKind):
         return [None if sent is None else [None if label in bad else label for _, label in sent] for sent in aligned]
 
     def _report_alignment(self, blocks, lengths, aligned, first_bad, log):
-        """Messages for blank lines that differ from the test file and for sentences left unscored."""
+        """Messages for blank lines that differ from the input file and for sentences left unscored."""
         if first_bad is None:
             return
         n_labels, n_tokens = sum(len(b) for b in blocks), sum(lengths)
@@ -663,18 +670,18 @@ class TokenLabelsKind(TextKind):
         where = _sentence_where(None, first_bad, block)
         got = "%d labels" % len(block) if block else "no labels"
         if n_labels == n_tokens:
-            log.add(WARNING, where, "the blank lines differ from the test file's from here on (%s in this block, the "
+            log.add(WARNING, where, "the blank lines differ from the input file's from here on (%s in this block, the "
                     "sentence has %d tokens); the label count is right, so labels were paired with tokens in order"
                     % (got, lengths[first_bad]))
             return
         lost = [i for i, sent in enumerate(aligned) if sent is None]
         if len(blocks) == len(lengths):   # the blank lines match: each wrong sentence stays on its own
             for i in lost:
-                log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the test file has %d tokens: "
+                log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the input file has %d tokens: "
                         "this sentence counts as wrong" % (len(blocks[i]), lengths[i]),
                         kind="sentence with a wrong number of labels (counted as wrong)")
             return
-        log.add(ERROR, where, "first misalignment: %s where the test file has %d tokens (the file has %d labels in "
+        log.add(ERROR, where, "first misalignment: %s where the input file has %d tokens (the file has %d labels in "
                 "%d blocks for %d tokens in %d sentences); a missing or extra line shifts everything after it%s"
                 % (got, lengths[first_bad], n_labels, len(blocks), n_tokens, len(lengths),
                    _empty_label_hint(blocks, lengths, first_bad)))
@@ -746,7 +753,7 @@ class SentenceLabelsKind(TextKind):
                         "expected?)" % (len(blank), "" if len(blank) == 1 else "s",
                                         ", ".join(str(n) for n in blank[:SHOWN_LINES]),
                                         ", ..." if len(blank) > SHOWN_LINES else ""))
-            raise DataError(log.file, "", "the file has %d labels, the test file has %d sentences%s: give exactly one "
+            raise DataError(log.file, "", "the file has %d labels, the input file has %d sentences%s: give exactly one "
                             "label per line for each sentence, in order" % (len(flat), len(ref), hint),
                             status="sentence_count_mismatch")
         bad = _check_labels(flat, ref.labels, log, task, ref.lang)

@@ -24,6 +24,7 @@ import json
 import time
 from collections import OrderedDict
 
+from .. import naming
 from ..kinds import Entry
 from ..metrics import f1_from_counts, ratio
 from ..messages import DataError, Message, ERROR, WARNING, quoted
@@ -256,9 +257,14 @@ class AnaforaKind(object):
         extra = sorted(set(found) - set(ref.by_name))
         if extra and not cache.get(("extra", tuple(extra))):
             cache[("extra", tuple(extra))] = True
+            cased = [(doc, naming.case_match(doc, ref.by_name)) for doc in extra]
+            cased = [(doc, known) for doc, known in cased if known]
+            hint = (" Document names are compared with their letter case: did you mean %s?" % ", ".join(
+                "%s for %s" % (known, doc) for doc, known in cased[:5])) if cased else ""
             log.messages.append(Message(found[extra[0]], WARNING, "layout",
-                                        "%d file(s) for documents this phase does not have (ignored): %s%s"
-                                        % (len(extra), ", ".join(extra[:5]), ", ..." if len(extra) > 5 else "")))
+                                        "%d file(s) for documents this phase does not have (ignored): %s%s.%s"
+                                        % (len(extra), ", ".join(extra[:5]), ", ..." if len(extra) > 5 else "",
+                                           hint)))
         return predictions
 
     def _read(self, submission, path, doc, log, file_limit):
