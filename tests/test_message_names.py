@@ -163,3 +163,62 @@ def test_a_document_name_in_another_letter_case_gets_the_reference_spelling(tmp_
 def test_naming_doctests():
     import doctest
     assert doctest.testmod(naming).failed == 0
+
+
+# --------------------------------------------------------------------------- SCATE: ids and links
+
+@pytest.fixture(scope="module")
+def scate_sample(tmp_path_factory):
+    """(the sample's test reference folder, the gold as a submission ``{member: bytes}``, the declaration)."""
+    sys.path.append(os.path.join(ROOT, "competitions", "scate"))
+    from test_scate_competition import SAMPLE, gold_files, reference
+    import scate
+    out = tmp_path_factory.mktemp("scate_ids")
+    reference.build(SAMPLE, str(out), os.path.join(SAMPLE, "test_gold"))
+    return str(out / "test"), gold_files("test", "test_gold"), scate
+
+
+def _zipped(tmp_path, members, name):
+    from test_scate_competition import write_zip
+    return write_zip(tmp_path / name, members)
+
+
+ANAFORA_ID = r"<id>([0-9]+)@e@[^<@]+@[^<]+</id>"
+
+
+@settings(max_examples=8, deadline=None)
+@given(offset=st.integers(0, 5))
+def test_plain_numbers_are_values_whatever_ids_the_document_uses(scate_sample, tmp_path_factory, offset):
+    import re
+    ref, members, scate = scate_sample
+    tmp_path = tmp_path_factory.mktemp("numbers")
+    numbered = {}
+    for name, data in members.items():   # ids 1+offset, 2+offset, ...: as many plain numbers as entities
+        text = data.decode("utf-8")
+        ids = re.findall(r"<id>([^<]+)</id>", text)
+        for number, ident in enumerate(ids, 1 + offset):
+            text = text.replace(">%s<" % ident, ">%d<" % number)
+        numbered[name] = text.encode("utf-8")
+    same = scoring.evaluate(scate, ref, _zipped(tmp_path, members, "anafora.zip"))["scores"]
+    plain = scoring.evaluate(scate, ref, _zipped(tmp_path, numbered, "plain.zip"))["scores"]
+    assert plain == same
+
+
+def test_ids_used_twice_are_named_as_duplicates_and_change_no_score(scate_sample, tmp_path, monkeypatch):
+    import re
+    from evalkit.timenorm import kind as anafora_kind
+    ref, members, scate = scate_sample
+    name = sorted(members)[0]
+    text = members[name].decode("utf-8")
+    ids = re.findall(r"<id>([^<]+)</id>", text)
+    twice = dict(members)
+    twice[name] = text.replace("<id>%s</id>" % ids[1], "<id>%s</id>" % ids[0], 1).encode("utf-8")
+    report = scoring.evaluate(scate, ref, _zipped(tmp_path, twice, "twice.zip"))
+    found = [m for m in report["messages"] if "used more than once" in m["text"]]
+    assert len(found) == 1 and found[0]["file"] == name and found[0]["where"].startswith("entity %s (line" % ids[0])
+    assert found[0]["text"].startswith("1 entity id used more than once: '%s' x2. A link to such an id reaches only "
+                                       "the last entity that has it" % ids[0]), found[0]["text"]
+    monkeypatch.setattr(anafora_kind, "duplicate_ids", lambda document, name: [])
+    quiet = scoring.evaluate(scate, ref, _zipped(tmp_path, twice, "quiet.zip"))
+    assert quiet["scores"] == report["scores"]
+    assert not [m for m in quiet["messages"] if "used more than once" in m["text"]]
