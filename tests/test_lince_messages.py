@@ -14,7 +14,7 @@ import zipfile
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from evalkit import cli, lines
+from evalkit import cli, lines, naming
 from evalkit.messages import DataError, MessageLog, MAX_TEXT_CHARS
 from evalkit.scoring import evaluate
 from lince_helpers import KIT, SAMPLE, build_sample_reference, gold_submission, lince, sample_gold, write_files
@@ -255,7 +255,8 @@ def test_nothing_scored_names_the_uploaded_files_with_a_did_you_mean(ref, tmp_pa
     listed = sorted(names)[:lines.SHOWN_NAMES]
     for name in listed:
         if names[name]:
-            assert "%s (did you mean %s?)" % (name, names[name]) in err, err
+            why = naming.name_fault(name, names[name])   # compressed, letter case, extension: said first
+            assert "%s (%sdid you mean %s?)" % (name, why + "; " if why else "", names[name]) in err, err
     if len(names) > lines.SHOWN_NAMES:
         assert "and %d more." % (len(names) - lines.SHOWN_NAMES) in err
     else:

@@ -14,7 +14,7 @@ import os
 import sys
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import ROOT
 import st2024
@@ -222,3 +222,27 @@ def test_ids_used_twice_are_named_as_duplicates_and_change_no_score(scate_sample
     quiet = scoring.evaluate(scate, ref, _zipped(tmp_path, twice, "quiet.zip"))
     assert quiet["scores"] == report["scores"]
     assert not [m for m in quiet["messages"] if "used more than once" in m["text"]]
+
+
+# --------------------------------------------------------------------------- LinCE: predictions for another split
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pick=st.integers(0, 9))
+def test_lince_predictions_for_the_test_split_are_named_as_such(lince_ref, tmp_path_factory, monkeypatch, pick):
+    from evalkit import fingerprint
+    tmp_path = tmp_path_factory.mktemp("split")
+    test_files, dev_files = gold_submission(sample_gold("test")), gold_submission(sample_gold("dev"))
+    name = sorted(test_files)[pick]
+    report = scoring.evaluate(lince, lince_ref, write_files(tmp_path / "test", {name: test_files[name]}))
+    found = [m for m in report["messages"] if "look like predictions for the test split" in m["text"]]
+    own = scoring.evaluate(lince, lince_ref, write_files(tmp_path / "dev", {name: dev_files[name]}))
+    if test_files[name].count("\n") == dev_files[name].count("\n"):   # the same size: labels cannot tell
+        return
+    assert len(found) == 1 and found[0]["file"] == name and found[0]["severity"] == "error"
+    assert "as many as the test input has" in found[0]["text"] and "of the dev input this phase scores. Predict " \
+        "the dev split, or upload this file to the phase of the test split." in found[0]["text"], found[0]["text"]
+    assert not [m for m in own["messages"] if "look like predictions" in m["text"]]
+    with monkeypatch.context() as patch:
+        patch.setattr(fingerprint, "wrong_split_count_message", lambda *args: None)
+        quiet = scoring.evaluate(lince, lince_ref, write_files(tmp_path / "quiet", {name: test_files[name]}))
+    assert quiet["scores"] == report["scores"]

@@ -15,6 +15,7 @@ annotated ``train.conll`` and ``dev.conll``, in the starting kit) and ``<out>/pu
 tooling (run with the repository's Python).
 """
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -24,7 +25,7 @@ import competition_paths  # noqa: E402  (sys.path: the scoring program, this fol
 competition_paths.setup(__file__)
 import lince  # noqa: E402
 import lince_data  # noqa: E402  (the starting kit's reader of the release's files)
-from evalkit import lines  # noqa: E402
+from evalkit import fingerprint, lines  # noqa: E402
 from evalkit.messages import DataError  # noqa: E402
 
 PHASES = (("dev", "dev"), ("test", "test"))
@@ -128,7 +129,35 @@ def build(data, out, test_gold=None):
         summary[phase] = {"written": written, "missing": missing}
     write_missing(out, summary)
     write_public(data, out)
+    write_other_split(data, out)
     return summary
+
+
+#: Each phase's other split, whose predictions uploaded by mistake the scorer recognises (by their label counts).
+OTHER_SPLITS = {"dev": ("test", "dev"), "test": ("dev", "test")}
+
+
+def write_other_split(data, out):
+    """``<out>/<phase>/other_split.json`` (:mod:`evalkit.fingerprint`): per submission file, how many labels a
+    prediction for the other split's public input holds (its tokens; its sentences for sentence labels)."""
+    for phase, (other, own) in OTHER_SPLITS.items():
+        folder = os.path.join(out, phase)
+        path = os.path.join(folder, fingerprint.FILE_NAME)
+        if os.path.isfile(path):
+            os.remove(path)
+        files = {}
+        for task, pair in lince.DATASETS:
+            source = os.path.join(data, lince.dataset_id(task, pair), other + ".conll")
+            if not os.path.isfile(source):
+                continue
+            sentences = lince_data.read_conll(source)
+            sentence_level = task.kind == "sentence_labels"
+            files[lince.SUBMISSION_FILE.format(task=task.key, lang=pair)] = fingerprint.count_entry(
+                len(sentences) if sentence_level else sum(len(rows) for _, rows in sentences),
+                "sentences" if sentence_level else "tokens")
+        if files and os.path.isdir(folder):
+            with open(path, "w", encoding="utf-8") as handle:
+                json.dump({"split": other, "phase_split": own, "files": files}, handle, indent=1, sort_keys=True)
 
 
 def write_missing(out, summary):

@@ -582,6 +582,22 @@ class TextKind(object):
         """The entry score: the first component, the dataset's official metric."""
         return next(iter(components.values())) if components else 0.0
 
+    #: What a label stands for, one per line (see :meth:`expected_labels`).
+    unit = "tokens"
+
+    def expected_labels(self, ref):
+        """How many labels a prediction for ``ref`` holds: one per token (one per sentence at sentence level)."""
+        return len(ref) if self.sentence_level else sum(len(tokens) for tokens, _ in ref.sentences)
+
+    def label_count(self, data):
+        """How many labels the prediction text ``data`` (bytes) holds: its lines that are neither blank nor a
+        ``# sent_enum`` comment (text that is not UTF-8 counts as none)."""
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return 0
+        return sum(1 for line in text.split("\n") if line.strip() and not _is_comment(line))
+
     def from_sums(self, sums, count, task):
         """The components, ``task.metric`` first, from the sums of the per-sentence statistics of
         :func:`sentence_statistics` over ``count`` sentences (not needed: the metrics pool counts).
@@ -735,6 +751,7 @@ class SentenceLabelsKind(TextKind):
 
     name = "sentence_labels"
     sentence_level = True
+    unit = "sentences"
 
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """One label per reference sentence, or DataError when the number of labels differs."""
