@@ -634,7 +634,7 @@ def _name_hint(folder, stem, ext, languages, aliases):
     codes = list(languages)
     suffix = ""
     packed = naming.compressed_why(stem + ext)
-    if packed:   # grc.json.gz: the hint is about grc.json
+    if packed:   # x.json.gz: the hint is about x.json
         stem, ext = posixpath.splitext(naming.compressed(stem + ext)[0])
     lowered = stem.lower()
     for split in SPLIT_SUFFIXES:

@@ -16,10 +16,10 @@ COMPRESSED = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bzip2", ".xz": "xz", ".lz
 def compressed(name):
     """``(inner name, format)`` when the file ``name`` is a compressed (or archived) file, else None.
 
-    >>> compressed("pos_tagging/grc.json.gz"), compressed("lid_spa_eng.txt.bz2"), compressed("grc.json")
-    (('pos_tagging/grc.json', 'gzip'), ('lid_spa_eng.txt', 'bzip2'), None)
-    >>> compressed("d/d.TimeNorm.system.completed.xml.zip")
-    ('d/d.TimeNorm.system.completed.xml', 'zip')
+    >>> compressed("task/xx.json.gz"), compressed("task_pair.txt.bz2"), compressed("xx.json")
+    (('task/xx.json', 'gzip'), ('task_pair.txt', 'bzip2'), None)
+    >>> compressed("d/d.system.xml.zip")
+    ('d/d.system.xml', 'zip')
     """
     stem, ext = posixpath.splitext(name)
     fmt = COMPRESSED.get(ext.lower())
@@ -47,10 +47,10 @@ def name_fault(name, expected):
     """Why the submitted file ``name`` is not the ``expected`` name it most likely stands for ("" when no
     single reason explains it): compressed, letter case, extension.
 
-    >>> name_fault("lid_spa_eng.txt.gz", "lid_spa_eng.txt")
-    'the file is compressed (gzip): put the lid_spa_eng.txt file itself in the zip, uncompressed (the zip already compresses it)'
-    >>> name_fault("LID_SPA_ENG.txt", "lid_spa_eng.txt"), name_fault("lid_spa_eng.conll", "lid_spa_eng.txt")
-    ('names are compared with their letter case: lid_spa_eng.txt, not LID_SPA_ENG.txt', 'the extension is .txt, not .conll')
+    >>> name_fault("task_pair.txt.gz", "task_pair.txt")
+    'the file is compressed (gzip): put the task_pair.txt file itself in the zip, uncompressed (the zip already compresses it)'
+    >>> name_fault("TASK_PAIR.txt", "task_pair.txt"), name_fault("task_pair.conll", "task_pair.txt")
+    ('names are compared with their letter case: task_pair.txt, not TASK_PAIR.txt', 'the extension is .txt, not .conll')
     """
     base, target = posixpath.basename(name), posixpath.basename(expected)
     why = compressed_why(base)
