@@ -23,7 +23,8 @@ token by token only to locate a problem: scoring stays within a small factor of 
 import unicodedata
 from collections import Counter
 from itertools import chain, repeat
-from operator import itemgetter
+from functools import partial
+from operator import is_not, itemgetter
 
 from . import inventory as labels, metrics
 from .messages import DataError, ERROR, WARNING, printable, quoted
@@ -202,6 +203,7 @@ _ONLY_LIST = frozenset((list,))
 _ONLY_DICT = frozenset((dict,))
 _ONLY_TWO = frozenset((2,))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_NOT_NONE = partial(is_not, None)
 
 
 def _flawless_candidate_lists(lists, max_candidates):
@@ -615,8 +617,7 @@ class MorphKind(Kind):
         if bad:
             raise DataError(name, _where(si, bad[0]), "expected a token object like {\"Token\": ..., \"UPOS\": ..., "
                             "<feature>: <value>}, got %s" % _type_name(sent[bad[0]]))
-        key = task.form_keys[0]
-        forms = [tok.get(key) for tok in sent]
+        forms = list(map(dict.get, sent, repeat(task.form_keys[0])))
         if None in forms:
             forms = [self._form(tok, task) for tok in sent]
         return forms
@@ -801,11 +802,11 @@ class FillMaskKind(Kind):
         """Parsed sentences ``(masked line, golds)``; golds ``None`` for an excluded sentence."""
         check_sentence_list(value, name)
         if not set(map(type, value)) - _ONLY_DICT:
-            golds = [sent.get("masked_tokens") for sent in value]
-            present = [g for g in golds if g is not None]
+            golds = list(map(dict.get, value, repeat("masked_tokens")))
+            present = list(filter(_NOT_NONE, golds))
             if not set(map(type, present)) - _ONLY_LIST and \
                     not set(map(type, chain.from_iterable(present))) - _ONLY_STR:   # plain gold strings
-                return list(paired([sent.get("masked") for sent in value], golds))
+                return list(paired(list(map(dict.get, value, repeat("masked"))), golds))
         ref = []
         for si, sent in enumerate(value):
             if type(sent) is not dict:
