@@ -22,7 +22,7 @@ token by token only to locate a problem: scoring stays within a small factor of 
 """
 import unicodedata
 from collections import Counter
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from functools import partial
 from operator import is_not, itemgetter
 
@@ -835,28 +835,23 @@ class FillMaskKind(Kind):
                 raise DataError(name, _mask_where(si, golds.index(None)), "expected a gold string, got null")
 
     def _fast_parse(self, value, ref, task):
-        """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`)."""
+        """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`), in C-level
+        passes: every sentence an object whose ``"masked"`` (when given) is the reference's and, where the
+        reference scores the sentence, whose ``"masked_tokens"`` is a list of one candidate list per gap."""
         if set(map(type, value)) - _ONLY_DICT:
             return None
         cands = list(map(dict.get, value, repeat("masked_tokens")))
         golds = list(map(_SECOND, ref))
-        if None not in golds:   # every sentence scored (C-level passes only)
-            if set(map(type, cands)) - _ONLY_LIST or list(map(len, cands)) != list(map(len, golds)):
-                return None
-            masked = list(map(_FIRST, ref))
-            if list(map(dict.get, value, repeat("masked"), masked)) != masked:
-                return None
-            return cands if _flawless_candidate_lists(list(chain.from_iterable(cands)), task.max_candidates) else None
-        if [None if golds is None else len(golds) for _, golds in ref] != \
-                [None if golds is None or c is None else (len(c) if type(c) is list else -1)
-                 for c, (_, golds) in paired(cands, ref)]:
+        scored = list(map(_NOT_NONE, golds))   # the sentences the reference scores (None golds: excluded)
+        kept = list(compress(cands, scored))
+        if set(map(type, kept)) - _ONLY_LIST or list(map(len, kept)) != list(map(len, compress(golds, scored))):
             return None
-        if [sent.get("masked", masked) for sent, (masked, _) in paired(value, ref)] != [masked for masked, _ in ref]:
+        masked = list(map(_FIRST, ref))
+        if list(map(dict.get, value, repeat("masked"), masked)) != masked:
             return None
-        scored = [c for c, (_, golds) in paired(cands, ref) if golds is not None]
-        if not _flawless_candidate_lists(list(chain.from_iterable(scored)), task.max_candidates):
+        if not _flawless_candidate_lists(list(chain.from_iterable(kept)), task.max_candidates):
             return None
-        return [None if golds is None else c for c, (_, golds) in paired(cands, ref)]
+        return cands if len(kept) == len(cands) else [c if keep else None for c, keep in paired(cands, scored)]
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         masked, golds = ref_sent
