@@ -246,3 +246,14 @@ def test_lince_predictions_for_the_test_split_are_named_as_such(lince_ref, tmp_p
         patch.setattr(fingerprint, "wrong_split_count_message", lambda *args: None)
         quiet = scoring.evaluate(lince, lince_ref, write_files(tmp_path / "quiet", {name: test_files[name]}))
     assert quiet["scores"] == report["scores"]
+
+
+def test_the_lince_validator_names_predictions_for_the_test_split_and_exits_1(tmp_path, capsys):
+    from lince_helpers import KIT, SAMPLE
+    from conftest import load_by_path
+    validate = load_by_path("lince_validate_split", os.path.join(KIT, "validate.py"))
+    test_files = gold_submission(sample_gold("test"))
+    name = "lid_spa_eng.txt"
+    status = validate.main([write_files(tmp_path / "sub", {name: test_files[name]}), "--data", SAMPLE, "--split", "dev"])
+    out = capsys.readouterr().out
+    assert status == 1 and "%s: these look like predictions for the test split: the file has" % name in out, out

@@ -133,31 +133,18 @@ def build(data, out, test_gold=None):
     return summary
 
 
-#: Each phase's other split, whose predictions uploaded by mistake the scorer recognises (by their label counts).
-OTHER_SPLITS = {"dev": ("test", "dev"), "test": ("dev", "test")}
-
-
 def write_other_split(data, out):
-    """``<out>/<phase>/other_split.json`` (:mod:`evalkit.fingerprint`): per submission file, how many labels a
-    prediction for the other split's public input holds (its tokens; its sentences for sentence labels)."""
-    for phase, (other, own) in OTHER_SPLITS.items():
+    """``<out>/<phase>/other_split.json`` (:mod:`evalkit.fingerprint`), as the kit's validator writes it for its own
+    reference (``lince_data.other_split_document``): the label counts of a prediction for the other split."""
+    for phase, split in PHASES:
         folder = os.path.join(out, phase)
         path = os.path.join(folder, fingerprint.FILE_NAME)
         if os.path.isfile(path):
             os.remove(path)
-        files = {}
-        for task, pair in lince.DATASETS:
-            source = os.path.join(data, lince.dataset_id(task, pair), other + ".conll")
-            if not os.path.isfile(source):
-                continue
-            sentences = lince_data.read_conll(source)
-            sentence_level = task.kind == "sentence_labels"
-            files[lince.SUBMISSION_FILE.format(task=task.key, lang=pair)] = fingerprint.count_entry(
-                len(sentences) if sentence_level else sum(len(rows) for _, rows in sentences),
-                "sentences" if sentence_level else "tokens")
-        if files and os.path.isdir(folder):
+        document = lince_data.other_split_document(lince, data, split)
+        if document and os.path.isdir(folder):
             with open(path, "w", encoding="utf-8") as handle:
-                json.dump({"split": other, "phase_split": own, "files": files}, handle, indent=1, sort_keys=True)
+                json.dump(document, handle, indent=1, sort_keys=True)
 
 
 def write_missing(out, summary):

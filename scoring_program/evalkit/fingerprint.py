@@ -131,15 +131,9 @@ def read_fingerprint(path, max_bytes=16 * 1024 * 1024):
     return value
 
 
-def count_entry(items, unit):
-    """A file's entry of ``other_split.json`` for line-aligned text (:mod:`evalkit.lines`): its number of
-    ``items`` (labels expected: tokens, or sentences) and what they are (``unit``)."""
-    return {"items": items, "unit": unit}
-
-
 def wrong_split_count_message(name, labels, own, fingerprint, other, phase_split):
     """One ERROR message when a line-aligned text file of ``labels`` labels has exactly the ``other`` split's
-    number of items (its ``fingerprint`` entry, :func:`count_entry`) and not the ``own`` number of this phase's
+    number of items (its ``fingerprint`` entry, ``{"items": count, "unit": "tokens" or "sentences"}``) and not the ``own`` number of this phase's
     input, else None: such a file was made for the other split (labels carry no words to compare).
     """
     if type(fingerprint) is not dict or type(fingerprint.get("items")) is not int or labels == own \
