@@ -725,6 +725,7 @@ class MorphKind(Kind):
         items = zeroed = 0
         ignored = task.ignored_keys
         gold_keys, hit_keys, extra_keys = [], [], []  # feature names; ignored keys are dropped at the end
+        same_keys = []   # the keys of the sentences equal to the reference's: each is gold and hit
         memo = NfcMemo()
         note = None if misses is None else misses.extend
         feats, marks, token_score = self._feats, metrics.morph_marks, metrics.morph_score_from_marks
@@ -732,9 +733,9 @@ class MorphKind(Kind):
             if not gold:
                 continue
             items += len(gold)
-            if details:
-                gold_keys.extend(chain.from_iterable(gold))
             if sent is None:
+                if details:
+                    gold_keys.extend(chain.from_iterable(gold))
                 zeroed += 1
                 sent_scores.append(0.0)
                 continue
@@ -745,8 +746,10 @@ class MorphKind(Kind):
             if toks == gold:   # every token the reference's own: each scores 1, as token by token below
                 sent_scores.append(1.0)
                 if details:
-                    hit_keys.extend(chain.from_iterable(gold))
+                    same_keys.extend(chain.from_iterable(gold))
                 continue
+            if details:
+                gold_keys.extend(chain.from_iterable(gold))
             total = 0.0
             for gform, gtok, pform, ptok in zip(ref_forms, gold, forms, toks):  # lengths checked above
                 if ptok == gtok:  # the reference token itself: every feature right, nothing extra
@@ -769,7 +772,8 @@ class MorphKind(Kind):
         if not details:
             return Entry({"score": metrics.mean(sent_scores)}, {}, len(ref), len(sent_scores), items, zeroed, {},
                          per_sentence={"score": sent_scores})
-        per_feature = _per_feature(gold_keys, hit_keys, extra_keys, ignored)
+        same = Counter(same_keys)
+        per_feature = _per_feature(same + Counter(gold_keys), same + Counter(hit_keys), Counter(extra_keys), ignored)
         correct = sum(row["correct"] for row in per_feature.values())
         total = sum(row["total"] for row in per_feature.values())
         return Entry({"score": metrics.mean(sent_scores)}, {"feature_acc": metrics.mean([correct], total)},
@@ -777,13 +781,13 @@ class MorphKind(Kind):
                      per_sentence={"score": sent_scores})
 
 
-def _per_feature(gold_keys, hit_keys, extra_keys, ignored):
-    """``{feature: {"correct", "total", "spurious"}}`` over a whole file from lists of key names.
+def _per_feature(total, correct, spurious, ignored):
+    """``{feature: {"correct", "total", "spurious"}}`` over a whole file from the Counters of key names (in the
+    gold, hit, predicted but not in the gold).
 
     Keys in ``ignored`` (form, UPOS, lemma) are not features and are dropped; names are shown as
     :func:`detail_label`, with at most :data:`MAX_PREDICTED_ONLY_ROWS` features the reference never has.
     """
-    total, correct, spurious = Counter(gold_keys), Counter(hit_keys), Counter(extra_keys)
     rows = {}
     for key in set(total) | set(spurious):
         if key not in ignored:

@@ -323,7 +323,7 @@ def _text_lines(data, name, max_bytes):
         raise DataError(name, "", "the file is %d bytes; at most %d are accepted for this dataset"
                         % (len(data), max_bytes))
     text = decode_utf8(data, name)
-    if not text.strip():
+    if not text or text.isspace():
         raise DataError(name, "", "the file is empty; expected one label per line")
     lines = text.split("\n")
     if lines and lines[-1] == "":
