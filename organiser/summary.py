@@ -5,6 +5,7 @@ the baseline submissions and score table, the data-quality report and the pages.
 listed with the command that builds it. Exit status 0 even when something is missing (it is a report).
 """
 import argparse
+import glob
 import os
 import sys
 
@@ -85,8 +86,11 @@ def summarise(out, reference, stream=sys.stdout, cid=None):
     elif manifest.get("test_state") == "practice":
         print("NOTE: the test gold is public (%s): the test phase is a PRACTICE phase. Build the real one with "
               "TEST_GOLD=<hidden test gold>." % manifest.get("practice_reason"), file=stream)
-    print("NOTE: the test input (public_data/<subtask>-test.zip) is in no bundle and no starting kit: attach it to "
-          "the test phase when it opens (docs/organisers.md).", file=stream)
+    inputs = sorted(glob.glob(os.path.join(out, "public_data", "*-test.zip")))
+    print("NOTE: the test input (%s) is in no bundle and no starting kit: attach it to the test phase when it opens "
+          "(docs/organisers.md)." % (", ".join(inputs) if inputs else os.path.join(out, "public_data",
+                                                                                    "<subtask>-test.zip, not built")),
+          file=stream)
     if missing:
         print("Missing: %d item(s): %s" % (len(missing), "; ".join("%s (%s)" % (l, h) for l, _, h in missing)),
               file=stream)

@@ -14,7 +14,7 @@ import zipfile
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from evalkit import cli, lines
+from evalkit import cli, lines, naming
 from evalkit.messages import DataError, MessageLog, MAX_TEXT_CHARS
 from evalkit.scoring import evaluate
 from lince_helpers import KIT, SAMPLE, build_sample_reference, gold_submission, lince, sample_gold, write_files
@@ -222,7 +222,7 @@ def test_an_empty_line_for_a_post_label_is_named_in_the_count_message(ref, gold_
     folder = fresh(tmp_path, "sub")
     report = score_one(ref, "sa_spa_eng.txt", text, folder)
     [message] = [m["text"] for m in report["messages"] if m["file"] == "sa_spa_eng.txt"]
-    assert "the file has 23 labels, the test file has 24 sentences (blank lines are skipped, and the file has 1: " \
+    assert "the file has 23 labels, the input file has 24 sentences (blank lines are skipped, and the file has 1: " \
            "line 4; an empty line where a label was expected?)" in message
     assert entry_of(report, "sa_spa_eng.txt")["score"] == 0.0
     assert "line 4; an empty line where a label was expected?" in validator(str(folder))[1]
@@ -255,7 +255,8 @@ def test_nothing_scored_names_the_uploaded_files_with_a_did_you_mean(ref, tmp_pa
     listed = sorted(names)[:lines.SHOWN_NAMES]
     for name in listed:
         if names[name]:
-            assert "%s (did you mean %s?)" % (name, names[name]) in err, err
+            why = naming.name_fault(name, names[name])   # compressed, letter case, extension: said first
+            assert "%s (%sdid you mean %s?)" % (name, why + "; " if why else "", names[name]) in err, err
     if len(names) > lines.SHOWN_NAMES:
         assert "and %d more." % (len(names) - lines.SHOWN_NAMES) in err
     else:

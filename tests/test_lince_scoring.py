@@ -129,7 +129,7 @@ def test_sentence_labels_with_the_wrong_count_score_zero_with_a_clear_message(re
     report = score(ref, files, tmp_path)
     sa = entry(report, "sa", "spa_eng")
     assert sa["score"] == 0.0 and sa["status"] == "sentence_count_mismatch"
-    assert any("the file has 1 labels, the test file has 24 sentences" in m["text"] for m in messages(report, "error"))
+    assert any("the file has 1 labels, the input file has 24 sentences" in m["text"] for m in messages(report, "error"))
 
 
 def test_tab_separated_lines_take_the_last_field(ref, gold_files, tmp_path):

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from conftest import ROOT
-from evalkit import choice, cli
+from evalkit import choice, cli, naming
 from evalkit.messages import DataError, MessageLog, MAX_TEXT_CHARS
 from evalkit.scoring import evaluate
 from test_choice import oracle
@@ -243,7 +243,8 @@ def test_nothing_scored_names_the_uploaded_files_with_a_did_you_mean(phase, tmp_
     assert status == 1 and "It holds %d file%s: " % (total, "" if total == 1 else "s") in err, err
     for name in names:
         if name in err.split("It holds", 1)[1]:
-            assert "%s (did you mean predictions.json?)" % name in err, err
+            why = naming.name_fault(name, "predictions.json")   # letter case, extension, compression: said first
+            assert "%s (%sdid you mean predictions.json?)" % (name, why + "; " if why else "") in err, err
     assert ("and %d more." % (total - 10) in err) == (total > 10)
 
 

@@ -219,8 +219,8 @@ SUBTASKS = OrderedDict([
 
 NOTHING_HELP = (
     "Nothing could be scored: %s A LinCE submission is a zip whose root holds one text file per dataset, "
-    "named like lid_spa_eng.txt (task_pair.txt), with one label per line aligned with the test file. "
-    "Zip the files themselves, not a folder, and check the zip with the starting kit (python3 validate.py).")
+    "named like lid_spa_eng.txt (task_pair.txt), with one label per line aligned with the input file of the "
+    "phase's split (dev or test). Zip the files themselves, not a folder, and check the zip with the starting kit (python3 validate.py).")
 
 #: Limits applied to participant uploads.
 MAX_FILE_BYTES = 64 * 1024 * 1024

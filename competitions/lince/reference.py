@@ -15,6 +15,7 @@ annotated ``train.conll`` and ``dev.conll``, in the starting kit) and ``<out>/pu
 tooling (run with the repository's Python).
 """
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -24,7 +25,7 @@ import competition_paths  # noqa: E402  (sys.path: the scoring program, this fol
 competition_paths.setup(__file__)
 import lince  # noqa: E402
 import lince_data  # noqa: E402  (the starting kit's reader of the release's files)
-from evalkit import lines  # noqa: E402
+from evalkit import fingerprint, lines  # noqa: E402
 from evalkit.messages import DataError  # noqa: E402
 
 PHASES = (("dev", "dev"), ("test", "test"))
@@ -128,7 +129,22 @@ def build(data, out, test_gold=None):
         summary[phase] = {"written": written, "missing": missing}
     write_missing(out, summary)
     write_public(data, out)
+    write_other_split(data, out)
     return summary
+
+
+def write_other_split(data, out):
+    """``<out>/<phase>/other_split.json`` (:mod:`evalkit.fingerprint`), as the kit's validator writes it for its own
+    reference (``lince_data.other_split_document``): the label counts of a prediction for the other split."""
+    for phase, split in PHASES:
+        folder = os.path.join(out, phase)
+        path = os.path.join(folder, fingerprint.FILE_NAME)
+        if os.path.isfile(path):
+            os.remove(path)
+        document = lince_data.other_split_document(lince, data, split)
+        if document and os.path.isdir(folder):
+            with open(path, "w", encoding="utf-8") as handle:
+                json.dump(document, handle, indent=1, sort_keys=True)
 
 
 def write_missing(out, summary):

@@ -129,3 +129,19 @@ def read_fingerprint(path, max_bytes=16 * 1024 * 1024):
     if type(value.get("phase_split")) is not str:
         value["phase_split"] = "this phase's"
     return value
+
+
+def wrong_split_count_message(name, labels, own, fingerprint, other, phase_split):
+    """One ERROR message when a line-aligned text file of ``labels`` labels has exactly the ``other`` split's
+    number of items (its ``fingerprint`` entry, ``{"items": count, "unit": "tokens" or "sentences"}``) and not the ``own`` number of this phase's
+    input, else None: such a file was made for the other split (labels carry no words to compare).
+    """
+    if type(fingerprint) is not dict or type(fingerprint.get("items")) is not int or labels == own \
+            or labels != fingerprint["items"] or not labels:
+        return None
+    unit = fingerprint.get("unit") if fingerprint.get("unit") in ("tokens", "sentences") else "items"
+    return Message(name, ERROR, "", "these look like predictions for the %s split: the file has %s labels, as many "
+                   "as the %s input has %s, not the %s %s of the %s input this phase scores. Predict the %s split, "
+                   "or upload this file to the phase of the %s split."
+                   % (other, "{:,}".format(labels), other, unit, "{:,}".format(own), unit, phase_split, phase_split,
+                      other))

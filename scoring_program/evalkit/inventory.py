@@ -287,7 +287,7 @@ def check_features(pred, log, inventory, ignored, where):
     ``where(si, ti, extra)``: a position. The classes: a CoNLL-U FEATS string (a FEATS-like key, or a value with
     ``=``); features nested in an object; ``"_"``, ``""``, ``null`` or NaN for an absent feature; a value that is
     not a string; a name outside the inventory; a value outside the inventory."""
-    tokens = [tok for sent in pred if sent is not None for tok in sent[1]]
+    tokens = list(chain.from_iterable(sent[1] for sent in pred if sent is not None))
     pairs = _hashable_pairs(tokens, ignored)
     if pairs is not None:
         classes = dict((pair, _value_class(pair[0], pair[1], inventory, ignored)) for pair in pairs)
@@ -420,18 +420,25 @@ def check_joined_candidates(pred, log, max_candidates, where):
     """One warning when at least :data:`JOINED_SHARE` of the items of ``pred`` (per sentence one candidate sequence
     per item, None for a sentence not scored) hold several candidates joined into one string (``"a|b|c"``, or a
     list written as a string): it is one candidate, which never matches. ``where(si, ti)``: a position."""
-    strings = [c for c in chain.from_iterable(chain.from_iterable(filter(None, pred))) if type(c) is str]
+    sentences = list(filter(None, pred))
+    try:   # C-level: the distinct candidates (strings, or None for one that is not a string)
+        distinct = set(chain.from_iterable(chain.from_iterable(sentences)))
+    except TypeError:   # not the shape the kinds return: nothing to say here
+        return
+    strings = [c for c in distinct if type(c) is str]
     joined_text = "\x00".join(strings)
     if "|" not in joined_text and "[" not in joined_text:
         return
-    tally, items = _Tally(), 0
+    joined = frozenset(c for c in strings if ("|" in c or "[" in c) and _joined(c))
+    items = sum(map(len, sentences))
+    if not joined or not items:
+        return
+    tally = _Tally()
     for si, sent in enumerate(pred):
-        if not sent:
+        if not sent or joined.isdisjoint(chain.from_iterable(sent)):
             continue
         for ti, cands in enumerate(sent):
-            items += 1
-            hit = next((c for c in cands if type(c) is str and _joined(c)), None) if type(cands) in (list, tuple) \
-                else None
+            hit = next((c for c in cands if c in joined), None) if type(cands) in (list, tuple) else None
             if hit is not None:
                 tally.add(hit, (si, ti))
                 tally.tokens += 1

@@ -22,8 +22,9 @@ token by token only to locate a problem: scoring stays within a small factor of 
 """
 import unicodedata
 from collections import Counter
-from itertools import chain, repeat
-from operator import itemgetter
+from itertools import chain, compress, repeat
+from functools import partial
+from operator import is_not, itemgetter
 
 from . import inventory as labels, metrics
 from .messages import DataError, ERROR, WARNING, printable, quoted
@@ -202,6 +203,7 @@ _ONLY_LIST = frozenset((list,))
 _ONLY_DICT = frozenset((dict,))
 _ONLY_TWO = frozenset((2,))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_NOT_NONE = partial(is_not, None)
 
 
 def _flawless_candidate_lists(lists, max_candidates):
@@ -396,12 +398,12 @@ class PairKind(Kind):
         (:meth:`_flawless_values`). Anything else goes through the sentence-by-sentence path, which
         gives the same result and says what is wrong where.
         """
-        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != [len(forms) for forms, _ in ref]:
+        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != list(map(len, map(_FIRST, ref))):
             return None
         tokens = list(chain.from_iterable(value))
         if set(map(type, tokens)) - _ONLY_LIST or set(map(len, tokens)) - _ONLY_TWO:
             return None
-        if list(map(_FIRST, tokens)) != list(chain.from_iterable(forms for forms, _ in ref)):
+        if list(map(_FIRST, tokens)) != list(chain.from_iterable(map(_FIRST, ref))):
             return None
         values = [list(map(_SECOND, sent)) for sent in value]
         return values if self._flawless_values(list(map(_SECOND, tokens)), task) else None
@@ -554,7 +556,7 @@ def _topk_entry(ref_golds, pred, sentences, misses):
     acc1, acc3 = [], []
     items = zeroed = hits1_all = hits3_all = 0
     memo = NfcMemo()
-    topk = metrics.topk_accuracies
+    topk, first = metrics.topk_accuracies, _FIRST
     for gold, cands in paired(ref_golds, pred):
         if not gold:
             continue
@@ -563,6 +565,16 @@ def _topk_entry(ref_golds, pred, sentences, misses):
             zeroed += 1
             acc1.append(0.0)
             acc3.append(0.0)
+            continue
+        try:
+            right = list(map(first, cands)) == gold
+        except (IndexError, TypeError):   # an empty candidate list: item by item
+            right = False
+        if right:   # every item right at rank 1, as item by item in topk
+            acc1.append(1.0)
+            acc3.append(1.0)
+            hits1_all += len(gold)
+            hits3_all += len(gold)
             continue
         a1, a3, h1, h3 = topk(gold, cands, misses)
         if h1 < len(gold) and misses is None:   # compare in NFC where they differ
@@ -618,8 +630,7 @@ class MorphKind(Kind):
         if bad:
             raise DataError(name, _where(si, bad[0]), "expected a token object like {\"Token\": ..., \"UPOS\": ..., "
                             "<feature>: <value>}, got %s" % _type_name(sent[bad[0]]))
-        key = task.form_keys[0]
-        forms = [tok.get(key) for tok in sent]
+        forms = list(map(dict.get, sent, repeat(task.form_keys[0])))
         if None in forms:
             forms = [self._form(tok, task) for tok in sent]
         return forms
@@ -630,6 +641,20 @@ class MorphKind(Kind):
             if key in feats:
                 del feats[key]
         return feats
+
+    def _fast_parse(self, value, ref, task):
+        """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`): every
+        sentence a list of the reference's length, every token an object whose first form key holds the
+        reference's form (the parsed sentences then share the reference's forms)."""
+        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != list(map(len, map(_FIRST, ref))):
+            return None
+        tokens = list(chain.from_iterable(value))
+        if set(map(type, tokens)) - _ONLY_DICT:
+            return None
+        forms = list(map(dict.get, tokens, repeat(task.form_keys[0])))
+        if None in forms or forms != list(chain.from_iterable(map(_FIRST, ref))):
+            return None
+        return list(paired(list(map(_FIRST, ref)), value))
 
     def parse_reference(self, value, name, task):
         """Parsed sentences ``(forms, token objects)``; features are taken from the objects when needed."""
@@ -713,6 +738,7 @@ class MorphKind(Kind):
         items = zeroed = 0
         ignored = task.ignored_keys
         gold_keys, hit_keys, extra_keys = [], [], []  # feature names; ignored keys are dropped at the end
+        same_keys = []   # the keys of the sentences equal to the reference's: each is gold and hit
         memo = NfcMemo()
         note = None if misses is None else misses.extend
         feats, marks, token_score = self._feats, metrics.morph_marks, metrics.morph_score_from_marks
@@ -720,9 +746,9 @@ class MorphKind(Kind):
             if not gold:
                 continue
             items += len(gold)
-            if details:
-                gold_keys.extend(chain.from_iterable(gold))
             if sent is None:
+                if details:
+                    gold_keys.extend(chain.from_iterable(gold))
                 zeroed += 1
                 sent_scores.append(0.0)
                 continue
@@ -730,6 +756,13 @@ class MorphKind(Kind):
             if not len(ref_forms) == len(gold) == len(forms) == len(toks):
                 raise ValueError("sentence lengths differ: %d, %d, %d, %d"
                                  % (len(ref_forms), len(gold), len(forms), len(toks)))
+            if toks == gold:   # every token the reference's own: each scores 1, as token by token below
+                sent_scores.append(1.0)
+                if details:
+                    same_keys.extend(chain.from_iterable(gold))
+                continue
+            if details:
+                gold_keys.extend(chain.from_iterable(gold))
             total = 0.0
             for gform, gtok, pform, ptok in zip(ref_forms, gold, forms, toks):  # lengths checked above
                 if ptok == gtok:  # the reference token itself: every feature right, nothing extra
@@ -752,7 +785,8 @@ class MorphKind(Kind):
         if not details:
             return Entry({"score": metrics.mean(sent_scores)}, {}, len(ref), len(sent_scores), items, zeroed, {},
                          per_sentence={"score": sent_scores})
-        per_feature = _per_feature(gold_keys, hit_keys, extra_keys, ignored)
+        same = Counter(same_keys)
+        per_feature = _per_feature(same + Counter(gold_keys), same + Counter(hit_keys), Counter(extra_keys), ignored)
         correct = sum(row["correct"] for row in per_feature.values())
         total = sum(row["total"] for row in per_feature.values())
         return Entry({"score": metrics.mean(sent_scores)}, {"feature_acc": metrics.mean([correct], total)},
@@ -760,13 +794,13 @@ class MorphKind(Kind):
                      per_sentence={"score": sent_scores})
 
 
-def _per_feature(gold_keys, hit_keys, extra_keys, ignored):
-    """``{feature: {"correct", "total", "spurious"}}`` over a whole file from lists of key names.
+def _per_feature(total, correct, spurious, ignored):
+    """``{feature: {"correct", "total", "spurious"}}`` over a whole file from the Counters of key names (in the
+    gold, hit, predicted but not in the gold).
 
     Keys in ``ignored`` (form, UPOS, lemma) are not features and are dropped; names are shown as
     :func:`detail_label`, with at most :data:`MAX_PREDICTED_ONLY_ROWS` features the reference never has.
     """
-    total, correct, spurious = Counter(gold_keys), Counter(hit_keys), Counter(extra_keys)
     rows = {}
     for key in set(total) | set(spurious):
         if key not in ignored:
@@ -785,11 +819,11 @@ class FillMaskKind(Kind):
         """Parsed sentences ``(masked line, golds)``; golds ``None`` for an excluded sentence."""
         check_sentence_list(value, name)
         if not set(map(type, value)) - _ONLY_DICT:
-            golds = [sent.get("masked_tokens") for sent in value]
-            present = [g for g in golds if g is not None]
+            golds = list(map(dict.get, value, repeat("masked_tokens")))
+            present = list(filter(_NOT_NONE, golds))
             if not set(map(type, present)) - _ONLY_LIST and \
                     not set(map(type, chain.from_iterable(present))) - _ONLY_STR:   # plain gold strings
-                return list(paired([sent.get("masked") for sent in value], golds))
+                return list(paired(list(map(dict.get, value, repeat("masked"))), golds))
         ref = []
         for si, sent in enumerate(value):
             if type(sent) is not dict:
@@ -818,20 +852,23 @@ class FillMaskKind(Kind):
                 raise DataError(name, _mask_where(si, golds.index(None)), "expected a gold string, got null")
 
     def _fast_parse(self, value, ref, task):
-        """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`)."""
+        """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`), in C-level
+        passes: every sentence an object whose ``"masked"`` (when given) is the reference's and, where the
+        reference scores the sentence, whose ``"masked_tokens"`` is a list of one candidate list per gap."""
         if set(map(type, value)) - _ONLY_DICT:
             return None
-        cands = [sent.get("masked_tokens") for sent in value]
-        if [None if golds is None else len(golds) for _, golds in ref] != \
-                [None if golds is None or c is None else (len(c) if type(c) is list else -1)
-                 for c, (_, golds) in paired(cands, ref)]:
+        cands = list(map(dict.get, value, repeat("masked_tokens")))
+        golds = list(map(_SECOND, ref))
+        scored = list(map(_NOT_NONE, golds))   # the sentences the reference scores (None golds: excluded)
+        kept = list(compress(cands, scored))
+        if set(map(type, kept)) - _ONLY_LIST or list(map(len, kept)) != list(map(len, compress(golds, scored))):
             return None
-        if [sent.get("masked", masked) for sent, (masked, _) in paired(value, ref)] != [masked for masked, _ in ref]:
+        masked = list(map(_FIRST, ref))
+        if list(map(dict.get, value, repeat("masked"), masked)) != masked:
             return None
-        scored = [c for c, (_, golds) in paired(cands, ref) if golds is not None]
-        if not _flawless_candidate_lists(list(chain.from_iterable(scored)), task.max_candidates):
+        if not _flawless_candidate_lists(list(chain.from_iterable(kept)), task.max_candidates):
             return None
-        return [None if golds is None else c for c, (_, golds) in paired(cands, ref)]
+        return cands if len(kept) == len(cands) else [c if keep else None for c, keep in paired(cands, scored)]
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         masked, golds = ref_sent

@@ -24,7 +24,8 @@ import struct
 import zipfile
 from collections import Counter
 
-from .messages import DataError, Message, ERROR, WARNING, INFO
+from . import naming
+from .messages import DataError, Message, ERROR, WARNING, INFO, printable
 
 JUNK_NAMES = frozenset((".DS_Store", "Thumbs.db", "desktop.ini"))
 ROOT_IGNORED = frozenset(("metadata",))   # written into res/ by Codabench
@@ -632,6 +633,9 @@ def _name_hint(folder, stem, ext, languages, aliases):
     """``(why, suggestions)`` for a file of a task folder whose name is not ``<language code>.json``."""
     codes = list(languages)
     suffix = ""
+    packed = naming.compressed_why(stem + ext)
+    if packed:   # x.json.gz: the hint is about x.json
+        stem, ext = posixpath.splitext(naming.compressed(stem + ext)[0])
     lowered = stem.lower()
     for split in SPLIT_SUFFIXES:
         for sep in ("_", "-", "."):
@@ -647,7 +651,9 @@ def _name_hint(folder, stem, ext, languages, aliases):
     if not guess and not by_name and lowered:
         guess = _suggest(lowered, codes, aliases)
     choices = [guess] if guess else by_name
-    if ext.lower() in OTHER_FORMATS:
+    if packed:
+        why = packed
+    elif ext.lower() in OTHER_FORMATS:
         why = ("a %s file: the submission holds JSON, one <language code>.json per language in the shape the "
                "Evaluation page shows; convert it (json.dump of the lists), or write it with the starting kit's "
                "make_submission.py" % OTHER_FORMATS[ext.lower()])
@@ -761,13 +767,29 @@ def _files(count):
     return "%d file%s" % (count, "" if count == 1 else "s")
 
 
-def _nothing_found(names):
-    """The NothingToScore for a submission without any expected file (naming a zip inside, if any)."""
-    zips = [n for n in names if n.lower().endswith(".zip")]
+#: At most this many per-file hints are repeated in the "nothing could be scored" message.
+SHOWN_HINTS = 6
+
+
+def each_file_hint(messages):
+    """The layout ``messages`` (one per name not scored) as one sentence to add to a NothingToScore: when every
+    file is misnamed, each still gets its own hint, as when only some are (at most :data:`SHOWN_HINTS`)."""
+    hints = [m for m in messages if m.where == "layout" and m.file]
+    if not hints:
+        return ""
+    shown = ["%s: %s" % (printable(m.file, 80), m.text) for m in hints[:SHOWN_HINTS]]
+    more = len(hints) - len(shown)
+    return " Each file: %s%s" % (" | ".join(shown), " | and %d more" % more if more else "")
+
+
+def _nothing_found(names, messages=()):
+    """The NothingToScore for a submission without any expected file (naming a zip inside, if any), with the
+    hint of each name not scored (``messages``, see :func:`each_file_hint`)."""
+    zips = [n for n in names if n.lower().endswith(".zip") and not posixpath.splitext(n[:-4])[1]]
     if zips:
         return NothingToScore("no expected file was found in the submission, but it holds a zip inside the zip (%s): "
                               "upload that zip itself, with the task folders at its root." % ", ".join(zips[:5]))
-    return NothingToScore("no expected file was found in the submission.")
+    return NothingToScore("no expected file was found in the submission." + each_file_hint(messages))
 
 
 def find_submission_files(source, expected, task_folders, languages, aliases, messages):
@@ -783,6 +805,7 @@ def find_submission_files(source, expected, task_folders, languages, aliases, me
         messages.append(Message(prefix, WARNING, "layout", "the task folders are inside the folder '%s'; they must be at "
                                 "the root of the zip. Scored anyway; zip the folders themselves next time." % prefix))
     files = {}
+    start = len(messages)
     ignored = IgnoredNames(messages)
     relatives = [n[len(prefix):] for n in names if n not in ROOT_IGNORED and n.startswith(prefix)]
     folders = Counter(r.split("/", 1)[0] for r in relatives if "/" in r and r.split("/", 1)[0] not in task_folders)
@@ -801,7 +824,7 @@ def find_submission_files(source, expected, task_folders, languages, aliases, me
             files[found] = relative
     ignored.close()
     if not files:
-        raise _nothing_found([n for n in names if n not in ROOT_IGNORED])
+        raise _nothing_found([n for n in names if n not in ROOT_IGNORED], messages[start:])
     return Submission(source, prefix, files, messages)
 
 

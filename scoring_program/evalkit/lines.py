@@ -11,7 +11,7 @@ line per token (the last field is the gold label), a blank line after each sente
 
 Two kinds:
 
-- ``token_labels``: one label per line, aligned line by line with the test file, a blank line between
+- ``token_labels``: one label per line, aligned line by line with the input file (the phase's split), a blank line between
   sentences. Sentence headers (``# sent_enum = N``) are skipped; of a line with tabs, the last field is
   the label. When the number of labels equals the number of tokens the labels are paired in order
   (blank lines that differ are only reported). Otherwise the blank lines delimit the sentences: a
@@ -29,7 +29,7 @@ import os
 import re
 from collections import Counter, OrderedDict
 
-from . import metrics
+from . import metrics, naming
 from .kinds import Entry
 from .layout import IgnoredNames, NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
 from .loading import decode_utf8
@@ -136,13 +136,16 @@ def document_name_hint(names, pattern):
     'Did you mean APW1998.0261/APW1998.0261.system.xml for APW1998.0261.xml?'
     """
     extension = "." + pattern.rsplit(".", 1)[-1].lower() if "." in pattern.rsplit("/", 1)[-1] else ""
-    renamed = [(name, pattern.replace("{doc}", stem)) for name, stem in ((n, _document_stem(n)) for n in names)
-               if stem and name.lower().endswith(extension)]
+    unpacked = [(n, (naming.compressed(n) or (n,))[0]) for n in names]   # d/d.xml.gz stands for d/d.xml
+    renamed = [(name, pattern.replace("{doc}", stem)) for name, stem in ((n, _document_stem(u)) for n, u in unpacked)
+               if stem and (naming.compressed(name) or (name,))[0].lower().endswith(extension)]
     if not renamed:
         return ""
     first, target = renamed[0]
-    return "Did you mean %s for %s%s?" % (target, first, " (and the same for %d more of these files)"
-                                          % (len(renamed) - 1) if len(renamed) > 1 else "")
+    packed = naming.compressed_why(first)
+    return "%sDid you mean %s for %s%s?" % (packed[:1].upper() + packed[1:] + ". " if packed else "", target, first,
+                                            " (and the same for %d more of these files)" % (len(renamed) - 1)
+                                            if len(renamed) > 1 else "")
 
 
 def _unmatched_documents(names, pattern, messages):
@@ -197,6 +200,7 @@ def suggest_name(name, choices, aliases):
     ''
     """
     base = name.rsplit("/", 1)[-1]
+    base = (naming.compressed(base) or (base,))[0]   # lid_spa_eng.txt.gz stands for lid_spa_eng.txt
     stem = re.sub(r"[- ]", "_", base.rsplit(".", 1)[0].lower())
     by_stem = dict((choice.rsplit(".", 1)[0], choice) for choice in choices)
     stem = aliases.get(stem, stem)
@@ -237,7 +241,9 @@ def nothing_found(names, prefix, expected, declared, aliases):
             note = "not scored in this phase"
         else:
             guess = suggest_name(rel, declared, aliases)
+            why = naming.name_fault(rel, guess) if guess else naming.compressed_why(rel)
             note = "did you mean %s?" % guess if guess else "no expected name is close"
+            note = "%s; %s" % (why, note) if why else note
         shown.append("%s (%s)" % (printable(name, 80), note))
     more = len(names) - len(shown)
     return "%s It holds %d file%s: %s%s." % (text, len(names), "" if len(names) == 1 else "s", ", ".join(shown),
@@ -258,9 +264,10 @@ def _wrapping_prefix(names, expected):
 def _unexpected_file(rel, declared, aliases):
     """The message for a file ``rel`` that is none of the ``declared`` names (with a did-you-mean)."""
     guess = suggest_name(rel, declared, aliases)
+    why = naming.name_fault(rel, guess) if guess else naming.compressed_why(rel)
     hint = " Did you mean %s?" % guess if guess else ""
-    return Message(rel, WARNING, "layout", "unexpected file (ignored); expected files named like %s at the root of "
-                   "the zip.%s" % (declared[0], hint))
+    return Message(rel, WARNING, "layout", "unexpected file (ignored)%s; expected files named like %s at the root of "
+                   "the zip.%s" % (": " + why if why else "", declared[0], hint))
 
 
 def find_named_files(source, competition, pairs, messages):
@@ -316,7 +323,7 @@ def _text_lines(data, name, max_bytes):
         raise DataError(name, "", "the file is %d bytes; at most %d are accepted for this dataset"
                         % (len(data), max_bytes))
     text = decode_utf8(data, name)
-    if not text.strip():
+    if not text or text.isspace():
         raise DataError(name, "", "the file is empty; expected one label per line")
     lines = text.split("\n")
     if lines and lines[-1] == "":
@@ -595,6 +602,22 @@ class TextKind(object):
         """The entry score: the first component, the dataset's official metric."""
         return next(iter(components.values())) if components else 0.0
 
+    #: What a label stands for, one per line (see :meth:`expected_labels`).
+    unit = "tokens"
+
+    def expected_labels(self, ref):
+        """How many labels a prediction for ``ref`` holds: one per token (one per sentence at sentence level)."""
+        return len(ref) if self.sentence_level else sum(len(tokens) for tokens, _ in ref.sentences)
+
+    def label_count(self, data):
+        """How many labels the prediction text ``data`` (bytes) holds: its lines that are neither blank nor a
+        ``# sent_enum`` comment (text that is not UTF-8 counts as none)."""
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return 0
+        return sum(1 for line in text.split("\n") if line.strip() and not _is_comment(line))
+
     def from_sums(self, sums, count, task):
         """The components, ``task.metric`` first, from the sums of the per-sentence statistics of
         :func:`sentence_statistics` over ``count`` sentences (not needed: the metrics pool counts).
@@ -675,7 +698,7 @@ class TokenLabelsKind(TextKind):
         return [None if sent is None else [None if label in bad else label for _, label in sent] for sent in aligned]
 
     def _report_alignment(self, blocks, lengths, aligned, first_bad, log):
-        """Messages for blank lines that differ from the test file and for sentences left unscored."""
+        """Messages for blank lines that differ from the input file and for sentences left unscored."""
         if first_bad is None:
             return
         n_labels, n_tokens = sum(len(b) for b in blocks), sum(lengths)
@@ -683,18 +706,18 @@ class TokenLabelsKind(TextKind):
         where = _sentence_where(None, first_bad, block)
         got = "%d labels" % len(block) if block else "no labels"
         if n_labels == n_tokens:
-            log.add(WARNING, where, "the blank lines differ from the test file's from here on (%s in this block, the "
+            log.add(WARNING, where, "the blank lines differ from the input file's from here on (%s in this block, the "
                     "sentence has %d tokens); the label count is right, so labels were paired with tokens in order"
                     % (got, lengths[first_bad]))
             return
         lost = [i for i, sent in enumerate(aligned) if sent is None]
         if len(blocks) == len(lengths):   # the blank lines match: each wrong sentence stays on its own
             for i in lost:
-                log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the test file has %d tokens: "
+                log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the input file has %d tokens: "
                         "this sentence counts as wrong" % (len(blocks[i]), lengths[i]),
                         kind="sentence with a wrong number of labels (counted as wrong)")
             return
-        log.add(ERROR, where, "first misalignment: %s where the test file has %d tokens (the file has %d labels in "
+        log.add(ERROR, where, "first misalignment: %s where the input file has %d tokens (the file has %d labels in "
                 "%d blocks for %d tokens in %d sentences); a missing or extra line shifts everything after it%s"
                 % (got, lengths[first_bad], n_labels, len(blocks), n_tokens, len(lengths),
                    _empty_label_hint(blocks, lengths, first_bad)))
@@ -748,6 +771,7 @@ class SentenceLabelsKind(TextKind):
 
     name = "sentence_labels"
     sentence_level = True
+    unit = "sentences"
 
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """One label per reference sentence, or DataError when the number of labels differs."""
@@ -766,7 +790,7 @@ class SentenceLabelsKind(TextKind):
                         "expected?)" % (len(blank), "" if len(blank) == 1 else "s",
                                         ", ".join(str(n) for n in blank[:SHOWN_LINES]),
                                         ", ..." if len(blank) > SHOWN_LINES else ""))
-            raise DataError(log.file, "", "the file has %d labels, the test file has %d sentences%s: give exactly one "
+            raise DataError(log.file, "", "the file has %d labels, the input file has %d sentences%s: give exactly one "
                             "label per line for each sentence, in order" % (len(flat), len(ref), hint),
                             status="sentence_count_mismatch")
         bad = _check_labels(flat, ref.labels, log, task, ref.lang)

@@ -40,7 +40,7 @@ def parse_json_bytes(data, name, max_bytes, **decoder):
     if len(data) > max_bytes:
         raise DataError(name, "", "the file is %d bytes; at most %d are accepted" % (len(data), max_bytes))
     text = decode_utf8(data, name)
-    if not text.strip():
+    if not text or text.isspace():   # (no stripped copy of the whole text)
         raise DataError(name, "", "the file is empty; expected a JSON list")
     try:
         return json.loads(text, **decoder)

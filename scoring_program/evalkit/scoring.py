@@ -233,7 +233,10 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
             pred = kind.parse_prediction_documents(submission, task, lang, ref, log, limits["file"])
         elif getattr(kind, "reads_text", False):   # the line-aligned text kinds (evalkit.lines)
             limit = kind.prediction_limit(ref, limits["file"])
-            pred = kind.parse_prediction_text(submission.read(task.folder, lang, limit), ref, log, task, limit)
+            data = submission.read(task.folder, lang, limit)
+            _check_text_split(kind, name, data, ref, other, messages)
+            pred = kind.parse_prediction_text(data, ref, log, task, limit)
+            del data
         else:
             pred = _parse_json_prediction(kind, task, lang, ref, submission, limits, name, other, log, messages)
             kind.check_labels(pred, log, task, inventory.for_file(task, lang, inventories))
@@ -301,6 +304,17 @@ def _check_split(task, lang, name, value, ref, other, messages):
     found = fingerprint.wrong_split_message(
         name, task.kind, value, ref, other["files"].get("%s/%s" % (task.folder, lang)), other["split"],
         other["phase_split"], other["samples"])
+    if found is not None:
+        messages.append(found)
+
+
+def _check_text_split(kind, name, data, ref, other, messages):
+    """Add one message when the line-aligned text ``data`` has the other split's number of labels (see
+    :func:`evalkit.fingerprint.wrong_split_count_message`); only for kinds that count labels."""
+    if other is None or not hasattr(kind, "label_count"):
+        return
+    found = fingerprint.wrong_split_count_message(name, kind.label_count(data), kind.expected_labels(ref),
+                                                  other["files"].get(name), other["split"], other["phase_split"])
     if found is not None:
         messages.append(found)
 
@@ -397,7 +411,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     source = open_source(submission_path, limits, messages)
     if named:
         submission = lines.find_named_files(source, competition, pairs, messages)
-        other = None
+        other = fingerprint.read_fingerprint(os.path.join(ref_dir, fingerprint.FILE_NAME))
     else:
         submission = find_submission_files(source, set(paths), set(tasks), competition.LANGUAGES,
                                            getattr(competition, "LANGUAGE_ALIASES", {}), messages)

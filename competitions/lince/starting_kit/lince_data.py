@@ -78,3 +78,25 @@ def load_program(found):
     import lince
     from evalkit import layout, scoring
     return lince, layout, scoring
+
+
+#: Each split's other split, whose predictions uploaded by mistake the scorer recognises by their label counts.
+OTHER_SPLIT = {"dev": "test", "test": "dev"}
+
+
+def other_split_document(lince, data, split):
+    """The content of a phase's ``other_split.json`` (the scoring program's ``evalkit/fingerprint.py``) for the
+    phase of ``split``: per submission file, how many labels a prediction for the other split's input under
+    ``data`` holds (its tokens; its sentences for sentence labels); None when ``data`` has no file of that split."""
+    other = OTHER_SPLIT[split]
+    files = {}
+    for task, pair in lince.DATASETS:
+        path = os.path.join(data, lince.dataset_id(task, pair), other + ".conll")
+        if not os.path.isfile(path):
+            continue
+        sentences = read_conll(path)
+        sentence_level = task.kind == "sentence_labels"
+        files[lince.SUBMISSION_FILE.format(task=task.key, lang=pair)] = {
+            "items": len(sentences) if sentence_level else sum(len(rows) for _, rows in sentences),
+            "unit": "sentences" if sentence_level else "tokens"}
+    return {"split": other, "phase_split": split, "files": files} if files else None

@@ -17,6 +17,7 @@ program could not be found or the Python is older than 3.7 (said plainly, whatev
 internal error of the validator (one sentence, never a traceback). Standard library only, Python 3.7 or newer.
 """
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -34,7 +35,8 @@ for _path in [p for p in (os.path.join(f, "evalkit", "entry.py") for f in SCORER
     with open(_path) as _handle:
         exec(compile(_handle.read(), _path, "exec"), ENTRY)
 
-from lince_data import find_program, has_gold, load_program, read_conll, reference_text  # noqa: E402
+from lince_data import (find_program, has_gold, load_program, other_split_document, read_conll,  # noqa: E402
+                        reference_text)
 
 
 def build_reference(lince, data, split, out):
@@ -101,6 +103,10 @@ def main(argv=None):
             sys.stderr.write("No %s.conll file of any LinCE dataset under %s (expected e.g. %s).\n"
                              % (args.split, args.data, os.path.join(args.data, "lid_spaeng", args.split + ".conll")))
             return 2
+        other = other_split_document(lince, args.data, args.split)
+        if other:   # predictions for the other split are named as such, as on the platform
+            with open(os.path.join(tmp, scoring.fingerprint.FILE_NAME), "w", encoding="utf-8") as handle:
+                json.dump(other, handle)
         try:
             result = scoring.evaluate(lince, tmp, args.submission)
         except layout.NothingToScore as err:

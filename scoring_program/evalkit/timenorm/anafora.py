@@ -132,6 +132,26 @@ class Entity(object):
         return "Entity(%r, %r, %r)" % (self.id, self.type, self.spans)
 
 
+_LINKS = {}
+
+
+def link_properties(type_name):
+    """The properties of entity type ``type_name`` that the SCATE schema (:data:`.schema.TYPES`) says name entities
+    (``Sub-Interval``, ``Repeating-Interval``, ``Number``...); none for a type outside the schema. Only their values
+    are links: a plain value (``<Value>7</Value>``, ``<Type>Day</Type>``) is a value, whatever ids the document uses."""
+    if not _LINKS:
+        from .schema import TYPES   # the schema module reads the interpreter's tables, which read this module
+        _LINKS.update((name, frozenset(prop for prop, spec in props.items() if spec.kind == "link"))
+                      for name, props in TYPES.items())
+    return _LINKS.get(type_name, frozenset())
+
+
+def links(entity):
+    """The value lists of ``entity``'s link properties (see :func:`link_properties`), in property order."""
+    names = link_properties(entity.type)
+    return [values for name, values in entity.properties.items() if name in names]
+
+
 class Document(object):
     """The entities of one Anafora file, with id look-up (the last entity of a duplicated id wins, its id listed in
     ``duplicate_ids``) and the reference's "top entities"."""
@@ -148,17 +168,17 @@ class Document(object):
             self.by_id[entity.id] = entity
 
     def top_entities(self):
-        """Entities that no property of any entity names (the roots of the annotation graphs)."""
+        """Entities that no link of any entity names (the roots of the annotation graphs; see :func:`links`)."""
         named = set()
         for entity in self.entities:
-            for values in entity.properties.values():
+            for values in links(entity):
                 named.update(values)
         return [entity for entity in self.entities if entity.id not in named]
 
     def children(self, entity):
-        """Entities named by ``entity``'s properties, in property order (unknown ids skipped)."""
+        """Entities named by ``entity``'s links, in property order (unknown ids skipped; see :func:`links`)."""
         result = []
-        for values in entity.properties.values():
+        for values in links(entity):
             result.extend(self.by_id[v] for v in values if v in self.by_id)
         return result
 

@@ -24,6 +24,7 @@ import json
 import time
 from collections import OrderedDict
 
+from .. import naming
 from ..kinds import Entry
 from ..metrics import f1_from_counts, ratio
 from ..messages import DataError, Message, ERROR, WARNING, quoted
@@ -149,6 +150,23 @@ def check_graph(document, name):
                         % MAX_UNFOLDED)
 
 
+def duplicate_ids(document, name):
+    """One warning when entity ids of ``document`` (file ``name``) are used more than once, else none: a link to
+    such an id reaches only the last entity that has it, and the others can never be linked to."""
+    if not document.duplicate_ids:
+        return []
+    counts = OrderedDict()
+    for ident in document.duplicate_ids:
+        counts[ident] = counts.get(ident, 1) + 1
+    first = [e for e in document.entities if e.id == document.duplicate_ids[0]][1]   # its second use
+    shown = ", ".join("%s x%d" % (quoted(ident, 60), count) for ident, count in list(counts.items())[:3])
+    return [Message(name, WARNING, _where(first), "%d entity id%s used more than once: %s%s. A link to such an id "
+                    "reaches only the last entity that has it; the others are never linked to. Give every entity an "
+                    "id of its own (Anafora's <number>@e@<document>@system)." % (
+                        len(counts), "" if len(counts) == 1 else "s", shown,
+                        ", and %d more" % (len(counts) - 3) if len(counts) > 3 else ""))]
+
+
 #: A prediction's time expressions may have at most this many intervals in all, per document (an expression
 #: such as "the last ten thousand seconds" has 10,000); the public gold documents have at most 36.
 MAX_INTERVALS = 50000
@@ -269,9 +287,14 @@ class AnaforaKind(object):
         extra = sorted(set(found) - set(ref.by_name))
         if extra and not cache.get(("extra", tuple(extra))):
             cache[("extra", tuple(extra))] = True
+            cased = [(doc, naming.case_match(doc, ref.by_name)) for doc in extra]
+            cased = [(doc, known) for doc, known in cased if known]
+            hint = (" Document names are compared with their letter case: did you mean %s?" % ", ".join(
+                "%s for %s" % (known, doc) for doc, known in cased[:5])) if cased else ""
             log.messages.append(Message(found[extra[0]], WARNING, "layout",
-                                        "%d file(s) for documents this phase does not have (ignored): %s%s"
-                                        % (len(extra), ", ".join(extra[:5]), ", ..." if len(extra) > 5 else "")))
+                                        "%d file(s) for documents this phase does not have (ignored): %s%s.%s"
+                                        % (len(extra), ", ".join(extra[:5]), ", ..." if len(extra) > 5 else "",
+                                           hint)))
         return predictions
 
     def _read(self, submission, path, doc, log, file_limit):
@@ -290,6 +313,7 @@ class AnaforaKind(object):
             err.message.text += " (this document counts as predicting nothing)"
             log.messages.append(err.message)
             return None
+        log.messages.extend(duplicate_ids(document, path))
         log.messages.extend(check_document(document, path))
         return document
 

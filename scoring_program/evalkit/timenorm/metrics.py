@@ -15,6 +15,7 @@ when there is no gold annotation, F1 is 0 when P + R is 0.
 >>> interval_scores(gold, system)
 (0.5, 0.5, 0.5)
 """
+from .anafora import link_properties
 from .calendar import epoch_seconds
 
 
@@ -291,14 +292,16 @@ def identification_key(entity):
 
 
 def composition_key(document, entity, _seen=None):
-    """Span(s), type and properties; a property naming another entity compares that entity's key, recursively
-    (a link cycle compares the entity's span and type at the point it repeats)."""
+    """Span(s), type and properties; a link property (by the SCATE schema, :func:`.anafora.link_properties`) naming
+    another entity compares that entity's key, recursively (a link cycle compares the entity's span and type at the
+    point it repeats); any other value compares as written."""
     seen = (_seen or frozenset()) | {entity.id}
     props = []
+    names = link_properties(entity.type)
     for name in sorted(entity.properties):
         values = []
         for value in entity.properties[name]:
-            linked = document.by_id.get(value)
+            linked = document.by_id.get(value) if name in names else None
             if linked is None:
                 values.append(value)
             elif linked.id in seen:
