@@ -306,8 +306,9 @@ def competition_outputs(data, reference_dir, out):
         if name == CHECKED:
             write_zip(os.path.join(subs, "spanglisheval-dev-baseline.zip"), submission)
         report = scoring.evaluate(declaration, reference_dir, path)
-        if report["messages"]:
-            raise DataError(path, "", "baseline submission not scored cleanly: %s" % report["messages"][0]["text"])
+        errors = [m for m in report["messages"] if m["severity"] == "error"]   # the constant chooser's ties: a warning
+        if errors:
+            raise DataError(path, "", "baseline submission not scored cleanly: %s" % errors[0]["text"])
         task, lang = declaration.TASKS[0], declaration.TASKS[0].languages[0]
         entry = report["entries"][0]
         scored[name] = dict(entry["components"], signature=report["signature"], task=task.key, lang=lang)

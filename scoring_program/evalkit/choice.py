@@ -655,6 +655,10 @@ class ChoiceKind(object):
     """
 
     name = "choice"
+    #: What usually puts a file of this kind at its floor (evalkit/floor.py).
+    floor_causes = ("scores whose direction is reversed (perplexities, losses or surprisals, where a higher "
+                    "score must mean more likely: negate them), probabilities that underflow to the same number "
+                    "(use log-probabilities), indices counted from 1, scores for another order of the sentences")
     reads_text = True
 
     def parse_reference_text(self, data, name, task, lang):

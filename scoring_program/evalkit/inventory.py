@@ -28,7 +28,7 @@ from collections import Counter, OrderedDict
 from itertools import chain
 
 from .loading import read_optional_json
-from .messages import WARNING, printable, quoted
+from .messages import ERROR, WARNING, ZERO_NOTE, printable, quoted
 
 FILE_NAME = "inventory.json"
 #: Keys under which a token's features are commonly written as one CoNLL-U FEATS string or nested object.
@@ -196,23 +196,28 @@ def check_tags(pred, log, inventory, where):
     guesses = OrderedDict((tag, suggest(tag, labels, inventory.label_aliases)) for tag in tally.first)
     hint = ", ".join("%s for %s" % (guess, _quoted(tag)) for tag, guess in guesses.items() if guess)
     first = next(iter(tally.first.values()))
+    outside = sum(tally.counts.values())
+    every = outside == total   # not one tag can match: the whole file scores 0 (an error, not a warning)
     _warn(log, where(*first), "%s of %s are outside the task's tag set (%s%s): %s. A tag is compared as it is, "
-            "so these score as wrong tags.%s" % (
-                "{:,}".format(sum(tally.counts.values())), _count(total, "tag"), ", ".join(sorted(labels)),
+            "so these score as wrong tags.%s%s" % (
+                "{:,}".format(outside), _count(total, "tag"), ", ".join(sorted(labels)),
                 ", and the language's training data" if inventory.labels_closed else "",
-                tally.examples(_quoted, where), (" Did you mean %s?" % _cut_list(hint)) if hint else ""),
-            kind="tag outside the tag set")
+                tally.examples(_quoted, where), (" Did you mean %s?" % _cut_list(hint)) if hint else "",
+                (" Every tag is outside the set: %s." % ZERO_NOTE) if every else ""),
+            kind="tag outside the tag set", severity=ERROR if every else WARNING)
 
 
 #: A warning of this module never holds more characters than this (its examples are cut first).
 MAX_WARNING_CHARS = 1000
 
 
-def _warn(log, where, text, kind):
-    """Add one warning to ``log``, cut to :data:`MAX_WARNING_CHARS` characters."""
+def _warn(log, where, text, kind, severity=WARNING):
+    """Add one warning (or, where a whole file scores 0, an error) to ``log``, cut to :data:`MAX_WARNING_CHARS`
+    characters; a cut keeps the end of the text (what it costs)."""
     if len(text) > MAX_WARNING_CHARS:
-        text = text[:MAX_WARNING_CHARS - 1] + "\u2026"
-    log.add(WARNING, where, text, kind=kind)
+        tail = (" Every %s" % text.rsplit(" Every ", 1)[1]) if ZERO_NOTE in text else ""
+        text = text[:MAX_WARNING_CHARS - 1 - len(tail)] + "\u2026" + tail
+    log.add(severity, where, text, kind=kind)
 
 
 def _quoted(value):

@@ -407,6 +407,9 @@ class TaggingKind(PairKind):
 
     name = "tagging"
     value_label = "tag"
+    #: What usually puts a file of this kind at its floor (evalkit/floor.py).
+    floor_causes = ("tags of another tag set or another case, tags shifted by one token, two tags swapped "
+                    "throughout, predictions made for the other split or in another sentence order")
 
     def _flawless_values(self, values, task):
         return not set(map(type, values)) - _ONLY_STR
@@ -570,6 +573,8 @@ class CandidatesKind(PairKind):
 
     name = "candidates"
     value_label = "candidates"
+    floor_causes = ("the candidates of another token (shifted by one), the form copied where its lemma is "
+                    "expected, several candidates joined into one string, the best candidate last")
     #: Ranked candidates, of which only the first ``task.max_candidates`` count (said when a file is refused).
     ranks_candidates = True
 
@@ -592,6 +597,8 @@ class MorphKind(Kind):
     """A feature bundle per token; the 2024 token score (+1 / 0 / -1 marks), averaged per sentence."""
 
     name = "morph"
+    floor_causes = ("features written otherwise than as one key per feature (a FEATS string, an object), "
+                    "values of another case or tag set, the features of another token (shifted by one)")
 
     def _form(self, tok, task):
         for key in task.form_keys:
@@ -766,6 +773,9 @@ class FillMaskKind(Kind):
     """Ranked candidates per masked position; acc@1 and acc@3 per sentence with at least one mask."""
 
     name = "fill_mask"
+    floor_causes = ("candidates in the wrong unit (whole words for character gaps, characters for word gaps), "
+                    "the candidates of another gap or sentence, several candidates in one string, the best "
+                    "candidate last")
     ranks_candidates = True   # see CandidatesKind
 
     def parse_reference(self, value, name, task):

@@ -11,11 +11,11 @@ import hashlib
 import os
 from collections import OrderedDict
 
-from . import __version__, choice, fingerprint, inventory, keys, lines, metrics
+from . import __version__, choice, fingerprint, floor, inventory, keys, lines, metrics, policy
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes, read_optional_json
-from .messages import DataError, Message, MessageLog, ERROR, WARNING
+from .messages import DataError, Message, MessageLog, ERROR, WARNING, ZERO_NOTE
 from .timenorm.kind import KINDS as DOCUMENT_KINDS
 
 #: Every kind by name: the JSON kinds (evalkit.kinds), the line-aligned text kinds (evalkit.lines) and the
@@ -234,7 +234,7 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
             kind.check_labels(pred, log, task, inventory.for_file(task, lang, inventories))
     except DataError as err:
         messages.extend(log.close())
-        err.message.text += " (this file scores 0)"
+        err.message.text += " (%s)" % ZERO_NOTE
         messages.append(err.message)
         return _failed_entry(task, lang, err.status, name)
     if details or not getattr(kind, "optional_details", False):
@@ -389,6 +389,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     summary = not_submitted(entries, len(pairs), named)
     if summary is not None:
         messages.append(summary)
+    messages.extend(floor_messages(ref_dir, entries, tasks))
     ref_hash = known_hash or digest.hexdigest()
     if reference_cache is not None:   # the cached bytes never change: hash them once, not once per submission
         reference_cache[digest_key] = ref_hash
@@ -397,6 +398,17 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     if baseline is not None:
         report["baseline"] = baseline
     return report
+
+
+def floor_messages(ref_dir, entries, tasks):
+    """The warnings of the files at or below the phase's floor (:mod:`evalkit.floor`), only where the phase's gold
+    is public (its ``phase.json``): [] without a floor file or where the gold is hidden, so a message never
+    depends on a hidden gold."""
+    path = os.path.join(ref_dir, floor.FILE_NAME)
+    if not os.path.isfile(path) or policy.read(ref_dir)["gold"] != policy.PUBLIC:
+        return []
+    label, floors = floor.read_floor(path)
+    return floor.below_floor(entries, floors, label, tasks, KINDS) if floors else []
 
 
 def _reference_files(competition, ref_dir):

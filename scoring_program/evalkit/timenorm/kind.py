@@ -223,6 +223,10 @@ class AnaforaKind(object):
     """Base of the two kinds: the reference file, the per-document prediction files, the score."""
 
     name = None
+    #: What usually puts a file of this kind at its floor (evalkit/floor.py).
+    floor_causes = ("entities outside the <annotations> element, spans in another unit (bytes instead of "
+                    "characters, offsets from 1, or end offsets inclusive), files under other document names, "
+                    "times interpreted without the document creation time")
     reads_text = True
     reads_documents = True
     gold = "full"
