@@ -71,7 +71,7 @@ def below_floor(entries, floors, label, tasks, kinds):
         floor = _floor_of(floors, entry)
         if floor is None or entry.get("status") != "scored" or entry.get("score") is None:
             continue
-        if entry["score"] > floor + EPSILON:
+        if entry["score"] > floor + EPSILON or entry["score"] >= 1.0 - EPSILON:   # above it, or perfect (a floor of 1)
             continue
         task = tasks.get(entry.get("task"))
         kind = kinds.get(getattr(task, "kind", None))
