@@ -409,6 +409,36 @@ def _ranks_warning(answers, log):
                     len(ranked), len(scored), printable(ranked[0], 60)), kind="ranks")
 
 
+#: Ties at the top are reported when at least this share of the sets answered with scores has one (a few ties are
+#: what a model may give; many are constant scores or probabilities that underflowed to one number).
+TIES_SHARE = 0.1
+
+
+def _ties_warning(answers, log):
+    """One warning when many sets answered with scores have their top score shared by several sentences: a tie
+    splits the credit (k sentences at the top earn 1/k), so constant scores, or probabilities that underflow to
+    the same number (0.0), score like a random choice. Counts the sets, names the first ones and the fix."""
+    scored = [(set_id, answer) for set_id, answer in answers.items() if isinstance(answer, list) and len(answer) > 1]
+    tied = []
+    for set_id, answer in scored:
+        top = max(answer)
+        if answer.count(top) > 1:
+            tied.append((set_id, answer.count(top), len(answer), top))
+    if not tied or len(tied) < TIES_SHARE * len(scored):
+        return
+    constant = sum(1 for _, count, size, _ in tied if count == size)
+    zero = sum(1 for _, _, _, top in tied if top == 0)
+    log.add(WARNING, _where(tied[0][0]), "%d of the %d sets answered with scores have their highest score shared by "
+            "several sentences (%d with the same score for every sentence%s; first at %s). A tie splits the credit: "
+            "k sentences sharing the top score with the gold earn 1/k, so these sets score like a random choice. "
+            "Give each sentence its own score: the log-probability (a sum of log-probabilities does not underflow "
+            "as a product of probabilities does), not a rounded or constant value." % (
+                len(tied), len(scored), constant, ", %d of them at 0 (probabilities that underflowed?)" % zero
+                if zero else "", "; ".join("set %s (%d of %d tied)" % (printable(set_id, 40), count, size)
+                                           for set_id, count, size, _ in tied[:3])),
+            kind="ties at the top of a set")
+
+
 def _id_prefix(set_id):
     """The prefix of a set id made of a prefix and a number (``dev-0001`` -> ``dev-``), else None."""
     found = re.match(r"^(.*[^0-9])[0-9]+$", set_id)
@@ -476,6 +506,7 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
         extra["range"] = "Most of them are the set's size: indices start at 0 (were these 1-based?)."
     problems.report(log, extra, len(reference))
     _ranks_warning(answers, log)
+    _ties_warning(answers, log)
     return dict(answers), log.close() if own else []
 
 

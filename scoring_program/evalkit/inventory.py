@@ -24,6 +24,7 @@ count and locate a problem, so a file without one costs a few set operations.
 import difflib
 import json
 import re
+import unicodedata
 from collections import Counter, OrderedDict
 from itertools import chain
 
@@ -414,11 +415,23 @@ def _split_example(shown):
 # --------------------------------------------------------------------------- ranked candidates
 
 def _joined(candidate):
-    """Whether a candidate string looks like several candidates in one string (``"a|b|c"``, ``"['a', 'b']"``)."""
+    """Whether a candidate string looks like several candidates in one string (``"a|b|c"``, ``"['a', 'b']"``,
+    ``"a b c"``: joined by whitespace).
+
+    >>> _joined("a|b"), _joined("a b c"), _joined(" "), _joined("a"), _joined("['a', 'b']")
+    (True, True, False, False, True)
+    """
     if "|" in candidate and sum(1 for part in candidate.split("|") if part.strip()) >= 2:
         return True
     stripped = candidate.strip()
-    return len(stripped) > 2 and stripped[0] == "[" and stripped[-1] == "]" and ("'" in stripped or '"' in stripped)
+    if len(stripped) > 2 and stripped[0] == "[" and stripped[-1] == "]" and ("'" in stripped or '"' in stripped):
+        return True
+    return len(stripped.split()) >= 2
+
+
+#: Two non-blank characters of one string with whitespace between them (strings joined by NUL): a C-level test of
+#: whether some candidate may be several joined by spaces.
+_SPACED = re.compile(r"[^\s\x00]\s+[^\s\x00]")
 
 
 def check_joined_candidates(pred, log, max_candidates, where):
@@ -427,7 +440,7 @@ def check_joined_candidates(pred, log, max_candidates, where):
     list written as a string): it is one candidate, which never matches. ``where(si, ti)``: a position."""
     strings = [c for c in chain.from_iterable(chain.from_iterable(filter(None, pred))) if type(c) is str]
     joined_text = "\x00".join(strings)
-    if "|" not in joined_text and "[" not in joined_text:
+    if "|" not in joined_text and "[" not in joined_text and not _SPACED.search(joined_text):
         return
     tally, items = _Tally(), 0
     for si, sent in enumerate(pred):
@@ -444,9 +457,53 @@ def check_joined_candidates(pred, log, max_candidates, where):
         return
     first = next(iter(tally.first.values()))
     example = next(iter(tally.first))
-    parts = [part.strip() for part in example.strip("[]").replace("'", "").replace('"', "").replace(",", "|")
-             .split("|") if part.strip()][:max_candidates]
+    cleaned = example.strip("[]").replace("'", "").replace('"', "").replace(",", "|")
+    parts = [part.strip() for part in (cleaned.split("|") if "|" in cleaned else cleaned.split()) if part.strip()]
+    parts = parts[:max_candidates]
     _warn(log, where(*first), "%s of %s hold several candidates joined into one string: %s. A string is one "
             "candidate, which matches only if the whole string equals the gold. Give a list, best first: %s."
             % ("{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2),
                "[%s]" % ", ".join('"%s"' % part for part in parts)), kind="candidates joined into one string")
+
+
+# --------------------------------------------------------------------------- the unit of a gap
+
+#: Whole words for character gaps are reported when at least this share of the gaps has one (a few gaps may hide
+#: an undecomposed unit of several characters).
+UNIT_SHARE = 0.5
+
+
+def _units(text):
+    """The number of characters of ``text``, combining marks aside (``e`` + acute accent is one)."""
+    return sum(1 for char in text if not unicodedata.combining(char))
+
+
+def check_gap_units(pred, log, task, where):
+    """One warning when the task's gaps hide one character each (``task.gap_unit == "character"``, a declared fact)
+    and at least :data:`UNIT_SHARE` of the gaps of ``pred`` (per sentence one candidate sequence per gap, None for a
+    sentence not scored) have a first candidate of several characters: whole words offered for character gaps,
+    which never match. ``where(si, mi)``: a position."""
+    if getattr(task, "gap_unit", None) != "character":
+        return
+    firsts = [cands[0] for cands in chain.from_iterable(filter(None, pred))
+              if type(cands) in (list, tuple) and cands and type(cands[0]) is str]
+    if not firsts or max(map(len, firsts)) <= 1:
+        return
+    tally, gaps = _Tally(), 0
+    for si, sent in enumerate(pred):
+        if not sent:
+            continue
+        for mi, cands in enumerate(sent):
+            gaps += 1
+            first = cands[0] if type(cands) in (list, tuple) and cands else None
+            if type(first) is str and len(first) > 1 and _units(first.strip() or first) > 1:
+                tally.add(first, (si, mi))
+                tally.tokens += 1
+    if not tally.tokens or tally.tokens < UNIT_SHARE * gaps:
+        return
+    first = next(iter(tally.first.values()))
+    _warn(log, where(*first), "%s of %s offer several characters as their first candidate: %s. Each gap of this "
+          "task hides ONE character (a marker per character), so a whole word never matches. Predict the hidden "
+          "character itself, best first: [\"t\", \"d\", \"r\"]." % (
+              "{:,}".format(tally.tokens), _count(gaps, "gap"), tally.examples(_quoted, where, 2)),
+          kind="several characters for a character gap")

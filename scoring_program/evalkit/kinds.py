@@ -847,16 +847,20 @@ class FillMaskKind(Kind):
         if cands is None and n_masks == 0:
             return []
         if type(cands) not in _SEQ:
+            hint = (": the candidates of every gap joined into one string (%s)? Give one list per gap, best first: "
+                    "[[\"a\", \"b\"], [\"c\"]]" % quoted(cands, 60)) if type(cands) is _STR else ""
             raise DataError(log.file, _where(si, extra="[\"masked_tokens\"]"),
-                            "expected a list with one candidate list per mask, got %s" % _type_name(cands))
+                            "expected a list with one candidate list per mask, got %s%s" % (_type_name(cands), hint))
         if len(cands) != n_masks:
             _token_count_error(log, si, len(cands), n_masks, "candidate list")
             return None
         return _candidate_lists(cands, log, task.max_candidates, _mask_where, si)
 
     def check_labels(self, pred, log, task, inventory):
-        """Candidates joined into one string (``"a|b|c"``): one warning."""
+        """Candidates joined into one string (``"a|b|c"``, ``"a b c"``), whole words for character gaps: one
+        warning per class."""
         labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where)
+        labels.check_gap_units(pred, log, task, _mask_where)
 
     def score(self, ref, pred, task):
         """Per sentence with a gap, acc@1 and acc@3 over its gaps (components ``acc1``, ``acc3``)."""
