@@ -188,7 +188,9 @@ def test_every_class_is_one_message_with_its_count_and_the_score_follows_the_rul
     for message in messages:
         assert shown(message) in out, out
     assert "accuracy       %.4f" % components["accuracy"] in out
-    assert status == (1 if errors else 0)
+    # a file known to score 0 (here: scored against the dev gold) is not "ready": exit 1 (issue 24, class 4)
+    assert status == (1 if errors or report["entries"][0]["score"] == 0 else 0), out
+    assert ("1 file will score 0" in out) == (report["entries"][0]["score"] == 0), out
 
 
 def test_dev_ids_in_the_test_phase_are_told_they_belong_to_another_phase(phase, tmp_path):

@@ -34,8 +34,7 @@ def zero_files(report, scored=False):
         status = entry.get("status")
         if status in FAILED_STATUSES:
             found.setdefault(entry["file"], status)
-        elif status == "scored" and entry.get("scored_sentences") and \
-                entry.get("zeroed_sentences", 0) >= entry["scored_sentences"]:
+        elif status == "scored" and entry.get("sentences") and entry.get("zeroed_sentences", 0) >= entry["sentences"]:
             found.setdefault(entry["file"], "every sentence scored 0")
         elif status == "scored" and scored and entry.get("score") == 0:
             found.setdefault(entry["file"], "scored 0")
@@ -49,7 +48,7 @@ def conclude(report, scored=False):
     """``(exit status, summary text)`` of a validated ``report``: the counts of errors, warnings and files known to
     score 0, and "ready to upload" only when nothing is known to cost score.
 
-    >>> conclude({"messages": [], "entries": [{"file": "a", "status": "scored", "scored_sentences": 2}]})
+    >>> conclude({"messages": [], "entries": [{"file": "a", "status": "scored", "sentences": 2, "zeroed_sentences": 1}]})
     (0, '0 errors, 0 warnings, 0 files will score 0 -- ready to upload')
     >>> conclude({"messages": [], "entries": [{"file": "a", "status": "unreadable"}]})
     (1, '0 errors, 0 warnings, 1 file will score 0 (a) -- fix it before uploading')
