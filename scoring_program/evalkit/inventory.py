@@ -429,9 +429,17 @@ def _joined(candidate):
     return len(stripped.split()) >= 2
 
 
-#: Two non-blank characters of one string with whitespace between them (strings joined by NUL): a C-level test of
-#: whether some candidate may be several joined by spaces.
-_SPACED = re.compile(r"[^\s\x00]\s+[^\s\x00]")
+def _may_be_spaced(joined_text):
+    """Whether some string of ``joined_text`` (strings joined by NUL) may hold words joined by a space or a tab:
+    C-level passes, a candidate that is one space (a valid answer for a character gap) aside.
+
+    >>> _may_be_spaced(chr(0).join(["a", " ", "b"])), _may_be_spaced(chr(0).join([" ", "a b"]))
+    (False, True)
+    """
+    if " " not in joined_text and "\t" not in joined_text:
+        return False
+    return "\t" in joined_text or " " in ("\x00%s\x00" % joined_text).replace("\x00 \x00", "\x00\x00").replace(
+        "\x00 \x00", "\x00\x00")
 
 
 def check_joined_candidates(pred, log, max_candidates, where):
@@ -440,7 +448,7 @@ def check_joined_candidates(pred, log, max_candidates, where):
     list written as a string): it is one candidate, which never matches. ``where(si, ti)``: a position."""
     strings = [c for c in chain.from_iterable(chain.from_iterable(filter(None, pred))) if type(c) is str]
     joined_text = "\x00".join(strings)
-    if "|" not in joined_text and "[" not in joined_text and not _SPACED.search(joined_text):
+    if "|" not in joined_text and "[" not in joined_text and not _may_be_spaced(joined_text):
         return
     tally, items = _Tally(), 0
     for si, sent in enumerate(pred):
@@ -485,10 +493,11 @@ def check_gap_units(pred, log, task, where):
     which never match. ``where(si, mi)``: a position."""
     if getattr(task, "gap_unit", None) != "character":
         return
-    firsts = [cands[0] for cands in chain.from_iterable(filter(None, pred))
-              if type(cands) in (list, tuple) and cands and type(cands[0]) is str]
-    if not firsts or max(map(len, firsts)) <= 1:
-        return
+    try:   # C-level: the longest candidate of the file (one character or none: nothing to say)
+        if max(map(len, chain.from_iterable(chain.from_iterable(filter(None, pred)))), default=0) <= 1:
+            return
+    except TypeError:   # a candidate that is not a string (None): the walk below skips it
+        pass
     tally, gaps = _Tally(), 0
     for si, sent in enumerate(pred):
         if not sent:
