@@ -442,6 +442,23 @@ def _may_be_spaced(joined_text):
         "\x00 \x00", "\x00\x00")
 
 
+def _tally_items(pred, pick):
+    """``(tally, items)``: the items of ``pred`` (per sentence one candidate sequence per item, None for a sentence
+    not scored) counted, and in the :class:`_Tally` those for which ``pick(candidates)`` gives a key (not None), at
+    their ``(sentence, item)`` positions; an item that is not a sequence is counted, never picked."""
+    tally, items = _Tally(), 0
+    for si, sent in enumerate(pred):
+        if not sent:
+            continue
+        for ti, cands in enumerate(sent):
+            items += 1
+            hit = pick(cands) if type(cands) in (list, tuple) else None
+            if hit is not None:
+                tally.add(hit, (si, ti))
+                tally.tokens += 1
+    return tally, items
+
+
 def check_joined_candidates(pred, log, max_candidates, where):
     """One warning when at least :data:`JOINED_SHARE` of the items of ``pred`` (per sentence one candidate sequence
     per item, None for a sentence not scored) hold several candidates joined into one string (``"a|b|c"``, or a
@@ -450,17 +467,7 @@ def check_joined_candidates(pred, log, max_candidates, where):
     joined_text = "\x00".join(strings)
     if "|" not in joined_text and "[" not in joined_text and not _may_be_spaced(joined_text):
         return
-    tally, items = _Tally(), 0
-    for si, sent in enumerate(pred):
-        if not sent:
-            continue
-        for ti, cands in enumerate(sent):
-            items += 1
-            hit = next((c for c in cands if type(c) is str and _joined(c)), None) if type(cands) in (list, tuple) \
-                else None
-            if hit is not None:
-                tally.add(hit, (si, ti))
-                tally.tokens += 1
+    tally, items = _tally_items(pred, lambda cands: next((c for c in cands if type(c) is str and _joined(c)), None))
     if not tally.tokens or tally.tokens < JOINED_SHARE * items:
         return
     first = next(iter(tally.first.values()))
@@ -498,16 +505,8 @@ def check_gap_units(pred, log, task, where):
             return
     except TypeError:   # a candidate that is not a string (None): the walk below skips it
         pass
-    tally, gaps = _Tally(), 0
-    for si, sent in enumerate(pred):
-        if not sent:
-            continue
-        for mi, cands in enumerate(sent):
-            gaps += 1
-            first = cands[0] if type(cands) in (list, tuple) and cands else None
-            if type(first) is str and len(first) > 1 and _units(first.strip() or first) > 1:
-                tally.add(first, (si, mi))
-                tally.tokens += 1
+    tally, gaps = _tally_items(pred, lambda cands: cands[0] if cands and type(cands[0]) is str and len(cands[0]) > 1
+                               and _units(cands[0].strip() or cands[0]) > 1 else None)
     if not tally.tokens or tally.tokens < UNIT_SHARE * gaps:
         return
     first = next(iter(tally.first.values()))
