@@ -209,8 +209,10 @@ def test_a_few_missing_sets_beside_other_ids_get_the_hint_only_on_the_ids(phase,
     sub = dict((s["id"], 0) for s in sets[3:])
     sub.update({"test-0001": 0, "test-0002": 0, "x": 0})
     report = evaluate(spanglisheval, ref, write_zip(tmp_path / "s.zip", json.dumps(sub)))
-    missing, unknown = [m["text"] for m in report["messages"]]
+    missing, unknown, same = [m["text"] for m in report["messages"]]
     assert missing.startswith("no answer: 3 of %d sets" % len(sets)) and "look like" not in missing
+    # index 0 for every set: one warning of its own (issue 24, class 2)
+    assert same.startswith("%d of the %d sets answered with an index choose sentence 0" % (len(sets) - 3, len(sets) - 3))
     assert unknown.startswith("an id that is not a set of this phase: 3 ids") and "(test-...)" in unknown
 
 

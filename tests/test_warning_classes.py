@@ -348,3 +348,52 @@ def test_a_class_of_problem_found_on_every_token_is_one_message_with_its_count(t
     cut = dict(pred, **{"lemmatisation/lat.json": [[[f, c[:3]] for f, c in sent] for sent in long_lists]})
     assert scoring.evaluate(st2024, os.path.join(root, "ref"), submission(root, cut, "cut"))["scores"] == \
         report["scores"]
+
+
+# --------------------------------------------------------------------------- further classes of the same kinds
+
+@settings(**SETTINGS)
+@given(sents=sentences, empty=st.sampled_from([[], [""], ["", ""]]), every=st.booleans())
+def test_a_file_without_any_candidate_is_an_error_that_scores_0(tmp_path_factory, sents, empty, every):
+    """Every candidate list empty (or only ""): nothing can match; an error, the file counted as scoring 0."""
+    root = str(tmp_path_factory.mktemp("nocand"))
+    refs = write_release(root, sents)
+    pred = as_prediction(refs)
+    pred["lemmatisation/lat.json"] = [[[form, list(empty) if every or (si, ti) != (0, 0) else [lemma]]
+                                       for ti, (form, lemma) in enumerate(sent)]
+                                      for si, sent in enumerate(refs["lemmatisation"])]
+    sub = submission(root, pred)
+    report = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
+    found = of_file(report["messages"], "lemmatisation/lat.json", "has a candidate to match")
+    assert len(found) == (1 if every else 0), report["messages"]
+    if every:
+        assert found[0]["severity"] == "error" and found[0]["where"] == "sentence 1, token 1 ($[0][0][1])"
+        assert found[0]["text"] == ("none of the %d item%s has a candidate to match (every list empty, every "
+                                    "candidate \"\" or not a string): this file scores 0. Give each item its "
+                                    "candidates, best first." % (sum(map(len, sents)),
+                                                                 "" if sum(map(len, sents)) == 1 else "s"))
+        assert [e["score"] for e in report["entries"] if e["file"] == "lemmatisation/lat.json"] == [0.0]
+        assert "lemmatisation/lat.json" in verdict.zero_files(report)
+
+
+@settings(**SETTINGS)
+@given(seed=st.integers(0, 10 ** 6), same=st.integers(0, 20), index=st.integers(0, 2))
+def test_the_same_index_for_every_set_gets_one_warning(monkeypatch, seed, same, index):
+    rng = random.Random(seed)
+    reference = [{"id": "dev-%03d" % n, "sentences": ["s%d" % i for i in range(rng.randint(3, 8))],
+                  "gold": 0, "gold_type": "en"} for n in range(20)]
+    data = {}
+    for n, entry in enumerate(reference):
+        entry["gold"] = rng.randrange(len(entry["sentences"]))
+        data[entry["id"]] = index if n < same else (index + 1 + n % 2) % 3
+    answers, messages = choice.parse_submission(data, reference, "predictions.json")
+    counted = sum(1 for value in data.values() if value == index)
+    found = [m for m in messages if "answered with an index choose sentence" in m.text]
+    assert len(found) == (1 if counted >= choice.SAME_INDEX_SHARE * 20 else 0), [str(m) for m in messages]
+    if found:
+        assert found[0].text.startswith("%d of the 20 sets answered with an index choose sentence %d" % (counted, index))
+        assert found[0].where == "set dev-000"
+    with monkeypatch.context() as patch:
+        patch.setattr(choice, "_same_index_warning", lambda *args: None)
+        quiet, _ = choice.parse_submission(data, reference, "predictions.json")
+    assert choice.evaluate(reference, answers) == choice.evaluate(reference, quiet)

@@ -439,6 +439,28 @@ def _ties_warning(answers, log):
             kind="ties at the top of a set")
 
 
+#: Indices are reported when at least this share of the sets answered with an index give the same one (and at
+#: least :data:`SAME_INDEX_SETS` sets do): the gold's place in a set says nothing, so one index for all is a bug.
+SAME_INDEX_SHARE = 0.9
+SAME_INDEX_SETS = 5
+
+
+def _same_index_warning(answers, log):
+    """One warning when (nearly) every set answered with an index gives the same index: an argmax over the wrong
+    axis, or a constant; such a file scores like a random choice."""
+    indices = [(set_id, answer) for set_id, answer in answers.items() if _is_index(answer)]
+    if len(indices) < SAME_INDEX_SETS:
+        return
+    common, count = Counter(answer for _, answer in indices).most_common(1)[0]
+    if count < SAME_INDEX_SHARE * len(indices):
+        return
+    first = next(set_id for set_id, answer in indices if answer == common)
+    log.add(WARNING, _where(first), "%d of the %d sets answered with an index choose sentence %d: the gold sentence "
+            "is anywhere in its set, so one index for every set scores like a random choice. Was the index taken "
+            "over the wrong axis, or from a constant score? Give each set the index of its own most likely sentence, "
+            "or the scores of its sentences." % (count, len(indices), common), kind="the same index for every set")
+
+
 def _id_prefix(set_id):
     """The prefix of a set id made of a prefix and a number (``dev-0001`` -> ``dev-``), else None."""
     found = re.match(r"^(.*[^0-9])[0-9]+$", set_id)
@@ -507,6 +529,7 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
     problems.report(log, extra, len(reference))
     _ranks_warning(answers, log)
     _ties_warning(answers, log)
+    _same_index_warning(answers, log)
     return dict(answers), log.close() if own else []
 
 

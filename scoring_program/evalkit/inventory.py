@@ -515,3 +515,21 @@ def check_gap_units(pred, log, task, where):
           "character itself, best first: [\"t\", \"d\", \"r\"]." % (
               "{:,}".format(tally.tokens), _count(gaps, "gap"), tally.examples(_quoted, where, 2)),
           kind="several characters for a character gap")
+
+
+# --------------------------------------------------------------------------- nothing to match
+
+def check_no_candidate(pred, log, where):
+    """One ERROR when no item of ``pred`` (per sentence one candidate sequence per item, None for a sentence not
+    scored) holds a non-empty candidate string (every list empty, every candidate ``""`` or not a string): nothing
+    can match, the whole file scores 0. One C-level pass when some candidate is non-empty."""
+    present = [sent for sent in pred if sent]
+    if not present or any(chain.from_iterable(chain.from_iterable(present))):
+        return
+    items = sum(map(len, present))
+    if not items:
+        return
+    first = next((si, 0) for si, sent in enumerate(pred) if sent)
+    _warn(log, where(*first), "none of the %s has a candidate to match (every list empty, every candidate \"\" or "
+          "not a string): %s. Give each item its candidates, best first." % (_count(items, "item"), ZERO_NOTE),
+          kind="no candidate in the whole file", severity=ERROR)

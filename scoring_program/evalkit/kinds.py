@@ -585,8 +585,9 @@ class CandidatesKind(PairKind):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
 
     def check_labels(self, pred, log, task, inventory):
-        """Candidates joined into one string (``"a|b|c"``): one warning."""
+        """Candidates joined into one string (``"a|b|c"``): one warning; no candidate at all: one error."""
         labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where)
+        labels.check_no_candidate(pred, log, _lemma_where)
 
     def score(self, ref, pred, task):
         """Per sentence acc@1 and acc@3 over the tokens (components ``acc1``, ``acc3``)."""
@@ -858,9 +859,10 @@ class FillMaskKind(Kind):
 
     def check_labels(self, pred, log, task, inventory):
         """Candidates joined into one string (``"a|b|c"``, ``"a b c"``), whole words for character gaps: one
-        warning per class."""
+        warning per class; no candidate at all: one error."""
         labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where)
         labels.check_gap_units(pred, log, task, _mask_where)
+        labels.check_no_candidate(pred, log, _mask_where)
 
     def score(self, ref, pred, task):
         """Per sentence with a gap, acc@1 and acc@3 over its gaps (components ``acc1``, ``acc3``)."""
