@@ -102,8 +102,9 @@ def write_floor(hosted, reference, out):
         report = scoring.evaluate(hosted.declaration, phase_dir, path, details=False)
         for entry in report["entries"]:
             if entry["status"] == "scored":
-                files[entry["file"]] = max(entry["score"], files.get(entry["file"], entry["score"]))
-                sentences[entry["file"]] = entry["sentences"]
+                key = floor.entry_key(entry)
+                files[key] = max(entry["score"], files.get(key, entry["score"]))
+                sentences[key] = entry["sentences"]
     target = os.path.join(phase_dir, floor.FILE_NAME)
     with open(target, "w", encoding="utf-8") as handle:
         json.dump({"label": "floor", "system": "floor", "source": [os.path.basename(p) for p in zips],

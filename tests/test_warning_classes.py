@@ -58,8 +58,8 @@ def test_a_file_at_or_below_the_floor_is_said_where_the_gold_is_public(tmp_path_
     floor_pred = {LAT_POS: [[[form, majority] for form, _ in sent] for sent in refs["pos_tagging"]]}
     floor_score = scoring.evaluate(st2024, ref, submission(root, floor_pred, "floor"))["entries"]
     floor_score = [e for e in floor_score if e["file"] == LAT_POS][0]["score"]
-    write_json(os.path.join(ref, floor.FILE_NAME), {"label": "floor", "files": {LAT_POS: floor_score},
-                                                    "sentences": {LAT_POS: len(sents)}})
+    write_json(os.path.join(ref, floor.FILE_NAME), {"label": "floor", "files": {"pos_tagging/lat": floor_score},
+                                                    "sentences": {"pos_tagging/lat": len(sents)}})
     pred = as_prediction(refs)
     pred[LAT_POS] = floor_pred[LAT_POS] if mistake == "floor itself" else \
         [[[form, _rotated(tag)] for form, tag in sent] for sent in refs["pos_tagging"]]
@@ -83,8 +83,8 @@ def test_a_file_at_or_below_the_floor_is_said_where_the_gold_is_public(tmp_path_
     os.remove(os.path.join(ref, floor.FILE_NAME))
     assert scoring.evaluate(st2024, ref, sub)["scores"] == public["scores"]
     # the starting kit's validator scores the valid split against the dev gold it ships and says the same
-    write_json(os.path.join(ref, floor.FILE_NAME), {"label": "floor", "files": {LAT_POS: floor_score},
-                                                    "sentences": {LAT_POS: len(sents)}})
+    write_json(os.path.join(ref, floor.FILE_NAME), {"label": "floor", "files": {"pos_tagging/lat": floor_score},
+                                                    "sentences": {"pos_tagging/lat": len(sents)}})
     report, _, _, _ = V.check(sub, os.path.join(root, "data"), "valid", gold=ref)
     assert len(of_file(report["messages"], LAT_POS, "the trivial baseline of the starting kit")) == len(said)
     assert report["gold_scores"][LAT_POS] == score

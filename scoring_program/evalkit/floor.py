@@ -6,8 +6,8 @@ classes, scores whose direction is reversed, candidates in the wrong unit. The f
 rides with the development reference, in :data:`FILE_NAME`, written by the build from the floor baseline's
 scores on that phase (``python -m organiser baselines``)::
 
-    {"label": "floor", "system": "floor", "files": {"<file name in the submission>": score},
-     "sentences": {"<file name>": the reference's sentence count (a floor judges only a file of that count)}}
+    {"label": "floor", "system": "floor", "files": {"<task folder>/<lang>": score},
+     "sentences": {"<task folder>/<lang>": the reference's sentence count (a floor judges only a file of that count)}}
 
 The scoring program reads it only where the phase's gold is public (:mod:`evalkit.policy`: the development
 phase); the starting kits' validators read the one their kit ships. A message of this module therefore speaks of
@@ -46,9 +46,14 @@ def read_floor(path, max_bytes=4 * 1024 * 1024):
     return label[:80], found
 
 
+def entry_key(entry):
+    """The key of a report entry in the floor file: ``<task folder>/<lang>`` (two tasks may score one file)."""
+    return "%s/%s" % (entry.get("task"), entry.get("lang"))
+
+
 def _floor_of(floors, entry):
     """The floor of ``entry``'s file, or None (none, or the floor of a reference with another sentence count)."""
-    floor = floors.get(entry.get("file"))
+    floor = floors.get(entry_key(entry))
     if type(floor) is tuple:
         floor, count = floor
         if entry.get("sentences") != count:
@@ -67,6 +72,9 @@ def below_floor(entries, floors, label, tasks, kinds):
     ``floors`` (:func:`read_floor`): the score, the floor and the likely causes of its task kind. ``tasks``: the
     declared tasks by folder; ``kinds``: every kind by name."""
     found = []
+    shared = {}   # files scored by several tasks (their messages name the task)
+    for entry in entries:
+        shared[entry.get("file")] = shared.get(entry.get("file"), 0) + 1
     for entry in entries:
         floor = _floor_of(floors, entry)
         if floor is None or entry.get("status") != "scored" or entry.get("score") is None:
@@ -76,10 +84,10 @@ def below_floor(entries, floors, label, tasks, kinds):
         task = tasks.get(entry.get("task"))
         kind = kinds.get(getattr(task, "kind", None))
         found.append(Message(entry["file"], WARNING, "whole file", (
-            "this file scores %.4f, %s the %s of this phase (%.4f, the trivial baseline of the starting kit): a "
+            "this file scores %.4f%s, %s the %s of this phase (%.4f, the trivial baseline of the starting kit): a "
             "well-formed file that does no better almost always holds a systematic mistake. Likely causes for this "
-            "task: %s." % (entry["score"], "below" if entry["score"] < floor - EPSILON else "at", label, floor,
-                           causes(task, kind)))))
+            "task: %s." % (entry["score"], (" in %s" % task.label) if shared.get(entry.get("file"), 0) > 1 else "",
+                           "below" if entry["score"] < floor - EPSILON else "at", label, floor, causes(task, kind)))))
     return found
 
 
