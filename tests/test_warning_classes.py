@@ -397,3 +397,22 @@ def test_the_same_index_for_every_set_gets_one_warning(monkeypatch, seed, same, 
         patch.setattr(choice, "_same_index_warning", lambda *args: None)
         quiet, _ = choice.parse_submission(data, reference, "predictions.json")
     assert choice.evaluate(reference, answers) == choice.evaluate(reference, quiet)
+
+
+@settings(**SETTINGS)
+@given(sents=sentences, shape=st.sampled_from([["NOUN"], 1, None, {"upos": "NOUN"}]), every=st.booleans())
+def test_a_file_whose_tags_are_never_strings_is_one_error_that_scores_0(tmp_path_factory, sents, shape, every):
+    root = str(tmp_path_factory.mktemp("notag"))
+    refs = write_release(root, sents)
+    pred = as_prediction(refs)
+    pred[LAT_POS] = [[[form, shape if every or (si, ti) != (0, 0) else tag] for ti, (form, tag) in enumerate(sent)]
+                     for si, sent in enumerate(refs["pos_tagging"])]
+    report = scoring.evaluate(st2024, os.path.join(root, "ref"), submission(root, pred))
+    mine = [m for m in report["messages"] if m["file"] == LAT_POS]
+    errors = [m for m in mine if ZERO_NOTE in m["text"]]
+    assert len(errors) == (1 if every else 0), mine
+    assert len([m for m in mine if "expected a string; it never matches" in m["text"]]) == 1   # folded: one line
+    if every:
+        assert errors[0]["severity"] == "error" and errors[0]["where"] == "sentence 1, token 1 ($[0][0][1])"
+        assert errors[0]["text"].startswith("none of the %d tag" % sum(map(len, sents)))
+        assert [e["score"] for e in report["entries"] if e["file"] == LAT_POS] == [0.0]

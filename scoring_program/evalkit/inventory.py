@@ -172,6 +172,19 @@ class _Tally(object):
 
 # --------------------------------------------------------------------------- tags
 
+def check_no_tag(pred, log, where):
+    """One ERROR when not one tag of ``pred`` (per sentence a list of tags, None for a sentence scored 0; a tag that
+    is not a string is already None) is a string: nothing can match, the whole file scores 0 (each token's own
+    warning is folded into one line already; this one says what it costs)."""
+    present = [tags for tags in pred if tags]
+    if not present or set(chain.from_iterable(present)) != {None}:
+        return
+    first = next((si, 0) for si, tags in enumerate(pred) if tags)
+    _warn(log, where(*first), "none of the %s is a string (a list, a number, null...): %s. Give each token its tag as "
+          "a string, e.g. [\"form\", \"NOUN\"]." % (_count(sum(map(len, present)), "tag"), ZERO_NOTE),
+          kind="no tag in the whole file", severity=ERROR)
+
+
 def check_tags(pred, log, inventory, where):
     """One warning when tags of ``pred`` (per sentence a list of tags, None for a sentence scored 0; a tag that
     is not a string is already None) are outside ``inventory.labels``. ``where(si, ti)``: a tag's position."""

@@ -423,8 +423,10 @@ class TaggingKind(PairKind):
         return tags
 
     def check_labels(self, pred, log, task, inventory):
-        """Tags outside the task's tag set (lower-case UPOS, another tag set): one warning with a "did you mean"."""
+        """Tags outside the task's tag set (lower-case UPOS, another tag set): one warning with a "did you mean";
+        no tag that is a string: one error."""
         labels.check_tags(pred, log, inventory, _tag_where)
+        labels.check_no_tag(pred, log, _tag_where)
 
     optional_details = True
 
