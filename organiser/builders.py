@@ -21,7 +21,9 @@ development phase's reports may show everything (its gold is in the starting kit
 hidden, so local runs of the scoring program on these folders report as the platform will.
 """
 import argparse
+import json
 import os
+import re
 import shutil
 import sys
 
@@ -48,10 +50,16 @@ def run(command, argv):
     known, rest = parser.parse_known_args(argv)
     hosted = declarations.Hosted(known.competition)
     status = load_builder(hosted, command).main(rest)
+    reads_out = argparse.ArgumentParser(add_help=False)   # the builder's own --out, read as it read it
+    reads_out.add_argument("--out")
+    reads_out.add_argument("--reference")
+    given = reads_out.parse_known_args(rest)[0]
+    if command == "baselines" and not status and given.out and given.reference:
+        written = write_floor(hosted, given.reference, given.out)
+        if written:
+            print("%s: the floor of %d file(s), from %s" % (written[0], len(written[1]), ", ".join(written[2])))
     if command == "reference" and not status:
-        reads_out = argparse.ArgumentParser(add_help=False)   # the builder's own --out, read as it read it
-        reads_out.add_argument("--out")
-        out = reads_out.parse_known_args(rest)[0].out
+        out = given.out
         if out and os.path.isdir(out):
             from organiser import bundle, split
             split.split_reference(out, hosted, known.split_seed)
@@ -64,6 +72,55 @@ def run(command, argv):
                 shutil.copyfile(os.path.join(out, split.TEST_PHASE, bundle.PHASE_FILE),
                                 os.path.join(private, bundle.PHASE_FILE))
     return status or 0
+
+
+#: The development phase, whose reference gets the floor file (its gold is public: the starting kit ships it).
+FLOOR_PHASE = "dev"
+
+
+def floor_submissions(hosted, out):
+    """The floor baseline's submissions of the development phase in ``out/submissions/``: those ``floor: {dev:
+    name}`` of the competition's ``subtasks.yaml`` names, else the zips whose name has the word ``floor`` and the
+    phase (``dev``) or the release split its baselines ran on (``phase_splits``)."""
+    folder = os.path.join(out, "submissions")
+    named = declarations.wording(hosted.cid)["floor"].get(FLOOR_PHASE)
+    if named:   # declared in subtasks.yaml (``floor: {dev: <zip name>}``)
+        return [os.path.join(folder, name) for name in ([named] if isinstance(named, str) else named)
+                if os.path.isfile(os.path.join(folder, name))]
+    split = declarations.wording(hosted.cid)["phase_splits"].get(FLOOR_PHASE)
+    marks = set([FLOOR_PHASE] + ([split] if split else []))
+    found = []
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        words = set(re.split(r"[-_.]", name[:-len(".zip")])) if name.endswith(".zip") else set()
+        if "floor" in words and words & marks:
+            found.append(os.path.join(folder, name))
+    return found
+
+
+def write_floor(hosted, reference, out):
+    """Score the floor baseline's development submissions (:func:`floor_submissions`) with the scoring program and
+    write ``reference/dev/floor_scores.json`` (``evalkit/floor.py``: per file, the floor's score; the highest when
+    several floors score one file). Returns ``(path, files, zips)``, or None when there is no floor or no
+    development reference (then nothing is written)."""
+    from evalkit import floor, scoring
+    phase_dir = os.path.join(reference, FLOOR_PHASE)
+    zips = floor_submissions(hosted, out)
+    if not zips or not os.path.isdir(phase_dir):
+        return None
+    files, sentences = {}, {}
+    for path in zips:
+        report = scoring.evaluate(hosted.declaration, phase_dir, path, details=False)
+        for entry in report["entries"]:
+            if entry["status"] == "scored":
+                key = floor.entry_key(entry)
+                files[key] = max(entry["score"], files.get(key, entry["score"]))
+                sentences[key] = entry["sentences"]
+    target = os.path.join(phase_dir, floor.FILE_NAME)
+    with open(target, "w", encoding="utf-8") as handle:
+        json.dump({"label": "floor", "system": "floor", "source": [os.path.basename(p) for p in zips],
+                   "files": dict(sorted(files.items())), "sentences": dict(sorted(sentences.items()))}, handle,
+                  indent=1)
+    return target, files, [os.path.basename(p) for p in zips]
 
 
 def reference_main(argv=None):

@@ -77,7 +77,8 @@ MANIFEST = "build.json"
 #: What the scoring program reads in each phase's reference data: whose gold it is (organiser.pages says it too).
 PHASE_FILE = "phase.json"
 #: The members of a phase's reference zip that ride along and are never scored.
-RIDERS = (PHASE_FILE, "other_split.json", "baseline_scores.json", "inventory.json", feedback.SPLIT_FILE)
+RIDERS = (PHASE_FILE, "other_split.json", "baseline_scores.json", "inventory.json", feedback.SPLIT_FILE,
+          "floor_scores.json")
 #: Written by a competition's reference builder beside its phases.
 PUBLIC_FOLDER = "public"
 PUBLIC_GOLD_FILE = "public_gold.json"
@@ -528,7 +529,7 @@ def reference_members(hosted, phase_dir, subtask, baselines_dir=None, phase=None
                 members[name] = handle.read()
         else:
             missing.append(name)
-    for rider in ("other_split.json", "inventory.json", feedback.SPLIT_FILE):   # by the reference builder
+    for rider in ("other_split.json", "inventory.json", feedback.SPLIT_FILE, "floor_scores.json"):   # by the builds
         if members and os.path.isfile(os.path.join(phase_dir, rider)):
             with open(os.path.join(phase_dir, rider), "rb") as handle:
                 members[rider] = handle.read()

@@ -81,7 +81,8 @@ class Task(object):
     ``folder`` is the submission folder; ``key`` is the score-key stem (``<lang>_<key>``);
     ``kind`` names the file format and metric family in ``evalkit.kinds.KINDS``; ``components`` are
     the metric names averaged into the task score, in order (``<lang>_<key>_<component>``);
-    ``languages`` the languages the task can have; ``mask_marker`` the gap marker of fill-mask input.
+    ``languages`` the languages the task can have; ``mask_marker`` the gap marker of fill-mask input;
+    ``gap_unit`` what one gap hides (``"character"``: a candidate of several characters is reported).
     The remaining attributes are the 2024 rules the kinds apply: only the first ``max_candidates``
     candidates count; a morphology token's form is under one of ``form_keys``; ``ignored_keys`` are
     never scored as features. ``labels``, ``label_aliases`` and ``features`` are the task's inventory (a tag set,
@@ -94,7 +95,8 @@ class Task(object):
     ignored_keys = frozenset(("Token", "Form", "UPOS", "Lemma"))
 
     def __init__(self, folder, key, label, kind, components, languages, mask_marker=None, labels=None,
-                 label_aliases=None, features=None):
+                 label_aliases=None, features=None, gap_unit=None):
+        self.gap_unit = gap_unit
         self.labels = labels
         self.label_aliases = label_aliases
         self.features = features
@@ -118,7 +120,7 @@ TASKS = (
     Task("fill_mask_word", "fill_mask_word", "Filling the gaps (word)", "fill_mask", ("acc1", "acc3"),
          tuple(LANGUAGES), mask_marker="[MASK]"),
     Task("fill_mask_char", "fill_mask_char", "Filling the gaps (character)", "fill_mask", ("acc1", "acc3"),
-         tuple(LANGUAGES), mask_marker="[_]"),
+         tuple(LANGUAGES), mask_marker="[_]", gap_unit="character"),
 )
 TASKS_BY_FOLDER = OrderedDict((task.folder, task) for task in TASKS)
 

@@ -41,8 +41,9 @@ SPLITS = ("valid", "test")
 PHASES = {"valid": "dev", "test": "test"}
 TSV_HEADER = ("masked", "src")
 EXIT_HELP = """exit status:
-  0  no error found: ready to upload (warnings may remain)
-  1  errors found: each is listed with its file and position
+  0  no error found and no file known to score 0: ready to upload (warnings may remain: read them)
+  1  errors found (each is listed with its file and position), or a file known to score 0 (counted in the
+     summary line: unreadable, the wrong number of sentences, every sentence or label unusable)
   2  nothing could be checked: no such submission, no input of the split under --data, no scoring program,
      or a Python older than 3.7
   3  internal error of validate.py (a bug: please report it)"""
@@ -280,6 +281,44 @@ def validate(submission, data_dir, split, subtask="unconstrained", scorer=None, 
     absent (not checked); the number of files expected (those whose input is present) and how many
     of them the submission holds. Raises ``RuntimeError`` when nothing can be checked.
     """
+    report, missing, expected, found = check(submission, data_dir, split, subtask, scorer, excluded)
+    return report["messages"], missing, expected, found
+
+
+def find_gold(split, explicit=None):
+    """The development reference (gold) that answers ``split``, with its ``floor_scores.json``: ``--gold``, else
+    the kit's ``reference_data/dev`` (or the repository's); None for the test split or when there is none."""
+    if PHASES.get(split) != "dev":
+        return None
+    for folder in ([explicit] if explicit else [os.path.join(HERE, "reference_data", "dev"),
+                                                os.path.join(os.path.dirname(HERE), "reference_data", "dev")]):
+        if folder and os.path.isfile(os.path.join(folder, "floor_scores.json")):
+            return folder
+    return None
+
+
+def gold_check(report, submission, gold_dir, competition, scoring):
+    """Score ``submission`` against the development gold ``gold_dir`` and add to ``report`` (the public-reference
+    check) the files at or below the floor (the scoring program's evalkit/floor.py) and, as ``gold_scores``, the
+    score of each file; only files whose public check found their sentence count right are judged."""
+    from evalkit import floor, layout
+    try:
+        scored = scoring.evaluate(competition, gold_dir, submission, details=False)
+    except (layout.NothingToScore, layout.ReferenceError):
+        return report
+    checked = dict((entry["file"], entry) for entry in report["entries"] if entry["status"] == "scored")
+    entries = [entry for entry in scored["entries"] if entry["status"] == "scored" and entry["file"] in checked
+               and entry["sentences"] == checked[entry["file"]]["sentences"]]
+    warnings = floor.check_report({"entries": entries}, os.path.join(gold_dir, floor.FILE_NAME), competition,
+                                  scoring.KINDS)
+    report["messages"] = report["messages"] + warnings
+    report["gold_scores"] = dict((entry["file"], entry["score"]) for entry in entries)
+    return report
+
+
+def check(submission, data_dir, split, subtask="unconstrained", scorer=None, excluded=None, gold=None):
+    """:func:`validate` with the whole report: ``(report, missing_inputs, expected, found)``; on the development
+    split, with the kit's gold at hand (:func:`find_gold`), the files at or below the floor are said too."""
     folder = find_scorer(scorer)
     if folder is None:
         raise RuntimeError("the scoring program was not found (looked in %s; give --scorer DIR)"
@@ -304,14 +343,17 @@ def validate(submission, data_dir, split, subtask="unconstrained", scorer=None, 
         try:
             report = scoring.evaluate(competition, tmp, submission, gold=False)
         except layout.NothingToScore as err:
-            return ([{"file": os.path.basename(submission), "severity": "error", "where": "layout",
-                      "text": "%s Expected <task>/<lang>.json at the root of the zip, e.g. %s/%s.json."
-                      % (err, written[0][0].folder, written[0][1])}],
+            return ({"messages": [{"file": os.path.basename(submission), "severity": "error", "where": "layout",
+                                   "text": "%s Expected <task>/<lang>.json at the root of the zip, e.g. %s/%s.json."
+                                   % (err, written[0][0].folder, written[0][1])}], "entries": []},
                     [(t.folder, l, p) for t, l, p in missing], len(written), 0)
     finally:
         _remove_tree(tmp)
     found = sum(1 for entry in report["entries"] if entry["status"] != "missing")
-    return report["messages"], [(t.folder, l, p) for t, l, p in missing], len(written), found
+    gold_dir = find_gold(split, gold)
+    if gold_dir:
+        report = gold_check(report, submission, gold_dir, competition, scoring)
+    return report, [(t.folder, l, p) for t, l, p in missing], len(written), found
 
 
 def _remove_tree(path):
@@ -345,6 +387,8 @@ def parse_args(argv):
                         help="unconstrained (5 tasks, 16 languages; default) or constrained (3 tasks, 13 languages)")
     parser.add_argument("--excluded", help="the excluded.json of the split's phase (found automatically when shipped)")
     parser.add_argument("--scorer", help="the scoring program folder (found automatically in the starting kit)")
+    parser.add_argument("--gold", help="the development reference with its floor_scores.json (--split valid; found "
+                        "automatically in the starting kit: reference_data/dev)")
     return parser.parse_args(argv)
 
 
@@ -358,26 +402,23 @@ def main(argv=None):
         sys.stderr.write("no release folder at %s\n" % args.data)
         return 2
     try:
-        messages, missing, expected, found = validate(args.submission, args.data, args.split, args.subtask,
-                                              args.scorer, find_excluded(args.excluded, args.split))
+        report, missing, expected, found = check(args.submission, args.data, args.split, args.subtask,
+                                                 args.scorer, find_excluded(args.excluded, args.split), args.gold)
     except RuntimeError as err:
         sys.stderr.write("cannot validate: %s\n" % err)
         return 2
+    from evalkit import verdict
+    messages = report["messages"]
     print_messages(messages)
     by_task = OrderedDict()
     for folder, lang, _ in missing:
         by_task.setdefault(folder, []).append(lang)
     for folder, langs in by_task.items():
         print("not checked (no %s input in %s): %s/ %s" % (args.split, args.data, folder, ", ".join(langs)))
-    errors = sum(1 for m in messages if m["severity"] == "error")
-    warnings = sum(1 for m in messages if m["severity"] == "warning")
-    told = sum(1 for m in messages if m["severity"] == "warning" and m["file"])   # the subset line aside
-    verdict = "" if errors else " -- ready to upload" if not told else \
-        " -- it can be uploaded, but read the warnings first: most say what would cost points"
-    print("%s: %d of %s found and checked against the %s input; %s, %s%s"
-          % (args.submission, found, plural(expected, "expected file"), args.split, plural(errors, "error"),
-             plural(warnings, "warning"), verdict))
-    return 1 if errors else 0
+    status, summary = verdict.conclude(report, scored=False)
+    print("%s: %d of %s found and checked against the %s input; %s"
+          % (args.submission, found, plural(expected, "expected file"), args.split, summary))
+    return status
 
 
 def plural(count, noun):

@@ -173,7 +173,10 @@ def assert_one_message_per_class(messages, problems, total):
 def test_constant_scorer_earns_the_random_expectation_not_more():
     reference = make_reference(random.Random(1), sets=30)
     answers, messages = choice.parse_submission({e["id"]: [1.0] * len(e["sentences"]) for e in reference}, reference)
-    assert messages == []
+    # constant scores tie inside every set: one warning (issue 24, class 2); the score is the tie rule's
+    assert [m.severity for m in messages] == ["warning"]
+    assert "30 of the 30 sets answered with scores have their highest score shared" in messages[0].text
+    assert "(30 with the same score for every sentence" in messages[0].text
     expected = sum(1.0 / len(e["sentences"]) for e in reference) / len(reference)
     assert choice.evaluate(reference, answers)["accuracy"] == pytest.approx(expected)
     assert expected < 0.5

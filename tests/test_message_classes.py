@@ -164,8 +164,10 @@ def test_lower_case_tags_get_one_warning_with_a_count_and_a_did_you_mean(tmp_pat
         if not changed:
             assert not warnings
             continue
-        assert len(warnings) == 1 and warnings[0]["severity"] == "warning", found
+        every = changed == sum(map(len, sents))   # every tag outside the set: the file scores 0, an error
+        assert len(warnings) == 1 and warnings[0]["severity"] == ("error" if every else "warning"), found
         text = warnings[0]["text"]
+        assert ("this file scores 0" in text) == every
         assert text.startswith("%s of %s tag" % ("{:,}".format(changed), "{:,}".format(sum(map(len, sents)))))
         assert "Did you mean " in text and " for '" in text and "first at sentence" in text
         assert len(text) <= inventory.MAX_WARNING_CHARS

@@ -85,7 +85,8 @@ def test_validator_counts_found_and_expected_files(tmp_path):
     assert status == 1
     expected = sum(len(t.languages) for t in st2024.TASKS)
     assert output.splitlines()[-1] == ("%s: 0 of %d expected files found and checked against the valid input; "
-                                       "1 error, 0 warnings" % (empty, expected))
+                                       "1 error, 0 warnings, 0 files will score 0 -- fix it before uploading"
+                                       % (empty, expected))
 
 
 # --------------------------------------------------------------------------- point 9: format rules

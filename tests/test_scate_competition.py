@@ -295,4 +295,7 @@ def test_make_check_without_a_baseline_submits_empty_document_files(sample_ref, 
     members = check.trivial_submission(os.path.join(sample_ref, "test"), "scate")
     assert sorted(members) == [scate_data.submission_name(d) for d in scate_data.documents(SAMPLE, "test")]
     report = scoring.evaluate(scate, os.path.join(sample_ref, "test"), write_zip(tmp_path / "t.zip", members))
-    assert report["scores"]["avg_score"] == 0.0 and not report["messages"]
+    # the one message: every document file holds no entity (issue 24, class 2), a warning that changes no score
+    assert report["scores"]["avg_score"] == 0.0
+    assert [(m["severity"], m["text"].split(" (first: ")[0]) for m in report["messages"]] == [
+        ("warning", "%d of %d documents have a file without any entity" % (len(members), len(members)))]

@@ -243,7 +243,7 @@ def test_starting_kit_from_its_zip_makes_validates_and_scores(built, tmp_path):
     train = os.path.join(SAMPLE, "bangor_raw", "bangor_train_gold")
     assert run(["make_submission.py", "--train", train, "--out", "dev.zip"], cwd=kit)[0] == 0
     status, stdout, _ = run(["validate.py", "dev.zip"], cwd=kit)
-    assert status == 0 and "accuracy " in stdout and "0 error(s)" in stdout
+    assert status == 0 and "accuracy " in stdout and "0 errors" in stdout
     # The kit has no test input: validating for the test split says so, without a traceback.
     status, stdout, stderr = run(["validate.py", "dev.zip", "--split", "test"], cwd=kit)
     assert status == 2 and "data/test/sets.jsonl: no such file" in stderr and "Traceback" not in stdout + stderr

@@ -188,7 +188,9 @@ def test_every_class_is_one_message_with_its_count_and_the_score_follows_the_rul
     for message in messages:
         assert shown(message) in out, out
     assert "accuracy       %.4f" % components["accuracy"] in out
-    assert status == (1 if errors else 0)
+    # a file known to score 0 (here: scored against the dev gold) is not "ready": exit 1 (issue 24, class 4)
+    assert status == (1 if errors or report["entries"][0]["score"] == 0 else 0), out
+    assert ("1 file will score 0" in out) == (report["entries"][0]["score"] == 0), out
 
 
 def test_dev_ids_in_the_test_phase_are_told_they_belong_to_another_phase(phase, tmp_path):
@@ -207,8 +209,10 @@ def test_a_few_missing_sets_beside_other_ids_get_the_hint_only_on_the_ids(phase,
     sub = dict((s["id"], 0) for s in sets[3:])
     sub.update({"test-0001": 0, "test-0002": 0, "x": 0})
     report = evaluate(spanglisheval, ref, write_zip(tmp_path / "s.zip", json.dumps(sub)))
-    missing, unknown = [m["text"] for m in report["messages"]]
+    missing, unknown, same = [m["text"] for m in report["messages"]]
     assert missing.startswith("no answer: 3 of %d sets" % len(sets)) and "look like" not in missing
+    # index 0 for every set: one warning of its own (issue 24, class 2)
+    assert same.startswith("%d of the %d sets answered with an index choose sentence 0" % (len(sets) - 3, len(sets) - 3))
     assert unknown.startswith("an id that is not a set of this phase: 3 ids") and "(test-...)" in unknown
 
 

@@ -409,6 +409,58 @@ def _ranks_warning(answers, log):
                     len(ranked), len(scored), printable(ranked[0], 60)), kind="ranks")
 
 
+#: Ties at the top are reported when at least this share of the sets answered with scores has one (a few ties are
+#: what a model may give; many are constant scores or probabilities that underflowed to one number).
+TIES_SHARE = 0.1
+
+
+def _ties_warning(answers, log):
+    """One warning when many sets answered with scores have their top score shared by several sentences: a tie
+    splits the credit (k sentences at the top earn 1/k), so constant scores, or probabilities that underflow to
+    the same number (0.0), score like a random choice. Counts the sets, names the first ones and the fix."""
+    scored = [(set_id, answer) for set_id, answer in answers.items() if isinstance(answer, list) and len(answer) > 1]
+    tied = []
+    for set_id, answer in scored:
+        top = max(answer)
+        if answer.count(top) > 1:
+            tied.append((set_id, answer.count(top), len(answer), top))
+    if not tied or len(tied) < TIES_SHARE * len(scored):
+        return
+    constant = sum(1 for _, count, size, _ in tied if count == size)
+    zero = sum(1 for _, _, _, top in tied if top == 0)
+    log.add(WARNING, _where(tied[0][0]), "%d of the %d sets answered with scores have their highest score shared by "
+            "several sentences (%d with the same score for every sentence%s; first at %s). A tie splits the credit: "
+            "k sentences sharing the top score with the gold earn 1/k, so these sets score like a random choice. "
+            "Give each sentence its own score: the log-probability (a sum of log-probabilities does not underflow "
+            "as a product of probabilities does), not a rounded or constant value." % (
+                len(tied), len(scored), constant, ", %d of them at 0 (probabilities that underflowed?)" % zero
+                if zero else "", "; ".join("set %s (%d of %d tied)" % (printable(set_id, 40), count, size)
+                                           for set_id, count, size, _ in tied[:3])),
+            kind="ties at the top of a set")
+
+
+#: Indices are reported when at least this share of the sets answered with an index give the same one (and at
+#: least :data:`SAME_INDEX_SETS` sets do): the gold's place in a set says nothing, so one index for all is a bug.
+SAME_INDEX_SHARE = 0.9
+SAME_INDEX_SETS = 5
+
+
+def _same_index_warning(answers, log):
+    """One warning when (nearly) every set answered with an index gives the same index: an argmax over the wrong
+    axis, or a constant; such a file scores like a random choice."""
+    indices = [(set_id, answer) for set_id, answer in answers.items() if _is_index(answer)]
+    if len(indices) < SAME_INDEX_SETS:
+        return
+    common, count = Counter(answer for _, answer in indices).most_common(1)[0]
+    if count < SAME_INDEX_SHARE * len(indices):
+        return
+    first = next(set_id for set_id, answer in indices if answer == common)
+    log.add(WARNING, _where(first), "%d of the %d sets answered with an index choose sentence %d: the gold sentence "
+            "is anywhere in its set, so one index for every set scores like a random choice. Was the index taken "
+            "over the wrong axis, or from a constant score? Give each set the index of its own most likely sentence, "
+            "or the scores of its sentences." % (count, len(indices), common), kind="the same index for every set")
+
+
 def _id_prefix(set_id):
     """The prefix of a set id made of a prefix and a number (``dev-0001`` -> ``dev-``), else None."""
     found = re.match(r"^(.*[^0-9])[0-9]+$", set_id)
@@ -476,6 +528,8 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
         extra["range"] = "Most of them are the set's size: indices start at 0 (were these 1-based?)."
     problems.report(log, extra, len(reference))
     _ranks_warning(answers, log)
+    _ties_warning(answers, log)
+    _same_index_warning(answers, log)
     return dict(answers), log.close() if own else []
 
 
@@ -657,6 +711,10 @@ class ChoiceKind(object):
     """
 
     name = "choice"
+    #: What usually puts a file of this kind at its floor (evalkit/floor.py).
+    floor_causes = ("scores whose direction is reversed (perplexities, losses or surprisals, where a higher "
+                    "score must mean more likely: negate them), probabilities that underflow to the same number "
+                    "(use log-probabilities), indices counted from 1, scores for another order of the sentences")
     reads_text = True
 
     def parse_reference_text(self, data, name, task, lang, redacted=False):

@@ -24,11 +24,12 @@ count and locate a problem, so a file without one costs a few set operations.
 import difflib
 import json
 import re
+import unicodedata
 from collections import Counter, OrderedDict
 from itertools import chain
 
 from .loading import read_optional_json
-from .messages import WARNING, printable, quoted
+from .messages import ERROR, WARNING, ZERO_NOTE, printable, quoted
 
 FILE_NAME = "inventory.json"
 #: Keys under which a token's features are commonly written as one CoNLL-U FEATS string or nested object.
@@ -171,6 +172,19 @@ class _Tally(object):
 
 # --------------------------------------------------------------------------- tags
 
+def check_no_tag(pred, log, where):
+    """One ERROR when not one tag of ``pred`` (per sentence a list of tags, None for a sentence scored 0; a tag that
+    is not a string is already None) is a string: nothing can match, the whole file scores 0 (each token's own
+    warning is folded into one line already; this one says what it costs)."""
+    present = [tags for tags in pred if tags]
+    if not present or set(chain.from_iterable(present)) != {None}:
+        return
+    first = next((si, 0) for si, tags in enumerate(pred) if tags)
+    _warn(log, where(*first), "none of the %s is a string (a list, a number, null...): %s. Give each token its tag as "
+          "a string, e.g. [\"form\", \"NOUN\"]." % (_count(sum(map(len, present)), "tag"), ZERO_NOTE),
+          kind="no tag in the whole file", severity=ERROR)
+
+
 def check_tags(pred, log, inventory, where):
     """One warning when tags of ``pred`` (per sentence a list of tags, None for a sentence scored 0; a tag that
     is not a string is already None) are outside ``inventory.labels``. ``where(si, ti)``: a tag's position."""
@@ -196,23 +210,28 @@ def check_tags(pred, log, inventory, where):
     guesses = OrderedDict((tag, suggest(tag, labels, inventory.label_aliases)) for tag in tally.first)
     hint = ", ".join("%s for %s" % (guess, _quoted(tag)) for tag, guess in guesses.items() if guess)
     first = next(iter(tally.first.values()))
+    outside = sum(tally.counts.values())
+    every = outside == total   # not one tag can match: the whole file scores 0 (an error, not a warning)
     _warn(log, where(*first), "%s of %s are outside the task's tag set (%s%s): %s. A tag is compared as it is, "
-            "so these score as wrong tags.%s" % (
-                "{:,}".format(sum(tally.counts.values())), _count(total, "tag"), ", ".join(sorted(labels)),
+            "so these score as wrong tags.%s%s" % (
+                "{:,}".format(outside), _count(total, "tag"), ", ".join(sorted(labels)),
                 ", and the language's training data" if inventory.labels_closed else "",
-                tally.examples(_quoted, where), (" Did you mean %s?" % _cut_list(hint)) if hint else ""),
-            kind="tag outside the tag set")
+                tally.examples(_quoted, where), (" Did you mean %s?" % _cut_list(hint)) if hint else "",
+                (" Every tag is outside the set: %s." % ZERO_NOTE) if every else ""),
+            kind="tag outside the tag set", severity=ERROR if every else WARNING)
 
 
 #: A warning of this module never holds more characters than this (its examples are cut first).
 MAX_WARNING_CHARS = 1000
 
 
-def _warn(log, where, text, kind):
-    """Add one warning to ``log``, cut to :data:`MAX_WARNING_CHARS` characters."""
+def _warn(log, where, text, kind, severity=WARNING):
+    """Add one warning (or, where a whole file scores 0, an error) to ``log``, cut to :data:`MAX_WARNING_CHARS`
+    characters; a cut keeps the end of the text (what it costs)."""
     if len(text) > MAX_WARNING_CHARS:
-        text = text[:MAX_WARNING_CHARS - 1] + "\u2026"
-    log.add(WARNING, where, text, kind=kind)
+        tail = (" Every %s" % text.rsplit(" Every ", 1)[1]) if ZERO_NOTE in text else ""
+        text = text[:MAX_WARNING_CHARS - 1 - len(tail)] + "\u2026" + tail
+    log.add(severity, where, text, kind=kind)
 
 
 def _quoted(value):
@@ -409,11 +428,48 @@ def _split_example(shown):
 # --------------------------------------------------------------------------- ranked candidates
 
 def _joined(candidate):
-    """Whether a candidate string looks like several candidates in one string (``"a|b|c"``, ``"['a', 'b']"``)."""
+    """Whether a candidate string looks like several candidates in one string (``"a|b|c"``, ``"['a', 'b']"``,
+    ``"a b c"``: joined by whitespace).
+
+    >>> _joined("a|b"), _joined("a b c"), _joined(" "), _joined("a"), _joined("['a', 'b']")
+    (True, True, False, False, True)
+    """
     if "|" in candidate and sum(1 for part in candidate.split("|") if part.strip()) >= 2:
         return True
     stripped = candidate.strip()
-    return len(stripped) > 2 and stripped[0] == "[" and stripped[-1] == "]" and ("'" in stripped or '"' in stripped)
+    if len(stripped) > 2 and stripped[0] == "[" and stripped[-1] == "]" and ("'" in stripped or '"' in stripped):
+        return True
+    return len(stripped.split()) >= 2
+
+
+def _may_be_spaced(joined_text):
+    """Whether some string of ``joined_text`` (strings joined by NUL) may hold words joined by a space or a tab:
+    C-level passes, a candidate that is one space (a valid answer for a character gap) aside.
+
+    >>> _may_be_spaced(chr(0).join(["a", " ", "b"])), _may_be_spaced(chr(0).join([" ", "a b"]))
+    (False, True)
+    """
+    if " " not in joined_text and "\t" not in joined_text:
+        return False
+    return "\t" in joined_text or " " in ("\x00%s\x00" % joined_text).replace("\x00 \x00", "\x00\x00").replace(
+        "\x00 \x00", "\x00\x00")
+
+
+def _tally_items(pred, pick):
+    """``(tally, items)``: the items of ``pred`` (per sentence one candidate sequence per item, None for a sentence
+    not scored) counted, and in the :class:`_Tally` those for which ``pick(candidates)`` gives a key (not None), at
+    their ``(sentence, item)`` positions; an item that is not a sequence is counted, never picked."""
+    tally, items = _Tally(), 0
+    for si, sent in enumerate(pred):
+        if not sent:
+            continue
+        for ti, cands in enumerate(sent):
+            items += 1
+            hit = pick(cands) if type(cands) in (list, tuple) else None
+            if hit is not None:
+                tally.add(hit, (si, ti))
+                tally.tokens += 1
+    return tally, items
 
 
 def check_joined_candidates(pred, log, max_candidates, where):
@@ -427,9 +483,9 @@ def check_joined_candidates(pred, log, max_candidates, where):
         return
     strings = [c for c in distinct if type(c) is str]
     joined_text = "\x00".join(strings)
-    if "|" not in joined_text and "[" not in joined_text:
+    if "|" not in joined_text and "[" not in joined_text and not _may_be_spaced(joined_text):
         return
-    joined = frozenset(c for c in strings if ("|" in c or "[" in c) and _joined(c))
+    joined = frozenset(c for c in strings if _joined(c))
     items = sum(map(len, sentences))
     if not joined or not items:
         return
@@ -446,9 +502,64 @@ def check_joined_candidates(pred, log, max_candidates, where):
         return
     first = next(iter(tally.first.values()))
     example = next(iter(tally.first))
-    parts = [part.strip() for part in example.strip("[]").replace("'", "").replace('"', "").replace(",", "|")
-             .split("|") if part.strip()][:max_candidates]
+    cleaned = example.strip("[]").replace("'", "").replace('"', "").replace(",", "|")
+    parts = [part.strip() for part in (cleaned.split("|") if "|" in cleaned else cleaned.split()) if part.strip()]
+    parts = parts[:max_candidates]
     _warn(log, where(*first), "%s of %s hold several candidates joined into one string: %s. A string is one "
             "candidate, which matches only if the whole string equals the gold. Give a list, best first: %s."
             % ("{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2),
                "[%s]" % ", ".join('"%s"' % part for part in parts)), kind="candidates joined into one string")
+
+
+# --------------------------------------------------------------------------- the unit of a gap
+
+#: Whole words for character gaps are reported when at least this share of the gaps has one (a few gaps may hide
+#: an undecomposed unit of several characters).
+UNIT_SHARE = 0.5
+
+
+def _units(text):
+    """The number of characters of ``text``, combining marks aside (``e`` + acute accent is one)."""
+    return sum(1 for char in text if not unicodedata.combining(char))
+
+
+def check_gap_units(pred, log, task, where):
+    """One warning when the task's gaps hide one character each (``task.gap_unit == "character"``, a declared fact)
+    and at least :data:`UNIT_SHARE` of the gaps of ``pred`` (per sentence one candidate sequence per gap, None for a
+    sentence not scored) have a first candidate of several characters: whole words offered for character gaps,
+    which never match. ``where(si, mi)``: a position."""
+    if getattr(task, "gap_unit", None) != "character":
+        return
+    try:   # C-level: the longest candidate of the file (one character or none: nothing to say)
+        if max(map(len, chain.from_iterable(chain.from_iterable(filter(None, pred)))), default=0) <= 1:
+            return
+    except TypeError:   # a candidate that is not a string (None): the walk below skips it
+        pass
+    tally, gaps = _tally_items(pred, lambda cands: cands[0] if cands and type(cands[0]) is str and len(cands[0]) > 1
+                               and _units(cands[0].strip() or cands[0]) > 1 else None)
+    if not tally.tokens or tally.tokens < UNIT_SHARE * gaps:
+        return
+    first = next(iter(tally.first.values()))
+    _warn(log, where(*first), "%s of %s offer several characters as their first candidate: %s. Each gap of this "
+          "task hides ONE character (a marker per character), so a whole word never matches. Predict the hidden "
+          "character itself, best first: [\"t\", \"d\", \"r\"]." % (
+              "{:,}".format(tally.tokens), _count(gaps, "gap"), tally.examples(_quoted, where, 2)),
+          kind="several characters for a character gap")
+
+
+# --------------------------------------------------------------------------- nothing to match
+
+def check_no_candidate(pred, log, where):
+    """One ERROR when no item of ``pred`` (per sentence one candidate sequence per item, None for a sentence not
+    scored) holds a non-empty candidate string (every list empty, every candidate ``""`` or not a string): nothing
+    can match, the whole file scores 0. One C-level pass when some candidate is non-empty."""
+    present = [sent for sent in pred if sent]
+    if not present or any(chain.from_iterable(chain.from_iterable(present))):
+        return
+    items = sum(map(len, present))
+    if not items:
+        return
+    first = next((si, 0) for si, sent in enumerate(pred) if sent)
+    _warn(log, where(*first), "none of the %s has a candidate to match (every list empty, every candidate \"\" or "
+          "not a string): %s. Give each item its candidates, best first." % (_count(items, "item"), ZERO_NOTE),
+          kind="no candidate in the whole file", severity=ERROR)

@@ -422,6 +422,9 @@ class TaggingKind(PairKind):
 
     name = "tagging"
     value_label = "tag"
+    #: What usually puts a file of this kind at its floor (evalkit/floor.py).
+    floor_causes = ("tags of another tag set or another case, tags shifted by one token, two tags swapped "
+                    "throughout, predictions made for the other split or in another sentence order")
 
     def _flawless_values(self, values, task):
         return not set(map(type, values)) - _ONLY_STR
@@ -435,8 +438,10 @@ class TaggingKind(PairKind):
         return tags
 
     def check_labels(self, pred, log, task, inventory):
-        """Tags outside the task's tag set (lower-case UPOS, another tag set): one warning with a "did you mean"."""
+        """Tags outside the task's tag set (lower-case UPOS, another tag set): one warning with a "did you mean";
+        no tag that is a string: one error."""
         labels.check_tags(pred, log, inventory, _tag_where)
+        labels.check_no_tag(pred, log, _tag_where)
 
     optional_details = True
 
@@ -595,6 +600,8 @@ class CandidatesKind(PairKind):
 
     name = "candidates"
     value_label = "candidates"
+    floor_causes = ("the candidates of another token (shifted by one), the form copied where its lemma is "
+                    "expected, several candidates joined into one string, the best candidate last")
     #: Ranked candidates, of which only the first ``task.max_candidates`` count (said when a file is refused).
     ranks_candidates = True
 
@@ -605,8 +612,9 @@ class CandidatesKind(PairKind):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
 
     def check_labels(self, pred, log, task, inventory):
-        """Candidates joined into one string (``"a|b|c"``): one warning."""
+        """Candidates joined into one string (``"a|b|c"``): one warning; no candidate at all: one error."""
         labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where)
+        labels.check_no_candidate(pred, log, _lemma_where)
 
     def score(self, ref, pred, task):
         """Per sentence acc@1 and acc@3 over the tokens (components ``acc1``, ``acc3``)."""
@@ -617,6 +625,8 @@ class MorphKind(Kind):
     """A feature bundle per token; the 2024 token score (+1 / 0 / -1 marks), averaged per sentence."""
 
     name = "morph"
+    floor_causes = ("features written otherwise than as one key per feature (a FEATS string, an object), "
+                    "values of another case or tag set, the features of another token (shifted by one)")
 
     def _form(self, tok, task):
         for key in task.form_keys:
@@ -813,6 +823,9 @@ class FillMaskKind(Kind):
     """Ranked candidates per masked position; acc@1 and acc@3 per sentence with at least one mask."""
 
     name = "fill_mask"
+    floor_causes = ("candidates in the wrong unit (whole words for character gaps, characters for word gaps), "
+                    "the candidates of another gap or sentence, several candidates in one string, the best "
+                    "candidate last")
     ranks_candidates = True   # see CandidatesKind
 
     def parse_reference(self, value, name, task):
@@ -887,16 +900,21 @@ class FillMaskKind(Kind):
         if cands is None and n_masks == 0:
             return []
         if type(cands) not in _SEQ:
+            hint = (": the candidates of every gap joined into one string (%s)? Give one list per gap, best first: "
+                    "[[\"a\", \"b\"], [\"c\"]]" % quoted(cands, 60)) if type(cands) is _STR else ""
             raise DataError(log.file, _where(si, extra="[\"masked_tokens\"]"),
-                            "expected a list with one candidate list per mask, got %s" % _type_name(cands))
+                            "expected a list with one candidate list per mask, got %s%s" % (_type_name(cands), hint))
         if len(cands) != n_masks:
             _token_count_error(log, si, len(cands), n_masks, "candidate list")
             return None
         return _candidate_lists(cands, log, task.max_candidates, _mask_where, si)
 
     def check_labels(self, pred, log, task, inventory):
-        """Candidates joined into one string (``"a|b|c"``): one warning."""
+        """Candidates joined into one string (``"a|b|c"``, ``"a b c"``), whole words for character gaps: one
+        warning per class; no candidate at all: one error."""
         labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where)
+        labels.check_gap_units(pred, log, task, _mask_where)
+        labels.check_no_candidate(pred, log, _mask_where)
 
     def scorable(self, ref):
         """The sentences with at least one gap (an excluded sentence, ``null`` gold, is never scored)."""

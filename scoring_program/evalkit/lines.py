@@ -33,7 +33,7 @@ from . import metrics, naming
 from .kinds import Entry
 from .layout import IgnoredNames, NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
 from .loading import decode_utf8
-from .messages import DataError, Message, ERROR, WARNING, INFO, printable, quoted
+from .messages import DataError, Message, ERROR, WARNING, INFO, ZERO_NOTE, printable, quoted
 
 #: A prediction may not be larger than this many times its reference (plus 1 MiB): labels are
 #: shorter than the token + label lines of the reference, so anything larger is refused unread.
@@ -539,12 +539,14 @@ def _check_labels(flat, labels, log, task=None, lang=None):
     total = sum(bad.values())
     other = _other_label_set(bad, len(flat), log.file, label_sets)
     first = next(iter(lines.values()))[0]
-    log.add(WARNING, "line %d" % first, "%d label%s of %d (%d distinct) %s not in this dataset's label set and never "
-            "match: %s%s.%s This dataset's labels: %s." % (
+    every = total == len(flat)   # not one label can match: the whole file scores 0 (an error, not a warning)
+    log.add(ERROR if every else WARNING, "line %d" % first, "%d label%s of %d (%d distinct) %s not in this dataset's "
+            "label set and never match: %s%s.%s This dataset's labels: %s.%s" % (
                 total, "" if total == 1 else "s", len(flat), len(bad), "is" if total == 1 else "are", "; ".join(parts),
                 "; and %d more distinct label%s" % (more, "" if more == 1 else "s") if more else "",
                 " Most of them are labels of %s: is this that dataset's file?" % other if other else "",
-                ", ".join(labels)), kind="label outside the label set")
+                ", ".join(labels), (" Every label is outside the set: %s." % ZERO_NOTE) if every else ""),
+            kind="label outside the label set")
     return set(bad)
 
 
@@ -687,6 +689,9 @@ class TokenLabelsKind(TextKind):
     """One label per token and line, a blank line between sentences (LID, POS, NER)."""
 
     name = "token_labels"
+    #: What usually puts a file of this kind at its floor (evalkit/floor.py).
+    floor_causes = ("labels swapped between two classes (two languages, or two tags) throughout, labels "
+                    "shifted by one line, another dataset's label set, predictions for another split")
 
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """Align the file's labels with the reference tokens; report misalignments and unknown labels."""
@@ -770,6 +775,8 @@ class SentenceLabelsKind(TextKind):
     """One label per sentence and line (SA)."""
 
     name = "sentence_labels"
+    floor_causes = ("labels swapped between two classes (positive and negative) throughout, labels shifted by "
+                    "one line, another dataset's label set, predictions for another split")
     sentence_level = True
     unit = "sentences"
 

@@ -8,6 +8,9 @@ carries one message for problems that make a whole file unusable.
 ERROR = "error"      # something was scored 0 because of it
 WARNING = "warning"  # scored, but not exactly as submitted (e.g. a 4th candidate ignored)
 INFO = "info"
+#: Said (at the end of an error's text) when a whole file scores 0 because of it; the starting kits' validators
+#: count such files (evalkit/verdict.py).
+ZERO_NOTE = "this file scores 0"
 
 #: At most this many characters of a participant string (a form, a tag, a file name) are shown in a
 #: message, a report or on stdout; longer strings keep a prefix, an ellipsis and their true length.
@@ -90,38 +93,57 @@ class DataError(Exception):
         self.status = status
 
 
-class MessageLog(object):
-    """Collects messages for one file, keeping at most ``limit`` of each kind of problem.
+#: A class of problem found more than once in a file is said once: its first message, its count and at most this
+#: many first positions.
+MAX_POSITIONS = 3
 
-    ``kind`` groups repetitive problems ("token count", "form differs"): the first ``limit`` are
-    kept in full, the rest are only counted and summarised by :meth:`close`.
+
+class MessageLog(object):
+    """Collects messages for one file: ONE message per class of problem (``kind``: "form that differs from the
+    reference", "more than 3 candidates"), however often it occurs.
+
+    The first occurrence of a kind is kept in full (its position and text); every later one is only counted, and
+    :meth:`close` adds to the first one's text how many there are and their first :data:`MAX_POSITIONS` positions,
+    so a file with a systematic mistake gives one line, not one per token. ``limit`` is kept for callers that
+    pass it (the old "first N in full" rule); it is not used.
     """
 
-    def __init__(self, file, limit=10):
+    def __init__(self, file, limit=1):
         self.file = file
         self.limit = limit
         self.messages = []
         self._counts = {}
-        self._severity = {}
+        self._first = {}
+        self._wheres = {}
 
     def add(self, severity, where, text, kind=None):
-        """Record a message; repeated ``kind``s beyond the limit are only counted."""
+        """Record a message; a ``kind`` already recorded is only counted (and its position kept among the first)."""
         kind = kind or text
         count = self._counts.get(kind, 0) + 1
         self._counts[kind] = count
-        self._severity[kind] = severity
-        if count <= self.limit:
+        if count == 1:
+            self._first[kind] = len(self.messages)
+            self._wheres[kind] = [where]
             self.messages.append(Message(self.file, severity, where, text))
+            return
+        wheres = self._wheres[kind]
+        if len(wheres) < MAX_POSITIONS:
+            wheres.append(where)
+        if severity == ERROR:   # the class counts as an error as soon as one occurrence is one
+            self.messages[self._first[kind]].severity = ERROR
 
     def count(self, kind):
         """How many times ``kind`` was reported."""
         return self._counts.get(kind, 0)
 
     def close(self):
-        """Append one summary line per kind that went over the limit; return all messages."""
-        for kind, count in sorted(self._counts.items()):
-            if count > self.limit:
-                self.messages.append(Message(self.file, self._severity[kind], "",
-                                             "%d more like this: %s" % (count - self.limit, kind)))
+        """Fold every kind reported more than once into its first message (count and first positions); return all
+        messages."""
+        for kind, count in self._counts.items():
+            if count > 1:
+                message = self.messages[self._first[kind]]
+                message.text = printable("%s [%s in this file: %s; first at %s%s]" % (
+                    message.text, "{:,}".format(count), kind, "; ".join(self._wheres[kind]),
+                    "; ..." if count > len(self._wheres[kind]) else ""), MAX_TEXT_CHARS)
         self._counts = {}
         return self.messages

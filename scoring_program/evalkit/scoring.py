@@ -11,11 +11,11 @@ import hashlib
 import os
 from collections import OrderedDict
 
-from . import __version__, choice, fingerprint, inventory, keys, lines, metrics, split
+from . import __version__, choice, fingerprint, floor, inventory, keys, lines, metrics, policy, split
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes, read_optional_json
-from .messages import DataError, Message, MessageLog, ERROR, WARNING
+from .messages import DataError, Message, MessageLog, ERROR, WARNING, ZERO_NOTE
 from .timenorm.kind import KINDS as DOCUMENT_KINDS
 
 #: Every kind by name: the JSON kinds (evalkit.kinds), the line-aligned text kinds (evalkit.lines) and the
@@ -242,7 +242,7 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
             kind.check_labels(pred, log, task, inventory.for_file(task, lang, inventories))
     except DataError as err:
         messages.extend(log.close())
-        err.message.text += " (this file scores 0)"
+        err.message.text += " (%s)" % ZERO_NOTE
         messages.append(err.message)
         return _part_entry(kind, ref, part, _failed_entry(task, lang, err.status, name))
     if part is not None and part.blind:   # nothing is scored: the items validly predicted are counted
@@ -411,11 +411,10 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     source = open_source(submission_path, limits, messages)
     if named:
         submission = lines.find_named_files(source, competition, pairs, messages)
-        other = fingerprint.read_fingerprint(os.path.join(ref_dir, fingerprint.FILE_NAME))
     else:
         submission = find_submission_files(source, set(paths), set(tasks), competition.LANGUAGES,
                                            getattr(competition, "LANGUAGE_ALIASES", {}), messages)
-        other = fingerprint.read_fingerprint(os.path.join(ref_dir, fingerprint.FILE_NAME))
+    other = fingerprint.read_fingerprint(os.path.join(ref_dir, fingerprint.FILE_NAME))
     inventories = inventory.read_inventory(os.path.join(ref_dir, inventory.FILE_NAME))
     manifest = split.read_split(ref_dir)
     redacted = manifest is not None and manifest["part"] != "all"
@@ -438,6 +437,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     summary = not_submitted(entries, len(pairs), named)
     if summary is not None:
         messages.append(summary)
+    messages.extend(floor_messages(ref_dir, entries, tasks))
     ref_hash = known_hash or digest.hexdigest()
     if reference_cache is not None:   # the cached bytes never change: hash them once, not once per submission
         reference_cache[digest_key] = ref_hash
@@ -451,8 +451,8 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
 
 
 def split_report(report, manifest, competition):
-    """Say in ``report`` which part of a split test phase was scored (``manifest``: of the files scored) (``report["split"]``, ``notes.split``: counts,
-    never which items); a blind phase's scores are only :data:`evalkit.split.VALID_KEY`, and its entries carry no
+    """Say in ``report`` which part of a split test phase was scored (``manifest``: that of the files scored;
+    ``report["split"]`` and ``notes.split``: counts, never which items); a blind phase's scores are only :data:`evalkit.split.VALID_KEY`, and its entries carry no
     score."""
     text = split.describe(manifest, competition, report["entries"])
     report["split"] = {"mode": manifest.get("mode"), "part": manifest["part"], "unit": split.unit(manifest, competition),
@@ -463,6 +463,17 @@ def split_report(report, manifest, competition):
         for entry in report["entries"]:
             entry["score"] = None
             entry["components"] = {}
+
+
+def floor_messages(ref_dir, entries, tasks):
+    """The warnings of the files at or below the phase's floor (:mod:`evalkit.floor`), only where the phase's gold
+    is public (its ``phase.json``): [] without a floor file or where the gold is hidden, so a message never
+    depends on a hidden gold."""
+    path = os.path.join(ref_dir, floor.FILE_NAME)
+    if not os.path.isfile(path) or policy.read(ref_dir)["gold"] != policy.PUBLIC:
+        return []
+    label, floors = floor.read_floor(path)
+    return floor.below_floor(entries, floors, label, tasks, KINDS) if floors else []
 
 
 def _reference_files(competition, ref_dir):

@@ -12,7 +12,9 @@ outside the dataset's label set. When the split file carries gold labels (dev), 
 printed too; otherwise (test) only the structure is checked. Datasets absent from ``LINCE_DIR``
 are not checked (the tool says which).
 
-Exit status: 0 when no error was found, 1 when errors were found, 2 when the data or the scoring
+Exit status: 0 when no error was found and no file is known to score 0 (warnings may remain), 1 when errors
+were found or a file will score 0 (counted in the summary line; on dev, a file at or below the floor baseline is
+said too), 2 when the data or the scoring
 program could not be found or the Python is older than 3.7 (said plainly, whatever the Python), 3 on an
 internal error of the validator (one sentence, never a traceback). Standard library only, Python 3.7 or newer.
 """
@@ -64,9 +66,25 @@ def plural(count, word):
     return "%d %s%s" % (count, word, "" if count == 1 else "s")
 
 
+def judge(lince, result, gold):
+    """``result`` with, on the datasets whose split has gold, the files at or below the kit's floor
+    (``floor_scores.json`` of the development reference: evalkit/floor.py) and their scores (evalkit/verdict.py
+    counts a 0 as a file that will score 0)."""
+    from evalkit import floor, scoring
+    def with_gold(entry):
+        return lince.dataset_id(lince.TASKS_BY_FOLDER[entry["task"]], entry["lang"]) in gold
+    scored = {"entries": [entry for entry in result["entries"] if with_gold(entry)]}
+    path = floor.kit_floor_file(HERE, lince.COMPETITION_ID)
+    if path and scored["entries"]:
+        result["messages"] = result["messages"] + floor.check_report(scored, path, lince, scoring.KINDS)
+    result["gold_scores"] = floor.gold_scores(result, with_gold)
+    return result
+
+
 def report(lince, result, gold, absent, split):
-    """Print the messages (and the scores of datasets with gold); return the number of errors."""
-    errors = [m for m in result["messages"] if m["severity"] == "error"]
+    """Print the messages (and the scores of datasets with gold); return the exit status (evalkit/verdict.py)."""
+    from evalkit import verdict
+    result = judge(lince, result, gold)
     for message in result["messages"]:
         where = (", " + message["where"]) if message["where"] else ""
         print("%s: %s%s: %s" % (message["severity"], message["file"], where, message["text"]))
@@ -78,9 +96,9 @@ def report(lince, result, gold, absent, split):
                                                          entry["scored_sentences"], score))
     if absent:
         print("not checked (no %s file in the data): %s" % (split, ", ".join(absent)))
-    print("%s, %s" % (plural(len(errors), "error"),
-                      plural(sum(1 for m in result["messages"] if m["severity"] == "warning"), "warning")))
-    return len(errors)
+    status, summary = verdict.conclude(result)
+    print(summary)
+    return status
 
 
 def main(argv=None):
@@ -112,7 +130,7 @@ def main(argv=None):
         except layout.NothingToScore as err:
             print(lince.NOTHING_HELP % err)
             return 1
-        return 1 if report(lince, result, gold, absent, args.split) else 0
+        return report(lince, result, gold, absent, args.split)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -12,7 +12,9 @@ without an interval: see the scoring program's ``evalkit/timenorm/schema.py``). 
 split has full gold (dev, train) the interval and entity scores are printed too; with the public spans-only test
 gold, the identification scores; without any gold, the structure only.
 
-Exit status: 0 when no error was found, 1 when errors were found, 2 when the data or the scoring
+Exit status: 0 when no error was found and no file is known to score 0 (warnings may remain), 1 when errors
+were found or a file will score 0 (counted in the summary line; with gold, a file at or below the floor baseline is
+said too), 2 when the data or the scoring
 program could not be found or the Python is older than 3.7 (said plainly, whatever the Python), 3 on an
 internal error of the validator (one sentence, never a traceback). Standard library only, Python 3.7 or newer.
 """
@@ -87,9 +89,15 @@ def build_reference(scate, data, split, out, reference_format):
     return len(documents), gold
 
 
-def report(result, gold):
-    """Print the messages (and the scores when the split has gold); return the number of errors."""
-    errors = [m for m in result["messages"] if m["severity"] == "error"]
+def report(result, gold, scate=None):
+    """Print the messages (and the scores when the split has gold); return the exit status (evalkit/verdict.py).
+    With full gold (dev, train), a file at or below the kit's floor is said (evalkit/floor.py)."""
+    from evalkit import floor, scoring, verdict
+    path = floor.kit_floor_file(HERE, scate.COMPETITION_ID) if scate is not None and gold == "full" else None
+    if path:
+        result["messages"] = result["messages"] + floor.check_report(result, path, scate, scoring.KINDS)
+    if gold:
+        result["gold_scores"] = floor.gold_scores(result, lambda entry: True)
     for message in result["messages"]:
         where = (", " + message["where"]) if message["where"] else ""
         print("%s: %s%s: %s" % (message["severity"], message["file"], where, message["text"]))
@@ -99,11 +107,9 @@ def report(result, gold):
                                                        (": " + shown) if gold else ""))
     if not gold:
         print("(no gold for this split: structure checked only)")
-    warnings = sum(1 for m in result["messages"] if m["severity"] == "warning")
-    print("%d error%s, %d warning%s%s" % (len(errors), "" if len(errors) == 1 else "s", warnings,
-                                          "" if warnings == 1 else "s", "" if errors else " -- ready to upload"
-                                          + (" (the warnings above cost score)" if warnings else "")))
-    return len(errors)
+    status, summary = verdict.conclude(result)
+    print(summary)
+    return status
 
 
 def main(argv=None):
@@ -134,7 +140,7 @@ def main(argv=None):
         except layout.ReferenceError as err:
             sys.stderr.write("The %s data cannot be read as a reference: %s\n" % (args.split, err))
             return 2
-        return 1 if report(result, gold) else 0
+        return report(result, gold, scate)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

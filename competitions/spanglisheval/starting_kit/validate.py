@@ -10,7 +10,9 @@ gold and runs the same checks (file name, JSON, one entry per set, the number of
 that are finite, indices in range), so the messages are those the platform will give; the scores mean nothing
 there and are not printed.
 
-Exit status: 0 when no error was found, 1 when errors were found, 2 when the data or the scoring
+Exit status: 0 when no error was found and no file is known to score 0 (warnings may remain), 1 when errors
+were found or a file will score 0 (counted in the summary line; on dev, a file at or below the floor baseline is
+said too), 2 when the data or the scoring
 program could not be found or the Python is older than 3.7 (said plainly, whatever the Python), 3 on an
 internal error of the validator (one sentence, never a traceback). Standard library only, Python 3.7 or newer.
 """
@@ -44,9 +46,15 @@ def placeholder_reference(sets, folder, name):
                                      "gold_type": "en"}, ensure_ascii=False) + "\n")
 
 
-def report(result, with_gold):
-    """Print the messages (and the scores on dev); return the number of errors."""
-    errors = [m for m in result["messages"] if m["severity"] == "error"]
+def report(result, with_gold, declaration=None):
+    """Print the messages (and the scores on dev); return the exit status (evalkit/verdict.py). On dev, a file at
+    or below the kit's floor is said (evalkit/floor.py)."""
+    from evalkit import floor, scoring, verdict
+    path = floor.kit_floor_file(HERE, declaration.COMPETITION_ID) if declaration is not None and with_gold else None
+    if path:
+        result["messages"] = result["messages"] + floor.check_report(result, path, declaration, scoring.KINDS)
+    if with_gold:
+        result["gold_scores"] = floor.gold_scores(result, lambda entry: True)
     for message in result["messages"]:
         where = (", " + message["where"]) if message["where"] else ""
         print("%s: %s%s: %s" % (message["severity"], message["file"], where, message["text"]))
@@ -56,8 +64,9 @@ def report(result, with_gold):
         if with_gold:
             for name, value in entry["components"].items():
                 print("  %-14s %.4f" % (name, value))
-    print("%d error(s), %d warning(s)" % (len(errors), sum(1 for m in result["messages"] if m["severity"] == "warning")))
-    return len(errors)
+    status, summary = verdict.conclude(result)
+    print(summary)
+    return status
 
 
 def main(argv=None):
@@ -93,7 +102,7 @@ def main(argv=None):
     except NothingToScore as err:
         print("error: nothing could be checked: %s %s" % (err, declaration.NOTHING_HELP.split(": %s ", 1)[-1]))
         return 1
-    return 1 if report(result, with_gold) else 0
+    return report(result, with_gold, declaration)
 
 
 if __name__ == "__main__":

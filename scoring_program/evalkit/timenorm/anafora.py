@@ -272,7 +272,29 @@ def read_anafora(data, file, text=None):
     for annotations in root.find_all("annotations"):
         for element in annotations.find_all("entity"):
             entities.append(_entity(element, file, text_length))
-    return Document(entities, file, text)
+    document = Document(entities, file, text)
+    document.stray_entities = stray_entities(root)
+    return document
+
+
+def stray_entities(root):
+    """``(count, first line)`` of the ``<entity>`` elements of the tree ``root`` that are not children of an
+    ``<annotations>`` element of the root (under ``<data>`` itself, under ``<annotation>``, ...): the reader, as
+    Anafora's, ignores them, so the document predicts less than it holds (``(0, None)`` when there is none).
+
+    >>> stray_entities(parse_xml(b"<data><entity><id>1</id></entity><annotations/></data>", "a.xml"))
+    (1, 1)
+    """
+    count, first = 0, None
+    pending = [child for child in root.children if child.tag != "annotations"]
+    while pending:
+        element = pending.pop()
+        if element.tag == "entity":
+            count += 1
+            first = element.line if first is None else min(first, element.line)
+        else:
+            pending.extend(element.children)
+    return count, first
 
 
 def read_anafora_file(path, text=None, display=None):

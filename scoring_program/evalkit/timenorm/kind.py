@@ -241,6 +241,10 @@ class AnaforaKind(object):
     """Base of the two kinds: the reference file, the per-document prediction files, the score."""
 
     name = None
+    #: What usually puts a file of this kind at its floor (evalkit/floor.py).
+    floor_causes = ("entities outside the <annotations> element, spans in another unit (bytes instead of "
+                    "characters, offsets from 1, or end offsets inclusive), files under other document names, "
+                    "times interpreted without the document creation time")
     reads_text = True
     reads_documents = True
     gold = "full"
@@ -284,6 +288,7 @@ class AnaforaKind(object):
             if path is not None and path not in cache:
                 cache[path] = self._read(submission, path, doc, log, file_limit)
             predictions[doc.name] = self._prepared(cache, path, doc, log)
+        self._empty_documents(predictions, found, cache, log)
         extra = sorted(set(found) - set(ref.by_name))
         if extra and not cache.get(("extra", tuple(extra))):
             cache[("extra", tuple(extra))] = True
@@ -296,6 +301,36 @@ class AnaforaKind(object):
                                         % (len(extra), ", ".join(extra[:5]), ", ..." if len(extra) > 5 else "",
                                            hint)))
         return predictions
+
+    def _empty_documents(self, predictions, found, cache, log):
+        """One warning per class, for the whole submission (once, whatever the tasks that read it): documents whose
+        entities are outside the ``<annotations>`` element (ignored, as by Anafora's reader), and documents read
+        without any entity. Counts, the first documents, and the fix."""
+        stray, empty = [], []
+        for name, document in predictions.items():
+            if document is None:
+                continue
+            count, line = getattr(document, "stray_entities", (0, None))
+            if count:
+                stray.append((name, count, line))
+            elif not document.entities:
+                empty.append(name)
+        if stray and not cache.get(("stray", len(stray))):
+            cache[("stray", len(stray))] = True
+            name, count, line = stray[0]
+            log.messages.append(Message(found[name], WARNING, "line %d" % line, (
+                "%d of %d documents hold <entity> elements outside <annotations> (%d in all; first: %s): they are "
+                "ignored, as Anafora's reader ignores them, so these documents predict less than they hold. Put every "
+                "<entity> inside <data><annotations>...</annotations></data>." % (
+                    len(stray), len(predictions), sum(c for _, c, _ in stray),
+                    "; ".join("%s (%d, line %d)" % (n, c, l) for n, c, l in stray[:3])))))
+        if empty and not cache.get(("empty", len(empty))):
+            cache[("empty", len(empty))] = True
+            log.messages.append(Message(found[empty[0]], WARNING, "whole file", (
+                "%d of %d documents have a file without any entity (first: %s): they predict nothing and score as "
+                "missing. If your system found no time expression there, this is right; otherwise check that the "
+                "file written is the one your system produced." % (
+                    len(empty), len(predictions), ", ".join(empty[:3]) + (", ..." if len(empty) > 3 else "")))))
 
     def _read(self, submission, path, doc, log, file_limit):
         """The parsed prediction of ``doc`` at member ``path``, or None after a message."""

@@ -1,0 +1,77 @@
+"""What the starting kits' validators conclude from a report: the files known to score 0, the exit status and
+the summary line, the same for every competition.
+
+A validator must not say "ready to upload", nor exit 0, when it knows a file will score 0: a file that could
+not be read or has the wrong number of sentences, a file none of whose sentences can be scored (every one of
+the wrong length, none aligned), an error that says the whole file scores 0 (:data:`evalkit.messages.ZERO_NOTE`:
+every label outside the label set), and, where the validator scores against a gold (the development split), a
+file whose score is 0. "Ready to upload" only when nothing is known to cost score: no error, no warning about a
+file (the one line naming the files not submitted is about the submission, not a file).
+
+Exit statuses (every kit's ``validate.py``): :data:`OK` (0) nothing known to cost score, or only warnings;
+:data:`FAILED` (1) an error, or a file known to score 0; 2 and 3 are the kits' own (nothing could be checked,
+internal error).
+"""
+from collections import OrderedDict
+
+from .messages import ERROR, WARNING, ZERO_NOTE
+
+OK, FAILED = 0, 1
+#: Entry statuses of a file that scores 0 as a whole (``missing`` is not one: a subset may be submitted).
+FAILED_STATUSES = ("unreadable", "sentence_count_mismatch")
+
+
+def zero_files(report, scored=False):
+    """The files of ``report`` known to score 0, in report order (``{file: why}``). ``scored``: the report was
+    scored against a gold (its scores are real), so a scored file whose score is 0 counts too; so does a file of
+    ``report["gold_scores"]`` (``{file: score}`` against a gold, when the report itself was checked without one)
+    whose score is 0."""
+    found = OrderedDict()
+    for message in report.get("messages", []):
+        if message["severity"] == ERROR and message["file"] and ZERO_NOTE in message["text"]:
+            found.setdefault(message["file"], "error")
+    for entry in report.get("entries", []):
+        status = entry.get("status")
+        if status in FAILED_STATUSES:
+            found.setdefault(entry["file"], status)
+        elif status == "scored" and entry.get("sentences") and entry.get("zeroed_sentences", 0) >= entry["sentences"]:
+            found.setdefault(entry["file"], "every sentence scored 0")
+        elif status == "scored" and scored and entry.get("score") == 0:
+            found.setdefault(entry["file"], "scored 0")
+    for name, score in sorted((report.get("gold_scores") or {}).items()):   # scored apart against a gold
+        if score == 0:
+            found.setdefault(name, "scored 0")
+    return found
+
+
+def conclude(report, scored=False):
+    """``(exit status, summary text)`` of a validated ``report``: the counts of errors, warnings and files known to
+    score 0, and "ready to upload" only when nothing is known to cost score.
+
+    >>> conclude({"messages": [], "entries": [{"file": "a", "status": "scored", "sentences": 2, "zeroed_sentences": 1}]})
+    (0, '0 errors, 0 warnings, 0 files will score 0 -- ready to upload')
+    >>> conclude({"messages": [], "entries": [{"file": "a", "status": "unreadable"}]})
+    (1, '0 errors, 0 warnings, 1 file will score 0 (a) -- fix it before uploading')
+    """
+    messages = report.get("messages", [])
+    errors = sum(1 for m in messages if m["severity"] == ERROR)
+    warnings = sum(1 for m in messages if m["severity"] == WARNING)
+    told = sum(1 for m in messages if m["severity"] == WARNING and m["file"])
+    zero = zero_files(report, scored)
+    names = list(zero)
+    shown = " (%s%s)" % (", ".join(names[:5]), ", and %d more" % (len(names) - 5) if len(names) > 5 else "") \
+        if names else ""
+    if errors or zero:
+        verdict = " -- fix %s before uploading" % ("it" if errors + len(zero) == 1 else "them")
+    elif told:
+        verdict = " -- it can be uploaded, but read the warnings first: most say what would cost points"
+    else:
+        verdict = " -- ready to upload"
+    text = "%s, %s, %s will score 0%s%s" % (_plural(errors, "error"), _plural(warnings, "warning"),
+                                             _plural(len(zero), "file"), shown, verdict)
+    return (FAILED if errors or zero else OK), text
+
+
+def _plural(count, noun):
+    """``"1 error"``, ``"2 errors"``."""
+    return "%d %s%s" % (count, noun, "" if count == 1 else "s")
