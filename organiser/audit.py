@@ -560,6 +560,9 @@ def audit_bundle(check, decl, path, test_inputs, submissions_dir, report=print, 
     findings = early_release(test_inputs, (development_atoms, other_atoms))
     hidden = hidden_phases(check, decl, competition, members)
     if not hidden:
+        report("  no phase with a hidden gold to audit (the test reference pending, or every gold public); the test "
+               "input reachable nowhere before the test phase opens: %s"
+               % ("ok" if not [f for f in findings if not f.note] else "LEAK"))
         return findings
     for data in test_inputs.values():   # once the test phase opens, its input is reachable too
         atoms(data, other_atoms)
