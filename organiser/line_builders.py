@@ -32,15 +32,20 @@ def declaration_of(folder):
     return declarations.load(os.path.basename(os.path.abspath(folder)))
 
 
-def write_reference(decl, task, lang, sentences, path):
-    """Write a reference file and parse it back with the scorer (every label checked against the declaration)."""
-    data = conll.conll_text(sentences).encode("utf-8")
+def write_checked(data, task, lang, path):
+    """Write the reference text ``data`` (bytes) to ``path`` once the scorer has parsed it (every label checked
+    against the declaration); BuildError, naming the line, when it cannot."""
     try:
         lines.TEXT_KINDS[task.kind].parse_reference_text(data, os.path.basename(path), task, lang)
     except DataError as err:
         raise BuildError(str(err))
     with open(path, "wb") as handle:
         handle.write(data)
+
+
+def write_reference(decl, task, lang, sentences, path):
+    """Write a reference file from CoNLL-style sentences (:func:`write_checked`)."""
+    write_checked(conll.conll_text(sentences).encode("utf-8"), task, lang, path)
 
 
 def same_tokens(public, gold, where):

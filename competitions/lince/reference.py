@@ -24,14 +24,10 @@ import competition_paths  # noqa: E402  (sys.path: the scoring program, this fol
 competition_paths.setup(__file__)
 import lince  # noqa: E402
 import lince_data  # noqa: E402  (the starting kit's reader of the release's files)
-from evalkit import lines  # noqa: E402
-from evalkit.messages import DataError  # noqa: E402
+
+from organiser.line_builders import BuildError, write_checked  # noqa: E402  (the scorer's check of a reference)
 
 PHASES = (("dev", "dev"), ("test", "test"))
-
-
-class BuildError(Exception):
-    """The release's files cannot make a reference (wrong labels, test gold that does not match)."""
 
 
 def gold_sentences(data, test_gold, task, pair, split):
@@ -63,14 +59,7 @@ def check_same_tokens(public, gold, gold_path):
 
 def write_reference(sentences, task, pair, path):
     """Write the reference text and parse it back with the scorer (labels checked against the declaration)."""
-    text = lince_data.reference_text(sentences, task, pair, True)
-    data = text.encode("utf-8")
-    try:
-        lines.TEXT_KINDS[task.kind].parse_reference_text(data, os.path.basename(path), task, pair)
-    except DataError as err:
-        raise BuildError(str(err))
-    with open(path, "wb") as handle:
-        handle.write(data)
+    write_checked(lince_data.reference_text(sentences, task, pair, True).encode("utf-8"), task, pair, path)
 
 
 def write_public(data, out):

@@ -212,20 +212,26 @@ def main(competition, argv=None, render_html=None):
                      (competition, sys.argv[1:] if argv is None else argv, render_html))
 
 
+def declared_modules(folder):
+    """The names of the modules of ``folder`` that declare a competition (a line ``COMPETITION_ID = ...``), sorted."""
+    import re
+    declares = re.compile(r"^COMPETITION_ID = ", re.M)
+    found = []
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                if declares.search(handle.read()):
+                    found.append(name[:-len(".py")])
+    return found
+
+
 def declaration_beside(script):
     """The competition declaration beside ``script`` (an ``evaluate.py``): the one module of its folder that sets
     ``COMPETITION_ID``, imported by name (the folder is put on ``sys.path``); RuntimeError when there is not exactly
     one. A competition's ``evaluate.py`` calls :func:`main_beside` instead of naming its declaration."""
     import importlib
-    import re
     folder = os.path.dirname(os.path.abspath(script))
-    declares = re.compile(r"^COMPETITION_ID = ", re.M)
-    found = []
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".py") and name != os.path.basename(script):
-            with open(os.path.join(folder, name), encoding="utf-8") as handle:
-                if declares.search(handle.read()):
-                    found.append(name[:-len(".py")])
+    found = declared_modules(folder)
     if len(found) != 1:
         raise RuntimeError("%s must hold exactly one declaration (a module setting COMPETITION_ID), found %s"
                            % (folder, ", ".join(found) or "none"))
