@@ -57,9 +57,6 @@ class Task(TextTask):
         TextTask.__init__(self, key, label, kind, metric, components, labels)
         self.columns = dict(columns)
 
-    def __repr__(self):
-        return "Task(%r)" % self.key
-
 
 TASKS = (
     Task("lid", "Language identification", "token_labels", "acc", ("acc", "weighted_f1"),

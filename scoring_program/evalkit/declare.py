@@ -17,20 +17,17 @@ def bio(types):
     return ("O",) + tuple("%s-%s" % (prefix, kind) for kind in types for prefix in "BI")
 
 
-class TextTask(object):
-    """One task of a line-aligned competition over some languages.
+class Task(object):
+    """One task of a competition over some languages: what every kind reads.
 
     ``key``: the task's id (its folder in reports, the stem of its score keys ``<lang>_<key>`` and file names);
-    ``label``: its name on the pages and the leaderboard; ``kind``: ``token_labels`` (one label per token line) or
-    ``sentence_labels`` (one label per sentence), see ``evalkit.lines.TEXT_KINDS``; ``metric``: the official metric
-    (the entry score: ``acc``, ``weighted_f1`` or ``span_f1``); ``components``: every metric written to
-    ``scores.txt`` (``<lang>_<key>_<component>``), the official one among them; ``labels``: ``{lang: label set}``
-    (a prediction outside the set is reported and never matches); ``token_column``: True when the submission form is
-    ``token<TAB>label`` (the CoNLL form): the token column is then accepted without a warning; ``label_aliases``:
-    ``{lang: {other spelling lower-cased: label}}`` for the did-you-mean of a label outside the set.
+    ``label``: its name on the pages and the leaderboard; ``kind``: the kind that reads and scores its files
+    (``evalkit.kinds``, ``evalkit.lines``, ``evalkit.choice``, ``evalkit.timenorm.kind``); ``metric``: the official
+    metric (the entry score); ``components``: every metric written to ``scores.txt`` (``<lang>_<key>_<component>``),
+    the official one among them; ``languages``: the language codes it has.
     """
 
-    def __init__(self, key, label, kind, metric, components, labels, token_column=False, label_aliases=None):
+    def __init__(self, key, label, kind, metric, components, languages):
         self.folder = key
         self.key = key
         self.label = label
@@ -39,10 +36,25 @@ class TextTask(object):
         self.components = tuple(components)
         if self.metric not in self.components:
             raise ValueError("task %r: its metric %r is not among its components %r" % (key, metric, self.components))
-        self.labels = OrderedDict(labels)
-        self.languages = tuple(self.labels)
-        self.token_column = bool(token_column)
-        self.label_aliases = dict(label_aliases or {})
+        self.languages = tuple(languages)
 
     def __repr__(self):
-        return "TextTask(%r)" % self.key
+        return "Task(%r)" % self.key
+
+
+class TextTask(Task):
+    """One task of a line-aligned competition over some languages (:class:`Task`, its languages those of ``labels``).
+
+    ``kind``: ``token_labels`` (one label per token line) or
+    ``sentence_labels`` (one label per sentence), see ``evalkit.lines.TEXT_KINDS``; ``metric``: the official metric
+    (``acc``, ``weighted_f1`` or ``span_f1``); ``components`` (among the same); ``labels``: ``{lang: label set}``
+    (a prediction outside the set is reported and never matches); ``token_column``: True when the submission form is
+    ``token<TAB>label`` (the CoNLL form): the token column is then accepted without a warning; ``label_aliases``:
+    ``{lang: {other spelling lower-cased: label}}`` for the did-you-mean of a label outside the set.
+    """
+
+    def __init__(self, key, label, kind, metric, components, labels, token_column=False, label_aliases=None):
+        self.labels = OrderedDict(labels)
+        Task.__init__(self, key, label, kind, metric, components, self.labels)
+        self.token_column = bool(token_column)
+        self.label_aliases = dict(label_aliases or {})
