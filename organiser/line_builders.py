@@ -17,7 +17,7 @@ import os
 import shutil
 import sys
 
-from organiser import declarations
+from organiser import builders, declarations
 from evalkit import conll, lines, scoring
 from evalkit.messages import DataError
 
@@ -118,12 +118,8 @@ def build_reference(decl, data, out, test_gold=None):
 def reference_main(folder, argv=None):
     """The reference builder of the competition in ``folder``; exit status 0 (built) or 1 (bad release files)."""
     decl = declaration_of(folder)
-    parser = argparse.ArgumentParser(prog="python -m organiser reference --competition %s" % decl.COMPETITION_ID)
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--test-gold")
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--report", help="also write the list of missing datasets there")
-    args = parser.parse_args(argv)
+    args = builders.reference_parser("python -m organiser reference --competition %s" % decl.COMPETITION_ID
+                                     ).parse_args(argv)
     try:
         summary = build_reference(decl, args.data, args.out, args.test_gold)
     except BuildError as err:

@@ -14,7 +14,6 @@ annotated ``train.conll`` and ``dev.conll``, in the starting kit) and ``<out>/pu
 (the test tokens only, whatever the release's file carries: released when the test phase opens). Organiser
 tooling (run with the repository's Python).
 """
-import argparse
 import os
 import shutil
 import sys
@@ -25,6 +24,7 @@ competition_paths.setup(__file__)
 import lince  # noqa: E402
 import lince_data  # noqa: E402  (the starting kit's reader of the release's files)
 
+from organiser import builders  # noqa: E402  (the options every reference builder takes)
 from organiser.line_builders import BuildError, write_checked  # noqa: E402  (the scorer's check of a reference)
 
 PHASES = (("dev", "dev"), ("test", "test"))
@@ -132,12 +132,7 @@ def write_missing(out, summary):
 
 def main(argv=None):
     """Command line; exit status 0 (built, possibly with datasets missing), 1 (bad release files)."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--test-gold")
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--report", help="also write the list of missing datasets there")
-    args = parser.parse_args(argv)
+    args = builders.reference_parser(None, __doc__.split("\n\n")[0]).parse_args(argv)
     try:
         summary = build(args.data, args.out, args.test_gold)
     except BuildError as err:
