@@ -42,7 +42,7 @@ import yaml
 
 from organiser import declarations, logo, pages
 from organiser import schedule as schedule_module
-from evalkit import keys, lines
+from evalkit import conll, keys
 from evalkit.messages import DataError
 
 YAML_MEMBER = "competition.yaml"
@@ -103,9 +103,7 @@ def subtask_pairs(decl, subtask):
 
 def reference_file(decl, task, lang):
     """The reference member name of a (task, lang) pair: the declared ``REFERENCE_FILE`` or ``<task>/<lang>.json``."""
-    if lines.declares_names(decl):
-        return lines.reference_name(decl, task, lang)
-    return "%s/%s.json" % (task.folder, lang)
+    return conll.reference_name(decl, task, lang)
 
 
 def declared_reference_files(decl):

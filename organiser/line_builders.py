@@ -44,8 +44,20 @@ def write_checked(data, task, lang, path):
 
 
 def write_reference(decl, task, lang, sentences, path):
-    """Write a reference file from CoNLL-style sentences (:func:`write_checked`)."""
-    write_checked(conll.conll_text(sentences).encode("utf-8"), task, lang, path)
+    """Write a reference file from CoNLL-style sentences in the task's form: a text kind's checked by the scorer
+    (:func:`write_checked`), a JSON kind's gold tags checked against the declared tag set."""
+    if lines.declares_names(decl):
+        write_checked(conll.conll_text(sentences).encode("utf-8"), task, lang, path)
+        return
+    known = set(conll.label_set(task, lang))
+    for number, rows in enumerate(sentences, 1):
+        for position, row in enumerate(rows, 1):
+            if known and row[-1] not in known:
+                raise BuildError("%s: sentence %d, token %d: gold tag %r is not one of %s"
+                                 % (path, number, position, row[-1], ", ".join(sorted(known))))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as handle:
+        handle.write(conll.reference_bytes(decl, task, sentences))
 
 
 def same_tokens(public, gold, where):
@@ -100,7 +112,7 @@ def build_reference(decl, data, out, test_gold=None):
         os.makedirs(folder)
         written, missing = [], {}
         for task, lang in conll.datasets(decl):
-            name = decl.REFERENCE_FILE.format(task=task.key, lang=lang)
+            name = conll.reference_name(decl, task, lang)
             sentences, why = gold_of(decl, data, test_gold, phase, task, lang)
             if sentences is None:
                 missing[name] = why
@@ -137,11 +149,11 @@ def reference_main(folder, argv=None):
 
 def table(decl, rows):
     """The Markdown table of the baselines' dev scores: one row per system, one column per dataset, the mean."""
-    names = [decl.REFERENCE_FILE.format(task=task.key, lang=lang) for task, lang in conll.datasets(decl)]
+    names = [conll.reference_name(decl, task, lang) for task, lang in conll.datasets(decl)]
     heads = ["%s %s" % (task.label, decl.LANGUAGES[lang][0]) for task, lang in conll.datasets(decl)]
     out = "| system | %s | average |\n|---|%s---:|\n" % (" | ".join(heads), "---:|" * len(heads))
     for system, report in rows:
-        scores = dict((decl.REFERENCE_FILE.format(task=e["task"], lang=e["lang"]), e["score"])
+        scores = dict((conll.reference_name(decl, decl.TASKS_BY_FOLDER[e["task"]], e["lang"]), e["score"])
                       for e in report["entries"] if e["status"] != "missing")
         cells = ["-" if name not in scores else "%.4f" % scores[name] for name in names]
         out += "| %s | %s | %.4f |\n" % (system, " | ".join(cells), report["scores"]["avg_score"])

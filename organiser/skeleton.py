@@ -9,7 +9,9 @@ is ``evalkit.declare.TextTask``, the builders call ``organiser.line_builders`` a
 ``evalkit.conll``.
 
 Kinds: ``tagging``, one label per token (``evalkit.lines`` ``token_labels``), BIO tags ranked by entity-span F1 with
-token accuracy beside it, per language, submitted in the CoNLL form ``token<TAB>tag``.
+token accuracy beside it, per language, submitted in the CoNLL form ``token<TAB>tag``; ``json``, the same tags in the
+JSON kind ``tagging`` (``evalkit.kinds``: ``<task>/<lang>.json`` holding ``[[[form, tag], ...], ...]``, per-sentence
+accuracy and macro-F1).
 """
 import argparse
 import datetime
@@ -26,7 +28,7 @@ from organiser import ROOT, declarations
 
 #: What a competition id must look like: it names a Python module, score keys, bundles and folders.
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9]{1,19}$")
-KINDS = ("tagging",)
+KINDS = ("tagging", "json")
 
 
 class SkeletonError(Exception):
@@ -67,12 +69,59 @@ def next_month(today):
     return datetime.date(today.year + today.month // 12, today.month % 12 + 1, 1)
 
 
-def values(cid, title, task, task_label, languages, types, today):
-    """The template values of a competition."""
+KIND_TASKS_TAGGING = '''#: One token-tagging task: BIO tags, ranked by entity-span F1 (conlleval), token accuracy beside it; submitted in the
+#: CoNLL form ``token<TAB>tag`` (``token_column``: no warning for the token column).
+TASKS = (
+    TextTask("@TASK@", @TASK_LABEL_STRING@, "token_labels", "span_f1", ("span_f1", "acc"),
+             [(lang, bio(ENTITY_TYPES)) for lang in LANGUAGES], token_column=True),
+)'''
+KIND_TASKS_JSON = '''#: One tagging task of the JSON kind ``tagging``: per sentence ``[[form, tag], ...]``; per-sentence accuracy and
+#: macro-F1 over the tags, each averaged over the sentences, the language's score their mean.
+TASKS = (
+    JsonTask("@TASK@", @TASK_LABEL_STRING@, "tagging", ("acc", "f1"), tuple(LANGUAGES), labels=bio(ENTITY_TYPES)),
+)'''
+
+#: What differs between the kinds: the declaration's task, files and leaderboard labels, and how the pages, the
+#: kit's README and the nothing-scored help word the submission and the metrics.
+KIND_VALUES = {
+    "tagging": {
+        "IMPORTS": "TextTask, bio",
+        "TASKS_BLOCK": KIND_TASKS_TAGGING,
+        "FILES_BLOCK": '''#: Submission files at the root of the zip, and the reference files of each phase.
+SUBMISSION_FILE = "{task}_{lang}.txt"
+REFERENCE_FILE = "{task}_{lang}.conll"''',
+        "LABELS": '''("span_f1", "{language} entity F1"), ("acc", "{language} token accuracy")''',
+        "FIRST_FILE": "@TASK@_@FIRST_LANG@.txt",
+        "SUBMISSION_TEXT": "one file per language at its root (@FIRST_FILE@, ...): for every token line of the test "
+                           "file the token, a tab and its tag, and a blank line after each sentence",
+        "METRIC_TEXT": "Entity-span micro-F1 (conlleval: a span counts when its boundaries and type are exact) ranks; "
+                       "token accuracy is shown beside it.",
+        "SIGNATURE": "spans:conlleval",
+    },
+    "json": {
+        "IMPORTS": "JsonTask, bio",
+        "TASKS_BLOCK": KIND_TASKS_JSON,
+        "FILES_BLOCK": "#: No SUBMISSION_FILE or REFERENCE_FILE: the JSON kinds' files are ``<task>/<lang>.json``.",
+        "LABELS": '''("acc", "{language} accuracy"), ("f1", "{language} macro-F1")''',
+        "FIRST_FILE": "@TASK@/@FIRST_LANG@.json",
+        "SUBMISSION_TEXT": "one folder per task holding one file per language (@FIRST_FILE@, ...): a JSON list with, "
+                           "for each sentence of the test file, the list of its [token, tag] pairs",
+        "METRIC_TEXT": "Per sentence, tag accuracy and macro-F1 over the tags, each averaged over the sentences; the "
+                       "language's score is their mean.",
+        "SIGNATURE": "sentences:macro",
+    },
+}
+
+
+def values(cid, title, task, task_label, languages, types, today, kind="tagging"):
+    """The template values of a competition of ``kind``."""
     opens = next_month(today)
     test = opens + datetime.timedelta(weeks=8)
     closes = test + datetime.timedelta(weeks=4)
-    return {
+    given = {"TASK": task, "TASK_LABEL_STRING": json.dumps(task_label), "FIRST_LANG": languages[0][0]}
+    for _ in range(3):   # the kind's values name each other and the common ones
+        given.update((name, fill(text, given, keep=True)) for name, text in KIND_VALUES[kind].items())
+    return dict(given, **{
         "CID": cid, "TITLE": title, "TITLE_STRING": json.dumps(title), "TITLE_HTML": html.escape(title),
         "TASK": task, "TASK_LABEL": task_label,
         "LANGUAGES": "\n".join('    ("%s", (%s,)),' % (code, json.dumps(name)) for code, name in languages),
@@ -80,15 +129,16 @@ def values(cid, title, task, task_label, languages, types, today):
         "LANGUAGE_NAMES": ", ".join(name for _, name in languages),
         "TYPES": ", ".join('"%s"' % kind for kind in types),
         "TYPE_LIST": " ".join(types),
-        "FIRST_FILE": "%s_%s.txt" % (task, languages[0][0]),
-        "DEV_OPENS": opens.isoformat(), "TEST_OPENS": test.isoformat(), "TEST_CLOSES": closes.isoformat(),
-        "RESULTS": (closes + datetime.timedelta(weeks=1)).isoformat(),
-    }
+        "KIND": kind, "DEV_OPENS": opens.isoformat(), "TEST_OPENS": test.isoformat(),
+        "TEST_CLOSES": closes.isoformat(), "RESULTS": (closes + datetime.timedelta(weeks=1)).isoformat(),
+    })
 
 
-def fill(template, given):
-    """``template`` with every ``@NAME@`` replaced by ``given[NAME]``; KeyError for an unknown name."""
-    return re.sub(r"@([A-Z_]+)@", lambda match: given[match.group(1)], template)
+def fill(template, given, keep=False):
+    """``template`` with every ``@NAME@`` replaced by ``given[NAME]``; KeyError for an unknown name (``keep``: left
+    as it is)."""
+    return re.sub(r"@([A-Z_]+)@", lambda match: given[match.group(1)] if match.group(1) in given or not keep
+                  else match.group(0), template)
 
 
 def write(cid, kind="tagging", title=None, task="ner", task_label="Named entity recognition",
@@ -105,7 +155,7 @@ def write(cid, kind="tagging", title=None, task="ner", task_label="Named entity 
         raise SkeletonError("task key %r: 2 to 10 lower-case letters and digits" % task)
     folder = os.path.join(competitions or declarations.COMPETITIONS, cid)
     given = values(cid, title or "%s: a shared task" % cid.upper(), task, task_label, list(languages), list(types),
-                   today or datetime.date.today())
+                   today or datetime.date.today(), kind)
     for path, template in TEMPLATES.items():
         target = os.path.join(folder, fill(path, given))
         os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -150,7 +200,7 @@ each means. Edit the tasks, languages and labels; the machinery never names them
 """
 from collections import OrderedDict
 
-from evalkit.declare import TextTask, bio
+from evalkit.declare import @IMPORTS@
 
 COMPETITION_ID = "@CID@"
 TITLE = @TITLE_STRING@
@@ -165,32 +215,24 @@ LANGUAGES = OrderedDict([
 #: The entity types of the BIO tags.
 ENTITY_TYPES = (@TYPES@,)
 
-#: One token-tagging task: BIO tags, ranked by entity-span F1 (conlleval), token accuracy beside it; submitted in the
-#: CoNLL form ``token<TAB>tag`` (``token_column``: no warning for the token column).
-TASKS = (
-    TextTask("@TASK@", @TASK_LABEL_STRING@, "token_labels", "span_f1", ("span_f1", "acc"),
-             [(lang, bio(ENTITY_TYPES)) for lang in LANGUAGES], token_column=True),
-)
+@TASKS_BLOCK@
 TASKS_BY_FOLDER = OrderedDict((task.folder, task) for task in TASKS)
 
 #: The release's files (the sample's and a real release's layout): train and dev annotated, test tokens only.
 RELEASE_FILE = "{split}/{task}_{lang}.conll"
-#: Submission files at the root of the zip, and the reference files of each phase.
-SUBMISSION_FILE = "{task}_{lang}.txt"
-REFERENCE_FILE = "{task}_{lang}.conll"
+@FILES_BLOCK@
 
 #: The leaderboard: the mean of the entry scores ranks (Average), then every component of every entry, labelled
 #: per language (``{lang}``, ``{language}``, ``{task}`` are filled in: labels must differ, `make check` says so).
 AVERAGE = "entries"
 LEADERBOARD = "components"
 OVERALL_LABEL = "Average"
-COMPONENT_LABELS = OrderedDict([("span_f1", "{language} entity F1"), ("acc", "{language} token accuracy")])
-SIGNATURE_OPTIONS = "avg:entry-mean|labels:exact|spans:conlleval"
+COMPONENT_LABELS = OrderedDict([@LABELS@])
+SIGNATURE_OPTIONS = "avg:entry-mean|labels:exact|@SIGNATURE@"
 
 REPORT_NOTES = {
-    "overall": "Mean of the entity-span F1 of every language (each weighs the same).",
-    "official": "Official (corpus-level: all tokens of the file)",
-    "task": "Entity-span micro-F1 (conlleval) and token accuracy over all tokens of the file.",
+    "overall": "Mean of the scores of every language (each weighs the same).",
+    "task": "@METRIC_TEXT@",
 }
 
 #: One subtask: the competition itself (one bundle).
@@ -199,8 +241,7 @@ SUBTASKS = OrderedDict([
 ])
 
 NOTHING_HELP = (
-    "Nothing could be scored: %s A submission is a zip whose root holds one text file per language, named like "
-    "@FIRST_FILE@, with one token<TAB>tag line per token of the test file and a blank line after each sentence. "
+    "Nothing could be scored: %s A submission is a zip with @SUBMISSION_TEXT@. "
     "Check the zip with the starting kit (python3 validate.py).")
 
 #: Limits applied to participant uploads.
@@ -375,8 +416,7 @@ python3 scoring_program/evaluate.py --ref reference_data/dev --submission baseli
 ```
 
 ## The submission
-A zip with, at its root, one file per language (@FIRST_FILE@, ...): for every token line of the test file the
-token, a tab and its tag (`B-X`, `I-X` or `O`; X one of @TYPE_LIST@), and a blank line after each sentence.
+A zip with @SUBMISSION_TEXT@. The tags: `B-X`, `I-X` or `O`, X one of @TYPE_LIST@. @METRIC_TEXT@
 
 ## Baseline scores (development)
 <!-- BASELINE_TABLE -->
@@ -386,7 +426,7 @@ COMPETITION_YAML = '''# Source of @CID@'s bundle: `python -m organiser bundle --
 # leaderboard columns from @CID@.py and the dates from schedule.yaml (never write either here).
 title: @TITLE_STRING@
 description: >-
-  @TASK_LABEL@ in @LANGUAGE_NAMES@: BIO tags, ranked by the mean entity-span F1 over the languages.
+  @TASK_LABEL@ in @LANGUAGE_NAMES@: BIO tags, ranked by the mean score over the languages.
 image: logo.png
 has_registration: true
 force_submission_to_leaderboard: true
@@ -454,7 +494,7 @@ PAGES = {
     "overview": '''<h2>@TITLE_HTML@</h2>
 {{ test_phase_note }}
 <p>@TASK_LABEL@ in @LANGUAGE_NAMES@: tag every token with BIO tags of the types @TYPE_LIST@. The leaderboard ranks
-by the mean entity-span F1 over the languages and shows each language's F1 and token accuracy.</p>
+by the mean score over the languages and shows each language's scores. @METRIC_TEXT@</p>
 {{ datasets_table }}
 {{ lacking_note }}
 ''',
@@ -464,9 +504,7 @@ by the mean entity-span F1 over the languages and shows each language's F1 and t
 files: one <code>token&lt;TAB&gt;tag</code> line per token, a blank line after each sentence.</p>
 ''',
     "evaluation": '''<h2>Evaluation</h2>
-<p>One zip with one file per language at its root (<code>@FIRST_FILE@</code>, ...): for each token line of the test
-file, the token, a tab and its tag, and a blank line after each sentence. Entity-span micro-F1 (conlleval: a span
-counts when its boundaries and type are exact) ranks; token accuracy is shown beside it.</p>
+<p>One zip with @SUBMISSION_TEXT@. @METRIC_TEXT@</p>
 {{ report_policy }}
 <h3>Leaderboard columns</h3>
 <p>The {{ column_count }} columns of this bundle's leaderboard:</p>
@@ -485,7 +523,7 @@ counts when its boundaries and type are exact) ranks; token accuracy is shown be
 
 README = '''# @TITLE@
 
-A competition of the kit, started by `python -m organiser new @CID@ --kind tagging`. Everything of it is in this
+A competition of the kit, started by `python -m organiser new @CID@ --kind @KIND@`. Everything of it is in this
 folder; the machinery (`scoring_program/evalkit/`, `organiser/`) never names it. docs/new_competition.md says what
 each file declares and how to replace the parts.
 
@@ -548,9 +586,10 @@ def test_the_baseline_beats_the_floor_and_the_conll_form_gets_no_warning(built):
         assert not [m for m in report["messages"] if m["severity"] != "info"], report["messages"]
         scores[system] = report["scores"]["avg_score"]
     assert scores["baseline"] > scores["floor"]
-    with zipfile.ZipFile(os.path.join(dist, "submissions", "%s-dev-baseline.zip" % CID)) as archive:
-        first = archive.read(archive.namelist()[0]).decode("utf-8").splitlines()[0]
-    assert first.count("\\t") == 1
+    if getattr(decl.TASKS[0], "token_column", False):   # the CoNLL form: token<TAB>tag
+        with zipfile.ZipFile(os.path.join(dist, "submissions", "%s-dev-baseline.zip" % CID)) as archive:
+            first = archive.read(archive.namelist()[0]).decode("utf-8").splitlines()[0]
+        assert first.count("\\t") == 1
 
 
 def test_the_starting_kit_validates_the_baseline(built, tmp_path):

@@ -54,39 +54,53 @@ def fresh_copy(target):
     assert status == 0, out
 
 
-@pytest.fixture(scope="module")
-def worked_example(tmp_path_factory):
-    """The guide's worked example on a fresh copy: ``(copy, [(command, status, output, seconds)])``."""
-    copy = str(tmp_path_factory.mktemp("fresh") / "repo")
-    os.makedirs(copy)
-    fresh_copy(copy)
+#: The skeleton's JSON kind, run after the guide's example in the same copy.
+JSON_COMMANDS = [".venv/bin/python -m organiser new jsonner --kind json --languages 'grc=Ancient Greek,ang=Old English'",
+                 "make COMPETITION=jsonner", "make check COMPETITION=jsonner",
+                 ".venv/bin/python -m pytest -q competitions/jsonner/tests"]
+
+
+def run_all(commands, cwd):
+    """``[(command, status, output, seconds)]`` of ``commands`` run in order, up to the first that fails."""
     steps = []
-    for command in guide_commands():
-        status, out, seconds = run(command, copy)
+    for command in commands:
+        status, out, seconds = run(command, cwd)
         steps.append((command, status, out, seconds))
         if status:
             break
-    return copy, steps
+    return steps
+
+
+@pytest.fixture(scope="module")
+def worked_example(tmp_path_factory):
+    """The guide's worked example, then a JSON-kind skeleton, on a fresh copy: ``(copy, guide steps, JSON steps)``."""
+    copy = str(tmp_path_factory.mktemp("fresh") / "repo")
+    os.makedirs(copy)
+    fresh_copy(copy)
+    steps = run_all(guide_commands(), copy)
+    return copy, steps, run_all(JSON_COMMANDS, copy)
 
 
 def test_the_guides_worked_example_builds_checks_and_passes_its_tests_touching_only_its_folder(worked_example):
-    copy, steps = worked_example
-    for command, status, out, _ in steps:
+    copy, steps, json_steps = worked_example
+    for command, status, out, _ in steps + json_steps:
         assert status == 0, "%s failed:\n%s" % (command, out[-3000:])
     assert len(steps) == len(guide_commands())
     outputs = dict((command.split()[0] + " " + command.split()[1], out) for command, _, out, _ in steps)
     assert "all rules pass" in outputs["make check"]
     assert "byte-identical to its CodaLab twin histner.zip, audited above: ok" in outputs["make check"]
-    assert re.search(r"\b3 passed\b", steps[-1][2])
+    assert re.search(r"\b3 passed\b", steps[-1][2]) and re.search(r"\b3 passed\b", json_steps[-1][2])
+    assert len(json_steps) == len(JSON_COMMANDS) and "all rules pass" in json_steps[2][2]
     status, out, _ = run("git status --porcelain --untracked-files=all", copy)
     changed = [line[3:] for line in out.splitlines()]
-    assert changed and all(name.startswith("competitions/histner/") for name in changed), changed
-    total = sum(seconds for _, _, _, seconds in steps)
-    print("skeleton to a passing make check and tests: %.1f s" % total)
+    assert changed and all(name.startswith(("competitions/histner/", "competitions/jsonner/")) for name in changed), \
+        changed
+    for name, done in (("tagging, by the guide", steps), ("json", json_steps)):
+        print("%s: skeleton to a passing make check and tests in %.1f s" % (name, sum(s[3] for s in done)))
 
 
 def test_make_test_collects_the_new_competitions_own_tests(worked_example):
-    copy, _ = worked_example
+    copy = worked_example[0]
     status, out, _ = run(".venv/bin/python -m pytest -q --collect-only tests/test_competition_builds.py competitions",
                          copy)
     assert status == 0, out[-2000:]
@@ -97,7 +111,7 @@ def test_make_test_collects_the_new_competitions_own_tests(worked_example):
 
 
 def test_the_documents_name_the_new_competition_and_no_tracked_file_goes_stale(worked_example):
-    copy, _ = worked_example
+    copy = worked_example[0]
     status, out, _ = run(".venv/bin/python -m organiser docs --check && .venv/bin/python -m organiser docs", copy)
     assert status == 0, out
     with open(os.path.join(copy, "dist", "competitions.md"), encoding="utf-8") as handle:
@@ -105,7 +119,7 @@ def test_the_documents_name_the_new_competition_and_no_tracked_file_goes_stale(w
     with open(os.path.join(copy, "dist", "organisers.md"), encoding="utf-8") as handle:
         assert "(`histner`)" in handle.read()
     status, out, _ = run("git status --porcelain --untracked-files=all", copy)
-    assert all(line[3:].startswith("competitions/histner/") for line in out.splitlines()), out
+    assert all(line[3:].startswith(("competitions/histner/", "competitions/jsonner/")) for line in out.splitlines()), out
 
 
 def test_the_skeleton_refuses_an_existing_or_invalid_id(capsys):

@@ -2,18 +2,24 @@
 files, the reference text the scorer reads, a majority-label baseline, and the starting kit's validator and
 submission maker, shared by every competition that declares ``RELEASE_FILE`` instead of copies of its own.
 
-A declaration that uses this module declares, besides ``TASKS`` (``evalkit.declare.TextTask``), ``SUBMISSION_FILE``
-and ``REFERENCE_FILE``: ``RELEASE_FILE``, the path of one dataset's file of a split in the release, e.g.
-``"{split}/{task}_{lang}.conll"`` (splits ``train``, ``dev``, ``test``; the test file has the tokens only).
+A declaration that uses this module declares, besides ``TASKS``, ``RELEASE_FILE``: the path of one dataset's file of a
+split in the release, e.g. ``"{split}/{task}_{lang}.conll"`` (splits ``train``, ``dev``, ``test``; the test file
+has the tokens only). Its tasks are of a text kind (``evalkit.declare.TextTask``; with ``SUBMISSION_FILE`` and
+``REFERENCE_FILE``) or of the JSON ``tagging`` kind (``evalkit.declare.JsonTask``; files ``<task>/<lang>.json``
+holding ``[[[form, tag], ...], ...]``).
 Standard library only, Python 3.7+.
 """
 import argparse
+import json
 import os
 import shutil
 import sys
 import tempfile
 import zipfile
 from collections import Counter, defaultdict
+
+from . import lines
+from .lines import declares_names
 
 SPLITS = ("train", "dev", "test")
 
@@ -64,6 +70,40 @@ def placeholder_labels(sentences, label):
     return [[label] * len(rows) for rows in sentences]
 
 
+def label_set(task, lang):
+    """The labels of ``task`` in ``lang``: per language (a text kind) or one set for every language (JSON)."""
+    return task.labels[lang] if isinstance(task.labels, dict) else task.labels
+
+
+def reference_name(decl, task, lang):
+    """The reference file of (task, language): the declared ``REFERENCE_FILE``, else ``<task>/<lang>.json``."""
+    if declares_names(decl):
+        return lines.reference_name(decl, task, lang)
+    return "%s/%s.json" % (task.folder, lang)
+
+
+def submission_name(decl, task, lang):
+    """The submission file of (task, language): the declared ``SUBMISSION_FILE``, else ``<task>/<lang>.json``."""
+    if declares_names(decl):
+        return lines.submission_name(decl, task, lang)
+    return "%s/%s.json" % (task.folder, lang)
+
+
+def json_pairs(sentences, labels=None):
+    """``[[[form, tag], ...], ...]`` (UTF-8 JSON bytes) of CoNLL-style sentences (their own last field, or
+    ``labels``)."""
+    pairs = [[[row[0], labels[index][position] if labels is not None else row[-1]]
+              for position, row in enumerate(rows)] for index, rows in enumerate(sentences)]
+    return json.dumps(pairs, ensure_ascii=False).encode("utf-8")
+
+
+def reference_bytes(decl, task, sentences, labels=None):
+    """The reference file of ``sentences`` (their gold, or ``labels``) in the task's form."""
+    if declares_names(decl):
+        return conll_text(sentences, labels).encode("utf-8")
+    return json_pairs(sentences, labels)
+
+
 def release_path(decl, data, split, task, lang):
     """The path of one dataset's file of ``split`` in the release folder ``data`` (the declared ``RELEASE_FILE``)."""
     return os.path.join(data, decl.RELEASE_FILE.format(split=split, task=task.key, lang=lang))
@@ -91,18 +131,21 @@ def majority_tagger(train):
 
 def floor_tagger(task, lang):
     """The floor: the first declared label of the language for every token."""
-    first = task.labels[lang][0]
+    first = label_set(task, lang)[0]
     return lambda rows: [first] * len(rows)
 
 
-def submission_text(task, sentences, labels):
+def submission_bytes(decl, task, sentences, labels):
     """A submission file: per token its label (``token<TAB>label`` when the task declares ``token_column``), a
-    blank line after each sentence; a sentence-level task: one label per line."""
+    blank line after each sentence; a sentence-level task: one label per line; a JSON task: ``[[form, tag], ...]``
+    per sentence."""
+    if not declares_names(decl):
+        return json_pairs(sentences, labels)
     if task.kind == "sentence_labels":
-        return "".join(sent[0] + "\n" for sent in labels)
+        return "".join(sent[0] + "\n" for sent in labels).encode("utf-8")
     if task.token_column:
-        return conll_text(sentences, labels)
-    return "".join("".join(label + "\n" for label in sent) + "\n" for sent in labels)
+        return conll_text(sentences, labels).encode("utf-8")
+    return "".join("".join(label + "\n" for label in sent) + "\n" for sent in labels).encode("utf-8")
 
 
 def make_submission(decl, data, split, system, out_zip):
@@ -114,7 +157,7 @@ def make_submission(decl, data, split, system, out_zip):
         os.makedirs(directory)
     with zipfile.ZipFile(out_zip, "w", zipfile.ZIP_DEFLATED) as archive:
         for task, lang in datasets(decl):
-            name = decl.SUBMISSION_FILE.format(task=task.key, lang=lang)
+            name = submission_name(decl, task, lang)
             source = release_path(decl, data, split, task, lang)
             train = release_path(decl, data, "train", task, lang)
             if not os.path.isfile(source) or (system == "baseline" and not os.path.isfile(train)):
@@ -122,7 +165,7 @@ def make_submission(decl, data, split, system, out_zip):
                 continue
             sentences = read_conll(source)
             tagger = majority_tagger(read_conll(train)) if system == "baseline" else floor_tagger(task, lang)
-            archive.writestr(name, submission_text(task, sentences, [tagger(rows) for rows in sentences]))
+            archive.writestr(name, submission_bytes(decl, task, sentences, [tagger(rows) for rows in sentences]))
             done.append((name, "%d sentences" % len(sentences)))
     return done
 
@@ -135,15 +178,18 @@ def write_split_reference(decl, data, split, out):
     written, gold, absent = [], [], []
     for task, lang in datasets(decl):
         source = release_path(decl, data, split, task, lang)
-        name = decl.REFERENCE_FILE.format(task=task.key, lang=lang)
+        name = reference_name(decl, task, lang)
         if not os.path.isfile(source):
             absent.append(name)
             continue
         sentences = read_conll(source)
         with_gold = has_gold(sentences)
-        labels = None if with_gold else placeholder_labels(sentences, task.labels[lang][0])
-        with open(os.path.join(out, name), "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(conll_text(sentences, labels))
+        labels = None if with_gold else placeholder_labels(sentences, label_set(task, lang)[0])
+        target = os.path.join(out, name)
+        if not os.path.isdir(os.path.dirname(target)):
+            os.makedirs(os.path.dirname(target))
+        with open(target, "wb") as handle:
+            handle.write(reference_bytes(decl, task, sentences, labels))
         written.append(name)
         if with_gold:
             gold.append(name)
@@ -174,7 +220,7 @@ def validate(decl, submission, data, split, write=print):
         write("%s: %s%s: %s" % (message["severity"], message["file"],
                                 ", " + message["where"] if message["where"] else "", message["text"]))
     for entry in result["entries"]:
-        name = decl.REFERENCE_FILE.format(task=entry["task"], lang=entry["lang"])
+        name = reference_name(decl, decl.TASKS_BY_FOLDER[entry["task"]], entry["lang"])
         score = " score %.4f" % entry["score"] if name in gold else ""
         write("%s %s: %s sentences, %s aligned%s" % (entry["file"], entry["status"], entry["sentences"],
                                                     entry["scored_sentences"], score))

@@ -58,3 +58,17 @@ class TextTask(Task):
         Task.__init__(self, key, label, kind, metric, components, self.labels)
         self.token_column = bool(token_column)
         self.label_aliases = dict(label_aliases or {})
+
+
+class JsonTask(Task):
+    """One task of a JSON kind (``evalkit.kinds``: files ``<task>/<lang>.json``), e.g. ``tagging``: per sentence
+    ``[[form, tag], ...]``, components ``acc`` and ``f1`` (per-sentence accuracy and macro-F1, averaged over the
+    sentences; the entry score is their mean). ``labels``: the tag set (a predicted tag outside it gets a warning
+    with a "did you mean", from ``label_aliases``, ``{other spelling: tag}``); ``metric`` defaults to the first
+    component (the pages name it).
+    """
+
+    def __init__(self, key, label, kind, components, languages, labels=(), label_aliases=None, metric=None):
+        Task.__init__(self, key, label, kind, metric or components[0], components, languages)
+        self.labels = tuple(labels)
+        self.label_aliases = dict(label_aliases or {})
