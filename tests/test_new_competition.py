@@ -221,3 +221,28 @@ def test_the_results_tables_show_every_leaderboard_column_and_no_copy_of_the_ave
                       [("avg_score", "Average"), ("grc_ner", "grc NER"), ("grc_pos", "grc POS")])
     made = tables.subtask_tables(two)
     assert [t.slug for t in made] == ["x-overall", "x-ner", "x-pos"]   # every column already in a table
+
+
+def test_a_codabench_bundle_is_audited_through_its_byte_identical_codalab_twin(tmp_path):
+    import zipfile
+    from organiser import audit
+
+    def write(name, members):
+        with zipfile.ZipFile(str(tmp_path / name), "w") as archive:
+            for member, data in members.items():
+                archive.writestr(member, data)
+        return str(tmp_path / name)
+
+    write("x.zip", {"competition.yaml": "title: a\n", "overview.html": "<p>same</p>"})
+    said = []
+    same = write("x-codabench.zip", {"competition.yaml": "version: 2\n", "overview.html": "<p>same</p>"})
+    _, members, _, _ = check.read_bundle(same)
+    assert audit.codabench_twin(check, same, members, said.append) == []
+    assert "byte-identical to its CodaLab twin x.zip, audited above: ok" in said[-1]
+    other = write("x-codabench.zip", {"competition.yaml": "version: 2\n", "overview.html": "<p>other</p>"})
+    _, members, _, _ = check.read_bundle(other)
+    findings = audit.codabench_twin(check, other, members, said.append)
+    assert len(findings) == 1 and "overview.html" in findings[0].text and "not audited" in said[-1]
+    lonely = write("y-codabench.zip", {"competition.yaml": "version: 2\n"})
+    _, members, _, _ = check.read_bundle(lonely)
+    assert len(audit.codabench_twin(check, lonely, members, said.append)) == 1 and "no CodaLab twin" in said[-1]
