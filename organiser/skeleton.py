@@ -44,6 +44,9 @@ def refusal(cid):
         return "%r is a Python keyword: choose another id" % cid
     if cid in declarations.hosted_ids() or os.path.exists(os.path.join(declarations.COMPETITIONS, cid)):
         return "competitions/%s already exists: choose another id (or remove the folder first)" % cid
+    if os.path.exists(os.path.join(ROOT, "tests", "test_%s.py" % cid)):
+        return ("tests/test_%s.py exists: the competition's own tests (competitions/%s/tests/test_%s.py) need a module "
+                "name of their own; choose another id" % (cid, cid, cid))
     if importlib.util.find_spec(cid) is not None:
         return ("%r is already the name of a Python module (%s): the declaration %s.py would shadow it; choose "
                 "another id" % (cid, getattr(importlib.util.find_spec(cid), "origin", None) or "built in", cid))

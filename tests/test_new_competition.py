@@ -126,7 +126,8 @@ def test_the_skeleton_refuses_an_existing_or_invalid_id(capsys):
     existing = declarations.hosted_ids()[-1]
     for cid, said in ((existing, "already exists"), ("Bad", "not a valid competition id"), ("x", "not a valid"),
                       ("class", "Python keyword"), ("json", "name of a Python module"),
-                      ("a-b", "not a valid"), (declarations.top_level_id(), "already exists")):
+                      ("a-b", "not a valid"), (declarations.top_level_id(), "already exists"),
+                      ("fairness", "module name of their own")):
         assert skeleton.main([cid]) == 2, cid
         err = capsys.readouterr().err
         assert said in err, (cid, err)
