@@ -62,10 +62,14 @@ def _rows(sub, key):
 
 def overall_columns(sub):
     """The overall table's columns: the average, then every task mean; a single task has no mean column (it would
-    repeat the average) but its languages' scores instead (when there are several)."""
+    repeat the average) but the other columns of its leaderboard (:func:`leaderboard_rest`), or else its languages'
+    scores (when there are several)."""
     overall = sub["overall_key"]
     if len(sub["tasks"]) > 1:
         return [(overall, "Average")] + [(t["mean_key"], t["label"]) for t in sub["tasks"]]
+    board = leaderboard_rest(sub, (overall,))
+    if board:
+        return [(overall, "Average")] + board
     return [(overall, "Average")] + (language_columns(sub, sub["tasks"][0]) if len(sub["entries"]) > 1 else [])
 
 
