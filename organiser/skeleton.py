@@ -23,6 +23,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 
 from organiser import ROOT, declarations
 
@@ -124,6 +125,9 @@ def values(cid, title, task, task_label, languages, types, today, kind="tagging"
     given = {"TASK": task, "TASK_LABEL_STRING": json.dumps(task_label), "FIRST_LANG": languages[0][0]}
     for _ in range(3):   # the kind's values name each other and the common ones
         given.update((name, fill(text, given, keep=True)) for name, text in KIND_VALUES[kind].items())
+    given["NOTHING_LITERAL"] = literal_lines("Nothing could be scored: %%s A submission is a zip with %s. Check the zip "
+                                             "with the starting kit (python3 validate.py)." % given["SUBMISSION_TEXT"])
+    given["METRIC_LITERAL"] = literal_lines(given["METRIC_TEXT"], 8)
     return dict(given, **{
         "CID": cid, "TITLE": title, "TITLE_STRING": json.dumps(title), "TITLE_HTML": html.escape(title),
         "TASK": task, "TASK_LABEL": task_label,
@@ -135,6 +139,12 @@ def values(cid, title, task, task_label, languages, types, today, kind="tagging"
         "KIND": kind, "DEV_OPENS": opens.isoformat(), "TEST_OPENS": test.isoformat(),
         "TEST_CLOSES": closes.isoformat(), "RESULTS": (closes + datetime.timedelta(weeks=1)).isoformat(),
     })
+
+
+def literal_lines(text, indent=4, width=100):
+    """``text`` as Python string literals on lines of their own (concatenated where they stand)."""
+    chunks = textwrap.wrap(text, width, drop_whitespace=False, break_on_hyphens=False) or [""]
+    return "\n".join(" " * indent + json.dumps(chunk, ensure_ascii=False) for chunk in chunks)
 
 
 def fill(template, given, keep=False):
@@ -235,7 +245,8 @@ SIGNATURE_OPTIONS = "avg:entry-mean|labels:exact|@SIGNATURE@"
 
 REPORT_NOTES = {
     "overall": "Mean of the scores of every language (each weighs the same).",
-    "task": "@METRIC_TEXT@",
+    "task": (
+@METRIC_LITERAL@),
 }
 
 #: One subtask: the competition itself (one bundle).
@@ -244,8 +255,7 @@ SUBTASKS = OrderedDict([
 ])
 
 NOTHING_HELP = (
-    "Nothing could be scored: %s A submission is a zip with @SUBMISSION_TEXT@. "
-    "Check the zip with the starting kit (python3 validate.py).")
+@NOTHING_LITERAL@)
 
 #: Limits applied to participant uploads.
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -286,7 +296,7 @@ description: @TITLE_STRING@
 '''
 
 BUILDER = '''#!/usr/bin/env python3
-"""@TITLE@'s @WHAT@ builder, run by `python -m organiser @WHAT@ --competition @CID@` (`make COMPETITION=@CID@`).
+"""@TITLE@'s @WHAT@ builder: `python -m organiser @WHAT@ --competition @CID@` (`make COMPETITION=@CID@`).
 
 It reads the release in the declared ``RELEASE_FILE`` layout (organiser/line_builders.py says what it writes).
 A release in another layout: replace ``main`` by your own reader that writes the same files.
@@ -373,7 +383,9 @@ if __name__ == "__main__":
 '''
 
 KIT_BOOT = '''#!/usr/bin/env python3
-"""@DOC@ Standard library only, Python 3.7 or newer.
+"""@DOC@
+
+Standard library only, Python 3.7 or newer.
 
 Finds the scoring program beside it (``scoring_program/`` in the starting kit) or in the repository.
 """
@@ -394,7 +406,8 @@ require_python("@SCRIPT@")
 from evalkit import cli, conll  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(run(lambda: conll.@MAIN@(cli.declaration_beside(os.path.join(PROGRAM, "evaluate.py"))), "@SCRIPT@",
+    DECLARATION = os.path.join(PROGRAM, "evaluate.py")
+    sys.exit(run(lambda: conll.@MAIN@(cli.declaration_beside(DECLARATION)), "@SCRIPT@",
                  "@SCRIPT@"))
 '''
 
@@ -613,11 +626,11 @@ TEMPLATES = {
     "reference.py": BUILDER.replace("@WHAT@", "reference"),
     "baselines.py": BUILDER.replace("@WHAT@", "baselines"),
     "sample_data/generate.py": GENERATE,
-    "starting_kit/validate.py": KIT_BOOT.replace("@DOC@", "Check a submission against the public files of a split "
-                                                 "(`python3 validate.py SUBMISSION --data DIR --split dev|test`).")
+    "starting_kit/validate.py": KIT_BOOT.replace("@DOC@", "Check a submission against the public files of a split:\n"
+                                                 "`python3 validate.py SUBMISSION --data DIR --split dev|test`.")
     .replace("@SCRIPT@", "validate.py").replace("@MAIN@", "validate_main"),
-    "starting_kit/make_submission.py": KIT_BOOT.replace("@DOC@", "Write a baseline submission zip (`python3 "
-                                                        "make_submission.py --data DIR --split dev|test --out ZIP`).")
+    "starting_kit/make_submission.py": KIT_BOOT.replace("@DOC@", "Write a baseline submission zip:\n`python3 "
+                                                        "make_submission.py --data DIR --split dev|test --out ZIP`.")
     .replace("@SCRIPT@", "make_submission.py").replace("@MAIN@", "make_submission_main"),
     "starting_kit/README.md": KIT_README,
     "competition.yaml": COMPETITION_YAML,
