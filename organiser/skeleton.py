@@ -155,18 +155,20 @@ def fill(template, given, keep=False):
 
 
 def write(cid, kind="tagging", title=None, task="ner", task_label="Named entity recognition",
-          languages=(("grc", "Ancient Greek"), ("lat", "Latin")), types=("PER", "LOC"), today=None,
-          competitions=None):
-    """Write ``competitions/<cid>/`` (under ``competitions``, default the repository's) and its generated sample;
-    return its path. Raises SkeletonError when the id is refused or the kind unknown."""
-    why = refusal(cid) if competitions is None else (None if ID_PATTERN.match(cid) else "bad id %r" % cid)
+          languages=(("grc", "Ancient Greek"), ("lat", "Latin")), types=("PER", "LOC"), today=None):
+    """Write ``competitions/<cid>/`` and its generated sample; return its path. Raises SkeletonError when the id is
+    refused, the kind unknown, or a task key or entity type is no plain name."""
+    why = refusal(cid)
     if why:
         raise SkeletonError(why)
     if kind not in KINDS:
         raise SkeletonError("unknown kind %r (kinds: %s)" % (kind, ", ".join(KINDS)))
     if not re.match(r"^[a-z][a-z0-9]{1,9}$", task):
         raise SkeletonError("task key %r: 2 to 10 lower-case letters and digits" % task)
-    folder = os.path.join(competitions or declarations.COMPETITIONS, cid)
+    if not types or [kind for kind in types if not re.match(r"^[A-Za-z][A-Za-z0-9_]{0,19}$", kind)]:
+        raise SkeletonError("entity types %r: one or more names of letters, digits and _ (e.g. PER,LOC)"
+                            % ",".join(types))
+    folder = os.path.join(declarations.COMPETITIONS, cid)
     given = values(cid, title or "%s: a shared task" % cid.upper(), task, task_label, list(languages), list(types),
                    today or datetime.date.today(), kind)
     for path, template in TEMPLATES.items():

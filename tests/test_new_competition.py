@@ -132,6 +132,9 @@ def test_the_skeleton_refuses_an_existing_or_invalid_id(capsys):
         err = capsys.readouterr().err
         assert said in err, (cid, err)
     assert not os.path.exists(os.path.join(declarations.COMPETITIONS, "Bad"))
+    assert skeleton.main(["zzfresh", "--types", "PER,L OC"]) == 2 and "entity types" in capsys.readouterr().err
+    assert skeleton.main(["zzfresh", "--languages", "Latin"]) == 2 and "language code" in capsys.readouterr().err
+    assert not os.path.exists(os.path.join(declarations.COMPETITIONS, "zzfresh"))
 
 
 def test_the_docs_command_finds_a_stale_tracked_procedure(tmp_path, monkeypatch):
