@@ -41,7 +41,14 @@ CHECK_DATA := $(if $(filter command line environment,$(origin DATA)),--data $(CD
 
 # Plain `make` builds ST2024 and, on their embedded samples, every further competition (`make competitions`);
 # with COMPETITION or DATA given, only that competition.
-all: venv reference baselines bundle summary $(if $(COMPETITION)$(filter-out sample_data,$(DATA)),,competitions)
+all: venv reference baselines bundle summary $(if $(COMPETITION)$(filter-out sample_data,$(DATA)),,competitions docs)
+
+# The documents generated from the declarations: docs/organisers.md (tracked; names no competition, rewritten when
+# organiser/procedure.py changed), dist/organisers.md (every competition's procedure), dist/competitions.md (their
+# table). A new competition folder changes no tracked file.
+.PHONY: docs
+docs: venv
+	$(ORG) docs --out $(DIST)
 
 $(VENV)/.stamp: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -104,8 +111,9 @@ results: venv
 bench-results: venv
 	$(PY) tests/bench_results.py --data $(SHARED)
 
+# The suite, and every competition's own tests (competitions/<id>/tests/, found by pytest: nothing to list here).
 test: venv browser
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q tests competitions
 
 clean:
 	rm -rf $(DIST) $(REF) .pytest_cache .hypothesis $(BROWSER)/node_modules

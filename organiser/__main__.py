@@ -9,7 +9,9 @@ COMMANDS = {
     "bundle": ("organiser.bundle", "build the competition bundles, pages and starting kit zip"),
     "check": ("organiser.check", "validate bundles, audit them for leaks, simulate the CodaLab and Codabench workers"),
     "summary": ("organiser.summary", "print where everything built by `make` is"),
-    "procedure": ("organiser.procedure", "print the organisers' procedure (docs/organisers.md)"),
+    "procedure": ("organiser.procedure", "print the organisers' procedure with every competition's section"),
+    "docs": ("organiser.documents", "regenerate docs/organisers.md; write dist/organisers.md, dist/competitions.md"),
+    "new": ("organiser.skeleton", "write competitions/<id>/, a new competition that builds and checks at once"),
     "results": ("organiser.results", "re-score the official submissions, rank with confidence intervals"),
 }
 

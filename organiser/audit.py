@@ -566,8 +566,10 @@ def early_release(test_inputs, before):
 def audit_bundle(check, decl, path, test_inputs, submissions_dir, report=print, timeout=600):
     """Every audit rule on the CodaLab bundle at ``path`` with the build's ``test_inputs`` (``{label: zip bytes}``)."""
     _, members, competition, _ = check.read_bundle(path)
-    if competition is None or check.is_codabench_v2(competition):
+    if competition is None:
         return []
+    if check.is_codabench_v2(competition):
+        return codabench_twin(check, path, members, report)
     before = bundle_reachable(members, competition)
     development, other = split_development(before, competition)
     development_atoms, other_atoms = set(), set()
@@ -578,6 +580,9 @@ def audit_bundle(check, decl, path, test_inputs, submissions_dir, report=print, 
     findings = early_release(test_inputs, (development_atoms, other_atoms))
     hidden = hidden_phases(check, decl, competition, members)
     if not hidden:
+        report("  no phase with a hidden gold to audit (the test reference pending, or every gold public); the test "
+               "input reachable nowhere before the test phase opens: %s"
+               % ("ok" if not [f for f in findings if not f.note] else "LEAK"))
         return findings
     for data in test_inputs.values():   # once the test phase opens, its input is reachable too
         atoms(data, other_atoms)
@@ -605,6 +610,30 @@ def audit_bundle(check, decl, path, test_inputs, submissions_dir, report=print, 
             "%d run(s)" % (2 * len(submissions)), "ok" if not [f for f in found if not f.note] else "LEAK"))
         findings.extend(found)
     return findings
+
+
+def codabench_twin(check, path, members, report=print):
+    """A Codabench bundle is audited through its CodaLab twin (the bundle of the same name without
+    ``-codabench``): every member but ``competition.yaml`` (pages, scoring program, reference data, public data,
+    starting kit) must be byte for byte the twin's, which the audit runs on. Reports what it did; a finding when
+    there is no twin or a member differs (then nothing proves that bundle leaks nothing)."""
+    suffix = bundle.CODABENCH_SUFFIX + ".zip"
+    twin = path[:-len(suffix)] + ".zip" if path.endswith(suffix) else None
+    if not twin or not os.path.isfile(twin):
+        report("  not audited: no CodaLab twin %s to compare with" % (os.path.basename(twin) if twin else "(name)"))
+        return [Finding("audit.report", path, "a Codabench bundle without its CodaLab twin (%s) is not audited"
+                        % (os.path.basename(twin) if twin else "<name>.zip"))]
+    _, twin_members, _, _ = check.read_bundle(twin)
+    own = dict((name, data) for name, data in members.items() if name != "competition.yaml")
+    other = dict((name, data) for name, data in (twin_members or {}).items() if name != "competition.yaml")
+    differ = sorted(name for name in set(own) | set(other) if own.get(name) != other.get(name))
+    if differ:
+        report("  not audited: %d member(s) differ from its CodaLab twin %s" % (len(differ), os.path.basename(twin)))
+        return [Finding("audit.report", path, "members differ from the audited CodaLab twin %s: %s"
+                        % (os.path.basename(twin), ", ".join(differ)))]
+    report("  %d members (pages, scoring program, reference, public data, starting kit) byte-identical to its CodaLab "
+           "twin %s, audited above: ok" % (len(own), os.path.basename(twin)))
+    return []
 
 
 def hidden_phases(check, decl, competition, members):

@@ -33,6 +33,17 @@ from organiser import declarations
 BUILDERS = {"reference": "reference.py", "baselines": "baselines.py"}
 
 
+def reference_parser(prog, description=None):
+    """The options every reference builder takes (the calling convention above): ``--data``, ``--test-gold``,
+    ``--out``, ``--report``."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--test-gold")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--report", help="also write the list of missing datasets there")
+    return parser
+
+
 def load_builder(hosted, command):
     """The module ``reference.py`` or ``baselines.py`` of ``hosted``'s builders folder."""
     path = hosted.builder(BUILDERS[command])

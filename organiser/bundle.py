@@ -42,7 +42,7 @@ import yaml
 
 from organiser import declarations, feedback, logo, pages
 from organiser import schedule as schedule_module
-from evalkit import keys, lines
+from evalkit import conll, keys
 from evalkit.messages import DataError
 
 YAML_MEMBER = "competition.yaml"
@@ -104,9 +104,7 @@ def subtask_pairs(decl, subtask):
 
 def reference_file(decl, task, lang):
     """The reference member name of a (task, lang) pair: the declared ``REFERENCE_FILE`` or ``<task>/<lang>.json``."""
-    if lines.declares_names(decl):
-        return lines.reference_name(decl, task, lang)
-    return "%s/%s.json" % (task.folder, lang)
+    return conll.reference_name(decl, task, lang)
 
 
 def declared_reference_files(decl):
@@ -120,20 +118,27 @@ def dataset_label(decl, task, lang):
     return decl.DATASET_LABEL.format(task=task.key.upper(), pair=lang.replace("_", "-").upper())
 
 
+def component_label(decl, task, lang, component):
+    """A component column's label: ``COMPONENT_LABELS[component]`` (the component's name when it declares none),
+    with ``{lang}`` (the language code), ``{language}`` (its declared name) and ``{task}`` (the task's label)
+    filled in, so that a competition over several languages or tasks can tell its columns apart."""
+    label = getattr(decl, "COMPONENT_LABELS", {}).get(component, component)
+    return label.format(lang=lang, language=decl.LANGUAGES[lang][0], task=task.label)
+
+
 def declared_columns(decl, languages, pairs):
     """``[(key, label)]``: the leaderboard columns the declaration asks for over ``pairs``.
 
     A declaration with ``LEADERBOARD = "datasets"`` shows the overall score (``OVERALL_LABEL``) and one
     column per dataset, in the declared task order; with ``LEADERBOARD = "components"``, the overall score and
-    every component of every entry (labels from ``COMPONENT_LABELS``; with a single entry, its official metric is
-    the overall score and has no column of its own); any other gets :func:`evalkit.keys.leaderboard_columns`
-    (overall, task means, language means, entries).
+    every component of every entry (labels from ``COMPONENT_LABELS``, :func:`component_label`; with a single entry,
+    its official metric is the overall score and has no column of its own); any other gets
+    :func:`evalkit.keys.leaderboard_columns` (overall, task means, language means, entries).
     """
     if getattr(decl, "LEADERBOARD", None) == "components":
-        labels = getattr(decl, "COMPONENT_LABELS", {})
         ordered = keys.ordered_pairs(decl.TASKS, languages, pairs)
         return [(keys.OVERALL_KEY, decl.OVERALL_LABEL)] + [   # one entry: its score is the overall one
-            (keys.component_key(lang, task, comp), labels.get(comp, comp)) for task, lang in ordered
+            (keys.component_key(lang, task, comp), component_label(decl, task, lang, comp)) for task, lang in ordered
             for comp in task.components if len(ordered) > 1 or comp != task.metric]
     if getattr(decl, "LEADERBOARD", None) == "datasets":
         rank = dict((task.folder, index) for index, task in enumerate(decl.TASKS))

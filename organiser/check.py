@@ -106,6 +106,7 @@ RULES = collections.OrderedDict([
     ("column.key", "column keys match [a-z0-9_]+ and have at most 36 characters"),
     ("column.label", "column labels are non-empty strings of at most 36 characters"),
     ("column.leaderboard", "each column refers to the leaderboard by its label"),
+    ("column.unique-labels", "no two columns have the same label (participants could not tell them apart)"),
     ("column.values", "sort is asc or desc; numeric_format and rank are integers; ranks are 1..n"),
     ("column.first", "the first column is avg_score"),
     ("column.declaration", "the columns are exactly the declared columns (keys.leaderboard_columns, or the "
@@ -575,12 +576,26 @@ def check_leaderboard(competition, members=None, decl=None):
                 _fail(failures, "column.values", where + ".rank", "must be an integer")
     if sorted(r for r, _ in ranks) != list(range(1, len(ranks) + 1)):
         _fail(failures, "column.values", "leaderboard.columns", "ranks must be 1..%d, each once" % len(ranks))
+    for label, named in duplicate_labels((key, column.get("label")) for key, column in columns.items()
+                                         if isinstance(column, dict)):
+        _fail(failures, "column.unique-labels", "leaderboard.columns",
+              "the label %r heads %s: give each column a label of its own (COMPONENT_LABELS may use {lang}, "
+              "{language} and {task})" % (label, ", ".join(named)))
     ordered = [key for _, key in sorted(ranks)] if ranks else list(columns)
     if ordered and ordered[0] != keys.OVERALL_KEY:
         _fail(failures, "column.first", "leaderboard.columns.%s" % ordered[0],
               "the first column must be %s" % keys.OVERALL_KEY)
     failures.extend(_check_declaration(competition, ordered, members, decl))
     return failures
+
+
+def duplicate_labels(columns):
+    """``[(label, [keys])]`` of every label that heads more than one of ``columns`` (``(key, label)`` pairs)."""
+    keys_of = collections.OrderedDict()
+    for key, label in columns:
+        if isinstance(label, str):
+            keys_of.setdefault(label, []).append(str(key))
+    return [(label, named) for label, named in keys_of.items() if len(named) > 1]
 
 
 def _check_declaration(competition, ordered, members=None, decl=None):
@@ -780,6 +795,9 @@ def _v2_columns(failures, competition, members=None, decl=None):
                  % (len(columns) - 1))
         return []
     ordered = [c.get("key") for c in sorted(columns, key=lambda c: c["index"])]
+    for label, named in duplicate_labels((c.get("key"), c.get("title")) for c in columns):
+        _fail_v2(failures, "v2.leaderboard", "leaderboards[0].columns",
+                 "the title %r heads %s: give each column a title of its own" % (label, ", ".join(named)))
     if ordered and ordered[0] != keys.OVERALL_KEY or board.get("primary_index", 0) != 0:
         _fail_v2(failures, "v2.leaderboard", "leaderboards[0]", "the primary column (index 0) must be %s"
                  % keys.OVERALL_KEY)

@@ -8,23 +8,17 @@ never import a competition by name.
 import importlib
 import importlib.util
 import os
-import re
 
 from organiser import ROOT, SCORING_PROGRAM
 
 COMPETITIONS = os.path.join(ROOT, "competitions")
-_DECLARES = re.compile(r"^COMPETITION_ID = ", re.M)
 _LOADED = {}
 
 
 def top_level_id():
     """The id of the top-level competition: the ``scoring_program/<id>.py`` module that sets ``COMPETITION_ID``."""
-    found = []
-    for name in sorted(os.listdir(SCORING_PROGRAM)):
-        if name.endswith(".py"):
-            with open(os.path.join(SCORING_PROGRAM, name), encoding="utf-8") as handle:
-                if _DECLARES.search(handle.read()):
-                    found.append(name[:-len(".py")])
+    from evalkit.cli import declared_modules
+    found = declared_modules(SCORING_PROGRAM)
     if len(found) != 1:
         raise RuntimeError("%s must hold exactly one declaration (a module setting COMPETITION_ID), found %s"
                            % (SCORING_PROGRAM, ", ".join(found) or "none"))

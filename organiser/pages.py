@@ -18,7 +18,7 @@ import re
 
 from organiser import declarations, feedback
 from organiser import schedule as schedule_module
-from evalkit import lines
+from evalkit import conll
 from evalkit.messages import DataError
 
 LINKS_FILE = "links.yaml"
@@ -277,18 +277,18 @@ def datasets_table(competition, present):
     """Every declared dataset: task, pair, official metric, label count, and whether this bundle scores it."""
     rows = []
     for task, lang in pairs_of_tasks(competition):
-        name = lines.reference_name(competition, task, lang)
+        name = conll.reference_name(competition, task, lang)
         state = "scored" if name in present else "<strong>LACKING</strong> (not in this bundle)"
         rows.append([escape(task.label), escape(competition.LANGUAGES[lang][0]),
-                     "<code>%s</code>" % escape(lines.submission_name(competition, task, lang)),
-                     escape(METRIC_NAMES.get(task.metric, task.metric)), str(len(task.labels[lang])) if hasattr(task, "labels") else "-", state])
+                     "<code>%s</code>" % escape(conll.submission_name(competition, task, lang)),
+                     escape(METRIC_NAMES.get(task.metric, task.metric)), str(len(conll.label_set(task, lang))) if hasattr(task, "labels") else "-", state])
     return _table(["Task", getattr(competition, "LANGUAGE_LABEL", "Language"), "Submission file", "Metric", "Labels",
                    "In this bundle"], rows)
 
 
 def lacking_note(competition, present):
     """A loud paragraph naming the declared datasets this bundle has no reference for (empty when none)."""
-    declared = [lines.reference_name(competition, t, l) for t, l in pairs_of_tasks(competition)]
+    declared = [conll.reference_name(competition, t, l) for t, l in pairs_of_tasks(competition)]
     lacking = [name for name in declared if name not in present]
     if not lacking:
         return ""

@@ -243,6 +243,24 @@ def document(cids=None):
     return GENERIC + "\n## 9. Each competition\n\n" + "\n".join(sections)
 
 
+#: Section 8 of the tracked ``docs/organisers.md``: the sections of the competitions are built, never tracked, so
+#: that adding a competition leaves the tracked file as it is.
+EACH_COMPETITION = """
+## 8. Each competition
+
+Each competition's own section (its commands, bundles, phases and dates, test gold and test input) is generated from
+its declaration and schedule: `make` writes every competition's to `dist/organisers.md`
+(`python -m organiser procedure` prints them), and each build its own to `dist/<id>/ORGANISERS.md` (ST2024's:
+`dist/ORGANISERS.md`), as that build holds them.
+"""
+
+
+def tracked_document():
+    """``docs/organisers.md`` as tracked: the generic procedure and where each competition's section is built (no
+    competition's facts: a new competition never makes it stale)."""
+    return GENERIC + EACH_COMPETITION
+
+
 def build_copy(hosted, manifest):
     """A build's own ``ORGANISERS.md``: the generic procedure and the section of its competition as built."""
     return GENERIC + "\n## 9. This build\n\n" + competition_section(hosted, manifest)

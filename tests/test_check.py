@@ -151,6 +151,8 @@ YAML_CASES = [
     ("column.key", lambda c: c["leaderboard"]["columns"].update({"Bad-Key": dict(first_column(c), rank=999)})),
     ("column.label", lambda c: first_column(c).update({"label": "x" * 37})),
     ("column.leaderboard", lambda c: first_column(c).update({"leaderboard": {"label": "Other", "rank": 1}})),
+    ("column.unique-labels", lambda c: [column.update({"label": "Same"})
+                                        for column in list(c["leaderboard"]["columns"].values())[:2]]),
     ("column.values", lambda c: first_column(c).update({"sort": "descending"})),
     ("column.values", lambda c: first_column(c).update({"rank": 500})),
     ("column.first", _swap_first_ranks),

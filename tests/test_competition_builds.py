@@ -1,5 +1,7 @@
-"""Every hosted competition built from its release (``../shared/<id>``; SpanglishEval's full build takes minutes, so
-its sample), as ``make COMPETITION=<id> DATA=...`` builds it: what each platform derives from its bundles (phase
+"""Every hosted competition (organiser.declarations.hosted_ids: a competition added under ``competitions/`` is in
+at once) built from its release (``../shared/<id>``, for those :data:`RELEASES` names; SpanglishEval's full build
+takes minutes, so its sample; any other competition its embedded sample with the sample's own test gold), as
+``make COMPETITION=<id> DATA=...`` builds it: what each platform derives from its bundles (phase
 windows at the schedule's instants, each team's last submission official, detailed results off the leaderboard, a
 development and a test phase from the first upload), what participants get and when, and ``make check`` passing
 (static rules, both workers on every phase, the leak audit; PENDING, PRACTICE and LACKING notes allowed)."""
@@ -15,8 +17,10 @@ from organiser import bundle, check, declarations, platforms
 from organiser import schedule as schedule_module
 
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
-#: competition -> (release folder under ../shared or None for the sample, build the baselines, expected test phase)
-BUILDS = {
+#: The competitions built from a release, and what that release holds: competition -> (release folder under
+#: ../shared or None for the sample, build the baselines, expected test phase). Every other hosted competition is
+#: built from its sample (:func:`build_of`).
+RELEASES = {
     "st2024": ("st2024", False, "pending"),      # the release's test files carry no gold
     "lince": ("lince", True, "pending"),         # no LinCE test gold is public
     "scate": ("scate", True, "practice"),        # the only test gold is the public spans-only one
@@ -24,10 +28,19 @@ BUILDS = {
 }
 
 
-@pytest.fixture(scope="module", params=sorted(BUILDS))
+def build_of(cid):
+    """``(release, build the baselines, expected test phase)`` of a hosted competition: its :data:`RELEASES` entry,
+    else its sample with the baselines, whose test phase is real when the sample keeps a test gold apart."""
+    if cid in RELEASES:
+        return RELEASES[cid]
+    sample = os.path.join(declarations.Hosted(cid).folder, "sample_data")
+    return None, True, "real" if os.path.isdir(os.path.join(sample, "test_gold")) else "pending"
+
+
+@pytest.fixture(scope="module", params=declarations.hosted_ids())
 def built(request, tmp_path_factory):
     cid = request.param
-    release, baselines, expected = BUILDS[cid]
+    release, baselines, expected = build_of(cid)
     data = os.path.join(SHARED, release) if release else None
     if data and not os.path.isdir(data):
         pytest.skip("%s is not here" % data)
@@ -91,7 +104,7 @@ def test_make_check_passes(built, capsys):
     """Every rule and the leak audit; both workers on every phase too, except for ST2024's release build, whose
     development reference takes a minute per run (its workers are run on the sample build by test_check.py)."""
     cid, ref, dist, expected = built
-    workers = ["--no-workers"] if cid == "st2024" else []
+    workers = ["--no-workers"] if cid == declarations.top_level_id() and build_of(cid)[0] else []
     status = check.main(["--dist", dist, "--submissions", os.path.join(dist, "submissions")] + workers)
     out = capsys.readouterr().out
     assert status == 0, [line for line in out.splitlines() if line.startswith("FAIL")][:10]

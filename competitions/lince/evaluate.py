@@ -14,13 +14,11 @@ for _folder in (HERE, os.path.join(HERE, os.pardir, os.pardir, "scoring_program"
     if os.path.isdir(os.path.join(_folder, "evalkit")):
         sys.path.insert(0, os.path.abspath(_folder))
         break
-sys.path.insert(0, HERE)
 
 from evalkit.entry import require_python  # noqa: E402  (old syntax: it runs on any Python)
 require_python("evaluate.py")             # a plain message and exit status 2 before Python 3.7
 
-import lince  # noqa: E402  (the competition's facts)
-from evalkit.cli import main  # noqa: E402
+from evalkit.cli import main_beside  # noqa: E402  (the declaration beside this file: the competition's facts)
 
 if __name__ == "__main__":
-    sys.exit(main(lince))
+    sys.exit(main_beside(__file__))

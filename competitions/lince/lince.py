@@ -15,6 +15,8 @@ and never names a task, a language pair or a label itself.
 """
 from collections import OrderedDict
 
+from evalkit.declare import TextTask, bio
+
 COMPETITION_ID = "lince"
 TITLE = "LinCE: Centralized Benchmark for Linguistic Code-switching Evaluation"
 
@@ -39,39 +41,21 @@ _POS_HIN = ("ADJ", "ADP", "ADV", "CONJ", "DET", "NOUN", "NUM", "PART", "PART_NEG
             "PROPN", "VERB", "X")
 
 
-def bio(types):
-    """The BIO label set of entity ``types``: ``O``, then ``B-T`` and ``I-T`` for each type."""
-    return ("O",) + tuple("%s-%s" % (prefix, kind) for kind in types for prefix in "BI")
-
-
 _NER_CALCS = bio(("PER", "LOC", "ORG", "PROD", "EVENT", "GROUP", "TITLE", "TIME", "OTHER"))
 _NER_HIN = bio(("PERSON", "ORGANISATION", "PLACE"))
 _SA = ("positive", "neutral", "negative")
 
 
-class Task(object):
-    """One task of LinCE over some language pairs.
-
-    ``folder`` is the task's id in reports; ``key`` the stem of its score keys (``<pair>_<key>``) and of
-    its file names; ``kind`` one of ``evalkit.lines.TEXT_KINDS``; ``metric`` the official metric (the
-    dataset score); ``components`` the metrics written to ``scores.txt`` (``<pair>_<key>_<metric>``);
-    ``labels[pair]`` the dataset's label set; ``columns`` the number of tab-separated columns of the
-    release's annotated files (token, LID labels, task labels), for the organiser's tools.
+class Task(TextTask):
+    """One task of LinCE over some language pairs (:class:`evalkit.declare.TextTask`: ``key``, ``label``, ``kind``
+    one of ``evalkit.lines.TEXT_KINDS``, ``metric`` the dataset score, ``components`` written to ``scores.txt``,
+    ``labels[pair]`` the dataset's label set), and ``columns``: the number of tab-separated columns of the release's
+    annotated files (token, LID labels, task labels), for the organiser's tools.
     """
 
     def __init__(self, key, label, kind, metric, components, labels, columns):
-        self.folder = key
-        self.key = key
-        self.label = label
-        self.kind = kind
-        self.metric = metric
-        self.components = tuple(components)
-        self.labels = OrderedDict(labels)
-        self.languages = tuple(self.labels)
+        TextTask.__init__(self, key, label, kind, metric, components, labels)
         self.columns = dict(columns)
-
-    def __repr__(self):
-        return "Task(%r)" % self.key
 
 
 TASKS = (

@@ -14,7 +14,6 @@ annotated ``train.conll`` and ``dev.conll``, in the starting kit) and ``<out>/pu
 (the test tokens only, whatever the release's file carries: released when the test phase opens). Organiser
 tooling (run with the repository's Python).
 """
-import argparse
 import json
 import os
 import shutil
@@ -25,14 +24,12 @@ import competition_paths  # noqa: E402  (sys.path: the scoring program, this fol
 competition_paths.setup(__file__)
 import lince  # noqa: E402
 import lince_data  # noqa: E402  (the starting kit's reader of the release's files)
-from evalkit import fingerprint, lines  # noqa: E402
-from evalkit.messages import DataError  # noqa: E402
+from evalkit import fingerprint  # noqa: E402
+
+from organiser import builders  # noqa: E402  (the options every reference builder takes)
+from organiser.line_builders import BuildError, write_checked  # noqa: E402  (the scorer's check of a reference)
 
 PHASES = (("dev", "dev"), ("test", "test"))
-
-
-class BuildError(Exception):
-    """The release's files cannot make a reference (wrong labels, test gold that does not match)."""
 
 
 def gold_sentences(data, test_gold, task, pair, split):
@@ -64,14 +61,7 @@ def check_same_tokens(public, gold, gold_path):
 
 def write_reference(sentences, task, pair, path):
     """Write the reference text and parse it back with the scorer (labels checked against the declaration)."""
-    text = lince_data.reference_text(sentences, task, pair, True)
-    data = text.encode("utf-8")
-    try:
-        lines.TEXT_KINDS[task.kind].parse_reference_text(data, os.path.basename(path), task, pair)
-    except DataError as err:
-        raise BuildError(str(err))
-    with open(path, "wb") as handle:
-        handle.write(data)
+    write_checked(lince_data.reference_text(sentences, task, pair, True).encode("utf-8"), task, pair, path)
 
 
 def write_public(data, out):
@@ -159,12 +149,7 @@ def write_missing(out, summary):
 
 def main(argv=None):
     """Command line; exit status 0 (built, possibly with datasets missing), 1 (bad release files)."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--test-gold")
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--report", help="also write the list of missing datasets there")
-    args = parser.parse_args(argv)
+    args = builders.reference_parser(None, __doc__.split("\n\n")[0]).parse_args(argv)
     try:
         summary = build(args.data, args.out, args.test_gold)
     except BuildError as err:

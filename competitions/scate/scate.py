@@ -17,6 +17,8 @@ The machinery in ``evalkit`` reads these declarations and never names a task, a 
 """
 from collections import OrderedDict
 
+from evalkit.declare import Task as BaseTask
+
 COMPETITION_ID = "scate"
 TITLE = "SCATE: Time Normalisation as Semantic Composition of Time Entities"
 
@@ -38,28 +40,16 @@ ENTITY_TYPES = (
 DOCUMENT_FILE = "{doc}/{doc}.TimeNorm.system.completed.xml"
 
 
-class Task(object):
-    """One task over the same per-document submission.
-
-    ``folder`` is the task's id in reports; ``key`` the stem of its score keys (``en_<key>``) and of its
-    reference file; ``kind`` one of ``evalkit.timenorm.kind.KINDS``; ``metric`` the official metric (the task
-    score); ``components`` the metrics written to ``scores.txt`` (``en_<key>_<metric>``); ``documents`` the
-    per-document file pattern of the submission; ``labels[lang]`` the entity types (for the pages' table).
+class Task(BaseTask):
+    """One task over the same per-document submission (:class:`evalkit.declare.Task`, kind one of
+    ``evalkit.timenorm.kind.KINDS``, over English), with ``documents``, the per-document file pattern of the
+    submission, and ``labels[lang]``, the entity types (for the pages' table).
     """
 
     def __init__(self, key, label, kind, metric, components):
-        self.folder = key
-        self.key = key
-        self.label = label
-        self.kind = kind
-        self.metric = metric
-        self.components = tuple(components)
+        BaseTask.__init__(self, key, label, kind, metric, components, ("en",))
         self.documents = DOCUMENT_FILE
         self.labels = OrderedDict([("en", ENTITY_TYPES)])
-        self.languages = tuple(self.labels)
-
-    def __repr__(self):
-        return "Task(%r)" % self.key
 
 
 TASKS = (

@@ -16,6 +16,8 @@ Standard library only (shipped inside the scoring program).
 """
 from collections import OrderedDict
 
+from evalkit.declare import Task
+
 COMPETITION_ID = "spanglisheval"
 TITLE = "SpanglishEval: language models for English-Spanish code-switching"
 
@@ -25,28 +27,8 @@ METRICS_VERSION = "spanglisheval-metrics-1"
 #: The one language pair: code -> (name, first language, second language).
 LANGUAGES = OrderedDict([("en_es", ("English-Spanish", "English", "Spanish"))])
 
-
-class Task(object):
-    """SpanglishEval's one task (the interface of the other declarations' tasks).
-
-    ``folder`` is the task's id in reports; ``key`` the stem of its score keys (``<pair>_<key>``,
-    ``<pair>_<key>_<component>``); ``kind`` a kind of ``evalkit.scoring.KINDS``; ``metric`` the official
-    metric (the entry score); ``components`` every metric written to ``scores.txt``.
-    """
-
-    def __init__(self, key, label, kind, metric, components, languages):
-        self.folder = key
-        self.key = key
-        self.label = label
-        self.kind = kind
-        self.metric = metric
-        self.components = tuple(components)
-        self.languages = tuple(languages)
-
-    def __repr__(self):
-        return "Task(%r)" % self.key
-
-
+#: The one task (:class:`evalkit.declare.Task`): the folder in reports, the stem of the score keys (``<pair>_<key>``,
+#: ``<pair>_<key>_<component>``), the kind, the official metric and every component.
 TASKS = (Task("sets", "Gold sentence choice", "choice", "accuracy",
               ("accuracy", "accuracy_cs", "accuracy_mono", "wer"), tuple(LANGUAGES)),)
 TASKS_BY_FOLDER = OrderedDict((task.folder, task) for task in TASKS)

@@ -276,6 +276,7 @@ def _tabulate(competition, name, spec, pairs, selection, options):
               "languages": [{"code": lang, "name": competition.LANGUAGES[lang][0], "key": keys.language_key(lang)}
                             for lang in languages],
               "entries": [{"task": t.folder, "lang": lang, "key": keys.entry_key(lang, t)} for t, lang in pairs],
+              "leaderboard": [list(column) for column in leaderboard_columns(competition, spec, pairs)],
               "overall_key": keys.OVERALL_KEY, "rows": [], "rankings": {}}
     entrants = selection.entrants
     signatures = sorted(set(e.outcome.signature for e in entrants))
@@ -304,6 +305,14 @@ def _tabulate(competition, name, spec, pairs, selection, options):
                             for key, ranking in result["rankings"].items())
     result["rows"].sort(key=lambda row: _row_order(row, result))
     return result, selection.records
+
+
+def leaderboard_columns(competition, spec, pairs):
+    """``[(key, label)]``: the leaderboard columns of the subtask over ``pairs``, as its bundle declares them
+    (organiser.bundle.declared_columns): the results' overall table shows the leaderboard participants saw."""
+    from organiser import bundle
+    languages = [lang for lang in spec.get("languages", competition.LANGUAGES) if lang in competition.LANGUAGES]
+    return bundle.declared_columns(competition, languages, pairs)
 
 
 def _row_order(row, result):

@@ -60,16 +60,45 @@ def _rows(sub, key):
     return rows
 
 
-def subtask_tables(sub):
-    """``[Table]`` of one subtask of ``results.json``: the overall table, then one per task."""
+def overall_columns(sub):
+    """The overall table's columns: the average, then every task mean; a single task has no mean column (it would
+    repeat the average) but the other columns of its leaderboard (:func:`leaderboard_rest`), or else its languages'
+    scores (when there are several)."""
     overall = sub["overall_key"]
-    tables = [Table("%s-overall" % sub["name"], "%s: overall" % sub["title"], overall,
-                    [(overall, "Average")] + [(t["mean_key"], t["label"]) for t in sub["tasks"]],
+    if len(sub["tasks"]) > 1:
+        return [(overall, "Average")] + [(t["mean_key"], t["label"]) for t in sub["tasks"]]
+    board = leaderboard_rest(sub, (overall,))
+    if board:
+        return [(overall, "Average")] + board
+    return [(overall, "Average")] + (language_columns(sub, sub["tasks"][0]) if len(sub["entries"]) > 1 else [])
+
+
+def language_columns(sub, task):
+    """``[(entry key, language code)]`` of one task's entries."""
+    return [(e["key"], e["lang"]) for e in sub["entries"] if e["task"] == task["folder"]]
+
+
+def leaderboard_rest(sub, shown):
+    """The columns of the subtask's leaderboard (``leaderboard`` of ``results.json``: what participants saw) that
+    no table of ``shown`` (keys) holds and the rows have, with their leaderboard labels."""
+    held = set(key for row in sub["rows"] for key in row["scores"])
+    return [(key, label) for key, label in sub.get("leaderboard") or [] if key not in shown and key in held]
+
+
+def subtask_tables(sub):
+    """``[Table]`` of one subtask of ``results.json``: the overall table (:func:`overall_columns`), one per task
+    when there are several, and one of the leaderboard's other columns (:func:`leaderboard_rest`: every column of
+    the leaderboard is in some table), each ranked as its first column."""
+    overall = sub["overall_key"]
+    tables = [Table("%s-overall" % sub["name"], "%s: overall" % sub["title"], overall, overall_columns(sub),
                     _rows(sub, overall))]
-    names = dict((lang["code"], lang["code"]) for lang in sub["languages"])
-    for task in sub["tasks"]:
-        columns = [(task["mean_key"], "Mean")]
-        columns += [(e["key"], names[e["lang"]]) for e in sub["entries"] if e["task"] == task["folder"]]
-        tables.append(Table("%s-%s" % (sub["name"], task["folder"]), "%s: %s" % (sub["title"], task["label"]),
-                            task["mean_key"], columns, _rows(sub, task["mean_key"])))
+    if len(sub["tasks"]) > 1:
+        for task in sub["tasks"]:
+            tables.append(Table("%s-%s" % (sub["name"], task["folder"]), "%s: %s" % (sub["title"], task["label"]),
+                                task["mean_key"], [(task["mean_key"], "Mean")] + language_columns(sub, task),
+                                _rows(sub, task["mean_key"])))
+    rest = leaderboard_rest(sub, set(key for table in tables for key, _ in table.columns))
+    if rest:
+        tables.append(Table("%s-leaderboard" % sub["name"], "%s: the other leaderboard columns" % sub["title"],
+                            overall, [(overall, "Average")] + rest, _rows(sub, overall)))
     return tables

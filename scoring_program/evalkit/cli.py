@@ -210,3 +210,42 @@ def main(competition, argv=None, render_html=None):
         from .report_html import render as render_html
     return entry.run(run, "evaluate.py", "the scoring program",
                      (competition, sys.argv[1:] if argv is None else argv, render_html))
+
+
+def declared_modules(folder):
+    """The names of the modules of ``folder`` that declare a competition (a line ``COMPETITION_ID = ...``), sorted."""
+    import re
+    declares = re.compile(r"^COMPETITION_ID = ", re.M)
+    found = []
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                if declares.search(handle.read()):
+                    found.append(name[:-len(".py")])
+    return found
+
+
+def declaration_beside(script):
+    """The competition declaration beside ``script`` (an ``evaluate.py``): the one module of its folder that sets
+    ``COMPETITION_ID``, imported by name (the folder is put on ``sys.path``); RuntimeError when there is not exactly
+    one. A competition's ``evaluate.py`` calls :func:`main_beside` instead of naming its declaration."""
+    import importlib
+    folder = os.path.dirname(os.path.abspath(script))
+    found = declared_modules(folder)
+    if len(found) != 1:
+        raise RuntimeError("%s must hold exactly one declaration (a module setting COMPETITION_ID), found %s"
+                           % (folder, ", ".join(found) or "none"))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    return importlib.import_module(found[0])
+
+
+def main_beside(script, argv=None):
+    """The scoring program of the competition declared beside ``script`` (:func:`declaration_beside`): what every
+    competition's ``evaluate.py`` runs, ``sys.exit(main_beside(__file__))``."""
+    try:
+        competition = declaration_beside(script)
+    except RuntimeError as err:   # the program was packed without its declaration: the organiser's to fix
+        sys.stderr.write("%s\n" % err)
+        return 2
+    return main(competition, argv)

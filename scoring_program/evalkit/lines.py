@@ -393,8 +393,13 @@ def parse_reference_text(data, name, labels, sentence_level, redacted=False):
     return Reference(sentences, first_lines, tuple(labels), len(data))
 
 
-def _label_blocks(lines, log):
-    """Group prediction lines into blocks of ``(line number, label)`` separated by blank lines."""
+def _label_blocks(lines, log, token_column=False):
+    """Group prediction lines into blocks of ``(line number, label)`` separated by blank lines.
+
+    Of a line with tabs the last field is the label. A task that declares ``token_column`` (the CoNLL form
+    ``token<TAB>label``) takes two fields silently; otherwise (or with more fields) the first such line gets one
+    warning for the file.
+    """
     blocks, block, tabs = [], [], 0
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
@@ -406,8 +411,9 @@ def _label_blocks(lines, log):
         if _is_comment(line):
             continue
         if "\t" in stripped:
-            tabs += 1
-            if tabs == 1:
+            declared = token_column and stripped.count("\t") == 1
+            tabs += 0 if declared else 1
+            if tabs == 1 and not declared:
                 log.add(WARNING, "line %d" % number, "the line has several tab-separated fields; the last one was "
                         "taken as the label (submit the label alone)")
             stripped = stripped.rsplit("\t", 1)[-1].strip()
@@ -695,7 +701,7 @@ class TokenLabelsKind(TextKind):
 
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """Align the file's labels with the reference tokens; report misalignments and unknown labels."""
-        blocks = _label_blocks(_text_lines(data, log.file, max_bytes), log)
+        blocks = _label_blocks(_text_lines(data, log.file, max_bytes), log, getattr(task, "token_column", False))
         lengths = [len(tokens) for tokens, _ in ref.sentences]
         aligned, first_bad = align_blocks(blocks, lengths)
         self._report_alignment(blocks, lengths, aligned, first_bad, log)

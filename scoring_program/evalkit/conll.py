@@ -1,0 +1,256 @@
+"""CoNLL-style files of the line-aligned kinds (``evalkit.lines``): reading a release's ``token<TAB>...<TAB>label``
+files, the reference text the scorer reads, a majority-label baseline, and the starting kit's validator and
+submission maker, shared by every competition that declares ``RELEASE_FILE`` instead of copies of its own.
+
+A declaration that uses this module declares, besides ``TASKS``, ``RELEASE_FILE``: the path of one dataset's file of a
+split in the release, e.g. ``"{split}/{task}_{lang}.conll"`` (splits ``train``, ``dev``, ``test``; the test file
+has the tokens only). Its tasks are of a text kind (``evalkit.declare.TextTask``; with ``SUBMISSION_FILE`` and
+``REFERENCE_FILE``) or of the JSON ``tagging`` kind (``evalkit.declare.JsonTask``; files ``<task>/<lang>.json``
+holding ``[[[form, tag], ...], ...]``).
+Standard library only, Python 3.7+.
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import zipfile
+from collections import Counter, defaultdict
+
+from . import lines
+from .lines import declares_names
+
+SPLITS = ("train", "dev", "test")
+
+
+def read_conll(path):
+    """The sentences of a CoNLL-style file: lists of rows, each row the list of its tab-separated fields.
+
+    A blank line ends a sentence; ``#`` comment lines are skipped; ``\\r`` and a UTF-8 BOM are dropped.
+    """
+    sentences, rows = [], []
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        for line in handle.read().split("\n"):
+            line = line.rstrip("\r")
+            if not line.strip():
+                if rows:
+                    sentences.append(rows)
+                rows = []
+            elif not line.startswith("#"):
+                rows.append(line.split("\t"))
+    if rows:
+        sentences.append(rows)
+    return sentences
+
+
+def has_gold(sentences):
+    """Whether every token row carries a label (a last field after the token)."""
+    return all(len(row) >= 2 for rows in sentences for row in rows)
+
+
+def conll_text(sentences, labels=None):
+    """``token<TAB>label`` lines, a blank line after each sentence; ``labels`` (per sentence) replaces the
+    sentences' own last field, and without labels at all the token alone is written (a test input)."""
+    out = []
+    for index, rows in enumerate(sentences):
+        for position, row in enumerate(rows):
+            if labels is not None:
+                out.append("%s\t%s" % (row[0], labels[index][position]))
+            elif len(row) >= 2:
+                out.append("%s\t%s" % (row[0], row[-1]))
+            else:
+                out.append(row[0])
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def placeholder_labels(sentences, label):
+    """``label`` for every token: the reference of a split without gold, for checking a submission's shape."""
+    return [[label] * len(rows) for rows in sentences]
+
+
+def label_set(task, lang):
+    """The labels of ``task`` in ``lang``: per language (a text kind) or one set for every language (JSON)."""
+    return task.labels[lang] if isinstance(task.labels, dict) else task.labels
+
+
+def reference_name(decl, task, lang):
+    """The reference file of (task, language): the declared ``REFERENCE_FILE``, else ``<task>/<lang>.json``."""
+    if declares_names(decl):
+        return lines.reference_name(decl, task, lang)
+    return "%s/%s.json" % (task.folder, lang)
+
+
+def submission_name(decl, task, lang):
+    """The submission file of (task, language): the declared ``SUBMISSION_FILE``, else ``<task>/<lang>.json``."""
+    if declares_names(decl):
+        return lines.submission_name(decl, task, lang)
+    return "%s/%s.json" % (task.folder, lang)
+
+
+def json_pairs(sentences, labels=None):
+    """``[[[form, tag], ...], ...]`` (UTF-8 JSON bytes) of CoNLL-style sentences (their own last field, or
+    ``labels``)."""
+    pairs = [[[row[0], labels[index][position] if labels is not None else row[-1]]
+              for position, row in enumerate(rows)] for index, rows in enumerate(sentences)]
+    return json.dumps(pairs, ensure_ascii=False).encode("utf-8")
+
+
+def reference_bytes(decl, task, sentences, labels=None):
+    """The reference file of ``sentences`` (their gold, or ``labels``) in the task's form."""
+    if declares_names(decl):
+        return conll_text(sentences, labels).encode("utf-8")
+    return json_pairs(sentences, labels)
+
+
+def release_path(decl, data, split, task, lang):
+    """The path of one dataset's file of ``split`` in the release folder ``data`` (the declared ``RELEASE_FILE``)."""
+    return os.path.join(data, decl.RELEASE_FILE.format(split=split, task=task.key, lang=lang))
+
+
+def datasets(decl):
+    """Every declared (task, language) pair, in declared order."""
+    return [(task, lang) for task in decl.TASKS for lang in task.languages]
+
+
+# --------------------------------------------------------------------------- baselines
+
+def majority_tagger(train):
+    """A function from a sentence's rows to labels: each token's most frequent training label, else the most
+    frequent label overall (a token-level baseline that learns something)."""
+    by_token, overall = defaultdict(Counter), Counter()
+    for rows in train:
+        for row in rows:
+            by_token[row[0]][row[-1]] += 1
+            overall[row[-1]] += 1
+    default = overall.most_common(1)[0][0] if overall else "O"
+    best = dict((token, counts.most_common(1)[0][0]) for token, counts in by_token.items())
+    return lambda rows: [best.get(row[0], default) for row in rows]
+
+
+def floor_tagger(task, lang):
+    """The floor: the first declared label of the language for every token."""
+    first = label_set(task, lang)[0]
+    return lambda rows: [first] * len(rows)
+
+
+def submission_bytes(decl, task, sentences, labels):
+    """A submission file: per token its label (``token<TAB>label`` when the task declares ``token_column``), a
+    blank line after each sentence; a sentence-level task: one label per line; a JSON task: ``[[form, tag], ...]``
+    per sentence."""
+    if not declares_names(decl):
+        return json_pairs(sentences, labels)
+    if task.kind == "sentence_labels":
+        return "".join(sent[0] + "\n" for sent in labels).encode("utf-8")
+    if task.token_column:
+        return conll_text(sentences, labels).encode("utf-8")
+    return "".join("".join(label + "\n" for label in sent) + "\n" for sent in labels).encode("utf-8")
+
+
+def make_submission(decl, data, split, system, out_zip):
+    """Write ``out_zip``: system ``system`` (``baseline``: majority labels trained on train; ``floor``) for every
+    dataset with a ``split`` file in ``data``; return ``[(dataset file, what was done)]``."""
+    done = []
+    directory = os.path.dirname(os.path.abspath(out_zip))
+    if not os.path.isdir(directory):
+        os.makedirs(directory)
+    with zipfile.ZipFile(out_zip, "w", zipfile.ZIP_DEFLATED) as archive:
+        for task, lang in datasets(decl):
+            name = submission_name(decl, task, lang)
+            source = release_path(decl, data, split, task, lang)
+            train = release_path(decl, data, "train", task, lang)
+            if not os.path.isfile(source) or (system == "baseline" and not os.path.isfile(train)):
+                done.append((name, "skipped (no %s)" % (source if not os.path.isfile(source) else train)))
+                continue
+            sentences = read_conll(source)
+            tagger = majority_tagger(read_conll(train)) if system == "baseline" else floor_tagger(task, lang)
+            archive.writestr(name, submission_bytes(decl, task, sentences, [tagger(rows) for rows in sentences]))
+            done.append((name, "%d sentences" % len(sentences)))
+    return done
+
+
+# --------------------------------------------------------------------------- the starting kit's validator
+
+def write_split_reference(decl, data, split, out):
+    """Write, for every dataset with a ``split`` file in ``data``, its reference under ``out`` (the gold, or the
+    first declared label as a placeholder when the file has none); return (written, with gold, absent) names."""
+    written, gold, absent = [], [], []
+    for task, lang in datasets(decl):
+        source = release_path(decl, data, split, task, lang)
+        name = reference_name(decl, task, lang)
+        if not os.path.isfile(source):
+            absent.append(name)
+            continue
+        sentences = read_conll(source)
+        with_gold = has_gold(sentences)
+        labels = None if with_gold else placeholder_labels(sentences, label_set(task, lang)[0])
+        target = os.path.join(out, name)
+        if not os.path.isdir(os.path.dirname(target)):
+            os.makedirs(os.path.dirname(target))
+        with open(target, "wb") as handle:
+            handle.write(reference_bytes(decl, task, sentences, labels))
+        written.append(name)
+        if with_gold:
+            gold.append(name)
+    return written, gold, absent
+
+
+def validate(decl, submission, data, split, write=print):
+    """Check ``submission`` against the ``split`` files of ``data`` with the scoring program's own code; print its
+    messages (and the scores of the datasets with gold); return the exit status (0 fine, 1 errors, 2 no data)."""
+    from . import scoring
+    from .layout import NothingToScore
+    tmp = tempfile.mkdtemp(prefix="kit-validate-")
+    try:
+        written, gold, absent = write_split_reference(decl, data, split, tmp)
+        if not written:
+            write("No %s file of any dataset under %s (expected e.g. %s)." % (
+                split, data, release_path(decl, data, split, decl.TASKS[0], decl.TASKS[0].languages[0])))
+            return 2
+        try:
+            result = scoring.evaluate(decl, tmp, submission)
+        except NothingToScore as err:
+            write(getattr(decl, "NOTHING_HELP", "%s") % err)
+            return 1
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    errors = [m for m in result["messages"] if m["severity"] == "error"]
+    for message in result["messages"]:
+        write("%s: %s%s: %s" % (message["severity"], message["file"],
+                                ", " + message["where"] if message["where"] else "", message["text"]))
+    for entry in result["entries"]:
+        name = reference_name(decl, decl.TASKS_BY_FOLDER[entry["task"]], entry["lang"])
+        score = " score %.4f" % entry["score"] if name in gold else ""
+        write("%s %s: %s sentences, %s aligned%s" % (entry["file"], entry["status"], entry["sentences"],
+                                                    entry["scored_sentences"], score))
+    if absent:
+        write("not checked (no %s file in the data): %s" % (split, ", ".join(absent)))
+    warnings = sum(1 for m in result["messages"] if m["severity"] == "warning")
+    write("%d error(s), %d warning(s)" % (len(errors), warnings))
+    return 1 if errors else 0
+
+
+def validate_main(decl, argv=None):
+    """The starting kit's ``validate.py``: ``SUBMISSION --data DIR [--split test|dev]``; its exit status."""
+    parser = argparse.ArgumentParser(description="Check a submission against the public files of a split.")
+    parser.add_argument("submission", help="the submission zip (or a folder)")
+    parser.add_argument("--data", required=True, help="the release folder (%s)" % decl.RELEASE_FILE)
+    parser.add_argument("--split", default="test", choices=("test", "dev"))
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    return validate(decl, args.submission, args.data, args.split)
+
+
+def make_submission_main(decl, argv=None):
+    """The starting kit's ``make_submission.py``: ``--data DIR --split dev|test [--system baseline|floor] --out
+    ZIP``; its exit status."""
+    parser = argparse.ArgumentParser(description="Write a baseline submission zip for a split.")
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--split", default="dev", choices=("dev", "test"))
+    parser.add_argument("--system", default="baseline", choices=("baseline", "floor"))
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    for name, what in make_submission(decl, args.data, args.split, args.system, args.out):
+        print("%s: %s" % (name, what))
+    print("wrote %s" % args.out)
+    return 0
