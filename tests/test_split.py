@@ -8,6 +8,7 @@ A submission is changed item by item (an item's prediction set to its gold, or b
 competition's submission format, written here independently of the scorer.
 """
 import glob
+import html
 import io
 import json
 import os
@@ -512,3 +513,30 @@ def test_results_rescoring_of_the_private_part(build):
         computed = kind.from_sums(sums, len(next(iter(values.values()))), task)
         assert dict((c, computed[c]) for c in entry["components"]) == entry["components"]
         assert kind.score_value(computed) == pytest.approx(entry["score"], abs=1e-12)
+
+
+def test_the_platform_outputs_of_a_part_and_of_a_blind_phase(build, tmp_path):
+    """What the platform runs (the competition's evaluate.py, INPUT/ref + INPUT/res): the part's counts in the
+    summary and the page, never the indices; blind: scores.txt and scores.json hold only ``valid``."""
+    program = os.path.join(build.hosted.program, "evaluate.py")
+    sub = build.zipped(build.submission)
+    for mode, part in (("public_private", "public"), ("blind", "none")):
+        public_dir, _, manifests = build.split(mode, "seed-a", "cli-" + mode)
+        out = str(tmp_path / mode)
+        stdout = _run([program, "--ref", public_dir, "--submission", sub, "--out", out])
+        scores = json.load(open(os.path.join(out, "scores.json")))
+        text = open(os.path.join(out, "scores.txt")).read()
+        page = open(os.path.join(out, "detailed_results.html"), encoding="utf-8").read()
+        detailed = json.load(open(os.path.join(out, "detailed_results.json")))
+        assert detailed["split"]["part"] == part
+        note = detailed["notes"]["split"]
+        assert note in stdout and html.escape(note, quote=False) in page
+        if part == "none":
+            assert set(scores) == set(["valid", "signature"]) and text.split(":")[0] == "valid"
+            assert "validly predicted" in note
+            for entry in detailed["entries"]:
+                assert entry["valid_items"] == entry["expected_items"] > 0 and entry.get("score") is None
+        else:
+            assert "avg_score" in scores and note.startswith("public part: ")
+            indices = [spec["indices"] for spec in manifests["public"]["files"].values()]
+            assert json.dumps(indices[0]) not in stdout + page + json.dumps(detailed)
