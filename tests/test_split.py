@@ -540,3 +540,27 @@ def test_the_platform_outputs_of_a_part_and_of_a_blind_phase(build, tmp_path):
             assert "avg_score" in scores and note.startswith("public part: ")
             indices = [spec["indices"] for spec in manifests["public"]["files"].values()]
             assert json.dumps(indices[0]) not in stdout + page + json.dumps(detailed)
+
+
+def test_the_schedule_declares_the_mode(tmp_path):
+    from organiser import schedule
+    from evalkit.messages import DataError
+    base = "phases:\n  dev:\n    opens: '2026-01-01 00:00'\n    closes: '2026-02-01 00:00'\n"
+    path = str(tmp_path / "schedule.yaml")
+    cases = [("", {"mode": "public_private", "public_fraction": 0.3}),
+             ("test_feedback:\n  mode: blind\n", {"mode": "blind", "public_fraction": 0.3}),
+             ("test_feedback:\n  mode: public_private\n  public_fraction: 0.5\n",
+              {"mode": "public_private", "public_fraction": 0.5})]
+    for extra, expected in cases:
+        open(path, "w").write(base + extra)
+        assert schedule.test_feedback(path) == expected
+    for extra, where in (("test_feedback:\n  mode: hidden\n", "test_feedback.mode"),
+                         ("test_feedback:\n  public_fraction: 1.5\n", "test_feedback.public_fraction"),
+                         ("test_feedback:\n  mode: full\n  seed: 3\n", "test_feedback.seed"),
+                         ("test_feedback: blind\n", "test_feedback")):
+        open(path, "w").write(base + extra)
+        with pytest.raises(DataError) as error:
+            schedule.test_feedback(path)
+        assert error.value.message.where == where
+    for cid in COMPETITIONS:   # each competition declares its mode in its own schedule
+        assert schedule.test_feedback(declarations.Hosted(cid).schedule)["mode"] in schedule.FEEDBACK_MODES
