@@ -433,6 +433,7 @@ def split_reference(reference_dir, hosted, seed=None, report=print):
             return None
     except ReferenceError:   # a test folder without reference files: no test gold to split
         return None
+    check_whole(hosted.declaration, full_dir)
     feedback = schedule_module.test_feedback(hosted.schedule)
     manifests = split_phase(full_dir, hosted, feedback["mode"], feedback["public_fraction"], seed, full_dir,
                             private_dir)
@@ -443,6 +444,22 @@ def split_reference(reference_dir, hosted, seed=None, report=print):
            % (feedback["mode"], "seed digest %s" % public["seed_digest"], reference_dir, TEST_PHASE, scored,
               public["unit"], public["part"], reference_dir, os.path.join(PRIVATE_FOLDER, TEST_PHASE), private))
     return manifests
+
+
+def check_whole(decl, full_dir):
+    """Raise RuntimeError unless every reference file of ``full_dir`` reads as whole gold (no redacted item: the
+    reference builder rewrote the test phase, not a part left by an earlier split)."""
+    stale = os.path.join(full_dir, SPLIT_FILE)
+    if os.path.isfile(stale):   # an earlier split's: the files it described were just rewritten
+        os.remove(stale)
+    _, _, pairs, paths = scoring._reference_files(decl, full_dir)
+    digest = hashlib.sha256()
+    for task, lang in pairs:
+        try:
+            scoring.load_reference(task, lang, paths[(task.folder, lang)], decl, digest)
+        except ReferenceError as error:
+            raise RuntimeError("the test gold in %s is not whole, so it cannot be split (a part left by an earlier "
+                               "split? rebuild it): %s" % (full_dir, error))
 
 
 def private_items(full_dir, private_dir, competition=None):
