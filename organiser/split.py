@@ -48,7 +48,20 @@ __all__ = ["split_reference", "split_phase", "read_split", "private_items", "see
 
 # --------------------------------------------------------------------------- how each kind's items are read and redacted
 
-class JsonItems(object):
+class Items(object):
+    """What every kind's items share: an item's identity is its input (:meth:`key`)."""
+
+    def identity(self, item, task):
+        """What makes two items one (their inputs: a sentence repeated in a file, or in the files of several tasks;
+        None: nothing): the gold of one would give away the other's, so they are public together or not at all."""
+        return json.dumps(self.key(item, task), sort_keys=True, ensure_ascii=False)
+
+    def unscored(self, item):
+        """An item that is not scored, as the uploaded folder holds it: as it is."""
+        return item
+
+
+class JsonItems(Items):
     """A reference file that is a JSON list, one item per sentence (the JSON kinds of evalkit.kinds)."""
 
     def read(self, data):
@@ -85,7 +98,7 @@ class MorphItems(JsonItems):
 
     def key(self, item, task):
         """The forms."""
-        return [[tok[k] for k in task.form_keys if k in tok][:1] for tok in item]
+        return [next((tok[k] for k in task.form_keys if k in tok), None) for tok in item]
 
     def redact(self, item, task):
         """Each token keeps its form only."""
@@ -111,13 +124,23 @@ class FillMaskItems(JsonItems):
         """The masked line and one null per gap (the unmasked text is gold too)."""
         return {"masked": item.get("masked"), "masked_tokens": [None] * len(item["masked_tokens"])}
 
+    def identity(self, item, task):
+        """The unmasked sentence: the word-level and the character-level lines of one sentence are one item (the
+        one's text gives the other's gold)."""
+        text = item.get("text")
+        return " ".join(text.split()) if isinstance(text, str) and text.strip() else None
+
+    def unscored(self, item):
+        """An excluded sentence without its unmasked text (it may be another line's gold); the rest as it is."""
+        return dict((key, value) for key, value in item.items() if key != "text")
+
     def gold(self, item, task):
         """The gap fillers and the unmasked text."""
         golds = [g.get("masked_token") if isinstance(g, dict) else g for g in item["masked_tokens"]]
         return [g for g in golds if isinstance(g, str)] + ([item["text"]] if isinstance(item.get("text"), str) else [])
 
 
-class BlockItems(object):
+class BlockItems(Items):
     """Line-aligned text (evalkit.lines): one item per blank-line separated sentence (a list of lines)."""
 
     def __init__(self, sentence_level):
@@ -160,7 +183,7 @@ class BlockItems(object):
         return [line.split("\t")[-1] for line in item if not line.startswith("# sent_enum") and "\t" in line]
 
 
-class SetItems(object):
+class SetItems(Items):
     """JSON Lines choice sets (evalkit.choice): one item per set."""
 
     def read(self, data):
@@ -188,7 +211,7 @@ class SetItems(object):
         return ["gold=%s" % item.get("gold"), "gold_type=%s" % item.get("gold_type")]
 
 
-class DocumentItems(object):
+class DocumentItems(Items):
     """A JSON object of Anafora documents (evalkit.timenorm.kind): one item per document."""
 
     def read(self, data):
@@ -303,22 +326,25 @@ def split_phase(full_dir, competition, mode, fraction, seed, public_out, private
     notes = getattr(decl, "REPORT_NOTES", None) or {}
     base = {"mode": mode, "unit": notes.get("unit") or "sentences", "public_fraction": fraction,
             "seed_digest": seed_digest(seed)}
+    scorable = dict((relative, [i for i, item in enumerate(items[relative]) if ITEMS[task.kind].scorable(item)])
+                    for relative, task in files)
+    if mode == "public_private":
+        publics = choose_public(files, items, scorable, seed, group_of, fraction)
+    else:
+        publics = dict((relative, [] if mode == "blind" else scorable[relative]) for relative, _ in files)
     public_files, private_files, public_spec, private_spec = {}, {}, {}, {}
     for relative, task in files:
         handler = ITEMS[task.kind]
         every = items[relative]
-        scorable = [i for i, item in enumerate(every) if handler.scorable(item)]
-        if mode == "public_private":
-            public = public_indices(seed, group_of[relative], scorable, fraction)
-        else:
-            public = [] if mode == "blind" else scorable
+        public = publics[relative]
         chosen = set(public)
-        private = [i for i in scorable if i not in chosen] if mode == "public_private" else scorable
-        hidden = set(private)
+        private = [i for i in scorable[relative] if i not in chosen] if mode == "public_private" else scorable[relative]
+        hidden, counted = set(private), set(scorable[relative])
         if mode == "full":
             public_files[relative] = data[relative]
         else:
-            public_files[relative] = handler.write([handler.redact(item, task) if i in hidden else item
+            public_files[relative] = handler.write([handler.redact(item, task) if i in hidden else
+                                                    item if i in counted else handler.unscored(item)
                                                     for i, item in enumerate(every)], data[relative])
         if mode == "public_private":
             private_files[relative] = handler.write([handler.redact(item, task) if i in chosen else item
@@ -334,6 +360,49 @@ def split_phase(full_dir, competition, mode, fraction, seed, public_out, private
                                    (private_out, private_files, manifests["private"])):
         _write_folder(out, dict(others, **written), manifest)
     return manifests
+
+
+def choose_public(files, items, scorable, seed, group_of, fraction):
+    """``{file: sorted public indices}``: per file, its ``scorable`` items ranked by :func:`rank_key` (under its
+    group's name, ``group_of``) and the first :func:`public_count` taken; then items that are one (the same
+    :meth:`Items.identity`: a sentence repeated in a file or in several files, one sentence's word-level and
+    character-level gap-filling lines, whose unmasked text is the other's gold) are public together or not at all:
+    a group not wholly public is made private, and each file tops up its public part in rank order with items, or
+    whole groups, that fit within every file's count."""
+    ranked = dict((relative, sorted(scorable[relative], key=lambda index: rank_key(seed, group_of[relative], index)))
+                  for relative, _ in files)
+    targets = dict((relative, public_count(fraction, len(scorable[relative]))) for relative, _ in files)
+    public = dict((relative, set(ranked[relative][:targets[relative]])) for relative, _ in files)
+    groups = {}
+    for relative, task in files:
+        handler = ITEMS[task.kind]
+        for index in scorable[relative]:
+            key = handler.identity(items[relative][index], task)
+            if key is not None:
+                groups.setdefault(key, []).append((relative, index))
+    group_of_item = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        for member in members:
+            group_of_item[member] = members
+        if not all(index in public[relative] for relative, index in members):
+            for relative, index in members:
+                public[relative].discard(index)
+    for relative, _ in files:
+        for index in ranked[relative]:
+            if len(public[relative]) >= targets[relative]:
+                break
+            members = group_of_item.get((relative, index), [(relative, index)])
+            if any(i in public[r] for r, i in members):
+                continue
+            adds = {}
+            for r, _ in members:
+                adds[r] = adds.get(r, 0) + 1
+            if all(len(public[r]) + n <= targets[r] for r, n in adds.items()):
+                for r, i in members:
+                    public[r].add(i)
+    return dict((relative, sorted(found)) for relative, found in public.items())
 
 
 def _write_folder(out, files, manifest):
@@ -364,6 +433,7 @@ def split_reference(reference_dir, hosted, seed=None, report=print):
             return None
     except ReferenceError:   # a test folder without reference files: no test gold to split
         return None
+    check_whole(hosted.declaration, full_dir)
     feedback = schedule_module.test_feedback(hosted.schedule)
     manifests = split_phase(full_dir, hosted, feedback["mode"], feedback["public_fraction"], seed, full_dir,
                             private_dir)
@@ -374,6 +444,22 @@ def split_reference(reference_dir, hosted, seed=None, report=print):
            % (feedback["mode"], "seed digest %s" % public["seed_digest"], reference_dir, TEST_PHASE, scored,
               public["unit"], public["part"], reference_dir, os.path.join(PRIVATE_FOLDER, TEST_PHASE), private))
     return manifests
+
+
+def check_whole(decl, full_dir):
+    """Raise RuntimeError unless every reference file of ``full_dir`` reads as whole gold (no redacted item: the
+    reference builder rewrote the test phase, not a part left by an earlier split)."""
+    stale = os.path.join(full_dir, SPLIT_FILE)
+    if os.path.isfile(stale):   # an earlier split's: the files it described were just rewritten
+        os.remove(stale)
+    _, _, pairs, paths = scoring._reference_files(decl, full_dir)
+    digest = hashlib.sha256()
+    for task, lang in pairs:
+        try:
+            scoring.load_reference(task, lang, paths[(task.folder, lang)], decl, digest)
+        except ReferenceError as error:
+            raise RuntimeError("the test gold in %s is not whole, so it cannot be split (a part left by an earlier "
+                               "split? rebuild it): %s" % (full_dir, error))
 
 
 def private_items(full_dir, private_dir, competition=None):

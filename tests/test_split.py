@@ -8,6 +8,7 @@ A submission is changed item by item (an item's prediction set to its gold, or b
 competition's submission format, written here independently of the scorer.
 """
 import glob
+import html
 import io
 import json
 import os
@@ -308,10 +309,15 @@ def test_split_reproducible_stratified_and_complementary(build):
         public = manifests["public"]["files"][relative]
         private = manifests["private"]["files"][relative]
         assert public["items"] == private["items"] == len(build.items[relative])
-        assert public["scored"] == len(public["indices"]) == organiser_split.public_count(FRACTION, len(scorable))
+        assert public["scored"] == len(public["indices"])
+        # round(FRACTION * n) public, unless the items of no other file (see the next test) are too few
+        shared = shared_identities(build)
+        single = [i for i in scorable if handler.identity(build.items[relative][i], task) not in shared]
+        target = organiser_split.public_count(FRACTION, len(scorable))
+        assert public["scored"] == target or (public["scored"] < target and set(single) <= set(public["indices"]))
         assert set(public["indices"]).isdisjoint(private["indices"])
         assert sorted(public["indices"] + private["indices"]) == scorable
-        if len(scorable) >= 2:
+        if len(scorable) >= 2 and len(single) >= 2:
             assert public["indices"] and private["indices"]
         # no gold of a redacted item is left: each is exactly the redacted full item
         with open(os.path.join(public_dir, relative), "rb") as handle:
@@ -319,13 +325,55 @@ def test_split_reproducible_stratified_and_complementary(build):
         with open(os.path.join(private_dir, relative), "rb") as handle:
             kept = handler.read(handle.read())
         for index, item in enumerate(build.items[relative]):
-            redacted = handler.redact(item, task) if handler.scorable(item) else item
-            assert shown[index] == (item if index in public["indices"] or not handler.scorable(item) else redacted)
+            if not handler.scorable(item):   # excluded: in neither part, only what may be gold left out of test/
+                assert shown[index] == handler.unscored(item) and kept[index] == item
+                continue
+            redacted = handler.redact(item, task)
+            assert shown[index] == (item if index in public["indices"] else redacted)
             assert kept[index] == (redacted if index in public["indices"] else item)
     gold = organiser_split.private_items(build.full, private_dir, build.hosted)
     assert dict((f, [i for i, _ in found]) for f, found in gold.items()) == \
         dict((f, spec["indices"]) for f, spec in manifests["private"]["files"].items())
     assert any(strings for found in gold.values() for _, strings in found)
+
+
+def shared_identities(build):
+    """The identities (organiser.split ITEMS ``identity``) that several scorable items have (in one file or more)."""
+    counts = {}
+    for relative, task in build.files:
+        for item in build.items[relative]:
+            if not organiser_split.ITEMS[task.kind].scorable(item):
+                continue
+            key = organiser_split.ITEMS[task.kind].identity(item, task)
+            if key is not None:
+                counts[key] = counts.get(key, 0) + 1
+    return set(key for key, count in counts.items() if count > 1)
+
+
+def test_items_that_are_one_are_public_together_or_not_at_all(build):
+    """A sentence repeated (in a file, or in the files of several tasks), one sentence's word-level and
+    character-level gap-filling lines (ST2024: the unmasked text of either is the other's gold): never public in one
+    place and private in another."""
+    public_dir, _, manifests = build.split("public_private", "seed-a", "links")
+    shared = shared_identities(build)
+    if build.cid == "st2024":
+        assert shared   # the sample has such sentences: the test can fail
+    public_texts = []
+    for relative, task in build.files:
+        handler = organiser_split.ITEMS[task.kind]
+        public = set(manifests["public"]["files"][relative]["indices"])
+        public_texts += [handler.identity(item, task) for i, item in enumerate(build.items[relative]) if i in public]
+    for relative, task in build.files:
+        handler = organiser_split.ITEMS[task.kind]
+        public = set(manifests["public"]["files"][relative]["indices"])
+        for index, item in enumerate(build.items[relative]):
+            if index not in public and handler.scorable(item) and handler.identity(item, task) in shared:
+                assert handler.identity(item, task) not in public_texts
+        with open(os.path.join(public_dir, relative), "rb") as handle:
+            text = handle.read().decode("utf-8")
+        for index, item in enumerate(build.items[relative]):   # no uploaded text holds a private item's sentence
+            if index not in public and handler.scorable(item) and task.kind == "fill_mask":
+                assert json.dumps(item["text"], ensure_ascii=False) not in text
 
 
 def test_seed_changes_the_split(build):
@@ -512,3 +560,78 @@ def test_results_rescoring_of_the_private_part(build):
         computed = kind.from_sums(sums, len(next(iter(values.values()))), task)
         assert dict((c, computed[c]) for c in entry["components"]) == entry["components"]
         assert kind.score_value(computed) == pytest.approx(entry["score"], abs=1e-12)
+
+
+def test_the_platform_outputs_of_a_part_and_of_a_blind_phase(build, tmp_path):
+    """What the platform runs (the competition's evaluate.py, INPUT/ref + INPUT/res): the part's counts in the
+    summary and the page, never the indices; blind: scores.txt and scores.json hold only ``valid``."""
+    program = os.path.join(build.hosted.program, "evaluate.py")
+    sub = build.zipped(build.submission)
+    for mode, part in (("public_private", "public"), ("blind", "none")):
+        public_dir, _, manifests = build.split(mode, "seed-a", "cli-" + mode)
+        out = str(tmp_path / mode)
+        stdout = _run([program, "--ref", public_dir, "--submission", sub, "--out", out])
+        scores = json.load(open(os.path.join(out, "scores.json")))
+        text = open(os.path.join(out, "scores.txt")).read()
+        page = open(os.path.join(out, "detailed_results.html"), encoding="utf-8").read()
+        detailed = json.load(open(os.path.join(out, "detailed_results.json")))
+        assert detailed["split"]["part"] == part
+        note = detailed["notes"]["split"]
+        assert note in stdout and html.escape(note, quote=False) in page
+        if part == "none":
+            assert set(scores) == set(["valid", "signature"]) and text.split(":")[0] == "valid"
+            assert "validly predicted" in note
+            for entry in detailed["entries"]:
+                assert entry["valid_items"] == entry["expected_items"] > 0 and entry.get("score") is None
+        else:
+            assert "avg_score" in scores and note.startswith("public part: ")
+            indices = [spec["indices"] for spec in manifests["public"]["files"].values()]
+            assert json.dumps(indices[0]) not in stdout + page + json.dumps(detailed)
+
+
+def test_the_schedule_declares_the_mode(tmp_path):
+    from organiser import schedule
+    from evalkit.messages import DataError
+    base = "phases:\n  dev:\n    opens: '2026-01-01 00:00'\n    closes: '2026-02-01 00:00'\n"
+    path = str(tmp_path / "schedule.yaml")
+    cases = [("", {"mode": "public_private", "public_fraction": 0.3}),
+             ("test_feedback:\n  mode: blind\n", {"mode": "blind", "public_fraction": 0.3}),
+             ("test_feedback:\n  mode: public_private\n  public_fraction: 0.5\n",
+              {"mode": "public_private", "public_fraction": 0.5})]
+    for extra, expected in cases:
+        open(path, "w").write(base + extra)
+        assert schedule.test_feedback(path) == expected
+    for extra, where in (("test_feedback:\n  mode: hidden\n", "test_feedback.mode"),
+                         ("test_feedback:\n  public_fraction: 1.5\n", "test_feedback.public_fraction"),
+                         ("test_feedback:\n  mode: full\n  seed: 3\n", "test_feedback.seed"),
+                         ("test_feedback: blind\n", "test_feedback")):
+        open(path, "w").write(base + extra)
+        with pytest.raises(DataError) as error:
+            schedule.test_feedback(path)
+        assert error.value.message.where == where
+    for cid in COMPETITIONS:   # each competition declares its mode in its own schedule
+        assert schedule.test_feedback(declarations.Hosted(cid).schedule)["mode"] in schedule.FEEDBACK_MODES
+
+
+def test_a_practice_test_phase_is_not_split(tmp_path):
+    """Without its test gold, SCATE's test phase is a labelled practice phase on public gold: nothing to keep apart."""
+    hosted = declarations.Hosted("scate")
+    sample, _ = _sample(hosted)
+    ref = str(tmp_path / "ref")
+    _run(["-m", "organiser", "reference", "--competition", "scate", "--data", sample, "--out", ref,
+          "--report", str(tmp_path / "dq.md")])
+    assert os.path.isdir(os.path.join(ref, "test"))
+    assert "test" in json.load(open(os.path.join(ref, "public_gold.json")))
+    assert not os.path.exists(os.path.join(ref, "test", organiser_split.SPLIT_FILE))
+    assert not os.path.exists(os.path.join(ref, organiser_split.PRIVATE_FOLDER))
+
+
+def test_a_part_is_never_split_again(build, tmp_path):
+    """A test folder that holds a part (redacted items) is refused by the machinery step, not split again."""
+    if build.cid == "scate":
+        pytest.skip("a redacted SCATE document reads as a document without annotations: nothing tells it apart")
+    ref = str(tmp_path / "ref")
+    public_dir = build.split("public_private", "seed-a", "again")[0]
+    shutil.copytree(public_dir, os.path.join(ref, "test"))
+    with pytest.raises(RuntimeError, match="not whole"):
+        organiser_split.split_reference(ref, build.hosted, "seed-a", report=lambda text: None)

@@ -101,8 +101,11 @@ def describe(manifest, competition, entries):
     files = manifest["files"]
     total = sum(spec["items"] for spec in files.values())
     if manifest["part"] == "none":
-        counts = ", ".join("%s: %d of %d" % (entry["file"], entry.get("valid_items", 0), entry.get("expected_items", 0))
-                           for entry in entries)
+        names = [entry["file"] for entry in entries]
+        if len(set(names)) < len(names):   # tasks scoring the same files (per-document files): named by task too
+            names = ["%s (%s)" % (entry["file"], entry["task"]) for entry in entries]
+        counts = ", ".join("%s: %d of %d" % (names[i], entry.get("valid_items", 0), entry.get("expected_items", 0))
+                           for i, entry in enumerate(entries))
         return ("blind test phase: no score is computed from the gold; validly predicted %s per file: %s"
                 % (what, counts))
     scored = sum(spec.get("scored", len(spec["indices"])) for spec in files.values())
