@@ -568,8 +568,8 @@ def audit_bundle(check, decl, path, test_inputs, submissions_dir, report=print, 
     _, members, competition, _ = check.read_bundle(path)
     if competition is None:
         return []
-    if check.is_codabench_v2(competition):
-        return codabench_twin(check, path, members, report)
+    if check.is_codabench_v2(competition):   # audited through its CodaLab twin (codabench_twin, run by check)
+        return []
     before = bundle_reachable(members, competition)
     development, other = split_development(before, competition)
     development_atoms, other_atoms = set(), set()
@@ -610,30 +610,6 @@ def audit_bundle(check, decl, path, test_inputs, submissions_dir, report=print, 
             "%d run(s)" % (2 * len(submissions)), "ok" if not [f for f in found if not f.note] else "LEAK"))
         findings.extend(found)
     return findings
-
-
-def codabench_twin(check, path, members, report=print):
-    """A Codabench bundle is audited through its CodaLab twin (the bundle of the same name without
-    ``-codabench``): every member but ``competition.yaml`` (pages, scoring program, reference data, public data,
-    starting kit) must be byte for byte the twin's, which the audit runs on. Reports what it did; a finding when
-    there is no twin or a member differs (then nothing proves that bundle leaks nothing)."""
-    suffix = bundle.CODABENCH_SUFFIX + ".zip"
-    twin = path[:-len(suffix)] + ".zip" if path.endswith(suffix) else None
-    if not twin or not os.path.isfile(twin):
-        report("  not audited: no CodaLab twin %s to compare with" % (os.path.basename(twin) if twin else "(name)"))
-        return [Finding("audit.report", path, "a Codabench bundle without its CodaLab twin (%s) is not audited"
-                        % (os.path.basename(twin) if twin else "<name>.zip"))]
-    _, twin_members, _, _ = check.read_bundle(twin)
-    own = dict((name, data) for name, data in members.items() if name != "competition.yaml")
-    other = dict((name, data) for name, data in (twin_members or {}).items() if name != "competition.yaml")
-    differ = sorted(name for name in set(own) | set(other) if own.get(name) != other.get(name))
-    if differ:
-        report("  not audited: %d member(s) differ from its CodaLab twin %s" % (len(differ), os.path.basename(twin)))
-        return [Finding("audit.report", path, "members differ from the audited CodaLab twin %s: %s"
-                        % (os.path.basename(twin), ", ".join(differ)))]
-    report("  %d members (pages, scoring program, reference, public data, starting kit) byte-identical to its CodaLab "
-           "twin %s, audited above: ok" % (len(own), os.path.basename(twin)))
-    return []
 
 
 def hidden_phases(check, decl, competition, members):
@@ -938,12 +914,14 @@ def public_part(decl, relative, data, secret, mode):
 
 
 def codabench_twin(check, path, paths, report=print):
-    """The leak audit of a native Codabench bundle: its members must be its CodaLab twin's (``<stem>.zip``, audited
-    by :func:`audit_bundle`), its ``competition.yaml`` aside; says what the v2 file sets that bears on leaks (the
-    test phase's ``hide_output``, detailed results off the leaderboard, the leaderboard rule). Findings on failure."""
+    """The leak audit of a native Codabench bundle: its members must be its CodaLab twin's (``<stem>.zip``, one of
+    ``paths``, audited by :func:`audit_bundle`), its ``competition.yaml`` aside; says what it did and what the v2 file
+    sets that bears on leaks (the test phase's ``hide_output``, detailed results off the leaderboard, the leaderboard
+    rule). A finding when there is no twin or a member differs (then nothing proves that bundle leaks nothing)."""
     suffix = bundle.CODABENCH_SUFFIX + ".zip"
     twin = path[:-len(suffix)] + ".zip"
     if twin not in paths or not os.path.isfile(twin):
+        report("  not audited: no CodaLab twin %s in this check" % os.path.basename(twin))
         return [Finding("audit.codabench-twin", path, "no CodaLab twin %s in this check: its members were not "
                         "audited" % os.path.basename(twin))]
     _, mine, competition, _ = check.read_bundle(path)
@@ -951,14 +929,16 @@ def codabench_twin(check, path, paths, report=print):
     differ = sorted(name for name in set(mine) | set(theirs) if name != bundle.YAML_MEMBER
                     and mine.get(name) != theirs.get(name))
     if differ:
+        report("  not audited: %d member(s) differ from its CodaLab twin %s" % (len(differ), os.path.basename(twin)))
         return [Finding("audit.codabench-twin", path, "%d member(s) differ from its CodaLab twin %s (%s): they were "
                         "not audited" % (len(differ), os.path.basename(twin), ", ".join(differ[:EXAMPLES])))]
     competition = competition or {}
     phases = competition.get("phases") or []
     hidden = [str(p.get("name")) for p in phases if isinstance(p, dict) and p.get("hide_output")]
     board = (competition.get("leaderboards") or [{}])[0]
-    report("  audited with its CodaLab twin %s: the same %d members but competition.yaml; the v2 file hides the "
-           "outputs of %s, %s detailed results from the leaderboard, leaderboard rule %s" % (
+    report("  audited with its CodaLab twin %s, audited above: the same %d members (pages, scoring program, reference, "
+           "public data, starting kit) byte for byte, but competition.yaml; the v2 file hides the outputs of %s, %s "
+           "detailed results from the leaderboard, leaderboard rule %s" % (
                os.path.basename(twin), len(mine) - 1, ", ".join(hidden) or "no phase",
                "links no" if competition.get("show_detailed_results_in_leaderboard") is False else "LINKS",
                board.get("submission_rule", "Add")))

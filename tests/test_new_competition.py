@@ -88,7 +88,7 @@ def test_the_guides_worked_example_builds_checks_and_passes_its_tests_touching_o
     assert len(steps) == len(guide_commands())
     outputs = dict((command.split()[0] + " " + command.split()[1], out) for command, _, out, _ in steps)
     assert "all rules pass" in outputs["make check"]
-    assert "byte-identical to its CodaLab twin histner.zip, audited above: ok" in outputs["make check"]
+    assert "audited with its CodaLab twin histner.zip, audited above" in outputs["make check"]
     assert re.search(r"\b3 passed\b", steps[-1][2]) and re.search(r"\b3 passed\b", json_steps[-1][2])
     assert len(json_steps) == len(JSON_COMMANDS) and "all rules pass" in json_steps[2][2]
     status, out, _ = run("git status --porcelain --untracked-files=all", copy)
@@ -238,16 +238,13 @@ def test_a_codabench_bundle_is_audited_through_its_byte_identical_codalab_twin(t
                 archive.writestr(member, data)
         return str(tmp_path / name)
 
-    write("x.zip", {"competition.yaml": "title: a\n", "overview.html": "<p>same</p>"})
+    twin = write("x.zip", {"competition.yaml": "title: a\n", "overview.html": "<p>same</p>"})
     said = []
     same = write("x-codabench.zip", {"competition.yaml": "version: 2\n", "overview.html": "<p>same</p>"})
-    _, members, _, _ = check.read_bundle(same)
-    assert audit.codabench_twin(check, same, members, said.append) == []
-    assert "byte-identical to its CodaLab twin x.zip, audited above: ok" in said[-1]
+    assert audit.codabench_twin(check, same, [twin, same], said.append) == []
+    assert "audited with its CodaLab twin x.zip, audited above: the same 1 members" in said[-1]
     other = write("x-codabench.zip", {"competition.yaml": "version: 2\n", "overview.html": "<p>other</p>"})
-    _, members, _, _ = check.read_bundle(other)
-    findings = audit.codabench_twin(check, other, members, said.append)
+    findings = audit.codabench_twin(check, other, [twin, other], said.append)
     assert len(findings) == 1 and "overview.html" in findings[0].text and "not audited" in said[-1]
     lonely = write("y-codabench.zip", {"competition.yaml": "version: 2\n"})
-    _, members, _, _ = check.read_bundle(lonely)
-    assert len(audit.codabench_twin(check, lonely, members, said.append)) == 1 and "no CodaLab twin" in said[-1]
+    assert len(audit.codabench_twin(check, lonely, [twin, lonely], said.append)) == 1 and "no CodaLab twin" in said[-1]
