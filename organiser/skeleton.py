@@ -506,6 +506,14 @@ phases:
     closes: "@TEST_CLOSES@ 00:00"
 results_notification: "@RESULTS@ 00:00"
 later: []
+# What the platform's test phase can score (docs/test_feedback.md; read when `make` builds the references):
+# public_private (default): the platform scores a public part of the test set (public_fraction of each file's
+# items), the final ranking the private rest, whose gold is never uploaded; blind: the platform only checks the
+# format and counts the validly predicted items; full: the platform scores the whole test set (teams see their
+# test scores after every submission).
+test_feedback:
+  mode: public_private
+  public_fraction: 0.3
 '''
 
 PAGES = {
