@@ -1,0 +1,196 @@
+"""Every hosted competition built on its sample in the test feedback modes ``blind`` and ``full`` (issue 23; the
+default ``public_private`` is built by test_competition_builds.py and test_split.py), as ``make COMPETITION=<id>
+SCHEDULE=<schedule>`` builds it: a copy of the competition's schedule whose ``test_feedback.mode`` is changed, given
+to the reference step (the split) and the bundle step alike. Each build passes ``organiser check`` (rules, both
+workers on every phase, the leak audit); in mode blind the platform's test phase writes only ``valid`` (and the
+signature), the leaderboard has its column, the pages and ORGANISERS.md say the phase is blind; in mode full the
+pages say that teams see their test scores, and the test phase's scores are those of the scoring program run on the
+whole test gold, key for key."""
+import io
+import json
+import os
+import zipfile
+
+import pytest
+
+import shakeup_demo
+from conftest import build_competition
+from organiser import bundle, check, declarations, feedback, platforms
+
+MODES = (feedback.BLIND, feedback.FULL)
+DECLARED = "mode: public_private"
+
+
+def schedule_in_mode(cid, mode, folder):
+    """A copy of competition ``cid``'s schedule in ``folder`` whose test feedback mode is ``mode`` (the rest as it
+    is: dates, fraction, comments)."""
+    with open(declarations.Hosted(cid).schedule, encoding="utf-8") as handle:
+        text = handle.read()
+    if text.count(DECLARED) != 1:
+        raise AssertionError("%s: expected one %r in its schedule" % (cid, DECLARED))
+    path = os.path.join(str(folder), "schedule.yaml")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text.replace(DECLARED, "mode: %s" % mode))
+    return path
+
+
+BUILDS = {}
+
+
+def build_in_mode(cid, mode, tmp_path_factory):
+    """``(cid, mode, reference folder, dist folder)``: the competition's sample built in ``mode`` (once per run)."""
+    if (cid, mode) not in BUILDS:
+        root = tmp_path_factory.mktemp("%s-%s" % (cid, mode))
+        ref, dist = build_competition(cid, root, schedule=schedule_in_mode(cid, mode, root))
+        BUILDS[(cid, mode)] = cid, mode, ref, dist
+    return BUILDS[(cid, mode)]
+
+
+@pytest.fixture(scope="module", params=[(cid, mode) for cid in declarations.hosted_ids() for mode in MODES],
+                ids=lambda pair: "%s-%s" % pair)
+def built(request, tmp_path_factory):
+    """Each competition in each of the two modes."""
+    return build_in_mode(request.param[0], request.param[1], tmp_path_factory)
+
+
+@pytest.fixture(scope="module", params=declarations.hosted_ids())
+def blind(request, tmp_path_factory):
+    """Each competition in mode blind."""
+    return build_in_mode(request.param, feedback.BLIND, tmp_path_factory)
+
+
+@pytest.fixture(scope="module", params=declarations.hosted_ids())
+def full(request, tmp_path_factory):
+    """Each competition in mode full."""
+    return build_in_mode(request.param, feedback.FULL, tmp_path_factory)
+
+
+def official_bundles(dist):
+    """``[(path, platform, competition, members)]`` of every bundle built in ``dist``."""
+    manifest = bundle.read_manifest(dist)
+    found = []
+    for platform in (platforms.CODALAB, platforms.CODABENCH):
+        for name in manifest["bundles"][platform]:
+            path = os.path.join(dist, "bundles", name)
+            _, members, competition, failures = check.read_bundle(path)
+            assert competition and not failures, (path, failures)
+            found.append((path, platform, competition, members))
+    return found
+
+
+def official_test_phase(competition, members):
+    """``(program zip, reference zip, label)`` of a bundle's test phase (the one whose reference holds a split)."""
+    phases = competition["phases"]
+    for phase in (phases.values() if isinstance(phases, dict) else phases):
+        reference = members.get(phase.get("reference_data") or "")
+        if reference is None or feedback.zipped_split(reference) is None:
+            continue
+        return members[phase["scoring_program"]], reference, phase.get("label") or phase.get("name")
+    raise AssertionError("no test phase with a split.json")
+
+
+def v15_bundles(dist):
+    """The CodaLab v1.5 bundles of ``dist`` (their phases are a mapping: the worker simulation reads them)."""
+    return [(p, c, m) for p, platform, c, m in official_bundles(dist) if platform == platforms.CODALAB]
+
+
+def baseline_submission(dist, cid, competition):
+    """A baseline submission of the test phase (``dist/submissions``), as ``make check`` picks one."""
+    subtask = check.subtask_of(competition, declarations.Hosted(cid).declaration)
+    chosen = check.choose_submission(os.path.join(dist, "submissions"), subtask, "test",
+                                     declarations.wording(cid)["phase_splits"])
+    assert chosen, "no baseline test submission in %s" % dist
+    return chosen
+
+
+def run_scores(program, reference, submission, workdir):
+    """The scores.json the Codabench worker reads after one run of ``program`` on ``reference`` (zip bytes)."""
+    process, output, _ = check.execute("codabench", program, reference, submission, str(workdir), 600)
+    assert not isinstance(process, str) and process.returncode == 0, process
+    with open(os.path.join(output, "scores.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def zip_folder(folder):
+    """The files of ``folder`` as zip bytes (a reference zip)."""
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w") as archive:
+        for base, _, names in os.walk(folder):
+            for name in names:
+                path = os.path.join(base, name)
+                archive.write(path, os.path.relpath(path, folder).replace(os.sep, "/"))
+    return data.getvalue()
+
+
+def text_of(path):
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def page_texts(dist):
+    """``{page path: text}`` of every page the build wrote (``dist/pages/``)."""
+    found = {}
+    for base, _, names in os.walk(os.path.join(dist, "pages")):
+        for name in names:
+            if name.endswith((".html", ".md")):
+                found[os.path.join(base, name)] = text_of(os.path.join(base, name))
+    return found
+
+
+def test_make_check_passes(built, capsys):
+    """Rules, both workers on every phase (a blind test phase: its ``valid`` column), the leak audit."""
+    cid, mode, ref, dist = built
+    status = check.main(["--dist", dist, "--submissions", os.path.join(dist, "submissions")])
+    out = capsys.readouterr().out
+    assert status == 0, [line for line in out.splitlines() if line.startswith("FAIL")][:10]
+    assert "leak audit" in out
+    assert "mode %s" % mode in out
+
+
+def test_the_split_is_the_schedules_mode(built):
+    cid, mode, ref, dist = built
+    public = feedback.read_split(os.path.join(ref, "test"))
+    private = feedback.read_split(feedback.private_folder(ref, "test"))
+    assert public["mode"] == private["mode"] == mode
+    assert public["part"] == ("none" if mode == feedback.BLIND else "all") and private["part"] == "all"
+    scored = sum(entry["scored"] for entry in public["files"].values())
+    assert scored == (0 if mode == feedback.BLIND else sum(e["items"] for e in public["files"].values()) - sum(
+        e["items"] - e["scored"] for e in private["files"].values()))
+
+
+def test_blind_writes_only_valid_and_says_so(blind, tmp_path):
+    cid, mode, ref, dist = blind
+    for path, platform, competition, members in official_bundles(dist):
+        columns = competition["leaderboard"]["columns"] if platform == platforms.CODALAB else \
+            dict((c["key"], c) for board in competition["leaderboards"] for c in board["columns"])
+        assert feedback.VALID_KEY in columns, path
+    path, competition, members = v15_bundles(dist)[0]
+    program, reference, label = official_test_phase(competition, members)
+    scores = run_scores(program, reference, baseline_submission(dist, cid, competition), tmp_path)
+    assert set(scores) - set(["signature"]) == set([feedback.VALID_KEY]), scores
+    assert 0 < scores[feedback.VALID_KEY] <= 1
+    pages = page_texts(dist)
+    assert pages and any(feedback.VALID_LABEL in text and "Blind" in text for text in pages.values())
+    assert not any("every team sees its own test scores" in text for text in pages.values())
+    organisers = text_of(os.path.join(dist, "ORGANISERS.md"))
+    assert "Test feedback: mode `blind` (this build)" in organisers
+    assert feedback.VALID_LABEL in organisers
+
+
+def test_full_scores_are_the_whole_golds(full, tmp_path):
+    cid, mode, ref, dist = full
+    pages = page_texts(dist)
+    assert any("every team sees its own test scores" in text for text in pages.values())
+    assert not any("public part:" in text for text in pages.values())
+    organisers = text_of(os.path.join(dist, "ORGANISERS.md"))
+    assert "Test feedback: mode `full` (this build)" in organisers
+    if cid != declarations.top_level_id():
+        return
+    # ST2024: the test phase's scores as uploaded are the scorer's on the whole gold (no split), key for key
+    whole = shakeup_demo.full_gold(cid, str(tmp_path / "whole"))
+    path, competition, members = v15_bundles(dist)[0]
+    program, reference, label = official_test_phase(competition, members)
+    submission = baseline_submission(dist, cid, competition)
+    uploaded = run_scores(program, reference, submission, tmp_path / "uploaded")
+    today = run_scores(program, zip_folder(whole), submission, tmp_path / "today")
+    assert len(uploaded) > 3 and uploaded == today
