@@ -6,15 +6,19 @@ workers on every phase, the leak audit); in mode blind the platform's test phase
 signature), the leaderboard has its column, the pages and ORGANISERS.md say the phase is blind; in mode full the
 pages say that teams see their test scores, and the test phase's scores are those of the scoring program run on the
 whole test gold, key for key."""
+import csv
 import io
 import json
 import os
+import shutil
+import subprocess
+import sys
 import zipfile
 
 import pytest
 
 import shakeup_demo
-from conftest import build_competition
+from conftest import ROOT, build_competition
 from organiser import bundle, check, declarations, feedback, platforms
 
 MODES = (feedback.BLIND, feedback.FULL)
@@ -38,10 +42,12 @@ BUILDS = {}
 
 
 def build_in_mode(cid, mode, tmp_path_factory):
-    """``(cid, mode, reference folder, dist folder)``: the competition's sample built in ``mode`` (once per run)."""
+    """``(cid, mode, reference folder, dist folder)``: the competition's sample built in ``mode`` (once per run;
+    ``public_private``: its own schedule, the default build)."""
     if (cid, mode) not in BUILDS:
         root = tmp_path_factory.mktemp("%s-%s" % (cid, mode))
-        ref, dist = build_competition(cid, root, schedule=schedule_in_mode(cid, mode, root))
+        schedule = None if mode == feedback.PUBLIC_PRIVATE else schedule_in_mode(cid, mode, root)
+        ref, dist = build_competition(cid, root, schedule=schedule)
         BUILDS[(cid, mode)] = cid, mode, ref, dist
     return BUILDS[(cid, mode)]
 
@@ -194,3 +200,100 @@ def test_full_scores_are_the_whole_golds(full, tmp_path):
     uploaded = run_scores(program, reference, submission, tmp_path / "uploaded")
     today = run_scores(program, zip_folder(whole), submission, tmp_path / "today")
     assert len(uploaded) > 3 and uploaded == today
+
+
+# --------------------------------------------------------------------------- make results on each default build
+
+def results_argv(cid, ref, dist, submissions, out, public=None):
+    """``python -m organiser results`` as ``make results COMPETITION=<cid> SUBMISSIONS=...`` calls it on the build
+    (``ref``, ``dist``): ranked on ``REF/private/test``, the public part ``REF/test`` beside when it is one (fewer
+    bootstrap resamples, one worker: the sample is small)."""
+    public = os.path.join(ref, "test") if public is None else public
+    return [sys.executable, "-m", "organiser", "results", "--competition", cid,
+            "--reference", feedback.private_folder(ref, "test"), "--submissions", submissions,
+            "--public-reference", public, "--phase", "test", "--baselines", os.path.join(dist, "submissions"),
+            "--out", out, "--resamples", "200", "--jobs", "1"]
+
+
+def one_by_one(cid, dist, work):
+    """A folder ``<team>/<name>.zip`` as an organiser fills it from Codabench's submission rows, one file at a time
+    ("download selected submissions" fails with HTTP 405, codabench#2184): the build's test baselines and the
+    made-up teams of tests/shakeup_demo.py (each one ``final.zip``), and team-g's earlier, better submission
+    ``first.zip``, older by an hour (the file's time orders a team's submissions: its last one is official)."""
+    decl = declarations.Hosted(cid).declaration
+    full = shakeup_demo.full_gold(cid, work)
+    teams = shakeup_demo.teams_folder(cid, decl, full, work, dist=dist)
+    last = os.path.join(teams, "team-g", "final.zip")
+    earlier = shakeup_demo.noisy_team(decl, full, os.path.join(teams, "team-g", "first.zip"), 0.0, 99)
+    when = os.path.getmtime(last)
+    os.utime(earlier, (when - 3600, when - 3600))
+    return teams
+
+
+@pytest.fixture(scope="module", params=declarations.hosted_ids())
+def ranked(request, tmp_path_factory):
+    """``(cid, ref, dist, teams folder, results folder, results.json)`` of ``make results`` on the default build."""
+    cid = request.param
+    _, _, ref, dist = build_in_mode(cid, feedback.PUBLIC_PRIVATE, tmp_path_factory)
+    work = str(tmp_path_factory.mktemp("results-%s" % cid))
+    teams = one_by_one(cid, dist, work)
+    out = os.path.join(work, "results")
+    process = subprocess.run(results_argv(cid, ref, dist, teams, out), cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, universal_newlines=True)
+    assert process.returncode == 0, process.stderr[-3000:]
+    return cid, ref, dist, teams, out, json.loads(text_of(os.path.join(out, "results.json")))
+
+
+def test_results_rank_on_the_private_part_with_the_public_rank_beside(ranked):
+    cid, ref, dist, teams, out, results = ranked
+    private = feedback.read_split(feedback.private_folder(ref, "test"))
+    assert results["ranked_on"] == "private part: %d of %d %s" % feedback.part_sizes(private)
+    made_up = set(name for name, _ in shakeup_demo.NOISY)
+    markdown, tex = text_of(os.path.join(out, "results.md")), text_of(os.path.join(out, "results.tex"))
+    page = text_of(os.path.join(out, "results.html"))
+    with open(os.path.join(out, "ranking.csv"), encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert "Ranked on private part: " in markdown and "### Public rank and final rank" in markdown
+    assert "Public rank & Public score" in tex and "<h3>Public rank and final rank</h3>" in page
+    for sub in results["subtasks"]:
+        names = dict((row["id"], row["name"]) for row in sub["rows"])
+        shaken = sub["shakeup"]
+        assert shaken["public_part"].startswith("public part: ")
+        assert made_up <= set(names[ident] for ident in shaken["teams"])
+        assert any(names[ident].startswith("kit-") for ident in shaken["teams"])   # the baselines, as teams
+        for ident, team in shaken["teams"].items():
+            assert 1 <= team["public_rank"] <= len(shaken["teams"]) and 1 <= team["final_rank"]
+            listed = [row for row in rows if row["team"] == names[ident] and row.get("public_rank")]
+            assert any(row["public_rank"] == str(team["public_rank"]) for row in listed), names[ident]
+        official = next(row for row in sub["rows"] if row["name"] == "team-g")
+        assert official["submission"]["label"] == "final.zip"   # the later file, not the better earlier one
+
+
+def test_results_refuse_a_public_part_of_another_seed(ranked, tmp_path):
+    cid, ref, dist, teams, out, results = ranked
+    other = str(tmp_path / "public")
+    shutil.copytree(os.path.join(ref, "test"), other)
+    manifest = json.loads(text_of(os.path.join(other, feedback.SPLIT_FILE)))
+    with open(os.path.join(other, feedback.SPLIT_FILE), "w", encoding="utf-8") as handle:
+        json.dump(dict(manifest, seed_digest="0" * 12), handle)
+    process = subprocess.run(results_argv(cid, ref, dist, teams, str(tmp_path / "out"), public=other), cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    assert process.returncode != 0 and not os.path.exists(str(tmp_path / "out" / "results.json"))
+    assert "drawn with another seed" in process.stderr and other in process.stderr
+    assert "Traceback" not in process.stderr
+
+
+def test_blind_and_full_results_rank_on_the_whole_test_set(built, tmp_path):
+    """In modes blind and full the final ranking scores the whole gold; the uploaded reference gives no public
+    rank (blind: no gold; full: the same gold)."""
+    cid, mode, ref, dist = built
+    teams = shakeup_demo.teams_folder(cid, declarations.Hosted(cid).declaration,
+                                      shakeup_demo.full_gold(cid, str(tmp_path)), str(tmp_path), dist=dist)
+    out = str(tmp_path / "out")
+    process = subprocess.run(results_argv(cid, ref, dist, teams, out), cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, universal_newlines=True)
+    assert process.returncode == 0, process.stderr[-3000:]
+    results = json.loads(text_of(os.path.join(out, "results.json")))
+    assert results["ranked_on"] == "the whole test set"
+    assert "no public rank to show" in process.stderr
+    assert all(not sub.get("shakeup") for sub in results["subtasks"])
