@@ -7,6 +7,7 @@ signature), the leaderboard has its column, the pages and ORGANISERS.md say the 
 pages say that teams see their test scores, and the test phase's scores are those of the scoring program run on the
 whole test gold, key for key."""
 import csv
+import html
 import io
 import json
 import os
@@ -134,12 +135,12 @@ def text_of(path):
 
 
 def page_texts(dist):
-    """``{page path: text}`` of every page the build wrote (``dist/pages/``)."""
+    """``{page path: text}`` of every page the build wrote (``dist/pages/``), character references resolved."""
     found = {}
     for base, _, names in os.walk(os.path.join(dist, "pages")):
         for name in names:
             if name.endswith((".html", ".md")):
-                found[os.path.join(base, name)] = text_of(os.path.join(base, name))
+                found[os.path.join(base, name)] = html.unescape(text_of(os.path.join(base, name)))
     return found
 
 
@@ -177,10 +178,12 @@ def test_blind_writes_only_valid_and_says_so(blind, tmp_path):
     assert 0 < scores[feedback.VALID_KEY] <= 1
     pages = page_texts(dist)
     assert pages and any(feedback.VALID_LABEL in text and "Blind" in text for text in pages.values())
+    assert any(feedback.BLIND_ORDER in text for text in pages.values())   # the empty overall score, the order
     assert not any("every team sees its own test scores" in text for text in pages.values())
     organisers = text_of(os.path.join(dist, "ORGANISERS.md"))
     assert "Test feedback: mode `blind` (this build)" in organisers
-    assert feedback.VALID_LABEL in organisers
+    assert feedback.VALID_LABEL in organisers and feedback.BLIND_ORDER in organisers
+    assert "Codabench orders the test leaderboard by that share, then by submission time" in organisers
 
 
 def test_full_scores_are_the_whole_golds(full, tmp_path):
@@ -297,3 +300,13 @@ def test_blind_and_full_results_rank_on_the_whole_test_set(built, tmp_path):
     assert results["ranked_on"] == "the whole test set"
     assert "no public rank to show" in process.stderr
     assert all(not sub.get("shakeup") for sub in results["subtasks"])
+
+
+def test_the_procedure_says_how_to_download_from_codabench_one_by_one():
+    """Codabench's bulk download fails (HTTP 405, codabench#2184): docs/organisers.md says to download each row's
+    file into ``<team>/<name>.zip`` (what test_results_rank_on_the_private_part_with_the_public_rank_beside reads)."""
+    with open(os.path.join(ROOT, "docs", "organisers.md"), encoding="utf-8") as handle:
+        text = " ".join(handle.read().split())
+    assert "HTTP 405 since 2026-02 (codabench#2184)" in text
+    assert "from its row, one by one, into a folder `<team>/<name>.zip`" in text
+    assert "SUBMISSIONS=<download zip or folder>" in text and "`seed_digest` differ" in text
