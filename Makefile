@@ -27,7 +27,8 @@ CDATA := $(if $(filter sample_data,$(DATA)),$(CSAMPLE),$(DATA))
 ifeq ($(DATA),sample_data)
 TEST_GOLD ?= $(wildcard $(CSAMPLE)/test_gold)
 endif
-# The schedule every date comes from (default: the competition's own schedule.yaml); SCHEDULE=other.yaml overrides.
+# The schedule every date and the test phase's feedback mode come from (default: the competition's own
+# schedule.yaml); SCHEDULE=other.yaml overrides it for the reference (its split) and the bundles alike.
 SCHEDULE_OPTION := $(if $(SCHEDULE),--schedule $(SCHEDULE))
 GOLD_OPTION := $(if $(TEST_GOLD),--test-gold $(TEST_GOLD))
 # SPLIT_SEED=S: the seed of the test gold's public/private split (docs/test_feedback.md); default: derived from the
@@ -69,7 +70,7 @@ browser: $(BROWSER)/node_modules/.stamp
 # REFERENCE_OPTIONS: options of the competition's own reference builder (ST2024: --keep-recoverable-gaps).
 reference: venv
 	$(ORG) reference --competition $(C) --data $(CDATA) $(GOLD_OPTION) --out $(CREF) --report $(CDIST)/data_quality.md \
-		$(SPLIT_OPTION) $(REFERENCE_OPTIONS)
+		$(SPLIT_OPTION) $(SCHEDULE_OPTION) $(REFERENCE_OPTIONS)
 
 baselines: reference
 	$(ORG) baselines --competition $(C) --data $(CDATA) --reference $(CREF) --out $(CDIST)

@@ -58,6 +58,7 @@ def run(command, argv):
     parser.add_argument("--competition", default=None)
     if command == "reference":   # the machinery's own option (organiser/split.py), not the builder's
         parser.add_argument("--split-seed", default=None)
+        parser.add_argument("--schedule", default=None)   # its test_feedback (default: the competition's schedule)
     known, rest = parser.parse_known_args(argv)
     hosted = declarations.Hosted(known.competition)
     status = load_builder(hosted, command).main(rest)
@@ -73,7 +74,7 @@ def run(command, argv):
         out = given.out
         if out and os.path.isdir(out):
             from organiser import bundle, split
-            split.split_reference(out, hosted, known.split_seed)
+            split.split_reference(out, hosted, known.split_seed, schedule=known.schedule)
             for phase, hidden in sorted(bundle.stamp_phases(out, hosted).items()):
                 print("%s: %s/%s (%s)" % (bundle.PHASE_FILE, out, phase,
                                           "gold hidden: scores and format messages only" if hidden

@@ -31,6 +31,13 @@ PUBLIC_PRIVATE, BLIND, FULL = MODES
 #: The only score a blind test phase writes, and its leaderboard column's label.
 VALID_KEY = evalkit_split.VALID_KEY
 VALID_LABEL = "Valid predictions"
+#: What a blind test phase's leaderboard shows and how it is ordered. The phase never writes the leaderboard's
+#: primary column (the overall score): Codabench orders a phase's leaderboard by the primary column, then by every
+#: other visible column in order, then by submission time (``PhaseResultsSerializer.get_submissions`` in
+#: src/apps/api/serializers/leaderboards.py), and a column without a score is NULL for every row, shown "n/a"; so
+#: the rows come in the order of the valid share, then oldest first (docs/test_feedback.md).
+BLIND_ORDER = ("the overall score and every other column stay empty (n/a), so the test leaderboard's order (on "
+               "Codabench: by that share, then by submission time) and its medals say nothing of the ranking.")
 
 
 def read_split(folder):
@@ -110,8 +117,9 @@ def test_description(split, names=None):
                 "private part, whose gold the organisers keep." % public_part_text(split, names))
     if mode == BLIND:
         return ("Blind phase: no test gold is on the platform. Each submission's format is checked against the test "
-                "input and the leaderboard shows only the share of items validly predicted (%s). The final ranking "
-                "scores each team's official submission on the whole test gold, kept by the organisers." % VALID_LABEL)
+                "input and the leaderboard shows only the share of items validly predicted (%s); %s The final "
+                "ranking scores each team's official submission on the whole test gold, kept by the organisers."
+                % (VALID_LABEL, BLIND_ORDER))
     if mode == FULL:
         return ("Scored on the whole test gold: each team sees its test scores after every submission. The final "
                 "ranking scores each team's official submission on the same gold.")
@@ -132,8 +140,8 @@ def what_participants_see(split, names=None):
     if mode == BLIND:
         return ("During the test phase, no test gold is on the platform: each submission is checked against the test "
                 "input and the leaderboard shows only the share of items validly predicted (%s), which says nothing "
-                "of how good the predictions are. The final ranking scores each team's official submission (its last "
-                "scored one) on the whole test gold, kept by the organisers." % VALID_LABEL)
+                "of how good the predictions are; %s The final ranking scores each team's official submission (its "
+                "last scored one) on the whole test gold, kept by the organisers." % (VALID_LABEL, BLIND_ORDER))
     return ("During the test phase, each submission is scored on the whole test gold: every team sees its own test "
             "scores, every column, after every submission (the platform shows them; no setting hides them). The final "
             "ranking is made of each team's official submission (its last scored one) on the same gold.")

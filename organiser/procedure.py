@@ -61,12 +61,13 @@ submission panel: no setting hides them); any logged-in user can list every stor
 (`/api/submission_scores/`), hidden columns and leaderboards included; a hidden leaderboard is still served
 (`/api/phases/<id>/get_leaderboard/`) and every phase uses the same leaderboard. So **whatever the platform's
 test phase scores is public**, and the kit uploads only the gold you accept to reveal. A competition declares its
-mode in its schedule (`test_feedback: {mode: public_private, public_fraction: 0.3}`, the default):
+mode in its schedule (`test_feedback: {mode: public_private, public_fraction: 0.3}`, the default); `make
+SCHEDULE=<file>` builds with another schedule's mode (the split of the reference and the bundles alike):
 
 | mode | the platform's test phase scores | participants see during the test phase | the final ranking (`make results`) |
 |---|---|---|---|
 | `public_private` (default) | the public part: a share of the test items (`public_fraction`), drawn per file from a seed you keep; the uploaded test reference holds the gold of those items only | their scores and the leaderboard on the public part ("public part: N of M sentences" in the phase's description, the pages and each report); which items are public is not told | each team's official submission scored on the private part (`private/test/`, never uploaded), with the public rank beside the final one |
-| `blind` | no gold at all: the format of every submission against the test input | only the share of items validly predicted (the leaderboard's "Valid predictions" column) | each team's official submission scored on the whole test gold (`private/test/`) |
+| `blind` | no gold at all: the format of every submission against the test input | only the share of items validly predicted (the leaderboard's "Valid predictions" column); the primary column (the overall score) and every other column stay empty ("n/a"), and Codabench orders the test leaderboard by that share, then by submission time (oldest first): its positions and medals rank nothing | each team's official submission scored on the whole test gold (`private/test/`) |
 | `full` | the whole test gold (uploaded) | their full test scores after every submission, and the leaderboard on them | the same gold |
 
 The split is reproducible: the same seed gives the same public items in every bundle, reference and results run
@@ -154,17 +155,22 @@ At the test phase's opening instant (section of the competition below), per subt
 No platform has a setting that releases data at a date: this step is yours.
 
 ## 8. After the test phase: results
-1. Download every submission of the test phase (Codabench: select the submissions, "download", with the
-   submissions CSV beside the zip; a single submission's file downloads from its row; self-hosted CodaLab: the
-   phase's "download all results").
-2. `make results COMPETITION=<id> SUBMISSIONS=<download>`: each team's official submission re-scored on the gold
-   kept apart (`private/test/`: the private part in mode `public_private`, the whole test gold in modes `blind`
-   and `full`), ranked with paired-bootstrap intervals and significance on that part; in mode `public_private`
-   the tables show each team's public rank (on the part the platform scored) beside its final rank, with the
-   shake-up (Spearman's rho, Kendall's tau-b, the teams that moved).
+1. Download every submission of the test phase. Codabench: select the submissions, "download", with the
+   submissions CSV beside the zip; that bulk download has failed with HTTP 405 since 2026-02 (codabench#2184):
+   then download each team's official submission (its last one the platform scored) from its row, one by one,
+   into a folder `<team>/<name>.zip` (one folder per team; when a team's folder holds several files, the latest
+   file time is its official one, so keep only that one or set the files' times to the submission times).
+   Self-hosted CodaLab: the phase's "download all results".
+2. `make results COMPETITION=<id> SUBMISSIONS=<download zip or folder>`: each team's official submission
+   re-scored on the gold kept apart (`private/test/`: the private part in mode `public_private`, the whole test
+   gold in modes `blind` and `full`), ranked with paired-bootstrap intervals and significance on that part; in
+   mode `public_private` the tables (`results.md`, `.tex`, `.html`, `ranking.csv`) show each team's public rank
+   (on the part the platform scored) beside its final rank, with the shake-up (Spearman's rho, Kendall's tau-b,
+   the teams that moved). A public part drawn with another seed than the private one (their `split.json`'s
+   `seed_digest` differ: the two folders come from different builds) is refused: rebuild both with one seed.
 3. Publish the results (`results.md`, `results.html`): on Codabench the leaderboard shows the public part's
-   scores (or the valid counts) and stays as it is; the final ranking is `make results`'s. On a self-hosted
-   CodaLab: *Edit*, the test phase, *Leaderboard mode*: "Default", *Save*.
+   scores (or, in mode `blind`, the share of valid predictions) and stays as it is; the final ranking is `make
+   results`'s. On a self-hosted CodaLab: *Edit*, the test phase, *Leaderboard mode*: "Default", *Save*.
 """
 
 SECTION = """### {title} (`{cid}`)
@@ -246,7 +252,7 @@ def document(cids=None):
 #: Section 8 of the tracked ``docs/organisers.md``: the sections of the competitions are built, never tracked, so
 #: that adding a competition leaves the tracked file as it is.
 EACH_COMPETITION = """
-## 8. Each competition
+## 9. Each competition
 
 Each competition's own section (its commands, bundles, phases and dates, test gold and test input) is generated from
 its declaration and schedule: `make` writes every competition's to `dist/organisers.md`

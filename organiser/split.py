@@ -417,10 +417,10 @@ def _write_folder(out, files, manifest):
         handle.write(evalkit_split.dumps(manifest))
 
 
-def split_reference(reference_dir, hosted, seed=None, report=print):
-    """The machinery step of ``python -m organiser reference``: split ``reference_dir/test`` by the competition's
-    ``test_feedback`` into itself and ``reference_dir/private/test``; return the manifests, or None when there is
-    nothing to split (no test gold, or a test phase whose gold is public: a practice phase)."""
+def split_reference(reference_dir, hosted, seed=None, report=print, schedule=None):
+    """The machinery step of ``python -m organiser reference``: split ``reference_dir/test`` by the ``test_feedback``
+    of ``schedule`` (a schedule file; default: the competition's own; ``make SCHEDULE=...`` overrides it) into
+    itself and ``reference_dir/private/test``; return the manifests, or None when there is nothing to split (no test gold, or a test phase whose gold is public: a practice phase)."""
     full_dir = os.path.join(reference_dir, TEST_PHASE)
     private_dir = os.path.join(reference_dir, PRIVATE_FOLDER, TEST_PHASE)
     if os.path.isdir(private_dir):
@@ -434,7 +434,7 @@ def split_reference(reference_dir, hosted, seed=None, report=print):
     except ReferenceError:   # a test folder without reference files: no test gold to split
         return None
     check_whole(hosted.declaration, full_dir)
-    feedback = schedule_module.test_feedback(hosted.schedule)
+    feedback = schedule_module.test_feedback(schedule or hosted.schedule)
     manifests = split_phase(full_dir, hosted, feedback["mode"], feedback["public_fraction"], seed, full_dir,
                             private_dir)
     public = manifests["public"]

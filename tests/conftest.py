@@ -42,11 +42,12 @@ def shared_data():
     return SHARED
 
 
-def build_competition(cid, root, data=None, test_gold="sample", baselines=True):
+def build_competition(cid, root, data=None, test_gold="sample", baselines=True, schedule=None):
     """Build competition ``cid`` as ``make COMPETITION=<cid>`` does (its reference builder, its baselines, the one
     bundle builder, each ``python -m organiser`` in its own process), into ``root/ref`` and ``root/dist``; ``data``
-    defaults to its embedded sample and ``test_gold`` to the sample's own (``None``: no test gold). Returns
-    ``(reference folder, dist folder)``."""
+    defaults to its embedded sample and ``test_gold`` to the sample's own (``None``: no test gold); ``schedule``
+    (a schedule file) replaces the competition's own, as ``make SCHEDULE=...`` does. Returns ``(reference folder,
+    dist folder)``."""
     import subprocess
     from organiser import declarations
     hosted = declarations.Hosted(cid)
@@ -56,10 +57,12 @@ def build_competition(cid, root, data=None, test_gold="sample", baselines=True):
         test_gold = os.path.join(sample, "test_gold") if os.path.isdir(os.path.join(sample, "test_gold")) else None
     ref, out = os.path.join(str(root), "ref"), os.path.join(str(root), "dist")
     gold = ["--test-gold", test_gold] if test_gold else []
-    steps = [["reference", "--data", data, "--out", ref, "--report", os.path.join(out, "data_quality.md")] + gold]
+    override = ["--schedule", schedule] if schedule else []
+    steps = [["reference", "--data", data, "--out", ref, "--report", os.path.join(out, "data_quality.md")] + gold
+             + override]
     if baselines:
         steps.append(["baselines", "--data", data, "--reference", ref, "--out", out])
-    steps.append(["bundle", "--data", data, "--reference", ref, "--out", out] + gold)
+    steps.append(["bundle", "--data", data, "--reference", ref, "--out", out] + gold + override)
     for step in steps:
         process = subprocess.run([sys.executable, "-m", "organiser", step[0], "--competition", cid] + step[1:],
                                  cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)

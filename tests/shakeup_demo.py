@@ -80,11 +80,13 @@ def noisy_team(decl, full, path, noise, seed):
     return results_synth.write_team(decl, full, path, noise, seed)
 
 
-def teams_folder(cid, decl, full, work):
-    """``<work>/teams/<team>/final.zip``: the kit's test baselines and the noisy teams."""
+def teams_folder(cid, decl, full, work, dist=None):
+    """``<work>/teams/<team>/final.zip``: the kit's test baselines (those of the build in ``dist``, default the
+    one of ``make``) and the noisy teams."""
     teams = os.path.join(work, "teams")
     hosted = declarations.Hosted(cid)
-    dist = os.path.join(ROOT, "dist") if hosted.top_level else os.path.join(ROOT, "dist", cid)
+    if dist is None:
+        dist = os.path.join(ROOT, "dist") if hosted.top_level else os.path.join(ROOT, "dist", cid)
     submissions = os.path.join(dist, "submissions")
     first = next(iter(getattr(decl, "SUBTASKS", {}) or {cid: None}))
     for name in sorted(os.listdir(submissions)) if os.path.isdir(submissions) else []:
