@@ -155,7 +155,8 @@ def test_property_char_index_finds_what_a_scan_finds(words, others, data):
         public.append(PublicSentence("own", len(public), text))
     found = index_of(CHAR, public).reveal(masked, gold)
     assert found == brute_force(CHAR, "lat", masked, public, gold)
-    if public and public[-1].file == "own" and len(chosen) < len(text):
+    context = reference.squeeze(masked.replace(CHAR_MARKER, ""))   # unmasked characters other than spaces
+    if public and public[-1].file == "own" and context:   # a line of markers and spaces identifies nothing
         assert "own" in found
 
 
