@@ -27,6 +27,7 @@ import re
 import unicodedata
 from collections import Counter, OrderedDict
 from itertools import chain
+from operator import itemgetter
 
 from .loading import read_optional_json
 from .messages import ERROR, WARNING, ZERO_NOTE, printable, quoted
@@ -455,6 +456,20 @@ def _may_be_spaced(joined_text):
         "\x00 \x00", "\x00\x00")
 
 
+#: A string of a NUL-joined text that holds ``|``, ``[`` or whitespace (as ``str.split`` means it): the only
+#: strings :func:`_joined` can accept.
+_MAY_BE_JOINED = re.compile(r"(?<![^\x00])[^\x00]*[|\[\s][^\x00]*")
+
+
+def _may_be_joined(strings, joined_text):
+    """The strings of ``strings`` (``joined_text``: them joined by NUL) that :func:`_joined` may accept: those
+    holding ``|``, ``[`` or whitespace, found by one regular-expression pass (all of them when a string holds a
+    NUL itself)."""
+    if joined_text.count("\x00") != max(len(strings) - 1, 0):
+        return strings
+    return _MAY_BE_JOINED.findall(joined_text)
+
+
 def _tally_items(pred, pick):
     """``(tally, items)``: the items of ``pred`` (per sentence one candidate sequence per item, None for a sentence
     not scored) counted, and in the :class:`_Tally` those for which ``pick(candidates)`` gives a key (not None), at
@@ -485,7 +500,7 @@ def check_joined_candidates(pred, log, max_candidates, where):
     joined_text = "\x00".join(strings)
     if "|" not in joined_text and "[" not in joined_text and not _may_be_spaced(joined_text):
         return
-    joined = frozenset(c for c in strings if _joined(c))
+    joined = frozenset(filter(_joined, _may_be_joined(strings, joined_text)))
     items = sum(map(len, sentences))
     if not joined or not items:
         return
@@ -523,6 +538,34 @@ def _units(text):
     return sum(1 for char in text if not unicodedata.combining(char))
 
 
+def _long_first(cands):
+    """The first candidate of ``cands`` when it is a string of several characters (combining marks aside), else
+    None."""
+    return cands[0] if cands and type(cands[0]) is str and len(cands[0]) > 1 \
+        and _units(cands[0].strip() or cands[0]) > 1 else None
+
+
+def _few_long_firsts(pred):
+    """Whether fewer than :data:`UNIT_SHARE` of the gaps of ``pred`` have a first candidate of several characters
+    (:func:`_long_first`), or none has: counted over the distinct first candidates (C-level passes), so the walk
+    that says where they are runs only for a file that gets the warning. False when unsure (a gap that is not a
+    candidate sequence, an unhashable candidate): the walk decides."""
+    present = list(filter(None, pred))
+    try:
+        gaps = list(chain.from_iterable(present))
+        if set(map(type, gaps)) - _SEQUENCES:
+            return False
+        firsts = Counter(map(_FIRST_ITEM, filter(None, gaps)))
+    except TypeError:
+        return False
+    long = sum(firsts[first] for first in firsts if _long_first((first,)) is not None)
+    return not long or long < UNIT_SHARE * len(gaps)
+
+
+_SEQUENCES = frozenset((list, tuple))
+_FIRST_ITEM = itemgetter(0)
+
+
 def check_gap_units(pred, log, task, where):
     """One warning when the task's gaps hide one character each (``task.gap_unit == "character"``, a declared fact)
     and at least :data:`UNIT_SHARE` of the gaps of ``pred`` (per sentence one candidate sequence per gap, None for a
@@ -530,13 +573,9 @@ def check_gap_units(pred, log, task, where):
     which never match. ``where(si, mi)``: a position."""
     if getattr(task, "gap_unit", None) != "character":
         return
-    try:   # C-level: the longest candidate of the file (one character or none: nothing to say)
-        if max(map(len, chain.from_iterable(chain.from_iterable(filter(None, pred)))), default=0) <= 1:
-            return
-    except TypeError:   # a candidate that is not a string (None): the walk below skips it
-        pass
-    tally, gaps = _tally_items(pred, lambda cands: cands[0] if cands and type(cands[0]) is str and len(cands[0]) > 1
-                               and _units(cands[0].strip() or cands[0]) > 1 else None)
+    if _few_long_firsts(pred):   # C-level passes over the first candidates (none of several characters: nothing)
+        return
+    tally, gaps = _tally_items(pred, _long_first)
     if not tally.tokens or tally.tokens < UNIT_SHARE * gaps:
         return
     first = next(iter(tally.first.values()))
