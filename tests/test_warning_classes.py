@@ -158,6 +158,37 @@ def test_candidates_joined_by_spaces_get_one_warning(tmp_path_factory, monkeypat
 
 
 @settings(**SETTINGS)
+@given(gaps=st.lists(st.lists(words, min_size=1, max_size=4), min_size=4, max_size=12), share=st.floats(0.0, 0.3))
+def test_joined_candidates_warn_from_their_share_on(tmp_path_factory, gaps, share):
+    """Only a file where at least JOINED_SHARE of the items hold a joined string gets the warning (the count is
+    taken before any position is), with the count of those items and the first one's position."""
+    root = str(tmp_path_factory.mktemp("share"))
+    task, value = fill_mask_release(root, gaps, char=False)
+    total = sum(map(len, gaps))
+    joined = int(round(share * total))
+    pred, seen, first = [], 0, None
+    for si, sent in enumerate(value):
+        cands = []
+        for mi, gold in enumerate(sent["masked_tokens"]):
+            if total - seen <= joined:   # the last items: a joined string second
+                cands.append([gold, gold + "|" + gold + "x"])
+                first = first or (si, mi)
+            else:
+                cands.append([gold])
+            seen += 1
+        pred.append(dict(sent, masked_tokens=cands))
+    sub = submission(root, {"%s/lat.json" % task: pred})
+    report = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
+    found = of_file(report["messages"], "%s/lat.json" % task, "joined into one string")
+    expected = joined and joined >= inventory.JOINED_SHARE * total
+    assert len(found) == (1 if expected else 0), (joined, total, report["messages"])
+    if found:
+        assert found[0]["text"].startswith("%d of %d items hold" % (joined, total))
+        assert found[0]["where"] == "sentence %d, mask %d ($[%d][\"masked_tokens\"][%d])" % (
+            first[0] + 1, first[1] + 1, first[0], first[1])
+
+
+@settings(**SETTINGS)
 @given(gaps=st.lists(st.lists(st.sampled_from("abcdefg "), min_size=1, max_size=3), min_size=2, max_size=6),
        share=st.floats(0.0, 1.0))
 def test_whole_words_for_character_gaps_get_one_warning(tmp_path_factory, monkeypatch, gaps, share):

@@ -428,6 +428,10 @@ def _split_example(shown):
 
 # --------------------------------------------------------------------------- ranked candidates
 
+#: The types of a candidate sequence, and its first candidate.
+_SEQUENCES = frozenset((list, tuple))
+_FIRST_ITEM = itemgetter(0)
+
 def _joined(candidate):
     """Whether a candidate string looks like several candidates in one string (``"a|b|c"``, ``"['a', 'b']"``,
     ``"a b c"``: joined by whitespace).
@@ -487,6 +491,17 @@ def _tally_items(pred, pick):
     return tally, items
 
 
+def _few_joined(sentences, joined, items):
+    """Whether fewer than :data:`JOINED_SHARE` of the ``items`` items of ``sentences`` hold a candidate of
+    ``joined``, counted in one C-level pass, so the walk that says where they are runs only for a file that gets
+    the warning. False when unsure (an item that is not a candidate sequence): the walk decides."""
+    flat = list(chain.from_iterable(sentences))
+    if set(map(type, flat)) - _SEQUENCES:
+        return False
+    count = len(flat) - sum(map(joined.isdisjoint, flat))
+    return not count or count < JOINED_SHARE * items
+
+
 def check_joined_candidates(pred, log, max_candidates, where):
     """One warning when at least :data:`JOINED_SHARE` of the items of ``pred`` (per sentence one candidate sequence
     per item, None for a sentence not scored) hold several candidates joined into one string (``"a|b|c"``, or a
@@ -502,7 +517,7 @@ def check_joined_candidates(pred, log, max_candidates, where):
         return
     joined = frozenset(filter(_joined, _may_be_joined(strings, joined_text)))
     items = sum(map(len, sentences))
-    if not joined or not items:
+    if not joined or not items or _few_joined(sentences, joined, items):
         return
     tally = _Tally()
     for si, sent in enumerate(pred):
@@ -560,10 +575,6 @@ def _few_long_firsts(pred):
         return False
     long = sum(firsts[first] for first in firsts if _long_first((first,)) is not None)
     return not long or long < UNIT_SHARE * len(gaps)
-
-
-_SEQUENCES = frozenset((list, tuple))
-_FIRST_ITEM = itemgetter(0)
 
 
 def check_gap_units(pred, log, task, where):
