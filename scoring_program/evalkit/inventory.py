@@ -507,8 +507,10 @@ def check_joined_candidates(pred, log, max_candidates, where):
     per item, None for a sentence not scored) hold several candidates joined into one string (``"a|b|c"``, or a
     list written as a string): it is one candidate, which never matches. ``where(si, ti)``: a position."""
     sentences = list(filter(None, pred))
+    distinct = getattr(pred, "distinct_candidates", None)   # known when the kind accepted the file as it is
     try:   # C-level: the distinct candidates (strings, or None for one that is not a string)
-        distinct = set(chain.from_iterable(chain.from_iterable(sentences)))
+        if distinct is None:
+            distinct = set(chain.from_iterable(chain.from_iterable(sentences)))
     except TypeError:   # not the shape the kinds return: nothing to say here
         return
     strings = [c for c in distinct if type(c) is str]

@@ -215,6 +215,31 @@ def _flawless_candidate_lists(lists, max_candidates):
     return not set(map(type, chain.from_iterable(lists))) - _ONLY_STR
 
 
+def _distinct_candidates(lists, max_candidates):
+    """The set of the distinct candidates of ``lists`` when every item is a list of at most ``max_candidates``
+    strings (the whole-file form of :func:`_flawless_candidate_lists`: the types are those of the distinct
+    candidates), else None."""
+    if set(map(type, lists)) - _ONLY_LIST:
+        return None
+    if lists and max(map(len, lists)) > max_candidates:
+        return None
+    try:
+        distinct = set(chain.from_iterable(lists))
+    except TypeError:   # an unhashable candidate (a list, an object): not a string
+        return None
+    return None if set(map(type, distinct)) - _ONLY_STR else distinct
+
+
+class CandidateLists(list):
+    """A file's parsed candidate lists (one item per sentence) accepted as they are, with the set of their
+    distinct candidates (``distinct_candidates``), known from the check that accepted them: the warnings of
+    :mod:`evalkit.inventory` use it instead of reading every candidate again."""
+
+    def __init__(self, sentences, distinct):
+        list.__init__(self, sentences)
+        self.distinct_candidates = distinct
+
+
 def _candidates(value, log, max_candidates, where):
     """Normalise one candidate list (a bare string is one candidate) to a tuple of at most N items.
 
@@ -406,7 +431,12 @@ class PairKind(Kind):
         if list(map(_FIRST, tokens)) != list(chain.from_iterable(map(_FIRST, ref))):
             return None
         values = [list(map(_SECOND, sent)) for sent in value]
-        return values if self._flawless_values(list(map(_SECOND, tokens)), task) else None
+        return self._accepted(values, list(chain.from_iterable(values)), task)
+
+    def _accepted(self, values, flat, task):
+        """The parsed prediction ``values`` (per sentence its values; ``flat``: all of the file's, in order) when
+        every value is acceptable as it is (:meth:`_flawless_values`), else None."""
+        return values if self._flawless_values(flat, task) else None
 
     def _flawless_values(self, values, task):
         """Whether every token's value (``values``: all of the file's, in order) is acceptable as it is."""
@@ -605,8 +635,9 @@ class CandidatesKind(PairKind):
     #: Ranked candidates, of which only the first ``task.max_candidates`` count (said when a file is refused).
     ranks_candidates = True
 
-    def _flawless_values(self, values, task):
-        return _flawless_candidate_lists(values, task.max_candidates)
+    def _accepted(self, values, flat, task):
+        distinct = _distinct_candidates(flat, task.max_candidates)
+        return None if distinct is None else CandidateLists(values, distinct)
 
     def _values(self, values, log, si, task):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
@@ -879,9 +910,11 @@ class FillMaskKind(Kind):
         masked = list(map(_FIRST, ref))
         if list(map(dict.get, value, repeat("masked"), masked)) != masked:
             return None
-        if not _flawless_candidate_lists(list(chain.from_iterable(kept)), task.max_candidates):
+        distinct = _distinct_candidates(list(chain.from_iterable(kept)), task.max_candidates)
+        if distinct is None:
             return None
-        return cands if len(kept) == len(cands) else [c if keep else None for c, keep in paired(cands, scored)]
+        return CandidateLists(cands if len(kept) == len(cands) else
+                              [c if keep else None for c, keep in paired(cands, scored)], distinct)
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         masked, golds = ref_sent
