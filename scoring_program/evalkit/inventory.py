@@ -173,12 +173,19 @@ class _Tally(object):
 
 # --------------------------------------------------------------------------- tags
 
+def _distinct(pred, sentences):
+    """The distinct values of ``sentences`` (those of ``pred`` that hold any), known to ``pred`` when the kind
+    accepted the file as it is (its ``distinct``), else read once."""
+    known = getattr(pred, "distinct", None)
+    return set(chain.from_iterable(sentences)) if known is None else known
+
+
 def check_no_tag(pred, log, where):
     """One ERROR when not one tag of ``pred`` (per sentence a list of tags, None for a sentence scored 0; a tag that
     is not a string is already None) is a string: nothing can match, the whole file scores 0 (each token's own
     warning is folded into one line already; this one says what it costs)."""
     present = [tags for tags in pred if tags]
-    if not present or set(chain.from_iterable(present)) != {None}:
+    if not present or _distinct(pred, present) != {None}:
         return
     first = next((si, 0) for si, tags in enumerate(pred) if tags)
     _warn(log, where(*first), "none of the %s is a string (a list, a number, null...): %s. Give each token its tag as "
@@ -192,7 +199,7 @@ def check_tags(pred, log, inventory, where):
     labels = inventory.labels
     if not labels:
         return
-    unknown = set(chain.from_iterable(filter(None, pred))) - labels
+    unknown = _distinct(pred, filter(None, pred)) - labels
     unknown.discard(None)
     if not inventory.labels_closed:   # the language's own tags are not known: only tags not written as UD writes them
         unknown = set(tag for tag in unknown if not UD_TAG.match(tag))
@@ -507,7 +514,7 @@ def check_joined_candidates(pred, log, max_candidates, where):
     per item, None for a sentence not scored) hold several candidates joined into one string (``"a|b|c"``, or a
     list written as a string): it is one candidate, which never matches. ``where(si, ti)``: a position."""
     sentences = list(filter(None, pred))
-    distinct = getattr(pred, "distinct_candidates", None)   # known when the kind accepted the file as it is
+    distinct = getattr(pred, "distinct", None)   # known when the kind accepted the file as it is
     try:   # C-level: the distinct candidates (strings, or None for one that is not a string)
         if distinct is None:
             distinct = set(chain.from_iterable(chain.from_iterable(sentences)))

@@ -230,14 +230,14 @@ def _distinct_candidates(lists, max_candidates):
     return None if set(map(type, distinct)) - _ONLY_STR else distinct
 
 
-class CandidateLists(list):
-    """A file's parsed candidate lists (one item per sentence) accepted as they are, with the set of their
-    distinct candidates (``distinct_candidates``), known from the check that accepted them: the warnings of
-    :mod:`evalkit.inventory` use it instead of reading every candidate again."""
+class Accepted(list):
+    """A file's parsed predictions (one item per sentence) accepted as they are, with the set of their distinct
+    values (``distinct``: the tags, or the candidates), known from the check that accepted them: the warnings of
+    :mod:`evalkit.inventory` use it instead of reading every value again."""
 
     def __init__(self, sentences, distinct):
         list.__init__(self, sentences)
-        self.distinct_candidates = distinct
+        self.distinct = distinct
 
 
 def _candidates(value, log, max_candidates, where):
@@ -420,7 +420,7 @@ class PairKind(Kind):
 
         Whole-file checks with C-level passes: every sentence a list of the reference's length,
         every token a two-item list, every form equal to the reference's, every value acceptable
-        (:meth:`_flawless_values`). Anything else goes through the sentence-by-sentence path, which
+        (:meth:`_accepted`). Anything else goes through the sentence-by-sentence path, which
         gives the same result and says what is wrong where.
         """
         if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != list(map(len, map(_FIRST, ref))):
@@ -434,12 +434,8 @@ class PairKind(Kind):
         return self._accepted(values, list(chain.from_iterable(values)), task)
 
     def _accepted(self, values, flat, task):
-        """The parsed prediction ``values`` (per sentence its values; ``flat``: all of the file's, in order) when
-        every value is acceptable as it is (:meth:`_flawless_values`), else None."""
-        return values if self._flawless_values(flat, task) else None
-
-    def _flawless_values(self, values, task):
-        """Whether every token's value (``values``: all of the file's, in order) is acceptable as it is."""
+        """The parsed prediction, an :class:`Accepted` of ``values`` (per sentence its values; ``flat``: all of the
+        file's, in order), when every value is acceptable as it is, else None."""
         raise NotImplementedError
 
     def _values(self, values, log, si, task):
@@ -456,8 +452,12 @@ class TaggingKind(PairKind):
     floor_causes = ("tags of another tag set or another case, tags shifted by one token, two tags swapped "
                     "throughout, predictions made for the other split or in another sentence order")
 
-    def _flawless_values(self, values, task):
-        return not set(map(type, values)) - _ONLY_STR
+    def _accepted(self, values, flat, task):
+        try:
+            distinct = set(flat)
+        except TypeError:   # an unhashable tag (a list, an object): not a string
+            return None
+        return None if set(map(type, distinct)) - _ONLY_STR else Accepted(values, distinct)
 
     def _values(self, tags, log, si, task):
         bad = [ti for ti, tag in enumerate(tags) if type(tag) is not _STR]
@@ -637,7 +637,7 @@ class CandidatesKind(PairKind):
 
     def _accepted(self, values, flat, task):
         distinct = _distinct_candidates(flat, task.max_candidates)
-        return None if distinct is None else CandidateLists(values, distinct)
+        return None if distinct is None else Accepted(values, distinct)
 
     def _values(self, values, log, si, task):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
@@ -913,7 +913,7 @@ class FillMaskKind(Kind):
         distinct = _distinct_candidates(list(chain.from_iterable(kept)), task.max_candidates)
         if distinct is None:
             return None
-        return CandidateLists(cands if len(kept) == len(cands) else
+        return Accepted(cands if len(kept) == len(cands) else
                               [c if keep else None for c, keep in paired(cands, scored)], distinct)
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
