@@ -18,8 +18,9 @@ Without the training data of a language (no entry in that file), feature names a
 the mistake is certain: a case variant of a known name or value (``case``, ``nom``), a name or value that is not
 written as UD writes them (a capital or a digit first), and the wrong types and absent-value markers.
 
-Every check first looks at the file's distinct labels with C-level set operations and walks the tokens only to
-count and locate a problem, so a file without one costs a few set operations.
+Every check first looks at the file's distinct labels with C-level set operations (a file the kind accepted as it
+is comes with them: ``kinds.Accepted``) and walks the tokens only to locate a problem in a file that gets the
+warning, so a file without one costs a few set operations.
 """
 import difflib
 import json
@@ -593,6 +594,9 @@ def check_gap_units(pred, log, task, where):
     which never match. ``where(si, mi)``: a position."""
     if getattr(task, "gap_unit", None) != "character":
         return
+    known = getattr(pred, "distinct", None)   # the file's distinct candidates, when the kind accepted it as it is
+    if known is not None and max(map(len, known), default=0) <= 1:
+        return   # not one candidate of several characters
     if _few_long_firsts(pred):   # C-level passes over the first candidates (none of several characters: nothing)
         return
     tally, gaps = _tally_items(pred, _long_first)
