@@ -165,27 +165,42 @@ def test_joined_candidates_warn_from_their_share_on(tmp_path_factory, gaps, shar
     root = str(tmp_path_factory.mktemp("share"))
     task, value = fill_mask_release(root, gaps, char=False)
     total = sum(map(len, gaps))
-    joined = int(round(share * total))
-    pred, seen, first = [], 0, None
+    joined = int(round(share * total))   # the last items hold a joined string second
+    pred, picked = predict_gaps(value, lambda n, gold: [gold, gold + "|" + gold + "x"] if total - n <= joined
+                                else None)
+    found = warned_from_share(root, task, pred, "joined into one string", joined, total, inventory.JOINED_SHARE)[0]
+    if found:
+        assert found[0]["text"].startswith("%d of %d items hold" % (joined, total))
+        si, mi = picked[0]
+        assert found[0]["where"] == "sentence %d, mask %d ($[%d][\"masked_tokens\"][%d])" % (si + 1, mi + 1, si, mi)
+
+
+def warned_from_share(root, task, pred, phrase, count, total, share):
+    """``(warnings, report, submission)``: the warnings holding ``phrase`` of the file of ``task`` scored with
+    ``pred`` (in ``root``), checked to be one exactly when ``count`` of its ``total`` items reach ``share``."""
+    sub = submission(root, {"%s/lat.json" % task: pred})
+    report = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
+    found = of_file(report["messages"], "%s/lat.json" % task, phrase)
+    expected = count and count >= share * total
+    assert len(found) == (1 if expected else 0), (count, total, report["messages"])
+    return found, report, sub
+
+
+def predict_gaps(value, choose):
+    """``(prediction, positions)``: per gap of the fill-mask reference ``value``, ``choose(n, gold)`` (``n``: the
+    gap's number in the file), or ``[gold]`` where it gives None; ``positions``: the (sentence, mask) of the
+    others."""
+    pred, picked, n = [], [], 0
     for si, sent in enumerate(value):
         cands = []
         for mi, gold in enumerate(sent["masked_tokens"]):
-            if total - seen <= joined:   # the last items: a joined string second
-                cands.append([gold, gold + "|" + gold + "x"])
-                first = first or (si, mi)
-            else:
-                cands.append([gold])
-            seen += 1
+            chosen = choose(n, gold)
+            cands.append([gold] if chosen is None else chosen)
+            if chosen is not None:
+                picked.append((si, mi))
+            n += 1
         pred.append(dict(sent, masked_tokens=cands))
-    sub = submission(root, {"%s/lat.json" % task: pred})
-    report = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
-    found = of_file(report["messages"], "%s/lat.json" % task, "joined into one string")
-    expected = joined and joined >= inventory.JOINED_SHARE * total
-    assert len(found) == (1 if expected else 0), (joined, total, report["messages"])
-    if found:
-        assert found[0]["text"].startswith("%d of %d items hold" % (joined, total))
-        assert found[0]["where"] == "sentence %d, mask %d ($[%d][\"masked_tokens\"][%d])" % (
-            first[0] + 1, first[1] + 1, first[0], first[1])
+    return pred, picked
 
 
 @settings(**SETTINGS)
@@ -196,18 +211,9 @@ def test_whole_words_for_character_gaps_get_one_warning(tmp_path_factory, monkey
     task, value = fill_mask_release(root, gaps, char=True)
     total = sum(map(len, gaps))
     worded = int(round(share * total))
-    pred, seen = [], 0
-    for sent in value:
-        cands = []
-        for gold in sent["masked_tokens"]:
-            cands.append(["word" + gold.strip(), gold] if seen < worded else [gold])
-            seen += 1
-        pred.append(dict(sent, masked_tokens=cands))
-    sub = submission(root, {"%s/lat.json" % task: pred})
-    report = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
-    found = of_file(report["messages"], "%s/lat.json" % task, "offer several characters")
-    expected = worded and worded >= inventory.UNIT_SHARE * total
-    assert len(found) == (1 if expected else 0), (worded, total, report["messages"])
+    pred, _ = predict_gaps(value, lambda n, gold: ["word" + gold.strip(), gold] if n < worded else None)
+    found, report, sub = warned_from_share(root, task, pred, "offer several characters", worded, total,
+                                           inventory.UNIT_SHARE)
     if found:
         assert found[0]["text"].startswith("%d of %d gap" % (worded, total))
         assert "Each gap of this task hides ONE character" in found[0]["text"]
