@@ -326,9 +326,11 @@ def check_features(pred, log, inventory, ignored, where):
         classes, bad = None, None
     tallies = OrderedDict((name, _Tally()) for name in (FEATS_STRING, NESTED, ABSENT, NOT_STRING, NAME, VALUE))
     for si, sent in enumerate(pred):
-        if sent is None:
-            continue
+        if sent is None or (bad is not None and bad.isdisjoint(chain.from_iterable(map(dict.items, sent[1])))):
+            continue   # (C-level: not one bad pair in the sentence)
         for ti, tok in enumerate(sent[1]):
+            if bad is not None and bad.isdisjoint(tok.items()):
+                continue
             seen = set()
             for name, value in tok.items():
                 if name in ignored:
