@@ -498,8 +498,10 @@ class TaggingKind(PairKind):
                 all_pred.extend(gold)
                 all_hits.extend(gold)
                 continue
-            if nfc is None:
-                nfc = not _all_nfc(chain(chain.from_iterable(map(_SECOND, ref)), chain.from_iterable(filter(None, pred))))
+            if nfc is None:   # the distinct predicted tags, when the file was accepted as it is, stand for them all
+                predicted = getattr(pred, "distinct", None)
+                nfc = not _all_nfc(chain(chain.from_iterable(map(_SECOND, ref)), chain.from_iterable(filter(None, pred))
+                                         if predicted is None else predicted))
             if nfc:
                 tags = _canonical_values(tags, gold, memo)
             hits, gold_counts, pred_counts = metrics.tag_counts(gold, tags)
