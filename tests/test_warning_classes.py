@@ -158,6 +158,52 @@ def test_candidates_joined_by_spaces_get_one_warning(tmp_path_factory, monkeypat
 
 
 @settings(**SETTINGS)
+@given(gaps=st.lists(st.lists(words, min_size=1, max_size=4), min_size=4, max_size=12), share=st.floats(0.0, 0.3))
+def test_joined_candidates_warn_from_their_share_on(tmp_path_factory, gaps, share):
+    """Only a file where at least JOINED_SHARE of the items hold a joined string gets the warning (the count is
+    taken before any position is), with the count of those items and the first one's position."""
+    root = str(tmp_path_factory.mktemp("share"))
+    task, value = fill_mask_release(root, gaps, char=False)
+    total = sum(map(len, gaps))
+    joined = int(round(share * total))   # the last items hold a joined string second
+    pred, picked = predict_gaps(value, lambda n, gold: [gold, gold + "|" + gold + "x"] if total - n <= joined
+                                else None)
+    found = warned_from_share(root, task, pred, "joined into one string", joined, total, inventory.JOINED_SHARE)[0]
+    if found:
+        assert found[0]["text"].startswith("%d of %d items hold" % (joined, total))
+        si, mi = picked[0]
+        assert found[0]["where"] == "sentence %d, mask %d ($[%d][\"masked_tokens\"][%d])" % (si + 1, mi + 1, si, mi)
+
+
+def warned_from_share(root, task, pred, phrase, count, total, share):
+    """``(warnings, report, submission)``: the warnings holding ``phrase`` of the file of ``task`` scored with
+    ``pred`` (in ``root``), checked to be one exactly when ``count`` of its ``total`` items reach ``share``."""
+    sub = submission(root, {"%s/lat.json" % task: pred})
+    report = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
+    found = of_file(report["messages"], "%s/lat.json" % task, phrase)
+    expected = count and count >= share * total
+    assert len(found) == (1 if expected else 0), (count, total, report["messages"])
+    return found, report, sub
+
+
+def predict_gaps(value, choose):
+    """``(prediction, positions)``: per gap of the fill-mask reference ``value``, ``choose(n, gold)`` (``n``: the
+    gap's number in the file), or ``[gold]`` where it gives None; ``positions``: the (sentence, mask) of the
+    others."""
+    pred, picked, n = [], [], 0
+    for si, sent in enumerate(value):
+        cands = []
+        for mi, gold in enumerate(sent["masked_tokens"]):
+            chosen = choose(n, gold)
+            cands.append([gold] if chosen is None else chosen)
+            if chosen is not None:
+                picked.append((si, mi))
+            n += 1
+        pred.append(dict(sent, masked_tokens=cands))
+    return pred, picked
+
+
+@settings(**SETTINGS)
 @given(gaps=st.lists(st.lists(st.sampled_from("abcdefg "), min_size=1, max_size=3), min_size=2, max_size=6),
        share=st.floats(0.0, 1.0))
 def test_whole_words_for_character_gaps_get_one_warning(tmp_path_factory, monkeypatch, gaps, share):
@@ -165,18 +211,9 @@ def test_whole_words_for_character_gaps_get_one_warning(tmp_path_factory, monkey
     task, value = fill_mask_release(root, gaps, char=True)
     total = sum(map(len, gaps))
     worded = int(round(share * total))
-    pred, seen = [], 0
-    for sent in value:
-        cands = []
-        for gold in sent["masked_tokens"]:
-            cands.append(["word" + gold.strip(), gold] if seen < worded else [gold])
-            seen += 1
-        pred.append(dict(sent, masked_tokens=cands))
-    sub = submission(root, {"%s/lat.json" % task: pred})
-    report = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
-    found = of_file(report["messages"], "%s/lat.json" % task, "offer several characters")
-    expected = worded and worded >= inventory.UNIT_SHARE * total
-    assert len(found) == (1 if expected else 0), (worded, total, report["messages"])
+    pred, _ = predict_gaps(value, lambda n, gold: ["word" + gold.strip(), gold] if n < worded else None)
+    found, report, sub = warned_from_share(root, task, pred, "offer several characters", worded, total,
+                                           inventory.UNIT_SHARE)
     if found:
         assert found[0]["text"].startswith("%d of %d gap" % (worded, total))
         assert "Each gap of this task hides ONE character" in found[0]["text"]

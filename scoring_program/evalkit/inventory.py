@@ -18,8 +18,9 @@ Without the training data of a language (no entry in that file), feature names a
 the mistake is certain: a case variant of a known name or value (``case``, ``nom``), a name or value that is not
 written as UD writes them (a capital or a digit first), and the wrong types and absent-value markers.
 
-Every check first looks at the file's distinct labels with C-level set operations and walks the tokens only to
-count and locate a problem, so a file without one costs a few set operations.
+Every check first looks at the file's distinct labels with C-level set operations (a file the kind accepted as it
+is comes with them: ``kinds.Accepted``) and walks the tokens only to locate a problem in a file that gets the
+warning, so a file without one costs a few set operations.
 """
 import difflib
 import json
@@ -27,6 +28,7 @@ import re
 import unicodedata
 from collections import Counter, OrderedDict
 from itertools import chain
+from operator import itemgetter
 
 from .loading import read_optional_json
 from .messages import ERROR, WARNING, ZERO_NOTE, printable, quoted
@@ -172,12 +174,19 @@ class _Tally(object):
 
 # --------------------------------------------------------------------------- tags
 
+def _distinct(pred, sentences):
+    """The distinct values of ``sentences`` (those of ``pred`` that hold any), known to ``pred`` when the kind
+    accepted the file as it is (its ``distinct``), else read once."""
+    known = getattr(pred, "distinct", None)
+    return set(chain.from_iterable(sentences)) if known is None else known
+
+
 def check_no_tag(pred, log, where):
     """One ERROR when not one tag of ``pred`` (per sentence a list of tags, None for a sentence scored 0; a tag that
     is not a string is already None) is a string: nothing can match, the whole file scores 0 (each token's own
     warning is folded into one line already; this one says what it costs)."""
     present = [tags for tags in pred if tags]
-    if not present or set(chain.from_iterable(present)) != {None}:
+    if not present or _distinct(pred, present) != {None}:
         return
     first = next((si, 0) for si, tags in enumerate(pred) if tags)
     _warn(log, where(*first), "none of the %s is a string (a list, a number, null...): %s. Give each token its tag as "
@@ -191,7 +200,7 @@ def check_tags(pred, log, inventory, where):
     labels = inventory.labels
     if not labels:
         return
-    unknown = set(chain.from_iterable(filter(None, pred))) - labels
+    unknown = _distinct(pred, filter(None, pred)) - labels
     unknown.discard(None)
     if not inventory.labels_closed:   # the language's own tags are not known: only tags not written as UD writes them
         unknown = set(tag for tag in unknown if not UD_TAG.match(tag))
@@ -317,9 +326,11 @@ def check_features(pred, log, inventory, ignored, where):
         classes, bad = None, None
     tallies = OrderedDict((name, _Tally()) for name in (FEATS_STRING, NESTED, ABSENT, NOT_STRING, NAME, VALUE))
     for si, sent in enumerate(pred):
-        if sent is None:
-            continue
+        if sent is None or (bad is not None and bad.isdisjoint(chain.from_iterable(map(dict.items, sent[1])))):
+            continue   # (C-level: not one bad pair in the sentence)
         for ti, tok in enumerate(sent[1]):
+            if bad is not None and bad.isdisjoint(tok.items()):
+                continue
             seen = set()
             for name, value in tok.items():
                 if name in ignored:
@@ -427,6 +438,10 @@ def _split_example(shown):
 
 # --------------------------------------------------------------------------- ranked candidates
 
+#: The types of a candidate sequence, and its first candidate.
+_SEQUENCES = frozenset((list, tuple))
+_FIRST_ITEM = itemgetter(0)
+
 def _joined(candidate):
     """Whether a candidate string looks like several candidates in one string (``"a|b|c"``, ``"['a', 'b']"``,
     ``"a b c"``: joined by whitespace).
@@ -455,6 +470,20 @@ def _may_be_spaced(joined_text):
         "\x00 \x00", "\x00\x00")
 
 
+#: A string of a NUL-joined text that holds ``|``, ``[`` or whitespace (as ``str.split`` means it): the only
+#: strings :func:`_joined` can accept.
+_MAY_BE_JOINED = re.compile(r"(?<![^\x00])[^\x00]*[|\[\s][^\x00]*")
+
+
+def _may_be_joined(strings, joined_text):
+    """The strings of ``strings`` (``joined_text``: them joined by NUL) that :func:`_joined` may accept: those
+    holding ``|``, ``[`` or whitespace, found by one regular-expression pass (all of them when a string holds a
+    NUL itself)."""
+    if joined_text.count("\x00") != max(len(strings) - 1, 0):
+        return strings
+    return _MAY_BE_JOINED.findall(joined_text)
+
+
 def _tally_items(pred, pick):
     """``(tally, items)``: the items of ``pred`` (per sentence one candidate sequence per item, None for a sentence
     not scored) counted, and in the :class:`_Tally` those for which ``pick(candidates)`` gives a key (not None), at
@@ -472,22 +501,35 @@ def _tally_items(pred, pick):
     return tally, items
 
 
+def _few_joined(sentences, joined, items):
+    """Whether fewer than :data:`JOINED_SHARE` of the ``items`` items of ``sentences`` hold a candidate of
+    ``joined``, counted in one C-level pass, so the walk that says where they are runs only for a file that gets
+    the warning. False when unsure (an item that is not a candidate sequence): the walk decides."""
+    flat = list(chain.from_iterable(sentences))
+    if set(map(type, flat)) - _SEQUENCES:
+        return False
+    count = len(flat) - sum(map(joined.isdisjoint, flat))
+    return not count or count < JOINED_SHARE * items
+
+
 def check_joined_candidates(pred, log, max_candidates, where):
     """One warning when at least :data:`JOINED_SHARE` of the items of ``pred`` (per sentence one candidate sequence
     per item, None for a sentence not scored) hold several candidates joined into one string (``"a|b|c"``, or a
     list written as a string): it is one candidate, which never matches. ``where(si, ti)``: a position."""
     sentences = list(filter(None, pred))
+    distinct = getattr(pred, "distinct", None)   # known when the kind accepted the file as it is
     try:   # C-level: the distinct candidates (strings, or None for one that is not a string)
-        distinct = set(chain.from_iterable(chain.from_iterable(sentences)))
+        if distinct is None:
+            distinct = set(chain.from_iterable(chain.from_iterable(sentences)))
     except TypeError:   # not the shape the kinds return: nothing to say here
         return
     strings = [c for c in distinct if type(c) is str]
     joined_text = "\x00".join(strings)
     if "|" not in joined_text and "[" not in joined_text and not _may_be_spaced(joined_text):
         return
-    joined = frozenset(c for c in strings if _joined(c))
+    joined = frozenset(filter(_joined, _may_be_joined(strings, joined_text)))
     items = sum(map(len, sentences))
-    if not joined or not items:
+    if not joined or not items or _few_joined(sentences, joined, items):
         return
     tally = _Tally()
     for si, sent in enumerate(pred):
@@ -523,6 +565,30 @@ def _units(text):
     return sum(1 for char in text if not unicodedata.combining(char))
 
 
+def _long_first(cands):
+    """The first candidate of ``cands`` when it is a string of several characters (combining marks aside), else
+    None."""
+    return cands[0] if cands and type(cands[0]) is str and len(cands[0]) > 1 \
+        and _units(cands[0].strip() or cands[0]) > 1 else None
+
+
+def _few_long_firsts(pred):
+    """Whether fewer than :data:`UNIT_SHARE` of the gaps of ``pred`` have a first candidate of several characters
+    (:func:`_long_first`), or none has: counted over the distinct first candidates (C-level passes), so the walk
+    that says where they are runs only for a file that gets the warning. False when unsure (a gap that is not a
+    candidate sequence, an unhashable candidate): the walk decides."""
+    present = list(filter(None, pred))
+    try:
+        gaps = list(chain.from_iterable(present))
+        if set(map(type, gaps)) - _SEQUENCES:
+            return False
+        firsts = Counter(map(_FIRST_ITEM, filter(None, gaps)))
+    except TypeError:
+        return False
+    long = sum(firsts[first] for first in firsts if _long_first((first,)) is not None)
+    return not long or long < UNIT_SHARE * len(gaps)
+
+
 def check_gap_units(pred, log, task, where):
     """One warning when the task's gaps hide one character each (``task.gap_unit == "character"``, a declared fact)
     and at least :data:`UNIT_SHARE` of the gaps of ``pred`` (per sentence one candidate sequence per gap, None for a
@@ -530,13 +596,12 @@ def check_gap_units(pred, log, task, where):
     which never match. ``where(si, mi)``: a position."""
     if getattr(task, "gap_unit", None) != "character":
         return
-    try:   # C-level: the longest candidate of the file (one character or none: nothing to say)
-        if max(map(len, chain.from_iterable(chain.from_iterable(filter(None, pred)))), default=0) <= 1:
-            return
-    except TypeError:   # a candidate that is not a string (None): the walk below skips it
-        pass
-    tally, gaps = _tally_items(pred, lambda cands: cands[0] if cands and type(cands[0]) is str and len(cands[0]) > 1
-                               and _units(cands[0].strip() or cands[0]) > 1 else None)
+    known = getattr(pred, "distinct", None)   # the file's distinct candidates, when the kind accepted it as it is
+    if known is not None and max(map(len, known), default=0) <= 1:
+        return   # not one candidate of several characters
+    if _few_long_firsts(pred):   # C-level passes over the first candidates (none of several characters: nothing)
+        return
+    tally, gaps = _tally_items(pred, _long_first)
     if not tally.tokens or tally.tokens < UNIT_SHARE * gaps:
         return
     first = next(iter(tally.first.values()))

@@ -215,6 +215,31 @@ def _flawless_candidate_lists(lists, max_candidates):
     return not set(map(type, chain.from_iterable(lists))) - _ONLY_STR
 
 
+def _distinct_candidates(lists, max_candidates):
+    """The set of the distinct candidates of ``lists`` when every item is a list of at most ``max_candidates``
+    strings (the whole-file form of :func:`_flawless_candidate_lists`: the types are those of the distinct
+    candidates), else None."""
+    if set(map(type, lists)) - _ONLY_LIST:
+        return None
+    if lists and max(map(len, lists)) > max_candidates:
+        return None
+    try:
+        distinct = set(chain.from_iterable(lists))
+    except TypeError:   # an unhashable candidate (a list, an object): not a string
+        return None
+    return None if set(map(type, distinct)) - _ONLY_STR else distinct
+
+
+class Accepted(list):
+    """A file's parsed predictions (one item per sentence) accepted as they are, with the set of their distinct
+    values (``distinct``: the tags, or the candidates), known from the check that accepted them: the warnings of
+    :mod:`evalkit.inventory` use it instead of reading every value again."""
+
+    def __init__(self, sentences, distinct):
+        list.__init__(self, sentences)
+        self.distinct = distinct
+
+
 def _candidates(value, log, max_candidates, where):
     """Normalise one candidate list (a bare string is one candidate) to a tuple of at most N items.
 
@@ -395,7 +420,7 @@ class PairKind(Kind):
 
         Whole-file checks with C-level passes: every sentence a list of the reference's length,
         every token a two-item list, every form equal to the reference's, every value acceptable
-        (:meth:`_flawless_values`). Anything else goes through the sentence-by-sentence path, which
+        (:meth:`_accepted`). Anything else goes through the sentence-by-sentence path, which
         gives the same result and says what is wrong where.
         """
         if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != list(map(len, map(_FIRST, ref))):
@@ -406,10 +431,11 @@ class PairKind(Kind):
         if list(map(_FIRST, tokens)) != list(chain.from_iterable(map(_FIRST, ref))):
             return None
         values = [list(map(_SECOND, sent)) for sent in value]
-        return values if self._flawless_values(list(map(_SECOND, tokens)), task) else None
+        return self._accepted(values, list(chain.from_iterable(values)), task)
 
-    def _flawless_values(self, values, task):
-        """Whether every token's value (``values``: all of the file's, in order) is acceptable as it is."""
+    def _accepted(self, values, flat, task):
+        """The parsed prediction, an :class:`Accepted` of ``values`` (per sentence its values; ``flat``: all of the
+        file's, in order), when every value is acceptable as it is, else None."""
         raise NotImplementedError
 
     def _values(self, values, log, si, task):
@@ -426,8 +452,12 @@ class TaggingKind(PairKind):
     floor_causes = ("tags of another tag set or another case, tags shifted by one token, two tags swapped "
                     "throughout, predictions made for the other split or in another sentence order")
 
-    def _flawless_values(self, values, task):
-        return not set(map(type, values)) - _ONLY_STR
+    def _accepted(self, values, flat, task):
+        try:
+            distinct = set(flat)
+        except TypeError:   # an unhashable tag (a list, an object): not a string
+            return None
+        return None if set(map(type, distinct)) - _ONLY_STR else Accepted(values, distinct)
 
     def _values(self, tags, log, si, task):
         bad = [ti for ti, tag in enumerate(tags) if type(tag) is not _STR]
@@ -468,8 +498,10 @@ class TaggingKind(PairKind):
                 all_pred.extend(gold)
                 all_hits.extend(gold)
                 continue
-            if nfc is None:
-                nfc = not _all_nfc(chain(chain.from_iterable(map(_SECOND, ref)), chain.from_iterable(filter(None, pred))))
+            if nfc is None:   # the distinct predicted tags, when the file was accepted as it is, stand for them all
+                predicted = getattr(pred, "distinct", None)
+                nfc = not _all_nfc(chain(chain.from_iterable(map(_SECOND, ref)), chain.from_iterable(filter(None, pred))
+                                         if predicted is None else predicted))
             if nfc:
                 tags = _canonical_values(tags, gold, memo)
             hits, gold_counts, pred_counts = metrics.tag_counts(gold, tags)
@@ -605,8 +637,9 @@ class CandidatesKind(PairKind):
     #: Ranked candidates, of which only the first ``task.max_candidates`` count (said when a file is refused).
     ranks_candidates = True
 
-    def _flawless_values(self, values, task):
-        return _flawless_candidate_lists(values, task.max_candidates)
+    def _accepted(self, values, flat, task):
+        distinct = _distinct_candidates(flat, task.max_candidates)
+        return None if distinct is None else Accepted(values, distinct)
 
     def _values(self, values, log, si, task):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
@@ -879,9 +912,11 @@ class FillMaskKind(Kind):
         masked = list(map(_FIRST, ref))
         if list(map(dict.get, value, repeat("masked"), masked)) != masked:
             return None
-        if not _flawless_candidate_lists(list(chain.from_iterable(kept)), task.max_candidates):
+        distinct = _distinct_candidates(list(chain.from_iterable(kept)), task.max_candidates)
+        if distinct is None:
             return None
-        return cands if len(kept) == len(cands) else [c if keep else None for c, keep in paired(cands, scored)]
+        return Accepted(cands if len(kept) == len(cands) else
+                              [c if keep else None for c, keep in paired(cands, scored)], distinct)
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         masked, golds = ref_sent
