@@ -511,6 +511,51 @@ def check_joined_candidates(pred, log, max_candidates, where):
                "[%s]" % ", ".join('"%s"' % part for part in parts)), kind="candidates joined into one string")
 
 
+# --------------------------------------------------------------------------- candidates that can never match
+
+#: Whitespace at either end of a candidate string (``"venir\n"``, ``" cadulat "``), found in one C-level scan of
+#: the file's distinct candidates joined by NUL.
+_PADDED = re.compile(r"(?:^|\x00)\s+[^\s\x00]|[^\s\x00]\s+(?:\x00|$)")
+
+
+def _unmatchable(candidate, markers):
+    """Whether ``candidate`` can never match a gold: whitespace around a non-blank string (a gold never has any;
+    one space alone is a valid answer for a character gap) or the input's own gap marker (``[MASK]``)."""
+    return candidate in markers or (candidate != candidate.strip() and bool(candidate.strip()))
+
+
+def check_unmatchable_candidates(pred, log, where, markers=()):
+    """One warning when candidates of ``pred`` (per sentence one candidate sequence per item, None for a sentence
+    not scored) can never match: whitespace left around them (a line read with its newline, a token padded with
+    spaces) or the input's gap marker itself (``markers``, a declared fact such as ``("[MASK]",)``) offered as an
+    answer. Candidates are compared as they are, so such a candidate is a lost rank. A file without one costs one
+    set of its distinct candidates and one regular-expression scan. ``where(si, ti)``: a position."""
+    sentences = list(filter(None, pred))
+    try:   # C-level: the distinct candidates
+        distinct = set(chain.from_iterable(chain.from_iterable(sentences)))
+    except TypeError:   # not the shape the kinds return: nothing to say here
+        return
+    strings = [c for c in distinct if type(c) is str]
+    marked = distinct.intersection(markers) if markers else ()
+    if not marked and not _PADDED.search("\x00".join(strings)):
+        return
+    bad = frozenset(c for c in strings if _unmatchable(c, markers))
+    if not bad:
+        return
+    tally, items = _tally_items(pred, lambda cands: next((c for c in cands if c in bad), None))
+    if not tally.tokens:
+        return
+    first = next(iter(tally.first.values()))
+    example = next(iter(tally.first))
+    fix = ("strip each candidate (%s, not %s)" % (_quoted(example.strip()), _quoted(example))
+           if example not in markers else "predict the hidden word or character, not the marker %s" % _quoted(example))
+    _warn(log, where(*first), "%s of %s hold a candidate that can never match: %s. Candidates are compared as "
+          "they are: whitespace around a candidate (a line read with its newline, padding) or the gap marker of the "
+          "input is never a gold, so that rank is lost; %s." % (
+              "{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2), fix),
+          kind="candidate that can never match")
+
+
 # --------------------------------------------------------------------------- the unit of a gap
 
 #: Whole words for character gaps are reported when at least this share of the gaps has one (a few gaps may hide

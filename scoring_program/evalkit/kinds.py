@@ -614,6 +614,7 @@ class CandidatesKind(PairKind):
     def check_labels(self, pred, log, task, inventory):
         """Candidates joined into one string (``"a|b|c"``): one warning; no candidate at all: one error."""
         labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where)
+        labels.check_unmatchable_candidates(pred, log, _lemma_where)
         labels.check_no_candidate(pred, log, _lemma_where)
 
     def score(self, ref, pred, task):
@@ -914,6 +915,8 @@ class FillMaskKind(Kind):
         warning per class; no candidate at all: one error."""
         labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where)
         labels.check_gap_units(pred, log, task, _mask_where)
+        marker = getattr(task, "mask_marker", None)
+        labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else ())
         labels.check_no_candidate(pred, log, _mask_where)
 
     def scorable(self, ref):
