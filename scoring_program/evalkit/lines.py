@@ -556,6 +556,43 @@ def _check_labels(flat, labels, log, task=None, lang=None):
     return set(bad)
 
 
+#: Spans opened by ``I-`` are reported when at least this share of the predicted spans is (a few are the usual
+#: slips of a tagger; most of them is a file written in the IO or IOB1 scheme).
+I_OPENING_SHARE = 0.5
+
+
+def check_span_openings(blocks, flat, log):
+    """One warning when at least :data:`I_OPENING_SHARE` of the entity spans of a BIO file open with ``I-X`` (after
+    ``O``, at a sentence start or after another type) rather than ``B-X``: the file is written in the IO or IOB1
+    scheme. Read as conlleval does, such an ``I-`` still opens a span, but two entities of one type side by side
+    (``I-PER I-PER``) are one span, so both are lost; the gold writes ``B-`` on every entity's first token.
+    ``blocks``: the file's sentences of ``(line number, label)``; ``flat``: the same items in one list. A file
+    without an ``I-`` label costs one C-level scan."""
+    if "\x00I-" not in "\x00" + "\x00".join([label for _, label in flat]):
+        return
+    spans = opened = 0
+    lines = []
+    for block in blocks:
+        previous = "O"
+        for number, label in block:
+            head = label[:2]
+            if head == "B-" or (head == "I-" and (previous[:2] not in ("B-", "I-") or previous[2:] != label[2:])):
+                spans += 1
+                if head == "I-":
+                    opened += 1
+                    if len(lines) < SHOWN_LINES:
+                        lines.append(number)
+            previous = label
+    if not opened or opened < I_OPENING_SHARE * spans:
+        return
+    log.add(WARNING, "line %d" % lines[0], "%d of %d entity spans open with I- rather than B- (lines %s%s): the file "
+            "looks written in the IO or IOB1 scheme. The gold is BIO (B- on the first token of every entity); an I- "
+            "after O still opens a span, but two entities of one type side by side (I-PER I-PER) are read as ONE "
+            "span, and both are lost. Write B- on each entity's first token." % (
+                opened, spans, ", ".join(map(str, lines)), ", ..." if opened > len(lines) else ""),
+            kind="spans opened by I-")
+
+
 def _describe_label(label, count, numbers, labels, aliases, label_sets, own):
     """One label outside the set, for :func:`_check_labels`: shown, count, first lines, and a hint."""
     shown = "'' (an empty label)" if not label else quoted(label, 60)
@@ -705,7 +742,10 @@ class TokenLabelsKind(TextKind):
         lengths = [len(tokens) for tokens, _ in ref.sentences]
         aligned, first_bad = align_blocks(blocks, lengths)
         self._report_alignment(blocks, lengths, aligned, first_bad, log)
-        bad = _check_labels([item for block in blocks for item in block], ref.labels, log, task, ref.lang)
+        flat = [item for block in blocks for item in block]
+        bad = _check_labels(flat, ref.labels, log, task, ref.lang)
+        if getattr(task, "metric", None) == "span_f1":
+            check_span_openings(blocks, flat, log)
         return [None if sent is None else [None if label in bad else label for _, label in sent] for sent in aligned]
 
     def _report_alignment(self, blocks, lengths, aligned, first_bad, log):
