@@ -1,0 +1,207 @@
+"""Issue 24, the trial run again: classes of mistakes that cost score with no word before, generated, each with
+its message (quoted), its position and the unchanged score (the check switched off gives the same scores).
+
+1. candidates that can never match: whitespace around a lemma or gap candidate (a line read with its newline,
+   padding), or the input's gap marker (``[MASK]``) offered as an answer (ST2024);
+2. BIO files written in the IO or IOB1 scheme: entity spans opened by ``I-`` (LinCE's NER);
+3. scores whose single highest value is on the same sentence in (nearly) every set: scores sorted from highest
+   to lowest, or written in another order than the set's sentences (SpanglishEval).
+"""
+import os
+import random
+import shutil
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import st2024
+from evalkit import choice, inventory, lines, scoring
+from evalkit.scoring import evaluate
+from lince_helpers import build_sample_reference, gold_submission, lince, sample_gold, write_files
+from test_message_classes import SETTINGS, as_prediction, sentences, submission, write_release
+from test_warning_classes import fill_mask_release, gap_golds, of_file
+
+LAT_LEMMA = "lemmatisation/lat.json"
+
+
+# --------------------------------------------------------------------------- 1. candidates that never match
+
+@settings(**SETTINGS)
+@given(sents=sentences, pad=st.sampled_from(["\n", " ", "\t", "\r\n"]), padded=st.integers(1, 4))
+def test_lemmas_with_whitespace_around_them_get_one_warning(tmp_path_factory, monkeypatch, sents, pad, padded):
+    root = str(tmp_path_factory.mktemp("padded"))
+    refs = write_release(root, sents)
+    pred = as_prediction(refs)
+    items = sum(len(sent) for sent in pred[LAT_LEMMA])
+    shown, count = None, 0
+    for sent in pred[LAT_LEMMA]:
+        for token in sent:
+            if count < padded:
+                token[1] = [token[1][0] + pad] + list(token[1][1:]) if type(token[1]) is list else token[1] + pad
+                shown = shown or (token[1][0] if type(token[1]) is list else token[1])
+                count += 1
+    sub = submission(root, pred)
+    report = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
+    found = of_file(report["messages"], LAT_LEMMA, "can never match")
+    assert len(found) == 1 and found[0]["severity"] == "warning", report["messages"]
+    text = found[0]["text"]
+    assert text.startswith("%d of %d item%s hold a candidate that can never match: " % (
+        count, items, "" if items == 1 else "s")), text
+    assert "whitespace around a candidate (a line read with its newline, padding)" in text
+    assert "strip each candidate" in text
+    assert found[0]["where"] == "sentence 1, token 1 ($[0][0][1])"
+    with monkeypatch.context() as patch:
+        patch.setattr(inventory, "check_unmatchable_candidates", lambda *args, **kwargs: None)
+        quiet = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
+    assert quiet["scores"] == report["scores"]
+    assert not of_file(quiet["messages"], LAT_LEMMA, "can never match")
+
+
+@settings(**SETTINGS)
+@given(gaps=gap_golds, how=st.sampled_from(["marker", "padded", "blank char"]))
+def test_the_gap_marker_or_padding_as_a_candidate_gets_one_warning(tmp_path_factory, monkeypatch, gaps, how):
+    """``"[MASK]"`` or ``" word "`` offered for a word gap: one warning; one space for a character gap: none."""
+    root = str(tmp_path_factory.mktemp("marker"))
+    char = how == "blank char"
+    task, value = fill_mask_release(root, gaps, char=char)
+    total = sum(map(len, gaps))
+    if how == "marker":
+        pred = [dict(sent, masked_tokens=[["[MASK]", g] for g in sent["masked_tokens"]]) for sent in value]
+    elif how == "padded":
+        pred = [dict(sent, masked_tokens=[[" %s " % g] for g in sent["masked_tokens"]]) for sent in value]
+    else:
+        pred = [dict(sent, masked_tokens=[[" ", g[:1]] for g in sent["masked_tokens"]]) for sent in value]
+    sub = submission(root, {"%s/lat.json" % task: pred})
+    report = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
+    found = of_file(report["messages"], "%s/lat.json" % task, "can never match")
+    assert len(found) == (0 if char else 1), report["messages"]
+    if found:
+        text = found[0]["text"]
+        assert text.startswith("%d of %d item%s hold a candidate that can never match: " % (
+            total, total, "" if total == 1 else "s")), text
+        assert found[0]["where"] == "sentence 1, mask 1 ($[0][\"masked_tokens\"][0])"
+        if how == "marker":
+            assert "'[MASK]' (%d time%s)" % (total, "" if total == 1 else "s") in text
+            assert "predict the hidden word or character, not the marker '[MASK]'" in text
+        else:
+            assert "strip each candidate ('%s', not ' %s ')" % (gaps[0][0], gaps[0][0]) in text
+    with monkeypatch.context() as patch:
+        patch.setattr(inventory, "check_unmatchable_candidates", lambda *args, **kwargs: None)
+        assert scoring.evaluate(st2024, os.path.join(root, "ref"), sub)["scores"] == report["scores"]
+
+
+# --------------------------------------------------------------------------- 2. IO / IOB1 tags in a BIO file
+
+@pytest.fixture(scope="module")
+def lince_ref(tmp_path_factory):
+    out = tmp_path_factory.mktemp("trial_lince_ref")
+    build_sample_reference(out)
+    return os.path.join(str(out), "dev")
+
+
+NER = [(task, pair) for task, pair in lince.DATASETS if task.metric == "span_f1"]
+
+
+def _io_scheme(text, share):
+    """``text`` (one label a line) with the first ``share`` of its ``B-`` labels written ``I-``."""
+    rows = text.split("\n")
+    b_rows = [i for i, row in enumerate(rows) if row.startswith("B-")]
+    for i in b_rows[:int(round(share * len(b_rows)))]:
+        rows[i] = "I-" + rows[i][2:]
+    return "\n".join(rows)
+
+
+def _spans(text):
+    """(spans opened by I-, spans) of a BIO file's text, sentence by sentence (blank lines)."""
+    opened = spans = 0
+    for block in text.strip("\n").split("\n\n"):
+        previous = "O"
+        for label in block.split("\n"):
+            if label.startswith("B-") or (label.startswith("I-") and (previous[:2] not in ("B-", "I-") or
+                                                                       previous[2:] != label[2:])):
+                spans += 1
+                opened += label.startswith("I-")
+            previous = label
+    return opened, spans
+
+
+@settings(**SETTINGS)
+@given(which=st.integers(0, 10), share=st.floats(0.0, 1.0))
+def test_spans_opened_by_i_get_one_warning(tmp_path_factory, monkeypatch, lince_ref, which, share):
+    task, pair = NER[which % len(NER)]
+    name = lince.SUBMISSION_FILE.format(task=task.key, lang=pair)
+    gold = gold_submission(sample_gold("dev"))[name]
+    text = _io_scheme(gold, share)
+    folder = str(tmp_path_factory.mktemp("io"))
+    shutil.rmtree(folder)
+    sub = write_files(folder, {name: text})
+    report = evaluate(lince, lince_ref, sub)
+    found = [m for m in report["messages"] if m["file"] == name and "open with I- rather than B-" in m["text"]]
+    opened, spans = _spans(text)
+    expected = opened and opened >= lines.I_OPENING_SHARE * spans
+    assert len(found) == (1 if expected else 0), (opened, spans, report["messages"])
+    if found:
+        first = next(n for n, row in enumerate(text.split("\n"), 1) if row.startswith("I-") and (
+            n == 1 or text.split("\n")[n - 2][2:] != row[2:] or text.split("\n")[n - 2][:2] not in ("B-", "I-")))
+        assert found[0]["severity"] == "warning" and found[0]["where"] == "line %d" % first
+        assert found[0]["text"].startswith("%d of %d entity spans open with I- rather than B- (lines %d" % (
+            opened, spans, first)), found[0]["text"]
+        assert "looks written in the IO or IOB1 scheme" in found[0]["text"]
+        assert "Write B- on each entity's first token." in found[0]["text"]
+    with monkeypatch.context() as patch:
+        patch.setattr(lines, "check_span_openings", lambda *args: None)
+        quiet = evaluate(lince, lince_ref, sub)
+    assert quiet["scores"] == report["scores"]
+
+
+def test_the_gold_itself_never_gets_the_io_warning(tmp_path, lince_ref):
+    sub = write_files(tmp_path / "gold", gold_submission(sample_gold("dev")))
+    report = evaluate(lince, lince_ref, sub)
+    assert not [m for m in report["messages"] if "open with I- rather than B-" in m["text"]]
+
+
+# --------------------------------------------------------------------------- 3. the same top sentence everywhere
+
+@settings(**SETTINGS)
+@given(seed=st.integers(0, 10 ** 6), same=st.integers(0, 20), how=st.sampled_from(["sorted", "first", "last"]))
+def test_the_same_top_sentence_in_every_set_gets_one_warning(monkeypatch, seed, same, how):
+    rng = random.Random(seed)
+    reference = [{"id": "dev-%03d" % n, "sentences": ["s%d" % i for i in range(rng.randint(3, 8))],
+                  "gold": 0, "gold_type": "en"} for n in range(20)]
+    data, tops = {}, []
+    for n, entry in enumerate(reference):
+        size = len(entry["sentences"])
+        entry["gold"] = rng.randrange(size)
+        scores = [-rng.random() * 10 - i for i in range(size)]
+        rng.shuffle(scores)
+        if n < same:
+            scores = sorted(scores, reverse=True)
+            if how == "first":   # the top first, the rest in any order
+                scores = scores[:1] + rng.sample(scores[1:], size - 1)
+            elif how == "last":
+                scores = scores[::-1]
+        else:   # the top anywhere but where the mistaken sets put it
+            top = scores.index(max(scores))
+            forbidden = size - 1 if how == "last" else 0
+            if top == forbidden:
+                scores[top], scores[1] = scores[1], scores[top]
+        data[entry["id"]] = scores
+        tops.append(scores.index(max(scores)))
+    answers, messages = choice.parse_submission(data, reference, "predictions.json")
+    common = max(set(tops), key=tops.count)
+    counted = tops.count(common)
+    found = [m for m in messages if "have their highest score on sentence" in m.text]
+    expected = counted >= choice.SAME_INDEX_SHARE * 20
+    assert len(found) == (1 if expected else 0), [str(m) for m in messages]
+    if found:
+        text = found[0].text
+        assert found[0].severity == "warning" and found[0].where.startswith("set dev-0")
+        assert text.startswith("%d of the 20 sets answered with scores have their highest score on sentence %d" % (
+            counted, common)), text
+        assert ("sorted from highest to lowest" in text) == (how == "sorted" or any(
+            s == sorted(s, reverse=True) for s in data.values()))
+        assert "Give the i-th score to the i-th sentence of the set" in text
+    with monkeypatch.context() as patch:
+        patch.setattr(choice, "_same_top_warning", lambda *args: None)
+        quiet, _ = choice.parse_submission(data, reference, "predictions.json")
+    assert choice.evaluate(reference, answers) == choice.evaluate(reference, quiet)
