@@ -2,7 +2,8 @@
 its message (quoted), its position and the unchanged score (the check switched off gives the same scores).
 
 1. candidates that can never match: whitespace around a lemma or gap candidate (a line read with its newline,
-   padding), or the input's gap marker (``[MASK]``) offered as an answer (ST2024);
+   padding), the input's gap marker (``[MASK]``) offered as an answer, a subword tokeniser's piece (``##ulat``)
+   left undecoded (ST2024);
 2. BIO files written in the IO or IOB1 scheme: entity spans opened by ``I-`` (LinCE's NER);
 3. scores whose single highest value is on the same sentence in (nearly) every set: scores sorted from highest
    to lowest, or written in another order than the set's sentences (SpanglishEval).
@@ -87,6 +88,37 @@ def test_the_gap_marker_or_padding_as_a_candidate_gets_one_warning(tmp_path_fact
             assert "strip each candidate ('%s', not ' %s ')" % (gaps[0][0], gaps[0][0]) in text
     with monkeypatch.context() as patch:
         patch.setattr(inventory, "check_unmatchable_candidates", lambda *args, **kwargs: None)
+        assert scoring.evaluate(st2024, os.path.join(root, "ref"), sub)["scores"] == report["scores"]
+
+
+@settings(**SETTINGS)
+@given(gaps=gap_golds, mark=st.sampled_from(["##", "\u2581", "\u0120"]), share=st.floats(0.0, 1.0))
+def test_subword_pieces_as_candidates_get_one_warning(tmp_path_factory, monkeypatch, gaps, mark, share):
+    """A tokeniser's piece (``"##ulat"``, ``"\u2581cadulat"``) offered for a word gap: one warning past a share."""
+    root = str(tmp_path_factory.mktemp("pieces"))
+    task, value = fill_mask_release(root, gaps, char=False)
+    total = sum(map(len, gaps))
+    marked = int(round(share * total))
+    pred, seen = [], 0
+    for sent in value:
+        cands = []
+        for gold in sent["masked_tokens"]:
+            cands.append([mark + gold, gold] if seen < marked else [gold])
+            seen += 1
+        pred.append(dict(sent, masked_tokens=cands))
+    sub = submission(root, {"%s/lat.json" % task: pred})
+    report = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
+    found = of_file(report["messages"], "%s/lat.json" % task, "subword tokeniser's piece")
+    expected = marked and marked >= inventory.SUBWORD_SHARE * total
+    assert len(found) == (1 if expected else 0), (marked, total, report["messages"])
+    if found:
+        text = found[0]["text"]
+        assert text.startswith("%d of %d item%s hold a subword tokeniser's piece as a candidate: " % (
+            marked, total, "" if total == 1 else "s")), text
+        assert "Decode the pieces into text" in text
+        assert found[0]["where"] == "sentence 1, mask 1 ($[0][\"masked_tokens\"][0])"
+    with monkeypatch.context() as patch:
+        patch.setattr(inventory, "check_subword_pieces", lambda *args, **kwargs: None)
         assert scoring.evaluate(st2024, os.path.join(root, "ref"), sub)["scores"] == report["scores"]
 
 

@@ -556,6 +556,38 @@ def check_unmatchable_candidates(pred, log, where, markers=()):
           kind="candidate that can never match")
 
 
+#: The marks that subword tokenisers put on their pieces (WordPiece ``##``, SentencePiece ``\u2581``, byte-level BPE
+#: ``\u0120``): a candidate still carrying one is a token id's text, not a word; it never matches.
+_SUBWORD = re.compile("(?:^|\x00)(?:##|\u2581|\u0120)")
+#: Subword pieces are reported when at least this share of the items has one (``\u0120`` may begin a real word).
+SUBWORD_SHARE = 0.1
+
+
+def check_subword_pieces(pred, log, where):
+    """One warning when at least :data:`SUBWORD_SHARE` of the items of ``pred`` (per sentence one candidate sequence
+    per item, None for a sentence not scored) hold a candidate that is a subword tokeniser's piece (``"##ulat"``,
+    ``"\u2581cadulat"``): the model's vocabulary entry, never equal to the gold. A file without one costs one set
+    of its distinct candidates and one regular-expression scan. ``where(si, ti)``: a position."""
+    try:   # C-level: the distinct candidates
+        distinct = set(chain.from_iterable(chain.from_iterable(filter(None, pred))))
+    except TypeError:   # not the shape the kinds return: nothing to say here
+        return
+    strings = [c for c in distinct if type(c) is str]
+    if not _SUBWORD.search("\x00".join(strings)):
+        return
+    pieces = frozenset(c for c in strings if _SUBWORD.match(c))
+    tally, items = _tally_items(pred, lambda cands: next((c for c in cands if c in pieces), None))
+    if not tally.tokens or tally.tokens < SUBWORD_SHARE * items:
+        return
+    first = next(iter(tally.first.values()))
+    _warn(log, where(*first), "%s of %s hold a subword tokeniser's piece as a candidate: %s. A piece that still "
+          "carries its tokeniser's mark (## of WordPiece, U+2581 of SentencePiece, U+0120 of byte-level BPE) is a "
+          "vocabulary entry, never equal to the gold. Decode the pieces into text (the tokeniser's decode or "
+          "convert_tokens_to_string) and give whole words." % (
+              "{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2)),
+          kind="subword tokeniser pieces")
+
+
 # --------------------------------------------------------------------------- the unit of a gap
 
 #: Whole words for character gaps are reported when at least this share of the gaps has one (a few gaps may hide

@@ -615,6 +615,7 @@ class CandidatesKind(PairKind):
         """Candidates joined into one string (``"a|b|c"``): one warning; no candidate at all: one error."""
         labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where)
         labels.check_unmatchable_candidates(pred, log, _lemma_where)
+        labels.check_subword_pieces(pred, log, _lemma_where)
         labels.check_no_candidate(pred, log, _lemma_where)
 
     def score(self, ref, pred, task):
@@ -917,6 +918,7 @@ class FillMaskKind(Kind):
         labels.check_gap_units(pred, log, task, _mask_where)
         marker = getattr(task, "mask_marker", None)
         labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else ())
+        labels.check_subword_pieces(pred, log, _mask_where)
         labels.check_no_candidate(pred, log, _mask_where)
 
     def scorable(self, ref):
