@@ -6,8 +6,11 @@ its message (quoted), its position and the unchanged score (the check switched o
    left undecoded (ST2024);
 2. BIO files written in the IO or IOB1 scheme: entity spans opened by ``I-`` (LinCE's NER);
 3. scores whose single highest value is on the same sentence in (nearly) every set: scores sorted from highest
-   to lowest, or written in another order than the set's sentences (SpanglishEval).
+   to lowest, or written in another order than the set's sentences (SpanglishEval);
+4. a did-you-mean for misnamed per-document files that names the document in the phase's letter case, so the
+   suggested name scores (SCATE; before, it kept the participant's case and still scored 0).
 """
+import io
 import os
 import random
 import shutil
@@ -20,7 +23,7 @@ from evalkit import choice, inventory, lines, scoring
 from evalkit.scoring import evaluate
 from lince_helpers import build_sample_reference, gold_submission, lince, sample_gold, write_files
 from test_message_classes import SETTINGS, as_prediction, sentences, submission, write_release
-from test_warning_classes import fill_mask_release, gap_golds, of_file
+from test_warning_classes import SCATE_SAMPLE, _scate, _zip, fill_mask_release, gap_golds, of_file
 
 LAT_LEMMA = "lemmatisation/lat.json"
 
@@ -237,3 +240,51 @@ def test_the_same_top_sentence_in_every_set_gets_one_warning(monkeypatch, seed, 
         patch.setattr(choice, "_same_top_warning", lambda *args: None)
         quiet, _ = choice.parse_submission(data, reference, "predictions.json")
     assert choice.evaluate(reference, answers) == choice.evaluate(reference, quiet)
+
+
+# --------------------------------------------------------------------------- 4. a did-you-mean in the phase's case
+
+@settings(**dict(SETTINGS, max_examples=8))
+@given(lowered=st.sets(st.integers(0, 5), min_size=1), every=st.booleans())
+def test_a_document_did_you_mean_keeps_the_phase_letter_case(tmp_path_factory, lowered, every):
+    """Files named in lower case (the document and the pattern): the did-you-mean names the document as the phase
+    writes it, so the suggested name scores (before: the participant's lower-case document, which scores 0)."""
+    from evalkit.layout import NothingToScore
+    scate, scate_data, reference = _scate()
+    root = str(tmp_path_factory.mktemp("scate_case"))
+    reference.build(SCATE_SAMPLE, root)
+    ref = os.path.join(root, "dev")
+    docs = scate_data.documents(SCATE_SAMPLE, "dev")
+    lowered = set(range(len(docs))) if every else set(i % len(docs) for i in lowered)
+    gold = dict((doc, io.open(scate_data.gold_path(os.path.join(SCATE_SAMPLE, "train_dev", "AQUAINT"), doc),
+                              encoding="utf-8").read()) for doc in docs)
+    members = dict((scate_data.submission_name(doc).lower() if i in lowered else scate_data.submission_name(doc),
+                    gold[doc]) for i, doc in enumerate(docs))
+    first = min(lowered)
+    wrong, right = scate_data.submission_name(docs[first]).lower(), scate_data.submission_name(docs[first])
+    hint = "Did you mean %s for %s" % (right, wrong)
+    path = _zip(os.path.join(root, "s.zip"), members)
+    if len(lowered) == len(docs):
+        with pytest.raises(NothingToScore) as caught:
+            scoring.evaluate(scate, ref, path)
+        assert hint in str(caught.value), str(caught.value)
+        fixed = dict((right if name == wrong else name, text) for name, text in members.items())
+        after = scoring.evaluate(scate, ref, _zip(os.path.join(root, "f.zip"), fixed))
+        assert not [m for m in after["messages"] if wrong in m["text"]]
+        return
+    report = scoring.evaluate(scate, ref, path)
+    found = [m for m in report["messages"] if "not named like" in m["text"]]
+    assert len(found) == 1 and found[0]["severity"] == "warning", report["messages"]
+    assert found[0]["file"] == wrong and hint in found[0]["text"], found[0]
+    assert found[0]["text"].startswith("%d file(s) not named like <doc>/<doc>.TimeNorm.system.completed.xml "
+                                       "(ignored)" % len(lowered))
+    # the hint changes no score: the lower-case files are ignored as before, as if absent
+    kept = dict((scate_data.submission_name(doc), gold[doc]) for i, doc in enumerate(docs) if i not in lowered)
+    assert report["scores"] == scoring.evaluate(scate, ref, _zip(os.path.join(root, "k.zip"), kept))["scores"]
+
+
+def test_document_name_hint_without_known_names_is_unchanged():
+    hint = lines.document_name_hint(["d1/d1.gold.xml"], "{doc}/{doc}.system.xml")
+    assert hint == "Did you mean d1/d1.system.xml for d1/d1.gold.xml?"
+    assert lines.document_name_hint(["d1/d1.gold.xml"], "{doc}/{doc}.system.xml", ["D1"]) == \
+        "Did you mean D1/D1.system.xml for d1/d1.gold.xml?"

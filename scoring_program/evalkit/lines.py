@@ -126,9 +126,11 @@ def _document_stem(name):
     return ".".join(pieces) if pieces != [base] or "." not in base else ""
 
 
-def document_name_hint(names, pattern):
+def document_name_hint(names, pattern, known=None):
     """What a list of member ``names`` that a per-document ``pattern`` does not match probably meant: "" or a
     sentence with the first renaming and how many more names it fits (names with the pattern's extension).
+    ``known``: the phase's document names (public: the test texts are released), or None; a stem that differs
+    from one of them only in letter case is written as the phase writes it, so the suggested name scores.
 
     >>> document_name_hint(["d1/d1.gold.xml", "d2/d2.gold.xml", "notes.txt"], "{doc}/{doc}.system.xml")
     'Did you mean d1/d1.system.xml for d1/d1.gold.xml (and the same for 1 more of these files)?'
@@ -137,7 +139,9 @@ def document_name_hint(names, pattern):
     """
     extension = "." + pattern.rsplit(".", 1)[-1].lower() if "." in pattern.rsplit("/", 1)[-1] else ""
     unpacked = [(n, (naming.compressed(n) or (n,))[0]) for n in names]   # d/d.xml.gz stands for d/d.xml
-    renamed = [(name, pattern.replace("{doc}", stem)) for name, stem in ((n, _document_stem(u)) for n, u in unpacked)
+    cased = dict((doc.lower(), doc) for doc in known or ())
+    renamed = [(name, pattern.replace("{doc}", cased.get(stem.lower(), stem)))
+               for name, stem in ((n, _document_stem(u)) for n, u in unpacked)
                if stem and (naming.compressed(name) or (name,))[0].lower().endswith(extension)]
     if not renamed:
         return ""
@@ -148,12 +152,14 @@ def document_name_hint(names, pattern):
                                             if len(renamed) > 1 else "")
 
 
-def _unmatched_documents(names, pattern, messages):
-    """One warning for every member name that the per-document ``pattern`` does not match (ignored)."""
+def _unmatched_documents(names, pattern, messages, known_documents=None):
+    """One warning for every member name that the per-document ``pattern`` does not match (ignored);
+    ``known_documents`` as for :func:`find_named_files`."""
     if names:
         messages.append(Message(names[0], WARNING, "layout", "%d file(s) not named like %s (ignored): %s. %s"
                                 % (len(names), pattern.replace("{doc}", "<doc>"), _listed(names),
-                                   document_name_hint(names, pattern))))
+                                   document_name_hint(names, pattern,
+                                                      known_documents() if known_documents else None))))
 
 
 def reference_name(competition, task, lang):
@@ -270,8 +276,11 @@ def _unexpected_file(rel, declared, aliases):
                    "the zip.%s" % (": " + why if why else "", declared[0], hint))
 
 
-def find_named_files(source, competition, pairs, messages):
+def find_named_files(source, competition, pairs, messages, known_documents=None):
     """Recognise the files of ``source`` against the declared names of the scored ``pairs``.
+
+    ``known_documents``: a function giving the phase's document names (read only when no per-document file is
+    found, for the did-you-mean of :func:`document_name_hint`), or None.
 
     Returns a :class:`~evalkit.layout.Submission` (``files[(task folder, lang)] = path``); every other
     name gets a message (did-you-mean, or "not scored in this phase"), up to
@@ -287,12 +296,13 @@ def find_named_files(source, competition, pairs, messages):
     documents, names = _claim_documents(names, pairs, files, ignored)
     patterns = [task.documents for task, _ in pairs if getattr(task, "documents", None)]
     if patterns and len(patterns) == len(pairs):   # only per-document files are expected: one message for the rest
-        _unmatched_documents(names, patterns[0], messages)
+        _unmatched_documents(names, patterns[0], messages, known_documents)
         ignored.close()
         if not documents:
             raise NothingToScore("no file named like %s was found in the submission (%d file(s) found%s). %s"
                                  % (patterns[0].replace("{doc}", "<doc>"), len(names),
-                                    (": " + _listed(names)) if names else "", document_name_hint(names, patterns[0])))
+                                    (": " + _listed(names)) if names else "", document_name_hint(
+                                        names, patterns[0], known_documents() if known_documents else None)))
         names = []
     prefix = _wrapping_prefix(names, expected)
     if prefix:

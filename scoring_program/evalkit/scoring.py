@@ -410,7 +410,8 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     messages = []
     source = open_source(submission_path, limits, messages)
     if named:
-        submission = lines.find_named_files(source, competition, pairs, messages)
+        submission = lines.find_named_files(source, competition, pairs, messages,
+                                            lambda: _document_names(competition, pairs, paths))
     else:
         submission = find_submission_files(source, set(paths), set(tasks), competition.LANGUAGES,
                                            getattr(competition, "LANGUAGE_ALIASES", {}), messages)
@@ -463,6 +464,20 @@ def split_report(report, manifest, competition):
         for entry in report["entries"]:
             entry["score"] = None
             entry["components"] = {}
+
+
+def _document_names(competition, pairs, paths):
+    """The document names of the first per-document reference file of ``pairs`` (public names: the phase's input
+    texts), for a did-you-mean that keeps their letter case; [] when there is none or it cannot be read."""
+    for task, lang in pairs:
+        if getattr(task, "documents", None):
+            try:
+                ref = load_reference(task, lang, paths[(task.folder, lang)], competition, hashlib.sha256(),
+                                     gold=False)
+            except ReferenceError:
+                return []
+            return list(getattr(ref, "by_name", ()))
+    return []
 
 
 def floor_messages(ref_dir, entries, tasks):
