@@ -299,9 +299,10 @@ def find_gold(split, explicit=None):
 
 def gold_check(report, submission, gold_dir, competition, scoring):
     """Score ``submission`` against the development gold ``gold_dir`` and add to ``report`` (the public-reference
-    check) the files at or below the floor (the scoring program's evalkit/floor.py) and, as ``gold_scores``, the
+    check) the files at or below the floor (the scoring program's evalkit/floor.py), the messages that only the
+    gold can give (evalkit/blank.py: rows without a label of their own given one) and, as ``gold_scores``, the
     score of each file; only files whose public check found their sentence count right are judged."""
-    from evalkit import floor, layout
+    from evalkit import blank, floor, layout
     try:
         scored = scoring.evaluate(competition, gold_dir, submission, details=False)
     except (layout.NothingToScore, layout.ReferenceError):
@@ -311,7 +312,8 @@ def gold_check(report, submission, gold_dir, competition, scoring):
                and entry["sentences"] == checked[entry["file"]]["sentences"]]
     warnings = floor.check_report({"entries": entries}, os.path.join(gold_dir, floor.FILE_NAME), competition,
                                   scoring.KINDS)
-    report["messages"] = report["messages"] + warnings
+    said = [m for m in blank.gold_messages(scored) if m["file"] in checked]   # what only the gold shows
+    report["messages"] = report["messages"] + said + warnings
     report["gold_scores"] = dict((entry["file"], entry["score"]) for entry in entries)
     return report
 

@@ -8,7 +8,10 @@ its message (quoted), its position and the unchanged score (the check switched o
 3. scores whose single highest value is on the same sentence in (nearly) every set: scores sorted from highest
    to lowest, or written in another order than the set's sentences (SpanglishEval);
 4. a did-you-mean for misnamed per-document files that names the document in the phase's letter case, so the
-   suggested name scores (SCATE; before, it kept the participant's case and still scored 0).
+   suggested name scores (SCATE; before, it kept the participant's case and still scored 0);
+5. rows the task declares without a label of their own (ST2024's multiword-token rows, gold ``_``) given a tag or
+   a lemma: said where the gold is public (the development phase and the kit's validator on valid), never where
+   it is hidden.
 """
 import io
 import os
@@ -19,11 +22,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import st2024
-from evalkit import choice, inventory, lines, scoring
+from evalkit import blank, choice, inventory, lines, scoring
 from evalkit.scoring import evaluate
 from lince_helpers import build_sample_reference, gold_submission, lince, sample_gold, write_files
 from test_message_classes import SETTINGS, as_prediction, sentences, submission, write_release
-from test_warning_classes import SCATE_SAMPLE, _scate, _zip, fill_mask_release, gap_golds, of_file
+from test_warning_classes import SCATE_SAMPLE, _scate, _zip, fill_mask_release, gap_golds, of_file, write_json
 
 LAT_LEMMA = "lemmatisation/lat.json"
 
@@ -288,3 +291,55 @@ def test_document_name_hint_without_known_names_is_unchanged():
     assert hint == "Did you mean d1/d1.system.xml for d1/d1.gold.xml?"
     assert lines.document_name_hint(["d1/d1.gold.xml"], "{doc}/{doc}.system.xml", ["D1"]) == \
         "Did you mean D1/D1.system.xml for d1/d1.gold.xml?"
+
+
+# --------------------------------------------------------------------------- 5. rows without a label of their own
+
+TAGS = ("NOUN", "VERB", "ADJ", "ADP", "DET")
+
+
+@settings(**SETTINGS)
+@given(seed=st.integers(0, 10 ** 6), given_label=st.sampled_from(["X", "ADP", "form"]),
+       public=st.booleans(), task=st.sampled_from(["pos_tagging", "lemmatisation"]))
+def test_rows_whose_gold_is_blank_given_a_label_get_one_warning_where_the_gold_is_public(
+        tmp_path_factory, monkeypatch, seed, given_label, public, task):
+    """A multiword-token row (gold ``_``) given a tag or a lemma: one warning on the development phase (public
+    gold), none where the gold is hidden; the same scores either way."""
+    rng = random.Random(seed)
+    root = str(tmp_path_factory.mktemp("blank"))
+    ref_dir = os.path.join(root, "ref")
+    sents = []
+    for _ in range(rng.randint(2, 6)):
+        sents.append([("w%d" % rng.randrange(50), rng.choice(TAGS)) for _ in range(rng.randint(2, 7))])
+    blanks = []
+    for si, sent in enumerate(sents):
+        if rng.random() < 0.6 or si == 0:
+            ti = rng.randrange(len(sent))
+            sent[ti] = (sent[ti][0], "_")
+            blanks.append((si, ti))
+    gold = [[[form, tag if task == "pos_tagging" else (form if tag != "_" else "_")] for form, tag in sent]
+            for sent in sents]
+    write_json(os.path.join(ref_dir, task, "lat.json"), gold)
+    write_json(os.path.join(ref_dir, "phase.json"), {"phase": "dev" if public else "test",
+                                                     "gold": "public" if public else "hidden"})
+    pred = [[[form, (label if task == "pos_tagging" else [label])] for form, label in sent] for sent in gold]
+    changed = blanks[:max(1, len(blanks) // 2)]
+    for si, ti in changed:
+        value = pred[si][ti][0] if given_label == "form" else given_label
+        pred[si][ti][1] = value if task == "pos_tagging" else [value]
+    sub = submission(root, {"%s/lat.json" % task: pred})
+    report = scoring.evaluate(st2024, ref_dir, sub)
+    found = of_file(report["messages"], "%s/lat.json" % task, blank.MARK)
+    assert len(found) == (1 if public else 0), report["messages"]
+    if found:
+        text = found[0]["text"]
+        si, ti = changed[0]
+        assert found[0]["severity"] == "warning" and found[0]["where"] == "sentence %d, token %d ($[%d][%d][1])" % (
+            si + 1, ti + 1, si, ti)
+        assert text.startswith("%d of the %d rows whose gold is '_' (multiword-token rows such as 4-5" % (
+            len(changed), len(blanks))), text
+        assert "These rows have no label of their own and score only with '_': give them '_'." in text
+    with monkeypatch.context() as patch:
+        patch.setattr(blank, "check_blank_rows", lambda *args: None)
+        assert scoring.evaluate(st2024, ref_dir, sub)["scores"] == report["scores"]
+

@@ -420,6 +420,8 @@ class PairKind(Kind):
 class TaggingKind(PairKind):
     """One label per token; accuracy and macro-F1 per sentence."""
 
+    #: The position of a token's value in a message (:mod:`evalkit.blank`).
+    item_where = staticmethod(_tag_where)
     name = "tagging"
     value_label = "tag"
     #: What usually puts a file of this kind at its floor (evalkit/floor.py).
@@ -599,6 +601,8 @@ class CandidatesKind(PairKind):
     """Up to N ranked candidates per token (lemmas); acc@1 and acc@3 per sentence."""
 
     name = "candidates"
+    #: The position of a token's value in a message (:mod:`evalkit.blank`).
+    item_where = staticmethod(_lemma_where)
     value_label = "candidates"
     floor_causes = ("the candidates of another token (shifted by one), the form copied where its lemma is "
                     "expected, several candidates joined into one string, the best candidate last")

@@ -11,7 +11,7 @@ import hashlib
 import os
 from collections import OrderedDict
 
-from . import __version__, choice, fingerprint, floor, inventory, keys, lines, metrics, policy, split
+from . import __version__, blank, choice, fingerprint, floor, inventory, keys, lines, metrics, policy, split
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes, read_optional_json
@@ -208,7 +208,7 @@ def _failed_entry(task, lang, status, name=None):
 
 
 def score_file(task, lang, ref, submission, limits, messages, other=None, name=None, per_sentence=False,
-               details=True, inventories=None, part=None):
+               details=True, inventories=None, part=None, public_gold=False):
     """Score one (task, language) file of ``submission`` against parsed ``ref``; return its entry dict.
 
     ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None. ``name``: the
@@ -222,6 +222,8 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
     (the declared inventory alone); a JSON prediction outside it gets warnings, never another score.
     ``part``: the file's :class:`evalkit.split.Part` in a test phase split into parts (None: every item scored):
     the whole prediction is read and checked, only the part's items are scored (or, blind, only counted).
+    ``public_gold``: the phase's gold is public (its ``phase.json``): the checks that read the gold run
+    (:mod:`evalkit.blank`); never where the gold is hidden.
     """
     kind = KINDS[task.kind]
     name = name or "%s/%s.json" % (task.folder, lang)
@@ -240,6 +242,8 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
         else:
             pred = _parse_json_prediction(kind, task, lang, ref, submission, limits, name, other, log, messages)
             kind.check_labels(pred, log, task, inventory.for_file(task, lang, inventories))
+            if public_gold and getattr(task, "blank_rows", None) and getattr(kind, "item_where", None):
+                blank.check_blank_rows(ref, pred, task, log, kind.item_where)
     except DataError as err:
         messages.extend(log.close())
         err.message.text += " (%s)" % ZERO_NOTE
@@ -423,6 +427,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     known_hash = reference_cache.get(digest_key) if reference_cache is not None else None
     digest = _SkippedDigest() if known_hash else hashlib.sha256()
     entries, relatives = [], []
+    public_gold = gold and not redacted and policy.read(ref_dir)["gold"] == policy.PUBLIC
     for task, lang in pairs:
         stats = {}
         path = paths[(task.folder, lang)]
@@ -433,7 +438,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
         name = submission_file_name(competition, task, lang) if named else None
         entries.append(score_file(task, lang, ref, submission, file_limits(limits, stats), messages, other,
                                   name=name, per_sentence=per_sentence, details=details, inventories=inventories,
-                                  part=part))
+                                  part=part, public_gold=public_gold))
         del ref
     summary = not_submitted(entries, len(pairs), named)
     if summary is not None:
