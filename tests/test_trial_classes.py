@@ -26,7 +26,8 @@ from evalkit import blank, choice, inventory, lines, scoring
 from evalkit.scoring import evaluate
 from lince_helpers import build_sample_reference, gold_submission, lince, sample_gold, write_files
 from test_message_classes import SETTINGS, as_prediction, sentences, submission, write_release
-from test_warning_classes import SCATE_SAMPLE, _scate, _zip, fill_mask_release, gap_golds, of_file, write_json
+from test_warning_classes import (SCATE_SAMPLE, _scate, _zip, fill_mask_release, gap_golds, gaps_marked, of_file,
+                                  write_json)
 
 LAT_LEMMA = "lemmatisation/lat.json"
 
@@ -101,19 +102,8 @@ def test_the_gap_marker_or_padding_as_a_candidate_gets_one_warning(tmp_path_fact
 @given(gaps=gap_golds, mark=st.sampled_from(["##", "\u2581", "\u0120"]), share=st.floats(0.0, 1.0))
 def test_subword_pieces_as_candidates_get_one_warning(tmp_path_factory, monkeypatch, gaps, mark, share):
     """A tokeniser's piece (``"##ulat"``, ``"\u2581cadulat"``) offered for a word gap: one warning past a share."""
-    root = str(tmp_path_factory.mktemp("pieces"))
-    task, value = fill_mask_release(root, gaps, char=False)
-    total = sum(map(len, gaps))
-    marked = int(round(share * total))
-    pred, seen = [], 0
-    for sent in value:
-        cands = []
-        for gold in sent["masked_tokens"]:
-            cands.append([mark + gold, gold] if seen < marked else [gold])
-            seen += 1
-        pred.append(dict(sent, masked_tokens=cands))
-    sub = submission(root, {"%s/lat.json" % task: pred})
-    report = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
+    root, task, total, marked, sub, report = gaps_marked(tmp_path_factory, gaps, share, False,
+                                                         lambda gold: [mark + gold, gold])
     found = of_file(report["messages"], "%s/lat.json" % task, "subword tokeniser's piece")
     expected = marked and marked >= inventory.SUBWORD_SHARE * total
     assert len(found) == (1 if expected else 0), (marked, total, report["messages"])
