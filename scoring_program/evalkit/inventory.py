@@ -472,14 +472,24 @@ def _tally_items(pred, pick):
     return tally, items
 
 
-def check_joined_candidates(pred, log, max_candidates, where):
+def distinct_candidates(pred):
+    """The distinct candidates of ``pred`` (per sentence one candidate sequence per item, None for a sentence not
+    scored) in one C-level pass, or None when ``pred`` is not that shape: computed once per file and given to each
+    check of candidate strings below (``distinct=``)."""
+    try:
+        return set(chain.from_iterable(chain.from_iterable(filter(None, pred))))
+    except TypeError:
+        return None
+
+
+def check_joined_candidates(pred, log, max_candidates, where, distinct=False):
     """One warning when at least :data:`JOINED_SHARE` of the items of ``pred`` (per sentence one candidate sequence
     per item, None for a sentence not scored) hold several candidates joined into one string (``"a|b|c"``, or a
-    list written as a string): it is one candidate, which never matches. ``where(si, ti)``: a position."""
+    list written as a string): it is one candidate, which never matches. ``where(si, ti)``: a position.
+    ``distinct``: :func:`distinct_candidates` of ``pred`` when the caller has it."""
     sentences = list(filter(None, pred))
-    try:   # C-level: the distinct candidates (strings, or None for one that is not a string)
-        distinct = set(chain.from_iterable(chain.from_iterable(sentences)))
-    except TypeError:   # not the shape the kinds return: nothing to say here
+    distinct = distinct_candidates(pred) if distinct is False else distinct
+    if distinct is None:   # not the shape the kinds return: nothing to say here
         return
     strings = [c for c in distinct if type(c) is str]
     joined_text = "\x00".join(strings)
@@ -518,26 +528,31 @@ def check_joined_candidates(pred, log, max_candidates, where):
 _PADDED = re.compile(r"(?:^|\x00)\s+[^\s\x00]|[^\s\x00]\s+(?:\x00|$)")
 
 
+def _has_whitespace(text):
+    """Whether ``text`` holds a common whitespace character (C-level scans before any regular expression)."""
+    return " " in text or "\n" in text or "\t" in text or "\r" in text or "\u00a0" in text
+
+
 def _unmatchable(candidate, markers):
     """Whether ``candidate`` can never match a gold: whitespace around a non-blank string (a gold never has any;
     one space alone is a valid answer for a character gap) or the input's own gap marker (``[MASK]``)."""
     return candidate in markers or (candidate != candidate.strip() and bool(candidate.strip()))
 
 
-def check_unmatchable_candidates(pred, log, where, markers=()):
+def check_unmatchable_candidates(pred, log, where, markers=(), distinct=False):
     """One warning when candidates of ``pred`` (per sentence one candidate sequence per item, None for a sentence
     not scored) can never match: whitespace left around them (a line read with its newline, a token padded with
     spaces) or the input's gap marker itself (``markers``, a declared fact such as ``("[MASK]",)``) offered as an
-    answer. Candidates are compared as they are, so such a candidate is a lost rank. A file without one costs one
-    set of its distinct candidates and one regular-expression scan. ``where(si, ti)``: a position."""
-    sentences = list(filter(None, pred))
-    try:   # C-level: the distinct candidates
-        distinct = set(chain.from_iterable(chain.from_iterable(sentences)))
-    except TypeError:   # not the shape the kinds return: nothing to say here
+    answer. Candidates are compared as they are, so such a candidate is a lost rank. A file without one costs a
+    few C-level scans of its distinct candidates (``distinct``: :func:`distinct_candidates`, when the caller has it).
+    ``where(si, ti)``: a position."""
+    distinct = distinct_candidates(pred) if distinct is False else distinct
+    if distinct is None:   # not the shape the kinds return: nothing to say here
         return
     strings = [c for c in distinct if type(c) is str]
     marked = distinct.intersection(markers) if markers else ()
-    if not marked and not _PADDED.search("\x00".join(strings)):
+    joined = "\x00".join(strings)
+    if not marked and not (_has_whitespace(joined) and _PADDED.search(joined)):
         return
     bad = frozenset(c for c in strings if _unmatchable(c, markers))
     if not bad:
@@ -563,17 +578,18 @@ _SUBWORD = re.compile("(?:^|\x00)(?:##|\u2581|\u0120)")
 SUBWORD_SHARE = 0.1
 
 
-def check_subword_pieces(pred, log, where):
+def check_subword_pieces(pred, log, where, distinct=False):
     """One warning when at least :data:`SUBWORD_SHARE` of the items of ``pred`` (per sentence one candidate sequence
     per item, None for a sentence not scored) hold a candidate that is a subword tokeniser's piece (``"##ulat"``,
-    ``"\u2581cadulat"``): the model's vocabulary entry, never equal to the gold. A file without one costs one set
-    of its distinct candidates and one regular-expression scan. ``where(si, ti)``: a position."""
-    try:   # C-level: the distinct candidates
-        distinct = set(chain.from_iterable(chain.from_iterable(filter(None, pred))))
-    except TypeError:   # not the shape the kinds return: nothing to say here
+    ``"\u2581cadulat"``): the model's vocabulary entry, never equal to the gold. A file without one costs three
+    C-level scans of its distinct candidates (``distinct``: :func:`distinct_candidates`, when the caller has it).
+    ``where(si, ti)``: a position."""
+    distinct = distinct_candidates(pred) if distinct is False else distinct
+    if distinct is None:   # not the shape the kinds return: nothing to say here
         return
     strings = [c for c in distinct if type(c) is str]
-    if not _SUBWORD.search("\x00".join(strings)):
+    joined = "\x00".join(strings)
+    if ("##" not in joined and "\u2581" not in joined and "\u0120" not in joined) or not _SUBWORD.search(joined):
         return
     pieces = frozenset(c for c in strings if _SUBWORD.match(c))
     tally, items = _tally_items(pred, lambda cands: next((c for c in cands if c in pieces), None))

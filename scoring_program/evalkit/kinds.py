@@ -617,9 +617,10 @@ class CandidatesKind(PairKind):
 
     def check_labels(self, pred, log, task, inventory):
         """Candidates joined into one string (``"a|b|c"``): one warning; no candidate at all: one error."""
-        labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where)
-        labels.check_unmatchable_candidates(pred, log, _lemma_where)
-        labels.check_subword_pieces(pred, log, _lemma_where)
+        distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
+        labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where, distinct=distinct)
+        labels.check_unmatchable_candidates(pred, log, _lemma_where, distinct=distinct)
+        labels.check_subword_pieces(pred, log, _lemma_where, distinct=distinct)
         labels.check_no_candidate(pred, log, _lemma_where)
 
     def score(self, ref, pred, task):
@@ -918,11 +919,12 @@ class FillMaskKind(Kind):
     def check_labels(self, pred, log, task, inventory):
         """Candidates joined into one string (``"a|b|c"``, ``"a b c"``), whole words for character gaps: one
         warning per class; no candidate at all: one error."""
-        labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where)
+        distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
+        labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where, distinct=distinct)
         labels.check_gap_units(pred, log, task, _mask_where)
         marker = getattr(task, "mask_marker", None)
-        labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else ())
-        labels.check_subword_pieces(pred, log, _mask_where)
+        labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else (), distinct=distinct)
+        labels.check_subword_pieces(pred, log, _mask_where, distinct=distinct)
         labels.check_no_candidate(pred, log, _mask_where)
 
     def scorable(self, ref):

@@ -28,6 +28,7 @@ import difflib
 import os
 import re
 from collections import Counter, OrderedDict
+from operator import itemgetter
 
 from . import metrics, naming
 from .kinds import Entry
@@ -578,7 +579,7 @@ def check_span_openings(blocks, flat, log):
     (``I-PER I-PER``) are one span, so both are lost; the gold writes ``B-`` on every entity's first token.
     ``blocks``: the file's sentences of ``(line number, label)``; ``flat``: the same items in one list. A file
     without an ``I-`` label costs one C-level scan."""
-    if "\x00I-" not in "\x00" + "\x00".join([label for _, label in flat]):
+    if "\x00I-" not in "\x00" + "\x00".join(map(itemgetter(1), flat)):
         return
     spans = opened = 0
     lines = []
