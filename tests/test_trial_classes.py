@@ -10,8 +10,8 @@ its message (quoted), its position and the unchanged score (the check switched o
 4. a did-you-mean for misnamed per-document files that names the document in the phase's letter case, so the
    suggested name scores (SCATE; before, it kept the participant's case and still scored 0);
 5. rows the task declares without a label of their own (ST2024's multiword-token rows, gold ``_``) given a tag or
-   a lemma: said where the gold is public (the development phase and the kit's validator on valid), never where
-   it is hidden.
+   a lemma: said where the gold is public (the development phase) and by the kit's validator on either split (its
+   gold-less reference writes ``_`` for the input's range rows), never where the gold is hidden.
 """
 import io
 import os
@@ -290,11 +290,13 @@ TAGS = ("NOUN", "VERB", "ADJ", "ADP", "DET")
 
 @settings(**SETTINGS)
 @given(seed=st.integers(0, 10 ** 6), given_label=st.sampled_from(["X", "ADP", "form"]),
-       public=st.booleans(), task=st.sampled_from(["pos_tagging", "lemmatisation"]))
+       phase=st.sampled_from(["public", "hidden", "gold-less"]), task=st.sampled_from(["pos_tagging", "lemmatisation"]))
 def test_rows_whose_gold_is_blank_given_a_label_get_one_warning_where_the_gold_is_public(
-        tmp_path_factory, monkeypatch, seed, given_label, public, task):
+        tmp_path_factory, monkeypatch, seed, given_label, phase, task):
     """A multiword-token row (gold ``_``) given a tag or a lemma: one warning on the development phase (public
-    gold), none where the gold is hidden; the same scores either way."""
+    gold) and in a validator's gold-less reference (whose only labels are the ``_`` of the input's range rows),
+    none where the gold is hidden; the same scores either way."""
+    public = phase != "hidden"
     rng = random.Random(seed)
     root = str(tmp_path_factory.mktemp("blank"))
     ref_dir = os.path.join(root, "ref")
@@ -309,16 +311,20 @@ def test_rows_whose_gold_is_blank_given_a_label_get_one_warning_where_the_gold_i
             blanks.append((si, ti))
     gold = [[[form, tag if task == "pos_tagging" else (form if tag != "_" else "_")] for form, tag in sent]
             for sent in sents]
-    write_json(os.path.join(ref_dir, task, "lat.json"), gold)
-    write_json(os.path.join(ref_dir, "phase.json"), {"phase": "dev" if public else "test",
-                                                     "gold": "public" if public else "hidden"})
+    if phase == "gold-less":   # starting_kit/validate.py's public reference: the input's range rows only
+        write_json(os.path.join(ref_dir, task, "lat.json"),
+                   [[[form, "_" if label == "_" else None] for form, label in sent] for sent in gold])
+    else:
+        write_json(os.path.join(ref_dir, task, "lat.json"), gold)
+        write_json(os.path.join(ref_dir, "phase.json"), {"phase": "dev" if public else "test",
+                                                         "gold": "public" if public else "hidden"})
     pred = [[[form, (label if task == "pos_tagging" else [label])] for form, label in sent] for sent in gold]
     changed = blanks[:max(1, len(blanks) // 2)]
     for si, ti in changed:
         value = pred[si][ti][0] if given_label == "form" else given_label
         pred[si][ti][1] = value if task == "pos_tagging" else [value]
     sub = submission(root, {"%s/lat.json" % task: pred})
-    report = scoring.evaluate(st2024, ref_dir, sub)
+    report = scoring.evaluate(st2024, ref_dir, sub, gold=phase != "gold-less")
     found = of_file(report["messages"], "%s/lat.json" % task, blank.MARK)
     assert len(found) == (1 if public else 0), report["messages"]
     if found:
@@ -331,5 +337,16 @@ def test_rows_whose_gold_is_blank_given_a_label_get_one_warning_where_the_gold_i
         assert "These rows have no label of their own and score only with '_': give them '_'." in text
     with monkeypatch.context() as patch:
         patch.setattr(blank, "check_blank_rows", lambda *args: None)
-        assert scoring.evaluate(st2024, ref_dir, sub)["scores"] == report["scores"]
+        assert scoring.evaluate(st2024, ref_dir, sub, gold=phase != "gold-less")["scores"] == report["scores"]
+
+
+def test_the_validator_builds_the_range_rows_label_from_the_input():
+    """starting_kit/validate.py's public reference holds ``_`` for the input's range rows (``4-5``), ``null``
+    elsewhere: the blank-rows check then runs on the test split, from public data only."""
+    from test_message_classes import V
+    pos = st2024.TASKS_BY_FOLDER["pos_tagging"]
+    rows = [["1", "li"], ["2-3", "del"], ["2", "de"], ["3", "le"]]
+    assert V.public_tagging(pos, [rows]) == [[["li", None], ["del", "_"], ["de", None], ["le", None]]]
+    morph = st2024.TASKS_BY_FOLDER["morph_features"]
+    assert V.public_tagging(morph, [rows]) == [[{"Token": "li"}, {"Token": "del"}, {"Token": "de"}, {"Token": "le"}]]
 

@@ -222,8 +222,9 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
     (the declared inventory alone); a JSON prediction outside it gets warnings, never another score.
     ``part``: the file's :class:`evalkit.split.Part` in a test phase split into parts (None: every item scored):
     the whole prediction is read and checked, only the part's items are scored (or, blind, only counted).
-    ``public_gold``: the phase's gold is public (its ``phase.json``): the checks that read the gold run
-    (:mod:`evalkit.blank`); never where the gold is hidden.
+    ``public_gold``: the phase's gold is public (its ``phase.json``), or the reference is gold-less (a kit's
+    validator): the checks that read the reference's labels run (:mod:`evalkit.blank`); never where the gold is
+    hidden.
     """
     kind = KINDS[task.kind]
     name = name or "%s/%s.json" % (task.folder, lang)
@@ -427,7 +428,9 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     known_hash = reference_cache.get(digest_key) if reference_cache is not None else None
     digest = _SkippedDigest() if known_hash else hashlib.sha256()
     entries, relatives = [], []
-    public_gold = gold and not redacted and policy.read(ref_dir)["gold"] == policy.PUBLIC
+    # the checks that read the reference's labels: where the gold is public, or in a gold-less reference (the kits'
+    # validators: its few labels are written from the public input)
+    public_gold = not gold or (not redacted and policy.read(ref_dir)["gold"] == policy.PUBLIC)
     for task, lang in pairs:
         stats = {}
         path = paths[(task.folder, lang)]
