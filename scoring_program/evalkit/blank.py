@@ -29,7 +29,7 @@ def _first(value):
 
 def check_blank_rows(ref, pred, task, log, where):
     """One warning when tokens whose gold is the task's declared blank label (``task.blank_rows[0]``) are given
-    another label (a tag, or a first candidate) in ``pred`` (per sentence one value per token, None for a sentence
+    another non-empty label (a tag, or a first candidate; an empty one is told by the other checks) in ``pred`` (per sentence one value per token, None for a sentence
     scored 0). ``ref``: per sentence ``(forms, golds)``. ``where(si, ti)``: a position. One C-level scan of the
     golds when no sentence has a blank row."""
     declared = getattr(task, "blank_rows", None)
@@ -48,14 +48,14 @@ def check_blank_rows(ref, pred, task, log, where):
                 continue
             rows += 1
             label = _first(got[ti])
-            if label != blank:
+            if label and label != blank:   # nothing given ("", no candidate) is the other checks' to say
                 given[label] += 1
                 if len(positions) < MAX_POSITIONS:
                     positions.append((si, ti))
     wrong = sum(given.values())
     if not wrong:
         return
-    shown = ", ".join("%s %d time%s" % ("nothing" if label is None else quoted(label, 30), count,
+    shown = ", ".join("%s %d time%s" % (quoted(label, 30), count,
                                        "" if count == 1 else "s") for label, count in given.most_common(3))
     log.add(WARNING, where(*positions[0]), ("%d of the %d " + MARK + "%s (%s) got another label: %s%s; first "
             "at %s. These rows have no label of their own and score only with %s: give them %s.") % (
