@@ -482,6 +482,19 @@ def distinct_candidates(pred):
         return None
 
 
+def candidate_text(distinct):
+    """``(strings, text)``: the candidate strings of ``distinct`` (:func:`distinct_candidates`) and the same joined by
+    NUL, in C-level passes (a filtered copy only when some candidate is not a string); computed once per file and
+    given to the checks below (``text=``)."""
+    if not distinct:
+        return [], ""
+    try:
+        return distinct, "\x00".join(distinct)
+    except TypeError:   # None, a number, a list: the strings alone
+        strings = [c for c in distinct if type(c) is str]
+        return strings, "\x00".join(strings)
+
+
 def check_joined_candidates(pred, log, max_candidates, where, distinct=False):
     """One warning when at least :data:`JOINED_SHARE` of the items of ``pred`` (per sentence one candidate sequence
     per item, None for a sentence not scored) hold several candidates joined into one string (``"a|b|c"``, or a
@@ -539,19 +552,18 @@ def _unmatchable(candidate, markers):
     return candidate in markers or (candidate != candidate.strip() and bool(candidate.strip()))
 
 
-def check_unmatchable_candidates(pred, log, where, markers=(), distinct=False):
+def check_unmatchable_candidates(pred, log, where, markers=(), distinct=False, text=None):
     """One warning when candidates of ``pred`` (per sentence one candidate sequence per item, None for a sentence
     not scored) can never match: whitespace left around them (a line read with its newline, a token padded with
     spaces) or the input's gap marker itself (``markers``, a declared fact such as ``("[MASK]",)``) offered as an
     answer. Candidates are compared as they are, so such a candidate is a lost rank. A file without one costs a
-    few C-level scans of its distinct candidates (``distinct``: :func:`distinct_candidates`, when the caller has it).
-    ``where(si, ti)``: a position."""
+    few C-level scans of its distinct candidates (``distinct``: :func:`distinct_candidates`, ``text``:
+    :func:`candidate_text`, when the caller has them). ``where(si, ti)``: a position."""
     distinct = distinct_candidates(pred) if distinct is False else distinct
     if distinct is None:   # not the shape the kinds return: nothing to say here
         return
-    strings = [c for c in distinct if type(c) is str]
+    strings, joined = text or candidate_text(distinct)
     marked = distinct.intersection(markers) if markers else ()
-    joined = "\x00".join(strings)
     if not marked and not (_has_whitespace(joined) and _PADDED.search(joined)):
         return
     bad = frozenset(c for c in strings if _unmatchable(c, markers))
@@ -578,17 +590,16 @@ _SUBWORD = re.compile("(?:^|\x00)(?:##|\u2581|\u0120)")
 SUBWORD_SHARE = 0.1
 
 
-def check_subword_pieces(pred, log, where, distinct=False):
+def check_subword_pieces(pred, log, where, distinct=False, text=None):
     """One warning when at least :data:`SUBWORD_SHARE` of the items of ``pred`` (per sentence one candidate sequence
     per item, None for a sentence not scored) hold a candidate that is a subword tokeniser's piece (``"##ulat"``,
     ``"\u2581cadulat"``): the model's vocabulary entry, never equal to the gold. A file without one costs three
-    C-level scans of its distinct candidates (``distinct``: :func:`distinct_candidates`, when the caller has it).
-    ``where(si, ti)``: a position."""
+    C-level scans of its distinct candidates (``distinct``: :func:`distinct_candidates`, ``text``:
+    :func:`candidate_text`, when the caller has them). ``where(si, ti)``: a position."""
     distinct = distinct_candidates(pred) if distinct is False else distinct
     if distinct is None:   # not the shape the kinds return: nothing to say here
         return
-    strings = [c for c in distinct if type(c) is str]
-    joined = "\x00".join(strings)
+    strings, joined = text or candidate_text(distinct)
     if ("##" not in joined and "\u2581" not in joined and "\u0120" not in joined) or not _SUBWORD.search(joined):
         return
     pieces = frozenset(c for c in strings if _SUBWORD.match(c))

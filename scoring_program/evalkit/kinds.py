@@ -619,8 +619,9 @@ class CandidatesKind(PairKind):
         """Candidates joined into one string (``"a|b|c"``): one warning; no candidate at all: one error."""
         distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
         labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where, distinct=distinct)
-        labels.check_unmatchable_candidates(pred, log, _lemma_where, distinct=distinct)
-        labels.check_subword_pieces(pred, log, _lemma_where, distinct=distinct)
+        text = labels.candidate_text(distinct) if distinct is not None else None
+        labels.check_unmatchable_candidates(pred, log, _lemma_where, distinct=distinct, text=text)
+        labels.check_subword_pieces(pred, log, _lemma_where, distinct=distinct, text=text)
         labels.check_no_candidate(pred, log, _lemma_where)
 
     def score(self, ref, pred, task):
@@ -923,8 +924,10 @@ class FillMaskKind(Kind):
         labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where, distinct=distinct)
         labels.check_gap_units(pred, log, task, _mask_where)
         marker = getattr(task, "mask_marker", None)
-        labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else (), distinct=distinct)
-        labels.check_subword_pieces(pred, log, _mask_where, distinct=distinct)
+        text = labels.candidate_text(distinct) if distinct is not None else None
+        labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else (), distinct=distinct,
+                                            text=text)
+        labels.check_subword_pieces(pred, log, _mask_where, distinct=distinct, text=text)
         labels.check_no_candidate(pred, log, _mask_where)
 
     def scorable(self, ref):
