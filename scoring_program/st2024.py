@@ -82,7 +82,9 @@ class Task(object):
     ``kind`` names the file format and metric family in ``evalkit.kinds.KINDS``; ``components`` are
     the metric names averaged into the task score, in order (``<lang>_<key>_<component>``);
     ``languages`` the languages the task can have; ``mask_marker`` the gap marker of fill-mask input;
-    ``gap_unit`` what one gap hides (``"character"``: a candidate of several characters is reported).
+    ``gap_unit`` what one gap hides (``"character"``: a candidate of several characters is reported);
+    ``blank_rows`` ``(label, what)``: the rows whose gold is ``label`` have no value of their own (where the gold is
+    public, a file giving them another is told so: ``evalkit/blank.py``).
     The remaining attributes are the 2024 rules the kinds apply: only the first ``max_candidates``
     candidates count; a morphology token's form is under one of ``form_keys``; ``ignored_keys`` are
     never scored as features. ``labels``, ``label_aliases`` and ``features`` are the task's inventory (a tag set,
@@ -95,7 +97,8 @@ class Task(object):
     ignored_keys = frozenset(("Token", "Form", "UPOS", "Lemma"))
 
     def __init__(self, folder, key, label, kind, components, languages, mask_marker=None, labels=None,
-                 label_aliases=None, features=None, gap_unit=None):
+                 label_aliases=None, features=None, gap_unit=None, blank_rows=None):
+        self.blank_rows = blank_rows
         self.gap_unit = gap_unit
         self.labels = labels
         self.label_aliases = label_aliases
@@ -112,9 +115,13 @@ class Task(object):
         return "Task(%r)" % self.folder
 
 
+#: What the rows of gold ``_`` are: the CoNLL-U rows of multiword tokens, whose words have rows of their own. Declared
+#: for POS only: in the release every UPOS ``_`` is such a row, while a few words have the lemma ``_`` too (ohu, orv).
+RANGE_ROWS = "multiword-token rows such as 4-5 in the input, whose words have rows of their own"
+
 TASKS = (
     Task("pos_tagging", "pos", "POS tagging", "tagging", ("acc", "f1"), UD_LANGUAGES, labels=UPOS_TAGS + ("_",),
-         label_aliases=UPOS_ALIASES),
+         label_aliases=UPOS_ALIASES, blank_rows=("_", RANGE_ROWS)),
     Task("morph_features", "full_morph", "Morphological features", "morph", (), UD_LANGUAGES, features=UD_FEATURES),
     Task("lemmatisation", "lemma", "Lemmatisation", "candidates", ("acc1", "acc3"), UD_LANGUAGES),
     Task("fill_mask_word", "fill_mask_word", "Filling the gaps (word)", "fill_mask", ("acc1", "acc3"),

@@ -107,10 +107,14 @@ def input_kind(task):
 # --------------------------------------------------------------------------- the public reference
 
 def public_tagging(task, sentences):
-    """A gold-less reference of a CoNLL-U task: the forms, ``null`` labels, no features."""
+    """A gold-less reference of a CoNLL-U task: the forms, ``null`` labels, no features; where the task declares
+    rows without a label of their own (``blank_rows``: the multiword-token rows, ``4-5``, public in the input),
+    their label, so that a prediction giving them another is told so on the test split too."""
     if task.kind == "morph":
         return [[{"Token": row[1]} for row in sentence] for sentence in sentences]
-    return [[[row[1], None] for row in sentence] for sentence in sentences]
+    blank = (getattr(task, "blank_rows", None) or (None,))[0]
+    return [[[row[1], blank if blank is not None and "-" in row[0] else None] for row in sentence]
+            for sentence in sentences]
 
 
 def public_fill_mask(task, rows, excluded):
@@ -299,9 +303,10 @@ def find_gold(split, explicit=None):
 
 def gold_check(report, submission, gold_dir, competition, scoring):
     """Score ``submission`` against the development gold ``gold_dir`` and add to ``report`` (the public-reference
-    check) the files at or below the floor (the scoring program's evalkit/floor.py) and, as ``gold_scores``, the
+    check) the files at or below the floor (the scoring program's evalkit/floor.py), the messages that only the
+    gold can give (evalkit/blank.py: rows without a label of their own given one) and, as ``gold_scores``, the
     score of each file; only files whose public check found their sentence count right are judged."""
-    from evalkit import floor, layout
+    from evalkit import blank, floor, layout
     try:
         scored = scoring.evaluate(competition, gold_dir, submission, details=False)
     except (layout.NothingToScore, layout.ReferenceError):
@@ -311,7 +316,9 @@ def gold_check(report, submission, gold_dir, competition, scoring):
                and entry["sentences"] == checked[entry["file"]]["sentences"]]
     warnings = floor.check_report({"entries": entries}, os.path.join(gold_dir, floor.FILE_NAME), competition,
                                   scoring.KINDS)
-    report["messages"] = report["messages"] + warnings
+    known = set((m["file"], m["text"]) for m in report["messages"])
+    said = [m for m in blank.gold_messages(scored) if m["file"] in checked and (m["file"], m["text"]) not in known]
+    report["messages"] = report["messages"] + said + warnings
     report["gold_scores"] = dict((entry["file"], entry["score"]) for entry in entries)
     return report
 

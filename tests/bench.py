@@ -52,7 +52,8 @@ def prediction(task, sentences, rng, noisy):
     if task.kind == "tagging":
         return [[[form, noise(tag)] for form, tag in sent] for sent in sentences]
     if task.kind == "candidates":
-        return [[[form, [noise(lemma), lemma + "a", lemma + "b"]] for form, lemma in sent] for sent in sentences]
+        return [[[form, [noise(lemma), (lemma + "a").strip(), (lemma + "b").strip()]] for form, lemma in sent]
+                for sent in sentences]
     if task.kind == "morph":
         return [[dict((k, noise(v) if k != "Token" else v) for k, v in tok.items()) for tok in sent]
                 for sent in sentences]
@@ -60,7 +61,7 @@ def prediction(task, sentences, rng, noisy):
     for sent in sentences:
         golds = [m["masked_token"] if isinstance(m, dict) else m for m in (sent.get("masked_tokens") or [])]
         out.append({"masked": sent["masked"], "text": sent.get("text", ""),
-                    "masked_tokens": [[noise(g), g + "a", "b"] for g in golds]})
+                    "masked_tokens": [[noise(g), (g + "a").strip() or "a", "b"] for g in golds]})
     return out
 
 

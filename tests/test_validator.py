@@ -18,6 +18,7 @@ from test_baselines import SAMPLE, needs_sample, sample_run, shared_run  # noqa:
 sys.path.insert(0, os.path.join(ROOT, "starting_kit"))
 import validate as V  # noqa: E402
 import st2024  # noqa: E402
+from evalkit import blank  # noqa: E402
 from competitions.st2024 import reference as _reference  # noqa: E402
 release = _reference.release
 
@@ -155,6 +156,8 @@ def test_readers_agree_with_release_on_shared_data():
 # --------------------------------------------------------------------------- public reference
 
 def test_public_reference_has_forms_and_null_gold(tmp_path):
+    """Forms and null labels; the input's multiword-token row (``2-3``) gets ``_``, its label in every release
+    (public: the blank-rows check, evalkit/blank.py, then runs on the test split too)."""
     conllu = tmp_path / "morphology" / "valid" / "lat_valid.conllu"
     conllu.parent.mkdir(parents=True)
     conllu.write_text(CONLLU, encoding="utf-8")
@@ -168,7 +171,7 @@ def test_public_reference_has_forms_and_null_gold(tmp_path):
                                                 {"fill_mask_char": {"san": {"2": "no reading"}}})
     assert len(written) == 3 and [(t.folder, l) for t, l, _ in missing] == [("fill_mask_word", "san")]
     pos = json.loads((out / "pos_tagging" / "lat.json").read_text(encoding="utf-8"))
-    assert pos == [[["a", None], ["bc", None], ["b", None], ["c", None], ["d", None]], [["e", None]]]
+    assert pos == [[["a", None], ["bc", "_"], ["b", None], ["c", None], ["d", None]], [["e", None]]]
     morph = json.loads((out / "morph_features" / "lat.json").read_text(encoding="utf-8"))
     assert morph[0][1] == {"Token": "bc"}
     gaps = json.loads((out / "fill_mask_char" / "san.json").read_text(encoding="utf-8"))
@@ -260,7 +263,15 @@ def test_shared_baseline_submissions_validate(shared_run):
                     sample_zip(shared_run, system, subtask, split), SHARED, split, subtask,
                     excluded=excluded if split == "valid" else None)
                 assert expected and found == expected, (expected, found)
-                assert [m for m in messages if m["severity"] != "info" and not untrained_tags(m)] == [], messages[:5]
+                assert [m for m in messages if m["severity"] != "info" and not untrained_tags(m)
+                        and not ranges_tagged(m)] == [], messages[:5]
+
+
+def ranges_tagged(message):
+    """Whether ``message`` says that multiword-token rows (gold ``_``) got a tag or a lemma (evalkit/blank.py): the
+    published baselines tag a range row like any token where its form was seen as a word (and the floor gives it
+    the majority tag), which costs them these rows; the warning is then true, and one per file."""
+    return message["severity"] == "warning" and blank.MARK in message["text"]
 
 
 def untrained_tags(message):

@@ -130,6 +130,30 @@ words = st.text("abcdefgh", min_size=2, max_size=6)
 gap_golds = st.lists(st.lists(words, min_size=1, max_size=3), min_size=2, max_size=6)
 
 
+def mark_first_gaps(value, count, cands):
+    """A prediction of the fill-mask reference ``value``: the first ``count`` gaps get ``cands(gold)``, the others
+    their gold alone."""
+    pred, seen = [], 0
+    for sent in value:
+        lists = []
+        for gold in sent["masked_tokens"]:
+            lists.append(cands(gold) if seen < count else [gold])
+            seen += 1
+        pred.append(dict(sent, masked_tokens=lists))
+    return pred
+
+
+def gaps_marked(tmp_path_factory, gaps, share, char, cands):
+    """A fill-mask phase of ``gaps`` and a submission whose first ``share`` of the gaps get ``cands(gold)``:
+    ``(root, task folder, gaps, gaps marked, submission, report)``."""
+    root = str(tmp_path_factory.mktemp("marked"))
+    task, value = fill_mask_release(root, gaps, char=char)
+    total = sum(map(len, gaps))
+    marked = int(round(share * total))
+    sub = submission(root, {"%s/lat.json" % task: mark_first_gaps(value, marked, cands)})
+    return root, task, total, marked, sub, scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
+
+
 def _checks_off(monkeypatch):
     for name in ("check_joined_candidates", "check_gap_units"):
         monkeypatch.setattr(inventory, name, lambda *args, **kwargs: None)
@@ -207,13 +231,11 @@ def predict_gaps(value, choose):
 @given(gaps=st.lists(st.lists(st.sampled_from("abcdefg "), min_size=1, max_size=3), min_size=2, max_size=6),
        share=st.floats(0.0, 1.0))
 def test_whole_words_for_character_gaps_get_one_warning(tmp_path_factory, monkeypatch, gaps, share):
-    root = str(tmp_path_factory.mktemp("unit"))
-    task, value = fill_mask_release(root, gaps, char=True)
-    total = sum(map(len, gaps))
-    worded = int(round(share * total))
-    pred, _ = predict_gaps(value, lambda n, gold: ["word" + gold.strip(), gold] if n < worded else None)
-    found, report, sub = warned_from_share(root, task, pred, "offer several characters", worded, total,
-                                           inventory.UNIT_SHARE)
+    root, task, total, worded, sub, report = gaps_marked(tmp_path_factory, gaps, share, True,
+                                                         lambda gold: ["word" + gold.strip(), gold])
+    found = of_file(report["messages"], "%s/lat.json" % task, "offer several characters")
+    expected = worded and worded >= inventory.UNIT_SHARE * total
+    assert len(found) == (1 if expected else 0), (worded, total, report["messages"])
     if found:
         assert found[0]["text"].startswith("%d of %d gap" % (worded, total))
         assert "Each gap of this task hides ONE character" in found[0]["text"]

@@ -461,6 +461,32 @@ def _same_index_warning(answers, log):
             "or the scores of its sentences." % (count, len(indices), common), kind="the same index for every set")
 
 
+def _same_top_warning(answers, log):
+    """One warning when (nearly) every set answered with scores has its single highest score on the same sentence
+    (:data:`SAME_INDEX_SHARE` of them, at least :data:`SAME_INDEX_SETS`): the gold's place in a set says nothing,
+    so such scores no longer follow the set's sentences (sorted, or written in another order) and the file scores
+    like a constant chooser. A shared top is left to the ties warning."""
+    tops = []
+    for set_id, answer in answers.items():
+        if type(answer) is list and len(answer) > 1:
+            top = max(answer)
+            if answer.count(top) == 1:
+                tops.append((set_id, answer.index(top), answer))
+    if len(tops) < SAME_INDEX_SETS:
+        return
+    common, count = Counter(index for _, index, _ in tops).most_common(1)[0]
+    if count < SAME_INDEX_SHARE * len(tops):
+        return
+    ordered = sum(1 for _, _, answer in tops if answer == sorted(answer, reverse=True))
+    first = next(set_id for set_id, index, _ in tops if index == common)
+    log.add(WARNING, _where(first), "%d of the %d sets answered with scores have their highest score on sentence %d"
+            "%s: the gold sentence is anywhere in its set, so such scores choose like a constant chooser. Were the "
+            "scores sorted, or written in another order than the set's sentences? Give the i-th score to the i-th "
+            "sentence of the set (sets.jsonl order)." % (
+                count, len(tops), common, " (%d of them sorted from highest to lowest)" % ordered if ordered else ""),
+            kind="the same top sentence in every set")
+
+
 def _id_prefix(set_id):
     """The prefix of a set id made of a prefix and a number (``dev-0001`` -> ``dev-``), else None."""
     found = re.match(r"^(.*[^0-9])[0-9]+$", set_id)
@@ -530,6 +556,7 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
     _ranks_warning(answers, log)
     _ties_warning(answers, log)
     _same_index_warning(answers, log)
+    _same_top_warning(answers, log)
     return dict(answers), log.close() if own else []
 
 

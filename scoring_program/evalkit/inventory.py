@@ -512,16 +512,40 @@ def _few_joined(sentences, joined, items):
     return not count or count < JOINED_SHARE * items
 
 
-def check_joined_candidates(pred, log, max_candidates, where):
+def distinct_candidates(pred):
+    """The distinct candidates of ``pred`` (per sentence one candidate sequence per item, None for a sentence not
+    scored) in one C-level pass, or None when ``pred`` is not that shape: computed once per file and given to each
+    check of candidate strings below (``distinct=``)."""
+    known = getattr(pred, "distinct", None)   # known when the kind accepted the file as it is (kinds.Accepted)
+    if known is not None:
+        return known
+    try:
+        return set(chain.from_iterable(chain.from_iterable(filter(None, pred))))
+    except TypeError:
+        return None
+
+
+def candidate_text(distinct):
+    """``(strings, text)``: the candidate strings of ``distinct`` (:func:`distinct_candidates`) and the same joined by
+    NUL, in C-level passes (a filtered copy only when some candidate is not a string); computed once per file and
+    given to the checks below (``text=``)."""
+    if not distinct:
+        return [], ""
+    try:
+        return distinct, "\x00".join(distinct)
+    except TypeError:   # None, a number, a list: the strings alone
+        strings = [c for c in distinct if type(c) is str]
+        return strings, "\x00".join(strings)
+
+
+def check_joined_candidates(pred, log, max_candidates, where, distinct=False):
     """One warning when at least :data:`JOINED_SHARE` of the items of ``pred`` (per sentence one candidate sequence
     per item, None for a sentence not scored) hold several candidates joined into one string (``"a|b|c"``, or a
-    list written as a string): it is one candidate, which never matches. ``where(si, ti)``: a position."""
+    list written as a string): it is one candidate, which never matches. ``where(si, ti)``: a position.
+    ``distinct``: :func:`distinct_candidates` of ``pred`` when the caller has it."""
     sentences = list(filter(None, pred))
-    distinct = getattr(pred, "distinct", None)   # known when the kind accepted the file as it is
-    try:   # C-level: the distinct candidates (strings, or None for one that is not a string)
-        if distinct is None:
-            distinct = set(chain.from_iterable(chain.from_iterable(sentences)))
-    except TypeError:   # not the shape the kinds return: nothing to say here
+    distinct = distinct_candidates(pred) if distinct is False else distinct
+    if distinct is None:   # not the shape the kinds return: nothing to say here
         return
     strings = [c for c in distinct if type(c) is str]
     joined_text = "\x00".join(strings)
@@ -551,6 +575,87 @@ def check_joined_candidates(pred, log, max_candidates, where):
             "candidate, which matches only if the whole string equals the gold. Give a list, best first: %s."
             % ("{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2),
                "[%s]" % ", ".join('"%s"' % part for part in parts)), kind="candidates joined into one string")
+
+
+# --------------------------------------------------------------------------- candidates that can never match
+
+#: Whitespace at either end of a candidate string (``"venir\n"``, ``" cadulat "``), found in one C-level scan of
+#: the file's distinct candidates joined by NUL.
+_PADDED = re.compile(r"(?:^|\x00)\s+[^\s\x00]|[^\s\x00]\s+(?:\x00|$)")
+
+
+def _has_whitespace(text):
+    """Whether ``text`` holds a common whitespace character (C-level scans before any regular expression)."""
+    return " " in text or "\n" in text or "\t" in text or "\r" in text or "\u00a0" in text
+
+
+def _unmatchable(candidate, markers):
+    """Whether ``candidate`` can never match a gold: whitespace around a non-blank string (a gold never has any;
+    one space alone is a valid answer for a character gap) or the input's own gap marker (``[MASK]``)."""
+    return candidate in markers or (candidate != candidate.strip() and bool(candidate.strip()))
+
+
+def check_unmatchable_candidates(pred, log, where, markers=(), distinct=False, text=None):
+    """One warning when candidates of ``pred`` (per sentence one candidate sequence per item, None for a sentence
+    not scored) can never match: whitespace left around them (a line read with its newline, a token padded with
+    spaces) or the input's gap marker itself (``markers``, a declared fact such as ``("[MASK]",)``) offered as an
+    answer. Candidates are compared as they are, so such a candidate is a lost rank. A file without one costs a
+    few C-level scans of its distinct candidates (``distinct``: :func:`distinct_candidates`, ``text``:
+    :func:`candidate_text`, when the caller has them). ``where(si, ti)``: a position."""
+    distinct = distinct_candidates(pred) if distinct is False else distinct
+    if distinct is None:   # not the shape the kinds return: nothing to say here
+        return
+    strings, joined = text or candidate_text(distinct)
+    marked = distinct.intersection(markers) if markers else ()
+    if not marked and not (_has_whitespace(joined) and _PADDED.search(joined)):
+        return
+    bad = frozenset(c for c in strings if _unmatchable(c, markers))
+    if not bad:
+        return
+    tally, items = _tally_items(pred, lambda cands: next((c for c in cands if c in bad), None))
+    if not tally.tokens:
+        return
+    first = next(iter(tally.first.values()))
+    example = next(iter(tally.first))
+    fix = ("strip each candidate (%s, not %s)" % (_quoted(example.strip()), _quoted(example))
+           if example not in markers else "predict the hidden word or character, not the marker %s" % _quoted(example))
+    _warn(log, where(*first), "%s of %s hold a candidate that can never match: %s. Candidates are compared as "
+          "they are: whitespace around a candidate (a line read with its newline, padding) or the gap marker of the "
+          "input is never a gold, so that rank is lost; %s." % (
+              "{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2), fix),
+          kind="candidate that can never match")
+
+
+#: The marks that subword tokenisers put on their pieces (WordPiece ``##``, SentencePiece ``\u2581``, byte-level BPE
+#: ``\u0120``): a candidate still carrying one is a token id's text, not a word; it never matches.
+_SUBWORD = re.compile("(?:^|\x00)(?:##|\u2581|\u0120)")
+#: Subword pieces are reported when at least this share of the items has one (``\u0120`` may begin a real word).
+SUBWORD_SHARE = 0.1
+
+
+def check_subword_pieces(pred, log, where, distinct=False, text=None):
+    """One warning when at least :data:`SUBWORD_SHARE` of the items of ``pred`` (per sentence one candidate sequence
+    per item, None for a sentence not scored) hold a candidate that is a subword tokeniser's piece (``"##ulat"``,
+    ``"\u2581cadulat"``): the model's vocabulary entry, never equal to the gold. A file without one costs three
+    C-level scans of its distinct candidates (``distinct``: :func:`distinct_candidates`, ``text``:
+    :func:`candidate_text`, when the caller has them). ``where(si, ti)``: a position."""
+    distinct = distinct_candidates(pred) if distinct is False else distinct
+    if distinct is None:   # not the shape the kinds return: nothing to say here
+        return
+    strings, joined = text or candidate_text(distinct)
+    if ("##" not in joined and "\u2581" not in joined and "\u0120" not in joined) or not _SUBWORD.search(joined):
+        return
+    pieces = frozenset(c for c in strings if _SUBWORD.match(c))
+    tally, items = _tally_items(pred, lambda cands: next((c for c in cands if c in pieces), None))
+    if not tally.tokens or tally.tokens < SUBWORD_SHARE * items:
+        return
+    first = next(iter(tally.first.values()))
+    _warn(log, where(*first), "%s of %s hold a subword tokeniser's piece as a candidate: %s. A piece that still "
+          "carries its tokeniser's mark (## of WordPiece, U+2581 of SentencePiece, U+0120 of byte-level BPE) is a "
+          "vocabulary entry, never equal to the gold. Decode the pieces into text (the tokeniser's decode or "
+          "convert_tokens_to_string) and give whole words." % (
+              "{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2)),
+          kind="subword tokeniser pieces")
 
 
 # --------------------------------------------------------------------------- the unit of a gap

@@ -446,6 +446,8 @@ class PairKind(Kind):
 class TaggingKind(PairKind):
     """One label per token; accuracy and macro-F1 per sentence."""
 
+    #: The position of a token's value in a message (:mod:`evalkit.blank`).
+    item_where = staticmethod(_tag_where)
     name = "tagging"
     value_label = "tag"
     #: What usually puts a file of this kind at its floor (evalkit/floor.py).
@@ -631,6 +633,8 @@ class CandidatesKind(PairKind):
     """Up to N ranked candidates per token (lemmas); acc@1 and acc@3 per sentence."""
 
     name = "candidates"
+    #: The position of a token's value in a message (:mod:`evalkit.blank`).
+    item_where = staticmethod(_lemma_where)
     value_label = "candidates"
     floor_causes = ("the candidates of another token (shifted by one), the form copied where its lemma is "
                     "expected, several candidates joined into one string, the best candidate last")
@@ -646,7 +650,11 @@ class CandidatesKind(PairKind):
 
     def check_labels(self, pred, log, task, inventory):
         """Candidates joined into one string (``"a|b|c"``): one warning; no candidate at all: one error."""
-        labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where)
+        distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
+        labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where, distinct=distinct)
+        text = labels.candidate_text(distinct) if distinct is not None else None
+        labels.check_unmatchable_candidates(pred, log, _lemma_where, distinct=distinct, text=text)
+        labels.check_subword_pieces(pred, log, _lemma_where, distinct=distinct, text=text)
         labels.check_no_candidate(pred, log, _lemma_where)
 
     def score(self, ref, pred, task):
@@ -947,8 +955,14 @@ class FillMaskKind(Kind):
     def check_labels(self, pred, log, task, inventory):
         """Candidates joined into one string (``"a|b|c"``, ``"a b c"``), whole words for character gaps: one
         warning per class; no candidate at all: one error."""
-        labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where)
+        distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
+        labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where, distinct=distinct)
         labels.check_gap_units(pred, log, task, _mask_where)
+        marker = getattr(task, "mask_marker", None)
+        text = labels.candidate_text(distinct) if distinct is not None else None
+        labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else (), distinct=distinct,
+                                            text=text)
+        labels.check_subword_pieces(pred, log, _mask_where, distinct=distinct, text=text)
         labels.check_no_candidate(pred, log, _mask_where)
 
     def scorable(self, ref):

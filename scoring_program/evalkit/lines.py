@@ -28,6 +28,7 @@ import difflib
 import os
 import re
 from collections import Counter, OrderedDict
+from operator import itemgetter
 
 from . import metrics, naming
 from .kinds import Entry
@@ -126,9 +127,11 @@ def _document_stem(name):
     return ".".join(pieces) if pieces != [base] or "." not in base else ""
 
 
-def document_name_hint(names, pattern):
+def document_name_hint(names, pattern, known=None):
     """What a list of member ``names`` that a per-document ``pattern`` does not match probably meant: "" or a
     sentence with the first renaming and how many more names it fits (names with the pattern's extension).
+    ``known``: the phase's document names (public: the test texts are released), or None; a stem that differs
+    from one of them only in letter case is written as the phase writes it, so the suggested name scores.
 
     >>> document_name_hint(["d1/d1.gold.xml", "d2/d2.gold.xml", "notes.txt"], "{doc}/{doc}.system.xml")
     'Did you mean d1/d1.system.xml for d1/d1.gold.xml (and the same for 1 more of these files)?'
@@ -137,7 +140,9 @@ def document_name_hint(names, pattern):
     """
     extension = "." + pattern.rsplit(".", 1)[-1].lower() if "." in pattern.rsplit("/", 1)[-1] else ""
     unpacked = [(n, (naming.compressed(n) or (n,))[0]) for n in names]   # d/d.xml.gz stands for d/d.xml
-    renamed = [(name, pattern.replace("{doc}", stem)) for name, stem in ((n, _document_stem(u)) for n, u in unpacked)
+    cased = dict((doc.lower(), doc) for doc in known or ())
+    renamed = [(name, pattern.replace("{doc}", cased.get(stem.lower(), stem)))
+               for name, stem in ((n, _document_stem(u)) for n, u in unpacked)
                if stem and (naming.compressed(name) or (name,))[0].lower().endswith(extension)]
     if not renamed:
         return ""
@@ -148,12 +153,14 @@ def document_name_hint(names, pattern):
                                             if len(renamed) > 1 else "")
 
 
-def _unmatched_documents(names, pattern, messages):
-    """One warning for every member name that the per-document ``pattern`` does not match (ignored)."""
+def _unmatched_documents(names, pattern, messages, known_documents=None):
+    """One warning for every member name that the per-document ``pattern`` does not match (ignored);
+    ``known_documents`` as for :func:`find_named_files`."""
     if names:
         messages.append(Message(names[0], WARNING, "layout", "%d file(s) not named like %s (ignored): %s. %s"
                                 % (len(names), pattern.replace("{doc}", "<doc>"), _listed(names),
-                                   document_name_hint(names, pattern))))
+                                   document_name_hint(names, pattern,
+                                                      known_documents() if known_documents else None))))
 
 
 def reference_name(competition, task, lang):
@@ -270,8 +277,11 @@ def _unexpected_file(rel, declared, aliases):
                    "the zip.%s" % (": " + why if why else "", declared[0], hint))
 
 
-def find_named_files(source, competition, pairs, messages):
+def find_named_files(source, competition, pairs, messages, known_documents=None):
     """Recognise the files of ``source`` against the declared names of the scored ``pairs``.
+
+    ``known_documents``: a function giving the phase's document names (read only when no per-document file is
+    found, for the did-you-mean of :func:`document_name_hint`), or None.
 
     Returns a :class:`~evalkit.layout.Submission` (``files[(task folder, lang)] = path``); every other
     name gets a message (did-you-mean, or "not scored in this phase"), up to
@@ -287,12 +297,13 @@ def find_named_files(source, competition, pairs, messages):
     documents, names = _claim_documents(names, pairs, files, ignored)
     patterns = [task.documents for task, _ in pairs if getattr(task, "documents", None)]
     if patterns and len(patterns) == len(pairs):   # only per-document files are expected: one message for the rest
-        _unmatched_documents(names, patterns[0], messages)
+        _unmatched_documents(names, patterns[0], messages, known_documents)
         ignored.close()
         if not documents:
             raise NothingToScore("no file named like %s was found in the submission (%d file(s) found%s). %s"
                                  % (patterns[0].replace("{doc}", "<doc>"), len(names),
-                                    (": " + _listed(names)) if names else "", document_name_hint(names, patterns[0])))
+                                    (": " + _listed(names)) if names else "", document_name_hint(
+                                        names, patterns[0], known_documents() if known_documents else None)))
         names = []
     prefix = _wrapping_prefix(names, expected)
     if prefix:
@@ -556,6 +567,43 @@ def _check_labels(flat, labels, log, task=None, lang=None):
     return set(bad)
 
 
+#: Spans opened by ``I-`` are reported when at least this share of the predicted spans is (a few are the usual
+#: slips of a tagger; most of them is a file written in the IO or IOB1 scheme).
+I_OPENING_SHARE = 0.5
+
+
+def check_span_openings(blocks, flat, log):
+    """One warning when at least :data:`I_OPENING_SHARE` of the entity spans of a BIO file open with ``I-X`` (after
+    ``O``, at a sentence start or after another type) rather than ``B-X``: the file is written in the IO or IOB1
+    scheme. Read as conlleval does, such an ``I-`` still opens a span, but two entities of one type side by side
+    (``I-PER I-PER``) are one span, so both are lost; the gold writes ``B-`` on every entity's first token.
+    ``blocks``: the file's sentences of ``(line number, label)``; ``flat``: the same items in one list. A file
+    without an ``I-`` label costs one C-level scan."""
+    if "\x00I-" not in "\x00" + "\x00".join(map(itemgetter(1), flat)):
+        return
+    spans = opened = 0
+    lines = []
+    for block in blocks:
+        previous = "O"
+        for number, label in block:
+            head = label[:2]
+            if head == "B-" or (head == "I-" and (previous[:2] not in ("B-", "I-") or previous[2:] != label[2:])):
+                spans += 1
+                if head == "I-":
+                    opened += 1
+                    if len(lines) < SHOWN_LINES:
+                        lines.append(number)
+            previous = label
+    if not opened or opened < I_OPENING_SHARE * spans:
+        return
+    log.add(WARNING, "line %d" % lines[0], "%d of %d entity spans open with I- rather than B- (lines %s%s): the file "
+            "looks written in the IO or IOB1 scheme. The gold is BIO (B- on the first token of every entity); an I- "
+            "after O still opens a span, but two entities of one type side by side (I-PER I-PER) are read as ONE "
+            "span, and both are lost. Write B- on each entity's first token." % (
+                opened, spans, ", ".join(map(str, lines)), ", ..." if opened > len(lines) else ""),
+            kind="spans opened by I-")
+
+
 def _describe_label(label, count, numbers, labels, aliases, label_sets, own):
     """One label outside the set, for :func:`_check_labels`: shown, count, first lines, and a hint."""
     shown = "'' (an empty label)" if not label else quoted(label, 60)
@@ -705,7 +753,10 @@ class TokenLabelsKind(TextKind):
         lengths = [len(tokens) for tokens, _ in ref.sentences]
         aligned, first_bad = align_blocks(blocks, lengths)
         self._report_alignment(blocks, lengths, aligned, first_bad, log)
-        bad = _check_labels([item for block in blocks for item in block], ref.labels, log, task, ref.lang)
+        flat = [item for block in blocks for item in block]
+        bad = _check_labels(flat, ref.labels, log, task, ref.lang)
+        if getattr(task, "metric", None) == "span_f1":
+            check_span_openings(blocks, flat, log)
         return [None if sent is None else [None if label in bad else label for _, label in sent] for sent in aligned]
 
     def _report_alignment(self, blocks, lengths, aligned, first_bad, log):

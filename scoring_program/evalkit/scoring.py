@@ -11,7 +11,7 @@ import hashlib
 import os
 from collections import OrderedDict
 
-from . import __version__, choice, fingerprint, floor, inventory, keys, lines, metrics, policy, split
+from . import __version__, blank, choice, fingerprint, floor, inventory, keys, lines, metrics, policy, split
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes, read_optional_json
@@ -208,7 +208,7 @@ def _failed_entry(task, lang, status, name=None):
 
 
 def score_file(task, lang, ref, submission, limits, messages, other=None, name=None, per_sentence=False,
-               details=True, inventories=None, part=None):
+               details=True, inventories=None, part=None, public_gold=False):
     """Score one (task, language) file of ``submission`` against parsed ``ref``; return its entry dict.
 
     ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None. ``name``: the
@@ -222,6 +222,9 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
     (the declared inventory alone); a JSON prediction outside it gets warnings, never another score.
     ``part``: the file's :class:`evalkit.split.Part` in a test phase split into parts (None: every item scored):
     the whole prediction is read and checked, only the part's items are scored (or, blind, only counted).
+    ``public_gold``: the phase's gold is public (its ``phase.json``), or the reference is gold-less (a kit's
+    validator): the checks that read the reference's labels run (:mod:`evalkit.blank`); never where the gold is
+    hidden.
     """
     kind = KINDS[task.kind]
     name = name or "%s/%s.json" % (task.folder, lang)
@@ -240,6 +243,8 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
         else:
             pred = _parse_json_prediction(kind, task, lang, ref, submission, limits, name, other, log, messages)
             kind.check_labels(pred, log, task, inventory.for_file(task, lang, inventories))
+            if public_gold and getattr(task, "blank_rows", None) and getattr(kind, "item_where", None):
+                blank.check_blank_rows(ref, pred, task, log, kind.item_where)
     except DataError as err:
         messages.extend(log.close())
         err.message.text += " (%s)" % ZERO_NOTE
@@ -410,7 +415,8 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     messages = []
     source = open_source(submission_path, limits, messages)
     if named:
-        submission = lines.find_named_files(source, competition, pairs, messages)
+        submission = lines.find_named_files(source, competition, pairs, messages,
+                                            lambda: _document_names(competition, pairs, paths))
     else:
         submission = find_submission_files(source, set(paths), set(tasks), competition.LANGUAGES,
                                            getattr(competition, "LANGUAGE_ALIASES", {}), messages)
@@ -422,6 +428,9 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     known_hash = reference_cache.get(digest_key) if reference_cache is not None else None
     digest = _SkippedDigest() if known_hash else hashlib.sha256()
     entries, relatives = [], []
+    # the checks that read the reference's labels: where the gold is public, or in a gold-less reference (the kits'
+    # validators: its few labels are written from the public input)
+    public_gold = not gold or (not redacted and policy.read(ref_dir)["gold"] == policy.PUBLIC)
     for task, lang in pairs:
         stats = {}
         path = paths[(task.folder, lang)]
@@ -432,7 +441,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
         name = submission_file_name(competition, task, lang) if named else None
         entries.append(score_file(task, lang, ref, submission, file_limits(limits, stats), messages, other,
                                   name=name, per_sentence=per_sentence, details=details, inventories=inventories,
-                                  part=part))
+                                  part=part, public_gold=public_gold))
         del ref
     summary = not_submitted(entries, len(pairs), named)
     if summary is not None:
@@ -463,6 +472,20 @@ def split_report(report, manifest, competition):
         for entry in report["entries"]:
             entry["score"] = None
             entry["components"] = {}
+
+
+def _document_names(competition, pairs, paths):
+    """The document names of the first per-document reference file of ``pairs`` (public names: the phase's input
+    texts), for a did-you-mean that keeps their letter case; [] when there is none or it cannot be read."""
+    for task, lang in pairs:
+        if getattr(task, "documents", None):
+            try:
+                ref = load_reference(task, lang, paths[(task.folder, lang)], competition, hashlib.sha256(),
+                                     gold=False)
+            except ReferenceError:
+                return []
+            return list(getattr(ref, "by_name", ()))
+    return []
 
 
 def floor_messages(ref_dir, entries, tasks):
