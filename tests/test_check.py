@@ -246,6 +246,18 @@ def sample_build(tmp_path_factory):
     return build_competition("st2024", tmp_path_factory.mktemp("st2024"))
 
 
+def test_the_sample_build_ships_its_floor_with_each_development_reference(sample_build):
+    """ST2024 on its sample (with baselines, as plain ``make``): the floor file is in the development reference and in
+    each subtask's development reference zip."""
+    from evalkit import floor
+    ref, dist = sample_build
+    label, floors = floor.read_floor(os.path.join(ref, "dev", floor.FILE_NAME))
+    assert label == "floor" and floors
+    for subtask in st2024.SUBTASKS:
+        with zipfile.ZipFile(os.path.join(dist, "reference", "%s-dev.zip" % subtask)) as archive:
+            assert floor.FILE_NAME in archive.namelist(), subtask
+
+
 def audit_rules(dist, path):
     """The rules the leak audit fails (notes aside) on the bundle at ``path`` of the build in ``dist``."""
     findings = audit.audit_bundle(check, st2024, path, audit.read_test_inputs(dist, bundle.read_manifest(dist)),

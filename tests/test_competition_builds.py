@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, build_competition
+from evalkit import floor
 from organiser import bundle, check, declarations, platforms
 from organiser import schedule as schedule_module
 
@@ -109,3 +110,21 @@ def test_make_check_passes(built, capsys):
     out = capsys.readouterr().out
     assert status == 0, [line for line in out.splitlines() if line.startswith("FAIL")][:10]
     assert "leak audit" in out
+
+
+def test_the_build_writes_the_floor_beside_the_dev_reference(built):
+    """The baselines step writes the floor file (the floor baseline's dev scores) into the development reference, and
+    the bundle ships it there; a build without baselines (ST2024's release build) has none."""
+    cid, ref, dist, expected = built
+    path = os.path.join(ref, "dev", floor.FILE_NAME)
+    if not build_of(cid)[1]:
+        assert not os.path.exists(path), path
+        return
+    label, floors = floor.read_floor(path)
+    assert label == "floor" and floors, path
+    assert all(0.0 <= value[0] <= 1.0 for value in floors.values()), path
+    zips = [name for name in sorted(os.listdir(os.path.join(dist, "reference"))) if name.endswith("-dev.zip")]
+    assert zips, dist
+    for name in zips:   # every subtask's development reference ships it
+        with zipfile.ZipFile(os.path.join(dist, "reference", name)) as archive:
+            assert floor.FILE_NAME in archive.namelist(), name
