@@ -430,7 +430,8 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     entries, relatives = [], []
     # the checks that read the reference's labels: where the gold is public, or in a gold-less reference (the kits'
     # validators: its few labels are written from the public input)
-    public_gold = not gold or (not redacted and policy.read(ref_dir)["gold"] == policy.PUBLIC)
+    phase_public = policy.read(ref_dir)["gold"] == policy.PUBLIC   # the phase's phase.json, read once
+    public_gold = not gold or (not redacted and phase_public)
     for task, lang in pairs:
         stats = {}
         path = paths[(task.folder, lang)]
@@ -446,7 +447,8 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     summary = not_submitted(entries, len(pairs), named)
     if summary is not None:
         messages.append(summary)
-    messages.extend(floor_messages(ref_dir, entries, tasks))
+    if phase_public:
+        messages.extend(floor_messages(ref_dir, entries, tasks))
     ref_hash = known_hash or digest.hexdigest()
     if reference_cache is not None:   # the cached bytes never change: hash them once, not once per submission
         reference_cache[digest_key] = ref_hash
@@ -461,11 +463,11 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
 
 def split_report(report, manifest, competition):
     """Say in ``report`` which part of a split test phase was scored (``manifest``: that of the files scored;
-    ``report["split"]`` and ``notes.split``: counts, never which items); a blind phase's scores are only :data:`evalkit.split.VALID_KEY`, and its entries carry no
-    score."""
+    ``report["split"]`` and ``notes.split``: counts, never which items); a blind phase's scores are only
+    :data:`evalkit.split.VALID_KEY`, and its entries carry no score."""
     text = split.describe(manifest, competition, report["entries"])
-    report["split"] = {"mode": manifest.get("mode"), "part": manifest["part"], "unit": split.unit(manifest, competition),
-                       "text": text}
+    report["split"] = {"mode": manifest.get("mode"), "part": manifest["part"],
+                       "unit": split.unit(manifest, competition), "text": text}
     report["notes"] = dict(report.get("notes") or {}, split=text)
     if manifest["part"] == "none":
         report["scores"] = OrderedDict([(split.VALID_KEY, split.valid_fraction(report["entries"]))])
@@ -489,11 +491,11 @@ def _document_names(competition, pairs, paths):
 
 
 def floor_messages(ref_dir, entries, tasks):
-    """The warnings of the files at or below the phase's floor (:mod:`evalkit.floor`), only where the phase's gold
-    is public (its ``phase.json``): [] without a floor file or where the gold is hidden, so a message never
-    depends on a hidden gold."""
+    """The warnings of the files at or below the phase's floor (:mod:`evalkit.floor`): [] without a floor file. The
+    caller asks only where the phase's gold is public (its ``phase.json``), so a message never depends on a hidden
+    gold."""
     path = os.path.join(ref_dir, floor.FILE_NAME)
-    if not os.path.isfile(path) or policy.read(ref_dir)["gold"] != policy.PUBLIC:
+    if not os.path.isfile(path):
         return []
     label, floors = floor.read_floor(path)
     return floor.below_floor(entries, floors, label, tasks, KINDS) if floors else []
