@@ -24,7 +24,7 @@ import unicodedata
 from collections import Counter
 from itertools import chain, compress, repeat
 from functools import partial
-from operator import is_not, itemgetter
+from operator import eq, is_not, itemgetter, ne, not_
 
 from . import inventory as labels, metrics
 from .messages import DataError, ERROR, WARNING, printable, quoted
@@ -363,6 +363,67 @@ class Kind(object):
         return dict((name, total / count if count else total * 0.0) for name, total in sums.items())
 
 
+class PairReference(list):
+    """A pair file's parsed reference, ``[(forms, golds), ...]``, that also keeps the JSON sentences as read
+    (``raw``: a prediction equal to them is the gold itself) and computes once, on first use, what the
+    whole-file fast paths read: the golds per sentence, all of them in order, their distinct values, the
+    sentence lengths, all the forms in order. A parsed reference is never changed after it is parsed."""
+
+    def __init__(self, sentences, raw):
+        list.__init__(self, sentences)
+        self.raw = raw
+        self._known = {}
+
+    def _once(self, key, make):
+        known = self._known
+        if key not in known:
+            known[key] = make()
+        return known[key]
+
+    def golds(self):
+        """The gold values of each sentence (the lists of the parsed sentences themselves)."""
+        return self._once("golds", lambda: list(map(_SECOND, self)))
+
+    def flat_golds(self):
+        """Every gold value of the file, in order."""
+        return self._once("flat_golds", lambda: list(chain.from_iterable(self.golds())))
+
+    def distinct_golds(self):
+        """The set of the distinct gold values, or None when one is unhashable (a list, an object)."""
+        return self._once("distinct_golds", partial(_distinct_or_none, self.flat_golds()))
+
+    def gold_counts(self):
+        """``{gold value: occurrences}`` over the whole file (a Counter)."""
+        return self._once("gold_counts", lambda: Counter(self.flat_golds()))
+
+
+def _distinct_or_none(values):
+    """``set(values)``, or None when a value is unhashable."""
+    try:
+        return set(values)
+    except TypeError:
+        return None
+
+
+def _lengths(ref):
+    """The token count of each sentence of a parsed pair reference (known once for a :class:`PairReference`)."""
+    if isinstance(ref, PairReference):
+        return ref._once("lengths", lambda: list(map(len, ref.golds())))
+    return list(map(len, map(_FIRST, ref)))
+
+
+def _flat_forms(ref):
+    """Every form of a parsed pair reference, in order (known once for a :class:`PairReference`)."""
+    if isinstance(ref, PairReference):
+        return ref._once("flat_forms", lambda: list(chain.from_iterable(map(_FIRST, ref))))
+    return list(chain.from_iterable(map(_FIRST, ref)))
+
+
+def _golds(ref):
+    """The gold values of each sentence of a parsed pair reference."""
+    return ref.golds() if isinstance(ref, PairReference) else list(map(_SECOND, ref))
+
+
 class PairKind(Kind):
     """Shared parsing for kinds whose sentences are lists of ``[form, value]`` pairs."""
 
@@ -387,13 +448,18 @@ class PairKind(Kind):
     def parse_reference(self, value, name, task):
         """Parsed sentences ``(forms, gold values)``; any token that is not a pair is a DataError.
 
-        A file whose sentences are all lists of two-item lists (C-level checks) is split at once; any other
-        goes sentence by sentence, which says where the first bad token is."""
+        A file whose sentences are all lists of two-item lists (C-level checks: ``list.__len__`` refuses
+        anything but a list, so one pass checks each token's type and length) is split at once, into a
+        :class:`PairReference` that keeps the JSON sentences; any other goes sentence by sentence, which says
+        where the first bad token is."""
         check_sentence_list(value, name)
         if not set(map(type, value)) - _ONLY_LIST:
-            tokens = list(chain.from_iterable(value))
-            if not set(map(type, tokens)) - _ONLY_LIST and not set(map(len, tokens)) - _ONLY_TWO:
-                return [(list(map(_FIRST, sent)), list(map(_SECOND, sent))) for sent in value]
+            try:
+                lengths = set(map(list.__len__, chain.from_iterable(value)))
+            except TypeError:   # a token that is not a list
+                lengths = _ONLY_TWO | {None}
+            if not lengths - _ONLY_TWO:
+                return PairReference([(list(map(_FIRST, sent)), list(map(_SECOND, sent))) for sent in value], value)
         ref = []
         for si, sent in enumerate(value):
             _check_sentence(sent, name, si, "tokens")
@@ -402,7 +468,10 @@ class PairKind(Kind):
 
     def check_golds(self, ref, name):
         """Raise DataError at the first null gold (see :meth:`Kind.check_golds`)."""
-        if None in set(chain.from_iterable(golds for _, golds in ref)):
+        distinct = ref.distinct_golds() if isinstance(ref, PairReference) else None
+        if distinct is None:
+            distinct = set(chain.from_iterable(golds for _, golds in ref))
+        if None in distinct:
             si, ti = next((si, ti) for si, (_, golds) in enumerate(ref) for ti, gold in enumerate(golds) if gold is None)
             raise DataError(name, _where(si, ti, "[1]"), "expected a gold string, got null")
 
@@ -419,19 +488,25 @@ class PairKind(Kind):
         """The parsed prediction when the whole file is flawless (nothing to report), else None.
 
         Whole-file checks with C-level passes: every sentence a list of the reference's length,
-        every token a two-item list, every form equal to the reference's, every value acceptable
-        (:meth:`_accepted`). Anything else goes through the sentence-by-sentence path, which
-        gives the same result and says what is wrong where.
+        every token a two-item list (``list.__len__``: a list, and its length, in one pass), every form
+        equal to the reference's, every value acceptable (:meth:`_accepted`). Anything else goes through
+        the sentence-by-sentence path, which gives the same result and says what is wrong where.
         """
-        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != list(map(len, map(_FIRST, ref))):
+        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != _lengths(ref):
             return None
-        tokens = list(chain.from_iterable(value))
-        if set(map(type, tokens)) - _ONLY_LIST or set(map(len, tokens)) - _ONLY_TWO:
+        try:
+            if set(map(list.__len__, chain.from_iterable(value))) - _ONLY_TWO:
+                return None
+        except TypeError:   # a token that is not a list
             return None
-        if list(map(_FIRST, tokens)) != list(chain.from_iterable(map(_FIRST, ref))):
+        leaves = list(chain.from_iterable(chain.from_iterable(value)))   # form, value, form, value...
+        if leaves[0::2] != _flat_forms(ref):
             return None
         values = [list(map(_SECOND, sent)) for sent in value]
-        return self._accepted(values, list(chain.from_iterable(values)), task)
+        accepted = self._accepted(values, leaves[1::2], task)
+        if accepted is not None:
+            accepted.flat = leaves[1::2]
+        return accepted
 
     def _accepted(self, values, flat, task):
         """The parsed prediction, an :class:`Accepted` of ``values`` (per sentence its values; ``flat``: all of the
@@ -453,6 +528,20 @@ class TaggingKind(PairKind):
     #: What usually puts a file of this kind at its floor (evalkit/floor.py).
     floor_causes = ("tags of another tag set or another case, tags shifted by one token, two tags swapped "
                     "throughout, predictions made for the other split or in another sentence order")
+
+    def _fast_parse(self, value, ref, task):
+        """The parsed prediction when the whole file is flawless, else None (:meth:`PairKind._fast_parse`).
+
+        First one C-level comparison with the reference's JSON sentences (:class:`PairKind`): a file equal to
+        them holds the reference's forms and gold tags, strings all, and is accepted as the golds themselves."""
+        raw = getattr(ref, "raw", None)
+        if raw is not None and value == raw:
+            distinct = ref.distinct_golds()
+            if distinct is not None and not set(map(type, distinct)) - _ONLY_STR:
+                accepted = Accepted(ref.golds(), distinct)
+                accepted.flat = ref.flat_golds()
+                return accepted
+        return PairKind._fast_parse(self, value, ref, task)
 
     def _accepted(self, values, flat, task):
         try:
@@ -479,46 +568,140 @@ class TaggingKind(PairKind):
 
     def score(self, ref, pred, task, details=True):
         """Per sentence accuracy and macro-F1 (components ``acc``, ``f1``); per-tag tp/fp/fn over the file
-        (``details=False``: no per-tag table and no pooled accuracy, for callers that need only the scores)."""
-        acc, f1 = [], []
-        all_gold, all_pred, all_hits = [], [], []
+        (``details=False``: no per-tag table and no pooled accuracy, for callers that need only the scores).
+
+        The sentences whose tags equal the gold (one C-level comparison each) score 1 on both, as the general
+        path gives: only the others are scored one by one (:func:`tag_scores`, the C-level form of
+        :func:`metrics.tag_accuracy_f1`). The per-tag counts are whole-file counts (:func:`_tag_counts`)."""
+        golds = _golds(ref)
+        n = len(golds)
+        if len(pred) != n:
+            raise ValueError("cannot pair %d items with %d" % (n, len(pred)))
+        same = list(map(eq, pred, golds))
+        acc = list(map(float, same))   # 1.0 where the tags are the gold's
+        f1 = list(acc)
         memo = NfcMemo()
         nfc = None   # whether some tag is outside NFC: found out at the first sentence with a wrong tag
         zeroed = 0
-        for (_, gold), tags in paired(ref, pred):
+        fixed = {}   # sentence -> its tags with those canonically equivalent to the gold replaced by the gold
+        missing = False   # some sentence scored 0 (its tags None)
+        for si in compress(range(n), map(not_, same)):
+            tags = pred[si]
+            if tags is None:
+                missing = True
+            gold = golds[si]
             if not gold:
                 continue
-            all_gold.extend(gold)
             if tags is None:
                 zeroed += 1
-                acc.append(0.0)
-                f1.append(0.0)
-                continue
-            if tags == gold:  # every label has F1 = 1: same result as the general path, much faster
-                acc.append(1.0)
-                f1.append(1.0)
-                all_pred.extend(gold)
-                all_hits.extend(gold)
                 continue
             if nfc is None:   # the distinct predicted tags, when the file was accepted as it is, stand for them all
-                predicted = getattr(pred, "distinct", None)
-                nfc = not _all_nfc(chain(chain.from_iterable(map(_SECOND, ref)), chain.from_iterable(filter(None, pred))
-                                         if predicted is None else predicted))
+                nfc = not _all_nfc(chain(_distinct_golds(ref), _distinct_tags(pred)))
             if nfc:
-                tags = _canonical_values(tags, gold, memo)
-            hits, gold_counts, pred_counts = metrics.tag_counts(gold, tags)
-            a, f = metrics.accuracy_macro_f1(len(gold), hits, gold_counts, pred_counts)
-            acc.append(a)
-            f1.append(f)
-            if details:
-                all_pred.extend(tags)
-                all_hits.extend(chain.from_iterable(map(repeat, hits.keys(), hits.values())))
-        if not details:
-            return Entry({"acc": metrics.mean(acc), "f1": metrics.mean(f1)}, {}, len(ref), len(acc), len(all_gold),
-                         zeroed, {}, per_sentence={"acc": acc, "f1": f1})
-        return Entry({"acc": metrics.mean(acc), "f1": metrics.mean(f1)},
-                     {"acc": metrics.mean([len(all_hits)], len(all_gold))}, len(ref), len(acc), len(all_gold),
-                     zeroed, {"per_tag": _per_tag(all_gold, all_pred, all_hits)}, per_sentence={"acc": acc, "f1": f1})
+                canonical = _canonical_values(tags, gold, memo)
+                if canonical is not tags:
+                    fixed[si] = tags = canonical
+            acc[si], f1[si] = tag_scores(gold, tags)
+        if not all(golds):   # empty sentences are not scored
+            acc, f1 = list(compress(acc, golds)), list(compress(f1, golds))
+        items = sum(map(len, golds))
+        entry = Entry({"acc": metrics.mean(acc), "f1": metrics.mean(f1)}, {}, len(ref), len(acc), items, zeroed, {},
+                      per_sentence={"acc": acc, "f1": f1})
+        if details:
+            if fixed:
+                pred = [fixed.get(si, tags) for si, tags in enumerate(pred)]
+            gold_counts, pred_counts, hit_counts = _tag_counts(ref, golds, pred, same, missing or fixed)
+            entry.micro = {"acc": metrics.mean([sum(hit_counts.values())], items)}
+            entry.details = {"per_tag": _per_tag_counts(gold_counts, pred_counts, hit_counts)}
+        return entry
+
+
+def _distinct_golds(ref):
+    """The distinct gold values of a parsed pair reference (every gold when they cannot be a set)."""
+    distinct = ref.distinct_golds() if isinstance(ref, PairReference) else None
+    return chain.from_iterable(map(_SECOND, ref)) if distinct is None else distinct
+
+
+def _distinct_tags(pred):
+    """The distinct tags of a parsed prediction when known (:class:`Accepted`), else all of them."""
+    predicted = getattr(pred, "distinct", None)
+    return chain.from_iterable(filter(None, pred)) if predicted is None else predicted
+
+
+def _count_into(counts, values):
+    """Add the occurrences of ``values`` to the dict ``counts`` (C-level ``collections._count_elements``)."""
+    get = counts.get
+    for value in values:
+        counts[value] = get(value, 0) + 1
+
+
+try:
+    from collections import _count_elements as _count_into   # noqa: F811 (the C-level form of the loop above)
+except ImportError:   # pragma: no cover (an interpreter without it: the loop above)
+    pass
+
+
+def tag_scores(gold, tags):
+    """``(accuracy, macro_f1)`` of one sentence, exactly :func:`metrics.tag_accuracy_f1`, with C-level counting.
+
+    It relies on what :func:`metrics.accuracy_macro_f1` adds up: 2TP / (gold count + predicted count) for each
+    label with a hit, in the order of the labels' first hits (the order of ``tag_counts``' hits), over the
+    number of labels in the gold or the prediction; one dict of gold and predicted counts together gives both
+    the denominators and that number.
+
+    >>> tag_scores(["NOUN", "VERB", "NOUN"], ["NOUN", "NOUN", "NOUN"]) == metrics.tag_accuracy_f1(
+    ...     ["NOUN", "VERB", "NOUN"], ["NOUN", "NOUN", "NOUN"])
+    True
+    """
+    n = len(gold)
+    if len(tags) != n:
+        raise ValueError("gold has %d labels, prediction %d" % (n, len(tags)))
+    if n == 0:
+        return 0.0, 0.0
+    hits = {}
+    _count_into(hits, compress(gold, map(eq, gold, tags)))
+    both = {}
+    _count_into(both, gold)
+    _count_into(both, tags)
+    f1_sum = 0.0
+    for label, tp in hits.items():
+        f1_sum += 2.0 * tp / both[label]
+    return sum(hits.values()) / float(n), f1_sum / len(both)
+
+
+def _tag_counts(ref, golds, pred, same, general):
+    """``(gold_counts, pred_counts, hit_counts)`` over a whole file, as the lists of every gold, predicted and hit
+    tag count them (a sentence scored 0 has gold tags only). ``same``: per sentence whether its tags are the gold's;
+    ``general``: some sentence is scored 0 or was compared in NFC (``pred`` then holds the compared tags).
+
+    Without ``general``, the counts of the gold stand for all three where every tag is right; else only the
+    wrong tags are counted (C-level passes): a label's hits are its gold count less its wrong gold tags, its
+    predictions its hits plus the wrong tags that name it."""
+    gold_counts = ref.gold_counts() if isinstance(ref, PairReference) else Counter(chain.from_iterable(golds))
+    if general:
+        kept = list(map(_NOT_NONE, pred))
+        kept_golds = list(chain.from_iterable(compress(golds, kept)))
+        tags = list(chain.from_iterable(compress(pred, kept)))
+        if len(tags) != len(kept_golds):
+            raise ValueError("cannot pair %d items with %d" % (len(kept_golds), len(tags)))
+        return gold_counts, Counter(tags), Counter(compress(kept_golds, map(eq, kept_golds, tags)))
+    if all(same):
+        return gold_counts, gold_counts, gold_counts
+    flat_golds = ref.flat_golds() if isinstance(ref, PairReference) else list(chain.from_iterable(golds))
+    flat = getattr(pred, "flat", None)
+    tags = flat if flat is not None else list(chain.from_iterable(pred))
+    if len(tags) != len(flat_golds):
+        raise ValueError("cannot pair %d items with %d" % (len(flat_golds), len(tags)))
+    wrong = list(map(ne, flat_golds, tags))
+    wrong_golds, wrong_tags = {}, {}
+    _count_into(wrong_golds, compress(flat_golds, wrong))
+    _count_into(wrong_tags, compress(tags, wrong))
+    hit_counts = dict((label, count - wrong_golds.get(label, 0)) for label, count in gold_counts.items())
+    hit_counts = dict((label, count) for label, count in hit_counts.items() if count)
+    pred_counts = dict(hit_counts)
+    for label, count in wrong_tags.items():
+        pred_counts[label] = pred_counts.get(label, 0) + count
+    return gold_counts, pred_counts, hit_counts
 
 
 #: A detail table (per tag, per feature) lists every label of the reference but at most this many labels
@@ -562,7 +745,11 @@ def _capped_rows(rows, in_reference, weight, what):
 def _per_tag(gold, pred, hits):
     """``{tag: {"tp", "fp", "fn"}}`` over a whole file from flat lists of gold, predicted and hit labels
     (tags shown as :func:`detail_label`; at most :data:`MAX_PREDICTED_ONLY_ROWS` tags never in the gold)."""
-    gold_counts, pred_counts, hit_counts = Counter(gold), Counter(pred), Counter(hits)
+    return _per_tag_counts(Counter(gold), Counter(pred), Counter(hits))
+
+
+def _per_tag_counts(gold_counts, pred_counts, hit_counts):
+    """:func:`_per_tag` from the counts of the gold, predicted and hit labels (dicts label -> count > 0)."""
     per_tag = {}
     for label in set(gold_counts) | set(pred_counts):
         tp = hit_counts.get(label, 0)
