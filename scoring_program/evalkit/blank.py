@@ -7,9 +7,9 @@ public (the development phase; :mod:`evalkit.policy`): one warning per file, wit
 instead, the first positions and the fix. It never changes a score.
 """
 from collections import Counter
-from itertools import chain
+from itertools import chain, compress, repeat
+from operator import contains
 
-from .kinds import paired
 from .messages import WARNING, quoted
 
 #: At most this many positions are named.
@@ -30,18 +30,26 @@ def _first(value):
 def check_blank_rows(ref, pred, task, log, where):
     """One warning when tokens whose gold is the task's declared blank label (``task.blank_rows[0]``) are given
     another non-empty label (a tag, or a first candidate; an empty one is told by the other checks) in ``pred`` (per sentence one value per token, None for a sentence
-    scored 0). ``ref``: per sentence ``(forms, golds)``. ``where(si, ti)``: a position. One C-level scan of the
-    golds when no sentence has a blank row."""
+    scored 0). ``ref``: per sentence ``(forms, golds)``. ``where(si, ti)``: a position. The distinct golds (known
+    once for a :class:`~evalkit.kinds.PairReference`) say whether any sentence has a blank row; a C-level scan per
+    sentence finds those that do, and only a sentence whose prediction differs from its golds is walked."""
     declared = getattr(task, "blank_rows", None)
     if not declared:
         return
     blank, what = declared
-    golds = [gold for _, gold in ref]
-    if blank not in set(chain.from_iterable(golds)):
+    golds = ref.golds() if hasattr(ref, "golds") else [gold for _, gold in ref]   # (kinds.PairReference)
+    distinct = ref.distinct_golds() if hasattr(ref, "distinct_golds") else None
+    if blank not in (set(chain.from_iterable(golds)) if distinct is None else distinct):
         return
+    if len(golds) != len(pred):
+        raise ValueError("cannot pair %d items with %d" % (len(golds), len(pred)))
     given, positions, rows = Counter(), [], 0
-    for si, (sent_golds, got) in enumerate(paired(golds, pred)):
-        if got is None or blank not in sent_golds:
+    for si in compress(range(len(golds)), map(contains, golds, repeat(blank))):   # the sentences with blank rows
+        sent_golds, got = golds[si], pred[si]
+        if got is None:
+            continue
+        if got == sent_golds:   # every row given its gold (C-level): each blank row is given the blank label
+            rows += sent_golds.count(blank)
             continue
         for ti, gold in enumerate(sent_golds):
             if gold != blank or ti >= len(got):

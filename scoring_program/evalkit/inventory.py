@@ -26,8 +26,9 @@ import difflib
 import json
 import re
 import unicodedata
+from bisect import bisect_right
 from collections import Counter, OrderedDict
-from itertools import chain
+from itertools import accumulate, chain, compress
 from operator import itemgetter
 
 from .loading import read_optional_json
@@ -194,6 +195,38 @@ def check_no_tag(pred, log, where):
           kind="no tag in the whole file", severity=ERROR)
 
 
+#: The "did you mean" of a warning about tags is cut to about this many characters (:func:`_cut_list`).
+HINT_CHARS = 200
+#: A whole-file tally (:func:`_flat_tally`) looks each distinct offending value up once in the file's values: it is
+#: used for at most this many distinct values (more are walked token by token).
+MAX_FLAT_KEYS = 64
+
+
+def _flat_tally(pred, flat, keys):
+    """The :class:`_Tally` of the values of ``flat`` (every value of ``pred``, one list per sentence with no None,
+    in order) that are in ``keys``, as :meth:`_Tally.add` makes it token by token: counted with C-level passes,
+    each key's first position found by ``list.index``, the first positions of all by the mask's."""
+    tally = _Tally()
+    mask = list(map(keys.__contains__, flat))
+    tally.counts.update(compress(flat, mask))
+    ends = list(accumulate(map(len, pred)))
+
+    def position(at):
+        si = bisect_right(ends, at)
+        return si, at - (ends[si - 1] if si else 0)
+
+    for at in sorted(flat.index(key) for key in tally.counts):
+        tally.first[flat[at]] = position(at)
+    at = -1
+    for _ in range(MAX_POSITIONS):
+        try:
+            at = mask.index(True, at + 1)
+        except ValueError:
+            break
+        tally.positions.append(position(at))
+    return tally
+
+
 def check_tags(pred, log, inventory, where):
     """One warning when tags of ``pred`` (per sentence a list of tags, None for a sentence scored 0; a tag that
     is not a string is already None) are outside ``inventory.labels``. ``where(si, ti)``: a tag's position."""
@@ -206,18 +239,29 @@ def check_tags(pred, log, inventory, where):
         unknown = set(tag for tag in unknown if not UD_TAG.match(tag))
     if not unknown:
         return
-    tally, total = _Tally(), 0
-    for si, tags in enumerate(pred):
-        if not tags:
-            continue
-        total += len(tags)
-        if unknown.isdisjoint(tags):
-            continue
-        for ti, tag in enumerate(tags):
-            if tag in unknown:
-                tally.add(tag, (si, ti))
-    guesses = OrderedDict((tag, suggest(tag, labels, inventory.label_aliases)) for tag in tally.first)
-    hint = ", ".join("%s for %s" % (guess, _quoted(tag)) for tag, guess in guesses.items() if guess)
+    flat = getattr(pred, "flat", None)
+    if flat is not None and len(unknown) <= MAX_FLAT_KEYS:
+        tally, total = _flat_tally(pred, flat, unknown), len(flat)
+    else:
+        tally, total = _Tally(), 0
+        for si, tags in enumerate(pred):
+            if not tags:
+                continue
+            total += len(tags)
+            if unknown.isdisjoint(tags):
+                continue
+            for ti, tag in enumerate(tags):
+                if tag in unknown:
+                    tally.add(tag, (si, ti))
+    hints, length = [], -2
+    for tag in tally.first:   # guessed until the hint is cut (_cut_list: what follows is not shown)
+        guess = suggest(tag, labels, inventory.label_aliases)
+        if guess:
+            hints.append("%s for %s" % (guess, _quoted(tag)))
+            length += len(hints[-1]) + 2
+            if length > HINT_CHARS:
+                break
+    hint = ", ".join(hints)
     first = next(iter(tally.first.values()))
     outside = sum(tally.counts.values())
     every = outside == total   # not one tag can match: the whole file scores 0 (an error, not a warning)
@@ -225,7 +269,7 @@ def check_tags(pred, log, inventory, where):
             "so these score as wrong tags.%s%s" % (
                 "{:,}".format(outside), _count(total, "tag"), ", ".join(sorted(labels)),
                 ", and the language's training data" if inventory.labels_closed else "",
-                tally.examples(_quoted, where), (" Did you mean %s?" % _cut_list(hint)) if hint else "",
+                tally.examples(_quoted, where), (" Did you mean %s?" % _cut_list(hint, HINT_CHARS)) if hint else "",
                 (" Every tag is outside the set: %s." % ZERO_NOTE) if every else ""),
             kind="tag outside the tag set", severity=ERROR if every else WARNING)
 
