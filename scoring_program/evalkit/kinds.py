@@ -22,6 +22,7 @@ token by token only to locate a problem: scoring stays within a small factor of 
 """
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from itertools import chain, compress, repeat
 from functools import partial
 from operator import eq, is_not, itemgetter, ne, not_
@@ -363,16 +364,25 @@ class Kind(object):
         return dict((name, total / count if count else total * 0.0) for name, total in sums.items())
 
 
-class PairReference(list):
-    """A pair file's parsed reference, ``[(forms, golds), ...]``, that also keeps the JSON sentences as read
-    (``raw``: a prediction equal to them is the gold itself) and computes once, on first use, what the
-    whole-file fast paths read: the golds per sentence, all of them in order, their distinct values, the
-    sentence lengths, all the forms in order. A parsed reference is never changed after it is parsed."""
+class PairReference(Sequence):
+    """A pair file's parsed reference: the sequence of its sentences ``(forms, golds)``, made from the JSON
+    sentences (``raw``, lists of two-item lists, checked) on first use, and what the whole-file fast paths read
+    instead, each made once when first asked for: the golds of each sentence (the lists the sentences hold), all
+    the golds in order, their counts and distinct values, the sentence lengths, all the forms in order. A file
+    scored on its fast paths never has its sentences split. A parsed reference is never changed."""
 
-    def __init__(self, sentences, raw):
-        list.__init__(self, sentences)
+    def __init__(self, raw):
         self.raw = raw
         self._known = {}
+
+    def __len__(self):
+        return len(self.raw)
+
+    def __getitem__(self, index):
+        return self.sentences()[index]
+
+    def __iter__(self):
+        return iter(self.sentences())
 
     def _once(self, key, make):
         known = self._known
@@ -380,43 +390,50 @@ class PairReference(list):
             known[key] = make()
         return known[key]
 
+    def sentences(self):
+        """The parsed sentences, ``[(forms, golds), ...]``."""
+        return self._once("sentences", lambda: [(list(map(_FIRST, sent)), golds)
+                                                for sent, golds in paired(self.raw, self.golds())])
+
     def golds(self):
-        """The gold values of each sentence (the lists of the parsed sentences themselves)."""
-        return self._once("golds", lambda: list(map(_SECOND, self)))
+        """The gold values of each sentence (the lists the parsed sentences hold)."""
+        return self._once("golds", lambda: [list(map(_SECOND, sent)) for sent in self.raw])
+
+    def lengths(self):
+        """The token count of each sentence."""
+        return self._once("lengths", lambda: list(map(len, self.raw)))
+
+    def flat_forms(self):
+        """Every form of the file, in order."""
+        return self._once("flat_forms", lambda: list(map(_FIRST, chain.from_iterable(self.raw))))
 
     def flat_golds(self):
         """Every gold value of the file, in order."""
         return self._once("flat_golds", lambda: list(chain.from_iterable(self.golds())))
 
-    def distinct_golds(self):
-        """The set of the distinct gold values, or None when one is unhashable (a list, an object)."""
-        return self._once("distinct_golds", partial(_distinct_or_none, self.flat_golds()))
-
     def gold_counts(self):
         """``{gold value: occurrences}`` over the whole file (a Counter)."""
         return self._once("gold_counts", lambda: Counter(self.flat_golds()))
 
+    def distinct_golds(self):
+        """The set of the distinct gold values, or None when one is unhashable (a list, an object)."""
+        return self._once("distinct_golds", self._distinct_golds)
 
-def _distinct_or_none(values):
-    """``set(values)``, or None when a value is unhashable."""
-    try:
-        return set(values)
-    except TypeError:
-        return None
+    def _distinct_golds(self):
+        try:
+            return set(self.gold_counts())
+        except TypeError:
+            return None
 
 
 def _lengths(ref):
-    """The token count of each sentence of a parsed pair reference (known once for a :class:`PairReference`)."""
-    if isinstance(ref, PairReference):
-        return ref._once("lengths", lambda: list(map(len, ref.golds())))
-    return list(map(len, map(_FIRST, ref)))
+    """The token count of each sentence of a parsed pair reference."""
+    return ref.lengths() if isinstance(ref, PairReference) else list(map(len, map(_FIRST, ref)))
 
 
 def _flat_forms(ref):
-    """Every form of a parsed pair reference, in order (known once for a :class:`PairReference`)."""
-    if isinstance(ref, PairReference):
-        return ref._once("flat_forms", lambda: list(chain.from_iterable(map(_FIRST, ref))))
-    return list(chain.from_iterable(map(_FIRST, ref)))
+    """Every form of a parsed pair reference, in order."""
+    return ref.flat_forms() if isinstance(ref, PairReference) else list(chain.from_iterable(map(_FIRST, ref)))
 
 
 def _golds(ref):
@@ -449,9 +466,8 @@ class PairKind(Kind):
         """Parsed sentences ``(forms, gold values)``; any token that is not a pair is a DataError.
 
         A file whose sentences are all lists of two-item lists (C-level checks: ``list.__len__`` refuses
-        anything but a list, so one pass checks each token's type and length) is split at once, into a
-        :class:`PairReference` that keeps the JSON sentences; any other goes sentence by sentence, which says
-        where the first bad token is."""
+        anything but a list, so one pass checks each token's type and length) is a :class:`PairReference`
+        (split on first use); any other goes sentence by sentence, which says where the first bad token is."""
         check_sentence_list(value, name)
         if not set(map(type, value)) - _ONLY_LIST:
             try:
@@ -459,7 +475,7 @@ class PairKind(Kind):
             except TypeError:   # a token that is not a list
                 lengths = _ONLY_TWO | {None}
             if not lengths - _ONLY_TWO:
-                return PairReference([(list(map(_FIRST, sent)), list(map(_SECOND, sent))) for sent in value], value)
+                return PairReference(value)
         ref = []
         for si, sent in enumerate(value):
             _check_sentence(sent, name, si, "tokens")
