@@ -23,7 +23,7 @@ token by token only to locate a problem: scoring stays within a small factor of 
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from itertools import chain, compress, repeat
+from itertools import chain, compress, islice, repeat
 from functools import partial
 from operator import eq, is_not, itemgetter, ne, not_
 
@@ -518,10 +518,11 @@ class PairKind(Kind):
         leaves = list(chain.from_iterable(chain.from_iterable(value)))   # form, value, form, value...
         if leaves[0::2] != _flat_forms(ref):
             return None
-        values = [list(map(_SECOND, sent)) for sent in value]
-        accepted = self._accepted(values, leaves[1::2], task)
+        flat = leaves[1::2]
+        rest = iter(flat)   # each sentence's values, cut from the flat list (C-level)
+        accepted = self._accepted(list(map(list, map(islice, repeat(rest), _lengths(ref)))), flat, task)
         if accepted is not None:
-            accepted.flat = leaves[1::2]
+            accepted.flat = flat
         return accepted
 
     def _accepted(self, values, flat, task):
@@ -644,19 +645,6 @@ def _distinct_tags(pred):
     return chain.from_iterable(filter(None, pred)) if predicted is None else predicted
 
 
-def _count_into(counts, values):
-    """Add the occurrences of ``values`` to the dict ``counts`` (C-level ``collections._count_elements``)."""
-    get = counts.get
-    for value in values:
-        counts[value] = get(value, 0) + 1
-
-
-try:
-    from collections import _count_elements as _count_into   # noqa: F811 (the C-level form of the loop above)
-except ImportError:   # pragma: no cover (an interpreter without it: the loop above)
-    pass
-
-
 def tag_scores(gold, tags):
     """``(accuracy, macro_f1)`` of one sentence, exactly :func:`metrics.tag_accuracy_f1`, with C-level counting.
 
@@ -675,10 +663,11 @@ def tag_scores(gold, tags):
     if n == 0:
         return 0.0, 0.0
     hits = {}
-    _count_into(hits, compress(gold, map(eq, gold, tags)))
+    count = metrics.count_into
+    count(hits, compress(gold, map(eq, gold, tags)))
     both = {}
-    _count_into(both, gold)
-    _count_into(both, tags)
+    count(both, gold)
+    count(both, tags)
     f1_sum = 0.0
     for label, tp in hits.items():
         f1_sum += 2.0 * tp / both[label]
@@ -692,7 +681,8 @@ def _tag_counts(ref, golds, pred, same, general):
 
     Without ``general``, the counts of the gold stand for all three where every tag is right; else only the
     wrong tags are counted (C-level passes): a label's hits are its gold count less its wrong gold tags, its
-    predictions its hits plus the wrong tags that name it."""
+    predictions its hits plus the wrong tags that name it (a gold label may count 0 hits or predictions: the
+    per-tag table lists every gold label anyway)."""
     gold_counts = ref.gold_counts() if isinstance(ref, PairReference) else Counter(chain.from_iterable(golds))
     if general:
         kept = list(map(_NOT_NONE, pred))
@@ -710,10 +700,9 @@ def _tag_counts(ref, golds, pred, same, general):
         raise ValueError("cannot pair %d items with %d" % (len(flat_golds), len(tags)))
     wrong = list(map(ne, flat_golds, tags))
     wrong_golds, wrong_tags = {}, {}
-    _count_into(wrong_golds, compress(flat_golds, wrong))
-    _count_into(wrong_tags, compress(tags, wrong))
+    metrics.count_into(wrong_golds, compress(flat_golds, wrong))
+    metrics.count_into(wrong_tags, compress(tags, wrong))
     hit_counts = dict((label, count - wrong_golds.get(label, 0)) for label, count in gold_counts.items())
-    hit_counts = dict((label, count) for label, count in hit_counts.items() if count)
     pred_counts = dict(hit_counts)
     for label, count in wrong_tags.items():
         pred_counts[label] = pred_counts.get(label, 0) + count

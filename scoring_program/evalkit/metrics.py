@@ -10,12 +10,28 @@ from collections import Counter
 _MISSING = object()
 
 
-def _count(labels):
-    """``{label: occurrences}`` of a short sequence (cheaper than a Counter for one sentence)."""
-    counts = {}
+def _count_loop(counts, labels):
+    """Add the occurrences of ``labels`` to the dict ``counts``."""
     get = counts.get
     for label in labels:
         counts[label] = get(label, 0) + 1
+
+
+try:
+    from collections import _count_elements as count_into   # the same loop in C (private, stable since 3.2)
+except ImportError:   # pragma: no cover
+    count_into = _count_loop
+
+
+def _count(labels):
+    """``{label: occurrences}`` of a sequence, labels in the order of their first occurrence (cheaper than a
+    Counter for one sentence).
+
+    >>> _count(["b", "a", "b"])
+    {'b': 2, 'a': 1}
+    """
+    counts = {}
+    count_into(counts, labels)
     return counts
 
 
