@@ -86,8 +86,9 @@ check: venv
 	@$(if $(COMPETITION)$(CHECK_DATA),true,for id in $(filter-out $(TOP),$(HOSTED)); do \
 		test ! -f $(DIST)/$$id/build.json || $(MAKE) --no-print-directory COMPETITION=$$id check || exit 1; done)
 
+# BEFORE=<git revision>: that revision's scorer and this tree's, timed taking turns in one run.
 bench: venv
-	$(PY) tests/bench.py --data $(SHARED)
+	$(PY) tests/bench.py --data $(SHARED) $(if $(BEFORE),--before $(BEFORE))
 
 summary: venv
 	$(ORG) summary --competition $(C) --out $(CDIST)

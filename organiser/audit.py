@@ -273,6 +273,8 @@ def scramble_documents(data, task, lang):
     """Anafora documents (``{"documents": [{"xml"}, ...]}``): every other entity that nothing points to removed."""
     value = _json(data)
     for document in value.get("documents") or []:
+        if not isinstance(document.get("xml"), str):   # a redacted document (a split test phase): no gold
+            continue
         root = ElementTree.fromstring(document["xml"].encode("utf-8"))
         annotations = root.find("annotations")
         if annotations is None:

@@ -38,7 +38,7 @@ from evalkit.split import SPLIT_FILE, read_split
 TEST_PHASE = "test"
 #: The folder of ``REF`` that holds what the final ranking uses (never uploaded).
 PRIVATE_FOLDER = "private"
-#: An Anafora file without any annotation: a redacted document's gold.
+#: An Anafora file without any annotation (what a document predicting nothing looks like).
 EMPTY_ANAFORA = ("<?xml version='1.0' encoding='UTF-8'?>\n<data>\n<info><progress>completed</progress></info>\n"
                  "<annotations>\n</annotations>\n</data>\n")
 
@@ -233,8 +233,9 @@ class DocumentItems(Items):
         return item.get("name")
 
     def redact(self, item, task):
-        """The document with an empty gold."""
-        return dict(item, xml=EMPTY_ANAFORA)
+        """The document with a null gold (read as a document without any entity where the scorer knows the file is
+        a part, refused as not whole gold elsewhere: a part is never split again)."""
+        return dict(item, xml=None)
 
     def gold(self, item, task):
         """The gold XML."""

@@ -115,15 +115,20 @@ class Task(object):
         return "Task(%r)" % self.folder
 
 
-#: What the rows of gold ``_`` are: the CoNLL-U rows of multiword tokens, whose words have rows of their own. Declared
-#: for POS only: in the release every UPOS ``_`` is such a row, while a few words have the lemma ``_`` too (ohu, orv).
+#: What the rows of gold ``_`` are: the CoNLL-U rows of multiword tokens, whose words have rows of their own (in the
+#: release every UPOS ``_`` is such a row).
 RANGE_ROWS = "multiword-token rows such as 4-5 in the input, whose words have rows of their own"
+#: The same for lemmas, where a few words have the lemma ``_`` too (ohu, orv): a lemma other than ``_`` loses them
+#: all the same.
+RANGE_ROWS_LEMMA = ("multiword-token rows such as 4-5 in the input, whose words have rows of their own, and words "
+                    "the treebank gives no lemma")
 
 TASKS = (
     Task("pos_tagging", "pos", "POS tagging", "tagging", ("acc", "f1"), UD_LANGUAGES, labels=UPOS_TAGS + ("_",),
          label_aliases=UPOS_ALIASES, blank_rows=("_", RANGE_ROWS)),
     Task("morph_features", "full_morph", "Morphological features", "morph", (), UD_LANGUAGES, features=UD_FEATURES),
-    Task("lemmatisation", "lemma", "Lemmatisation", "candidates", ("acc1", "acc3"), UD_LANGUAGES),
+    Task("lemmatisation", "lemma", "Lemmatisation", "candidates", ("acc1", "acc3"), UD_LANGUAGES,
+         blank_rows=("_", RANGE_ROWS_LEMMA)),
     Task("fill_mask_word", "fill_mask_word", "Filling the gaps (word)", "fill_mask", ("acc1", "acc3"),
          tuple(LANGUAGES), mask_marker="[MASK]"),
     Task("fill_mask_char", "fill_mask_char", "Filling the gaps (character)", "fill_mask", ("acc1", "acc3"),

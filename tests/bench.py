@@ -11,6 +11,10 @@ which takes the slow paths of the scorer), then times, best of N runs each:
 Rounds are interleaved and the best of each side is kept; the ratio is taken on CPU time, which
 other processes on the machine disturb far less than wall time (both are printed).
 It prints both times and their ratio per submission and exits 1 when a ratio exceeds the target.
+
+``--before REV`` (``make bench BEFORE=REV``) measures the scoring program of git revision REV and this tree's in one
+run: REV's ``scoring_program/`` is extracted under the work folder, and the two scorers are timed in worker processes
+taking turns, round after round, so that both see the same machine; each side's best ratios are compared.
 """
 import argparse
 import glob
@@ -24,10 +28,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
 
-import st2024  # noqa: E402
-from evalkit import cli  # noqa: E402
+
 
 TARGET = 1.5
 
@@ -65,10 +67,18 @@ def prediction(task, sentences, rng, noisy):
     return out
 
 
+def _scorer():
+    """This tree's ST2024 declaration and the command-line entry point (imported when first needed, so that a
+    worker imports the scoring program it was given)."""
+    import st2024
+    from evalkit import cli
+    return st2024, cli
+
+
 def write_submission(ref_dir, out_dir, noisy):
     """Write a submission derived from the references; return the list of files written."""
     rng = random.Random(2024)
-    tasks = dict((task.folder, task) for task in st2024.TASKS)
+    tasks = dict((task.folder, task) for task in _scorer()[0].TASKS)
     written = []
     for path in sorted(glob.glob(os.path.join(ref_dir, "*", "*.json"))):
         folder = os.path.basename(os.path.dirname(path))
@@ -96,6 +106,7 @@ def score_once(ref_dir, sub_dir):
     out = tempfile.mkdtemp(prefix="bench-out-")
     devnull = open(os.devnull, "w")
     saved, sys.stdout = sys.stdout, devnull
+    st2024, cli = _scorer()
     try:
         status = cli.main(st2024, ["--ref", ref_dir, "--submission", sub_dir, "--out", out, "--quiet"])
     finally:
@@ -126,23 +137,99 @@ def compare(paths, ref_dir, sub_dir, runs):
     return load, score
 
 
+SUBMISSIONS = (("gold", False), ("noisy", True))
+
+
+def prepare(data, work):
+    """Build the references and write the two submissions; return ``(ref_dir, ref_files, {name: (sub_dir,
+    sub_files)})``."""
+    ref_dir = build_reference(data, os.path.join(work, "ref"))
+    ref_files = [p for p in glob.glob(os.path.join(ref_dir, "*", "*.json"))]
+    subs = {}
+    for name, noisy in SUBMISSIONS:
+        sub_dir = os.path.join(work, "sub-" + name)
+        shutil.rmtree(sub_dir, ignore_errors=True)
+        subs[name] = (sub_dir, write_submission(ref_dir, sub_dir, noisy))
+    return ref_dir, ref_files, subs
+
+
+def measure_all(ref_dir, ref_files, subs, runs):
+    """``{name: (load, score)}``: the best (CPU, wall) times of each submission (:func:`compare`)."""
+    return dict((name, compare(ref_files + subs[name][1], ref_dir, subs[name][0], runs)) for name, _ in SUBMISSIONS)
+
+
+def worker(args):
+    """``--worker``: time the scoring program on the submissions already written under ``--work``; print one JSON
+    line ``{name: [load CPU, score CPU]}``."""
+    ref_dir = os.path.join(args.work, "ref", "dev")
+    ref_files = [p for p in glob.glob(os.path.join(ref_dir, "*", "*.json"))]
+    subs = dict((name, (os.path.join(args.work, "sub-" + name),
+                        glob.glob(os.path.join(args.work, "sub-" + name, "*", "*.json")))) for name, _ in SUBMISSIONS)
+    times = measure_all(ref_dir, ref_files, subs, args.runs)
+    print(json.dumps(dict((name, [load[0], score[0]]) for name, (load, score) in times.items())))
+    return 0
+
+
+def extract(revision, work):
+    """The folder holding git revision ``revision``'s ``scoring_program/`` (extracted once under ``work``)."""
+    commit = subprocess.check_output(["git", "rev-parse", "--verify", revision + "^{commit}"], cwd=ROOT,
+                                     universal_newlines=True).strip()
+    target = os.path.join(work, "before-" + commit[:12])
+    if not os.path.isdir(os.path.join(target, "scoring_program")):
+        os.makedirs(target, exist_ok=True)
+        archive = subprocess.Popen(["git", "archive", commit, "scoring_program"], cwd=ROOT, stdout=subprocess.PIPE)
+        subprocess.check_call(["tar", "-x", "-C", target], stdin=archive.stdout)
+        if archive.wait() != 0:
+            raise SystemExit("bench: git archive %s failed" % revision)
+    return target, commit[:12]
+
+
+def before_after(args, rounds=3):
+    """``--before REV``: REV's scorer and this tree's, timed in worker processes taking turns for ``rounds`` rounds;
+    print each round and each side's best ratios; return the exit status of this tree's best ratios."""
+    before, commit = extract(args.before, args.work)
+    sides = (("before %s" % commit, os.path.join(before, "scoring_program")),
+             ("after (this tree)", os.path.join(ROOT, "scoring_program")))
+    best = dict((label, dict((name, float("inf")) for name, _ in SUBMISSIONS)) for label, _ in sides)
+    for number in range(1, rounds + 1):
+        for label, program in sides:
+            out = subprocess.check_output([sys.executable, os.path.abspath(__file__), "--worker", "--work", args.work,
+                                           "--runs", str(args.runs), "--program", program], universal_newlines=True)
+            times = json.loads(out.strip().splitlines()[-1])
+            ratios = dict((name, score / load) for name, (load, score) in times.items())
+            print("round %d, %-20s %s" % (number, label + ":", "; ".join(
+                "%s %.2f" % (name, ratios[name]) for name, _ in SUBMISSIONS)))
+            for name in ratios:
+                best[label][name] = min(best[label][name], ratios[name])
+    for label, _ in sides:
+        print("best, %-21s %s" % (label + ":", "; ".join("%s %.2f" % (name, best[label][name])
+                                                         for name, _ in SUBMISSIONS)))
+    worst = max(best[sides[1][0]].values())
+    print("bench: %s (target <= %.1f)" % ("OK" if worst <= TARGET else "TOO SLOW", TARGET))
+    return 0 if worst <= TARGET else 1
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default=os.path.join(os.path.dirname(ROOT), "shared", "st2024"))
     parser.add_argument("--work", default=os.path.join(ROOT, "dist", "bench"))
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--before", metavar="REV", help="also time git revision REV's scorer, taking turns")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--program", default=os.path.join(ROOT, "scoring_program"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    sys.path.insert(0, args.program)   # the scoring program timed (a worker's: the one it was given)
+    if args.worker:
+        return worker(args)
     if not os.path.isdir(args.data):
         print("bench: the release is not at %s; give --data (or SHARED=... to make)" % args.data)
         return 2
-    ref_dir = build_reference(args.data, os.path.join(args.work, "ref"))
-    ref_files = [p for p in glob.glob(os.path.join(ref_dir, "*", "*.json"))]
+    ref_dir, ref_files, subs = prepare(args.data, args.work)
+    if args.before:
+        return before_after(args)
     worst = 0.0
-    for name, noisy in (("gold", False), ("noisy", True)):
-        sub_dir = os.path.join(args.work, "sub-" + name)
-        shutil.rmtree(sub_dir, ignore_errors=True)
-        sub_files = write_submission(ref_dir, sub_dir, noisy)
-        load, score = compare(ref_files + sub_files, ref_dir, sub_dir, args.runs)
+    for name, (load, score) in sorted(measure_all(ref_dir, ref_files, subs, args.runs).items()):
+        sub_files = subs[name][1]
         ratio = score[0] / load[0]
         worst = max(worst, ratio)
         print("bench %-5s: %d files, %.1f MB; json.load %.3f s CPU (%.3f wall); scoring %.3f s CPU (%.3f wall); "

@@ -628,8 +628,6 @@ def test_a_practice_test_phase_is_not_split(tmp_path):
 
 def test_a_part_is_never_split_again(build, tmp_path):
     """A test folder that holds a part (redacted items) is refused by the machinery step, not split again."""
-    if build.cid == "scate":
-        pytest.skip("a redacted SCATE document reads as a document without annotations: nothing tells it apart")
     ref = str(tmp_path / "ref")
     public_dir = build.split("public_private", "seed-a", "again")[0]
     shutil.copytree(public_dir, os.path.join(ref, "test"))

@@ -78,10 +78,17 @@ def _field(value, key, kind, name, where):
     return got
 
 
-def parse_reference(data, name, expect_gold):
+#: What a redacted document's gold is read as (``redacted``): a document without any entity.
+_NO_ENTITY = b"<data><annotations></annotations></data>"
+
+
+def parse_reference(data, name, expect_gold, redacted=False):
     """The :class:`Reference` in ``data`` (bytes of the JSON above); DataError when it is broken.
 
-    ``expect_gold``: "full" or "spans", what the task needs ("spans" accepts full gold too).
+    ``expect_gold``: "full" or "spans", what the task needs ("spans" accepts full gold too). A document whose
+    ``xml`` is null is a redacted one (the private part of a split test phase, :mod:`evalkit.split`): with
+    ``redacted``, it is read as a document without any entity (it is not scored); without, the file is refused as
+    not whole gold.
     """
     try:
         value = json.loads(data.decode("utf-8"))
@@ -98,7 +105,13 @@ def parse_reference(data, name, expect_gold):
         where = "documents[%d]" % index
         doc = _field(item, "name", str, name, where)
         text = _field(item, "text", str, name, where)
-        xml = _field(item, "xml", str, name, where).encode("utf-8")
+        if redacted and item.get("xml", "") is None:
+            xml = _NO_ENTITY
+        elif item.get("xml", "") is None:
+            raise DataError(name, where, "document %s: expected its gold XML, got null: a redacted document, so this "
+                            "file is the public part of a split test phase, not whole gold" % doc)
+        else:
+            xml = _field(item, "xml", str, name, where).encode("utf-8")
         document = read_anafora(xml, "%s: document %s" % (name, doc), text)
         dct = _field(item, "dct", str, name, where)
         try:
@@ -250,9 +263,9 @@ class AnaforaKind(object):
     gold = "full"
 
     def parse_reference_text(self, data, name, task, lang, redacted=False):
-        """The parsed :class:`Reference` of one reference file (a redacted document, :mod:`evalkit.split`, is one
-        whose gold XML holds no entity: nothing to read differently)."""
-        return parse_reference(data, name, self.gold)
+        """The parsed :class:`Reference` of one reference file (``redacted``: a document whose gold is null, in the
+        public part of a split test phase, :mod:`evalkit.split`, is read as one without any entity)."""
+        return parse_reference(data, name, self.gold, redacted)
 
     def restrict(self, ref, pred, indices):
         """The documents ``indices`` alone (see :meth:`evalkit.kinds.Kind.restrict`); predictions by name."""
@@ -369,7 +382,7 @@ class AnaforaKind(object):
     def trivial_members(self, data, task):
         """A well-formed, content-free submission for the reference file ``data``: one empty Anafora file per
         document, named by ``task.documents`` (what ``make check`` submits when it has no baseline)."""
-        ref = parse_reference(data, "reference", "spans")
+        ref = parse_reference(data, "reference", "spans", redacted=True)   # the documents' names alone
         return dict((task.documents.replace("{doc}", doc.name), b"<data><annotations></annotations></data>\n")
                     for doc in ref.documents)
 
