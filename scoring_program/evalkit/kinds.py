@@ -391,9 +391,8 @@ class PairReference(Sequence):
         return known[key]
 
     def sentences(self):
-        """The parsed sentences, ``[(forms, golds), ...]``."""
-        return self._once("sentences", lambda: [(list(map(_FIRST, sent)), golds)
-                                                for sent, golds in paired(self.raw, self.golds())])
+        """The parsed sentences, ``[(forms, golds), ...]`` (each sentence's forms cut from the flat list)."""
+        return self._once("sentences", lambda: list(paired(_cut(self.flat_forms(), self.lengths()), self.golds())))
 
     def golds(self):
         """The gold values of each sentence (the lists the parsed sentences hold)."""
@@ -420,10 +419,16 @@ class PairReference(Sequence):
         return self._once("distinct_golds", self._distinct_golds)
 
     def _distinct_golds(self):
-        try:
-            return set(self.gold_counts())
+        try:   # the keys of the counts when they are known, else a set (cheaper than counting)
+            return set(self._known["gold_counts"] if "gold_counts" in self._known else self.flat_golds())
         except TypeError:
             return None
+
+
+def _cut(flat, lengths):
+    """``flat`` cut into consecutive lists of ``lengths`` items (C-level)."""
+    rest = iter(flat)
+    return list(map(list, map(islice, repeat(rest), lengths)))
 
 
 def _lengths(ref):
@@ -519,8 +524,7 @@ class PairKind(Kind):
         if leaves[0::2] != _flat_forms(ref):
             return None
         flat = leaves[1::2]
-        rest = iter(flat)   # each sentence's values, cut from the flat list (C-level)
-        accepted = self._accepted(list(map(list, map(islice, repeat(rest), _lengths(ref)))), flat, task)
+        accepted = self._accepted(_cut(flat, _lengths(ref)), flat, task)
         if accepted is not None:
             accepted.flat = flat
         return accepted
@@ -553,6 +557,7 @@ class TaggingKind(PairKind):
         them holds the reference's forms and gold tags, strings all, and is accepted as the golds themselves."""
         raw = getattr(ref, "raw", None)
         if raw is not None and value == raw:
+            ref.gold_counts()   # (what the per-tag table counts: the distinct golds are then its keys)
             distinct = ref.distinct_golds()
             if distinct is not None and not set(map(type, distinct)) - _ONLY_STR:
                 accepted = Accepted(ref.golds(), distinct)
