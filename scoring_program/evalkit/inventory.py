@@ -28,7 +28,8 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections import Counter, OrderedDict
-from itertools import accumulate, chain, compress
+from heapq import heapify, heappop, heappush
+from itertools import accumulate, chain
 from operator import itemgetter
 
 from .loading import read_optional_json
@@ -205,28 +206,44 @@ HINT_CHARS = 200
 MAX_FLAT_KEYS = 64
 
 
+def flat_counts(pred):
+    """``{value: occurrences}`` over the values of ``pred`` (per sentence a list, None for a sentence scored 0),
+    counted once (C-level) and kept with a file the kind accepted as it is (``kinds.Accepted``, its ``flat``)."""
+    counts = getattr(pred, "counts", None)
+    if counts is None:
+        flat = getattr(pred, "flat", None)
+        counts = Counter(chain.from_iterable(filter(None, pred)) if flat is None else flat)
+        if flat is not None:
+            pred.counts = counts
+    return counts
+
+
 def _flat_tally(pred, flat, keys):
     """The :class:`_Tally` of the values of ``flat`` (every value of ``pred``, one list per sentence with no None,
-    in order) that are in ``keys``, as :meth:`_Tally.add` makes it token by token: counted with C-level passes,
-    each key's first position found by ``list.index``, the first positions of all by the mask's."""
+    in order) that are in ``keys`` (all of them in ``flat``), as :meth:`_Tally.add` makes it token by token: the
+    counts of the file's values (:func:`flat_counts`), each key's first position by ``list.index``, then the next
+    positions of the keys in order until the first :data:`MAX_POSITIONS` are known."""
     tally = _Tally()
-    mask = list(map(keys.__contains__, flat))
-    tally.counts.update(compress(flat, mask))
+    counts = flat_counts(pred)
     ends = list(accumulate(map(len, pred)))
 
     def position(at):
         si = bisect_right(ends, at)
         return si, at - (ends[si - 1] if si else 0)
 
-    for at in sorted(flat.index(key) for key in tally.counts):
-        tally.first[flat[at]] = position(at)
-    at = -1
-    for _ in range(MAX_POSITIONS):
-        try:
-            at = mask.index(True, at + 1)
-        except ValueError:
-            break
+    firsts = sorted((flat.index(key), key) for key in keys)
+    for at, key in firsts:
+        tally.first[key] = position(at)
+        tally.counts[key] = counts[key]
+    heapify(firsts)
+    while firsts and len(tally.positions) < MAX_POSITIONS:
+        at, key = heappop(firsts)
         tally.positions.append(position(at))
+        if counts[key] > 1:
+            try:
+                heappush(firsts, (flat.index(key, at + 1), key))
+            except ValueError:
+                pass
     return tally
 
 

@@ -607,6 +607,7 @@ class TaggingKind(PairKind):
         zeroed = 0
         fixed = {}   # sentence -> its tags with those canonically equivalent to the gold replaced by the gold
         missing = False   # some sentence scored 0 (its tags None)
+        hit_counts = {}   # the hits of the sentences scored one by one
         for si in compress(range(n), map(not_, same)):
             tags = pred[si]
             if tags is None:
@@ -623,7 +624,7 @@ class TaggingKind(PairKind):
                 canonical = _canonical_values(tags, gold, memo)
                 if canonical is not tags:
                     fixed[si] = tags = canonical
-            acc[si], f1[si] = tag_scores(gold, tags)
+            acc[si], f1[si] = tag_scores(gold, tags, hit_counts)
         if not all(golds):   # empty sentences are not scored
             acc, f1 = list(compress(acc, golds)), list(compress(f1, golds))
         items = sum(map(len, golds))
@@ -632,7 +633,7 @@ class TaggingKind(PairKind):
         if details:
             if fixed:
                 pred = [fixed.get(si, tags) for si, tags in enumerate(pred)]
-            gold_counts, pred_counts, hit_counts = _tag_counts(ref, golds, pred, same, missing or fixed)
+            gold_counts, pred_counts, hit_counts = _tag_counts(ref, golds, pred, same, missing or fixed, hit_counts)
             entry.micro = {"acc": metrics.mean([sum(hit_counts.values())], items)}
             entry.details = {"per_tag": _per_tag_counts(gold_counts, pred_counts, hit_counts)}
         return entry
@@ -650,8 +651,9 @@ def _distinct_tags(pred):
     return chain.from_iterable(filter(None, pred)) if predicted is None else predicted
 
 
-def tag_scores(gold, tags):
-    """``(accuracy, macro_f1)`` of one sentence, exactly :func:`metrics.tag_accuracy_f1`, with C-level counting.
+def tag_scores(gold, tags, hit_counts=None):
+    """``(accuracy, macro_f1)`` of one sentence, exactly :func:`metrics.tag_accuracy_f1`, with C-level counting;
+    ``hit_counts`` (optional dict): the sentence's hits (true positives) per label are added to it.
 
     It relies on what :func:`metrics.accuracy_macro_f1` adds up: 2TP / (gold count + predicted count) for each
     label with a hit, in the order of the labels' first hits (the order of ``tag_counts``' hits), over the
@@ -674,20 +676,26 @@ def tag_scores(gold, tags):
     count(both, gold)
     count(both, tags)
     f1_sum = 0.0
-    for label, tp in hits.items():
-        f1_sum += 2.0 * tp / both[label]
+    if hit_counts is None:
+        for label, tp in hits.items():
+            f1_sum += 2.0 * tp / both[label]
+    else:
+        get = hit_counts.get
+        for label, tp in hits.items():
+            f1_sum += 2.0 * tp / both[label]
+            hit_counts[label] = get(label, 0) + tp
     return sum(hits.values()) / float(n), f1_sum / len(both)
 
 
-def _tag_counts(ref, golds, pred, same, general):
+def _tag_counts(ref, golds, pred, same, general, scored_hits):
     """``(gold_counts, pred_counts, hit_counts)`` over a whole file, as the lists of every gold, predicted and hit
     tag count them (a sentence scored 0 has gold tags only). ``same``: per sentence whether its tags are the gold's;
-    ``general``: some sentence is scored 0 or was compared in NFC (``pred`` then holds the compared tags).
+    ``general``: some sentence is scored 0 or was compared in NFC (``pred`` then holds the compared tags);
+    ``scored_hits``: the hits per label of the sentences whose tags are not the gold's (:func:`tag_scores`).
 
-    Without ``general``, the counts of the gold stand for all three where every tag is right; else only the
-    wrong tags are counted (C-level passes): a label's hits are its gold count less its wrong gold tags, its
-    predictions its hits plus the wrong tags that name it (a gold label may count 0 hits or predictions: the
-    per-tag table lists every gold label anyway)."""
+    Without ``general``, the counts of the gold stand for all three where every tag is right; else the hits are
+    those of the sentences scored one by one plus the gold tags of the others, the predictions are counted once
+    over the file (C-level; :func:`evalkit.inventory.flat_counts`, shared with the tag checks)."""
     gold_counts = ref.gold_counts() if isinstance(ref, PairReference) else Counter(chain.from_iterable(golds))
     if general:
         kept = list(map(_NOT_NONE, pred))
@@ -698,20 +706,9 @@ def _tag_counts(ref, golds, pred, same, general):
         return gold_counts, Counter(tags), Counter(compress(kept_golds, map(eq, kept_golds, tags)))
     if all(same):
         return gold_counts, gold_counts, gold_counts
-    flat_golds = ref.flat_golds() if isinstance(ref, PairReference) else list(chain.from_iterable(golds))
-    flat = getattr(pred, "flat", None)
-    tags = flat if flat is not None else list(chain.from_iterable(pred))
-    if len(tags) != len(flat_golds):
-        raise ValueError("cannot pair %d items with %d" % (len(flat_golds), len(tags)))
-    wrong = list(map(ne, flat_golds, tags))
-    wrong_golds, wrong_tags = {}, {}
-    metrics.count_into(wrong_golds, compress(flat_golds, wrong))
-    metrics.count_into(wrong_tags, compress(tags, wrong))
-    hit_counts = dict((label, count - wrong_golds.get(label, 0)) for label, count in gold_counts.items())
-    pred_counts = dict(hit_counts)
-    for label, count in wrong_tags.items():
-        pred_counts[label] = pred_counts.get(label, 0) + count
-    return gold_counts, pred_counts, hit_counts
+    hit_counts = dict(scored_hits)
+    metrics.count_into(hit_counts, chain.from_iterable(compress(golds, same)))
+    return gold_counts, labels.flat_counts(pred), hit_counts
 
 
 #: A detail table (per tag, per feature) lists every label of the reference but at most this many labels
