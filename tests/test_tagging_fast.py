@@ -238,3 +238,11 @@ def test_the_count_helper_keeps_first_occurrence_order():
     metrics._count_loop(counts, ["b", "a", "b"])
     assert counts == metrics._count(["b", "a", "b"]) and list(metrics._count(["b", "a", "b"])) == ["b", "a"]
     assert json.dumps(metrics.tag_counts(["A", "B"], ["A", "A"])) == '[{"A": 1}, {"A": 1, "B": 1}, {"A": 2}]'
+
+
+def test_a_remembered_guess_is_the_guess_of_its_own_inventory():
+    for labels in (("Noun", "NOUN", "VERB"), ("NOUN", "Noun", "VERB")):   # the same set, another order
+        known = (tuple(labels), ())
+        assert inventory._suggested("noun", labels, {}, known) == inventory.suggest("noun", labels, {})
+    assert inventory._suggested("CONJ", ("CCONJ",), {"CONJ": "CCONJ"}, (("CCONJ",), (("CONJ", "CCONJ"),))) == "CCONJ"
+    assert inventory._suggested("CONJ", ("CCONJ",), {}, (("CCONJ",), ())) == ""

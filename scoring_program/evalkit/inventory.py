@@ -199,6 +199,22 @@ def check_no_tag(pred, log, where):
           kind="no tag in the whole file", severity=ERROR)
 
 
+#: The guesses of :func:`suggest` already made for tags (the same tags recur from file to file), by tag and
+#: inventory; forgotten past _SUGGESTED_MAX entries.
+_SUGGESTED = {}
+_SUGGESTED_MAX = 4096
+
+
+def _suggested(tag, labels, aliases, known):
+    """:func:`suggest` of ``tag`` among ``labels`` and ``aliases`` (``known``: both as a key, labels in order)."""
+    key = (tag, known)
+    if key not in _SUGGESTED:
+        if len(_SUGGESTED) >= _SUGGESTED_MAX:
+            _SUGGESTED.clear()
+        _SUGGESTED[key] = suggest(tag, labels, aliases)
+    return _SUGGESTED[key]
+
+
 #: The "did you mean" of a warning about tags is cut to about this many characters (:func:`_cut_list`).
 HINT_CHARS = 200
 #: A whole-file tally (:func:`_flat_tally`) looks each distinct offending value up once in the file's values: it is
@@ -274,8 +290,9 @@ def check_tags(pred, log, inventory, where):
                 if tag in unknown:
                     tally.add(tag, (si, ti))
     hints, length = [], -2
+    known = (tuple(labels), tuple(sorted(inventory.label_aliases.items())))   # (suggest reads the labels in order)
     for tag in tally.first:   # guessed until the hint is cut (_cut_list: what follows is not shown)
-        guess = suggest(tag, labels, inventory.label_aliases)
+        guess = _suggested(tag, labels, inventory.label_aliases, known)
         if guess:
             hints.append("%s for %s" % (guess, _quoted(tag)))
             length += len(hints[-1]) + 2
