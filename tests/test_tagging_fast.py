@@ -168,6 +168,7 @@ def test_the_reference_is_split_on_first_use_as_it_was_split_at_once():
     ref = KIND.parse_reference(copy.deepcopy(ref_value), "reference", TASK)
     assert type(ref) is kinds.PairReference and len(ref) == len(SENTENCES)
     eager = [([tok[0] for tok in sent], [tok[1] for tok in sent]) for sent in ref_value]
+    assert ref[4] == eager[4] and ref[-2] == eager[-2] and "sentences" not in ref._known   # a sample: split alone
     assert list(ref) == eager and ref[1] == eager[1] and ref[-1] == eager[-1] and ref[2:4] == eager[2:4]
     assert ref.golds() == [golds for _, golds in eager] and ref.lengths() == [len(s) for s in ref_value]
     assert ref.flat_forms() == [form for forms, _ in eager for form in forms]

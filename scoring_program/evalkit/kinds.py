@@ -379,6 +379,9 @@ class PairReference(Sequence):
         return len(self.raw)
 
     def __getitem__(self, index):
+        if type(index) is int and "sentences" not in self._known:   # one sentence (a sample): split alone
+            sent = self.raw[index]
+            return list(map(_FIRST, sent)), list(map(_SECOND, sent))
         return self.sentences()[index]
 
     def __iter__(self):
