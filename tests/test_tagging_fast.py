@@ -247,3 +247,22 @@ def test_a_remembered_guess_is_the_guess_of_its_own_inventory():
         assert inventory._suggested("noun", labels, {}, known) == inventory.suggest("noun", labels, {})
     assert inventory._suggested("ZZZ", ("CCONJ",), {"ZZZ": "CCONJ"}, (("CCONJ",), (("ZZZ", "CCONJ"),))) == "CCONJ"
     assert inventory._suggested("ZZZ", ("CCONJ",), {}, (("CCONJ",), ())) == ""
+
+
+@pytest.mark.parametrize("first", [(), ("golds",), ("golds", "flat_forms"), ("flat_forms",), ("gold_counts",)])
+def test_the_reference_splits_the_same_whatever_was_read_first(first):
+    ref_value, _ = _files(SENTENCES)
+    ref = KIND.parse_reference(ref_value, "reference", TASK)
+    for name in first:
+        getattr(ref, name)()
+    eager = [([tok[0] for tok in sent], [tok[1] for tok in sent]) for sent in ref_value]
+    assert list(ref) == eager and ref.golds() == [golds for _, golds in eager]
+    assert ref.flat_forms() == [form for forms, _ in eager for form in forms]
+    assert ref.distinct_golds() == set(gold for _, golds in eager for gold in golds)
+
+
+def test_a_kind_that_reads_the_sentences_has_its_reference_split_at_once():
+    candidates = kinds.KINDS["candidates"]
+    assert not candidates.lazy_reference and KIND.lazy_reference
+    ref = candidates.parse_reference([[["a", "x"], ["b", "y"]]], "reference", TASK)
+    assert "sentences" in ref._known and list(ref) == [(["a", "b"], ["x", "y"])]

@@ -369,7 +369,8 @@ class PairReference(Sequence):
     sentences (``raw``, lists of two-item lists, checked) on first use, and what the whole-file fast paths read
     instead, each made once when first asked for: the golds of each sentence (the lists the sentences hold), all
     the golds in order, their counts and distinct values, the sentence lengths, all the forms in order. A file
-    scored on its fast paths never has its sentences split. A parsed reference is never changed."""
+    scored on its fast paths never has its sentences split (a kind whose scoring reads them has them split at once:
+    :attr:`PairKind.lazy_reference`). A parsed reference is never changed."""
 
     def __init__(self, raw):
         self.raw = raw
@@ -394,12 +395,22 @@ class PairReference(Sequence):
         return known[key]
 
     def sentences(self):
-        """The parsed sentences, ``[(forms, golds), ...]`` (each sentence's forms cut from the flat list)."""
-        return self._once("sentences", lambda: list(paired(_cut(self.flat_forms(), self.lengths()), self.golds())))
+        """The parsed sentences, ``[(forms, golds), ...]`` (with the golds of :meth:`golds` when they are known)."""
+        return self._once("sentences", self._split)
+
+    def _split(self):
+        known = self._known
+        if "golds" not in known:
+            return [(list(map(_FIRST, sent)), list(map(_SECOND, sent))) for sent in self.raw]
+        forms = _cut(known["flat_forms"], self.lengths()) if "flat_forms" in known else map(list, map(
+            map, repeat(_FIRST), self.raw))
+        return list(paired(list(forms), known["golds"]))
 
     def golds(self):
         """The gold values of each sentence (the lists the parsed sentences hold)."""
-        return self._once("golds", lambda: [list(map(_SECOND, sent)) for sent in self.raw])
+        known = self._known
+        return self._once("golds", lambda: list(map(_SECOND, known["sentences"])) if "sentences" in known
+                          else [list(map(_SECOND, sent)) for sent in self.raw])
 
     def lengths(self):
         """The token count of each sentence."""
@@ -407,7 +418,9 @@ class PairReference(Sequence):
 
     def flat_forms(self):
         """Every form of the file, in order."""
-        return self._once("flat_forms", lambda: list(map(_FIRST, chain.from_iterable(self.raw))))
+        known = self._known
+        return self._once("flat_forms", lambda: list(chain.from_iterable(map(_FIRST, known["sentences"])))
+                          if "sentences" in known else list(map(_FIRST, chain.from_iterable(self.raw))))
 
     def flat_golds(self):
         """Every gold value of the file, in order."""
@@ -415,7 +428,12 @@ class PairReference(Sequence):
 
     def gold_counts(self):
         """``{gold value: occurrences}`` over the whole file (a Counter)."""
-        return self._once("gold_counts", lambda: Counter(self.flat_golds()))
+        return self._once("gold_counts", lambda: Counter(self._all_golds()))
+
+    def _all_golds(self):
+        """Every gold value in order: the flat list when it is known, else an iterator over the sentences' golds."""
+        known = self._known
+        return known["flat_golds"] if "flat_golds" in known else chain.from_iterable(self.golds())
 
     def distinct_golds(self):
         """The set of the distinct gold values, or None when one is unhashable (a list, an object)."""
@@ -423,7 +441,7 @@ class PairReference(Sequence):
 
     def _distinct_golds(self):
         try:   # the keys of the counts when they are known, else a set (cheaper than counting)
-            return set(self._known["gold_counts"] if "gold_counts" in self._known else self.flat_golds())
+            return set(self._known["gold_counts"] if "gold_counts" in self._known else self._all_golds())
         except TypeError:
             return None
 
@@ -453,6 +471,9 @@ class PairKind(Kind):
     """Shared parsing for kinds whose sentences are lists of ``[form, value]`` pairs."""
 
     value_label = "value"
+    #: Whether the parsed reference (:class:`PairReference`) is split into sentences only when they are read: a kind
+    #: whose scoring reads only the golds (:func:`_golds`) says so; otherwise the reference is split at once.
+    lazy_reference = False
 
     def _bad_pairs(self, sent):
         """Indices of the tokens of ``sent`` that are not two-item lists."""
@@ -483,7 +504,10 @@ class PairKind(Kind):
             except TypeError:   # a token that is not a list
                 lengths = _ONLY_TWO | {None}
             if not lengths - _ONLY_TWO:
-                return PairReference(value)
+                ref = PairReference(value)
+                if not self.lazy_reference:
+                    ref.sentences()
+                return ref
         ref = []
         for si, sent in enumerate(value):
             _check_sentence(sent, name, si, "tokens")
@@ -518,15 +542,15 @@ class PairKind(Kind):
         """
         if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != _lengths(ref):
             return None
+        tokens = list(chain.from_iterable(value))
         try:
-            if set(map(list.__len__, chain.from_iterable(value))) - _ONLY_TWO:
+            if set(map(list.__len__, tokens)) - _ONLY_TWO:
                 return None
         except TypeError:   # a token that is not a list
             return None
-        leaves = list(chain.from_iterable(chain.from_iterable(value)))   # form, value, form, value...
-        if leaves[0::2] != _flat_forms(ref):
+        if list(map(_FIRST, tokens)) != _flat_forms(ref):
             return None
-        flat = leaves[1::2]
+        flat = list(map(_SECOND, tokens))
         accepted = self._accepted(_cut(flat, _lengths(ref)), flat, task)
         if accepted is not None:
             accepted.flat = flat
@@ -549,6 +573,7 @@ class TaggingKind(PairKind):
     item_where = staticmethod(_tag_where)
     name = "tagging"
     value_label = "tag"
+    lazy_reference = True
     #: What usually puts a file of this kind at its floor (evalkit/floor.py).
     floor_causes = ("tags of another tag set or another case, tags shifted by one token, two tags swapped "
                     "throughout, predictions made for the other split or in another sentence order")
