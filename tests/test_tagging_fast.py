@@ -153,7 +153,7 @@ def test_a_file_equal_to_the_reference_is_accepted_as_its_golds():
     ref, pred, log = _parse(ref_value, copy.deepcopy(ref_value))
     assert type(ref) is kinds.PairReference and isinstance(pred, kinds.Accepted)
     assert list(pred) == [gold for _, gold in ref] and pred.distinct == {"NOUN", "VERB", "PUNCT"}
-    assert pred.flat == ["NOUN", "VERB", "NOUN", "NOUN", "VERB", "NOUN", "PUNCT"] and not log.close()
+    assert pred.counts == {"NOUN": 4, "VERB": 2, "PUNCT": 1} and not log.close()
 
 
 def test_a_reference_whose_golds_are_not_strings_never_makes_a_prediction_right_by_equality():
@@ -266,3 +266,13 @@ def test_a_kind_that_reads_the_sentences_has_its_reference_split_at_once():
     assert not candidates.lazy_reference and KIND.lazy_reference
     ref = candidates.parse_reference([[["a", "x"], ["b", "y"]]], "reference", TASK)
     assert "sentences" in ref._known and list(ref) == [(["a", "b"], ["x", "y"])]
+
+
+def test_a_file_equal_to_a_reference_with_tags_outside_the_set_gets_the_same_warning():
+    ref_value = [[["a", "NOUN"], ["b", "noun"]], [], [["c", "_"], ["d", "Verb"]]]
+    ref, pred, _ = _parse(ref_value, copy.deepcopy(ref_value))
+    assert isinstance(pred, kinds.Accepted) and getattr(pred, "flat", None) is None
+    inv = inventory.for_file(TASK, "lat", {"pos_tagging/lat": {"labels": ["NOUN", "VERB"]}})
+    fast = _checked(ref, pred, inv)
+    assert fast == _checked([(list(f), list(g)) for f, g in ref], [list(t) for t in pred], inv)
+    assert len(fast) == 1 and "outside the task's tag set" in fast[0]["text"] and "sentence 1, token 2" in fast[0]["where"]

@@ -585,11 +585,11 @@ class TaggingKind(PairKind):
         them holds the reference's forms and gold tags, strings all, and is accepted as the golds themselves."""
         raw = getattr(ref, "raw", None)
         if raw is not None and value == raw:
-            ref.gold_counts()   # (what the per-tag table counts: the distinct golds are then its keys)
+            counts = ref.gold_counts()   # (what the per-tag table counts: the distinct golds are then its keys)
             distinct = ref.distinct_golds()
             if distinct is not None and not set(map(type, distinct)) - _ONLY_STR:
                 accepted = Accepted(ref.golds(), distinct)
-                accepted.flat = ref.flat_golds()
+                accepted.counts = counts   # (inventory.flat_counts)
                 return accepted
         return PairKind._fast_parse(self, value, ref, task)
 
