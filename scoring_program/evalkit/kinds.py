@@ -594,11 +594,16 @@ class TaggingKind(PairKind):
         return PairKind._fast_parse(self, value, ref, task)
 
     def _accepted(self, values, flat, task):
-        try:
-            distinct = set(flat)
+        try:   # (the counts: what the per-tag table and the tag checks read; their keys are the distinct tags)
+            counts = Counter(flat)
         except TypeError:   # an unhashable tag (a list, an object): not a string
             return None
-        return None if set(map(type, distinct)) - _ONLY_STR else Accepted(values, distinct)
+        distinct = set(counts)
+        if set(map(type, distinct)) - _ONLY_STR:
+            return None
+        accepted = Accepted(values, distinct)
+        accepted.counts = counts   # (inventory.flat_counts)
+        return accepted
 
     def _values(self, tags, log, si, task):
         bad = [ti for ti, tag in enumerate(tags) if type(tag) is not _STR]
