@@ -26,7 +26,7 @@ from itertools import chain, compress, repeat
 from functools import partial
 from operator import is_not, itemgetter
 
-from . import inventory as labels, metrics
+from . import inventory as labels, metrics, morph_batch
 from .messages import DataError, ERROR, WARNING, printable, quoted
 
 _SEQ = (list, tuple)
@@ -696,20 +696,19 @@ class MorphKind(Kind):
     def _fast_parse(self, value, ref, task):
         """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`): every
         sentence a list of the reference's length, every token an object whose first form key holds the
-        reference's form (the parsed sentences then share the reference's forms)."""
-        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != list(map(len, map(_FIRST, ref))):
-            return None
-        tokens = list(chain.from_iterable(value))
-        if set(map(type, tokens)) - _ONLY_DICT:
-            return None
-        forms = list(map(dict.get, tokens, repeat(task.form_keys[0])))
-        if None in forms or forms != list(chain.from_iterable(map(_FIRST, ref))):
-            return None
-        return list(paired(list(map(_FIRST, ref)), value))
+        reference's form (the parsed sentences then share the reference's forms). C-level passes
+        (:func:`evalkit.morph_batch.parse_prediction`): a :class:`~evalkit.morph_batch.Prediction` that knows which
+        tokens differ from their gold."""
+        return morph_batch.parse_prediction(value, ref, task.form_keys[0])
 
     def parse_reference(self, value, name, task):
-        """Parsed sentences ``(forms, token objects)``; features are taken from the objects when needed."""
+        """Parsed sentences ``(forms, token objects)``; features are taken from the objects when needed. A
+        reference whose every token holds its form under the first form key is read in C-level passes
+        (:func:`evalkit.morph_batch.parse_reference`)."""
         check_sentence_list(value, name)
+        fast = morph_batch.parse_reference(value, task.form_keys[0])
+        if fast is not None:
+            return fast
         ref = []
         for si, sent in enumerate(value):
             _check_sentence(sent, name, si, "tokens")
@@ -754,8 +753,28 @@ class MorphKind(Kind):
 
     def check_labels(self, pred, log, task, inventory):
         """Feature mistakes (a FEATS string, nested features, ``"_"`` or NaN for an absent feature, numbers, names
-        and values outside the inventory): one warning per class."""
-        labels.check_features(pred, log, inventory, task.ignored_keys, _where)
+        and values outside the inventory): one warning per class. For a file accepted as it is
+        (:class:`~evalkit.morph_batch.Prediction`), the distinct pairs checked are the gold's (counted once per
+        reference) and those of the tokens that differ from their gold, and only those tokens are walked when the
+        gold holds no pair with a mistake."""
+        labels.check_features(pred, log, inventory, task.ignored_keys, _where, **self._feature_hints(pred, task))
+
+    def _feature_hints(self, pred, task):
+        """The keyword arguments of :func:`evalkit.inventory.check_features` for ``pred`` (see :meth:`check_labels`):
+        none unless ``pred`` is a :class:`~evalkit.morph_batch.Prediction` whose values are all hashable."""
+        if type(pred) is not morph_batch.Prediction:
+            return {}
+        gold_pairs = morph_batch.reference_features(pred.reference, task.ignored_keys)
+        indices, _, tokens = morph_batch.differing(pred)
+        try:
+            pairs = set(chain.from_iterable(map(dict.items, tokens)))
+        except TypeError:   # an unhashable value: the whole file is walked
+            return {}
+        if gold_pairs is None:
+            return {}
+        pairs.update(gold_pairs)
+        return {"pairs": pairs, "gold_pairs": gold_pairs,
+                "candidates": morph_batch.candidates(pred, indices, tokens)}
 
     def _report_forms(self, log, si, forms, ref_forms, task):
         for ti, form in enumerate(forms):
@@ -775,11 +794,47 @@ class MorphKind(Kind):
         with a feature missed are gathered and checked at once (:func:`_all_nfc`); only when some of them
         are not in NFC is the file scored again, each such token comparing its values in NFC
         (:meth:`_canonical_marks`)."""
+        if type(pred) is morph_batch.Prediction and pred.reference is ref:
+            entry = self._batch_score(ref, pred, task, details)
+            if entry is not None:
+                return entry
+            return self._score(ref, pred, task, None, details)
         misses = []
         entry = self._score(ref, pred, task, misses, details)
         if misses and not _all_nfc(misses):
             entry = self._score(ref, pred, task, None, details)
         return entry
+
+    def _batch_score(self, ref, pred, task, details):
+        """:meth:`_score` of a file accepted as it is (``pred``, a :class:`~evalkit.morph_batch.Prediction` of
+        ``ref``, has no sentence scored 0 and every form the reference's), with values compared as they are, in
+        C-level passes but for the tokens that differ from their gold (:func:`evalkit.morph_batch.token_marks`);
+        None when a feature missed has a value not in NFC (then :meth:`_score` compares such values in NFC). The
+        per-feature totals are the reference's (:func:`evalkit.morph_batch.feature_totals`); a feature's hits are
+        its total less its misses, since every gold feature of a token equal to its gold is a hit."""
+        ignored = task.ignored_keys
+        _, golds, tokens = morph_batch.differing(pred)
+        scores, missed, extra, values = morph_batch.token_marks(golds, tokens, ignored)
+        if values and not _all_nfc(values):
+            return None
+        lens = list(map(len, map(_SECOND, ref)))
+        sent_scores = morph_batch.sentence_scores(lens, pred.differ, scores)
+        items = sum(lens)
+        if not details:
+            return Entry({"score": metrics.mean(sent_scores)}, {}, len(ref), len(sent_scores), items, 0, {},
+                         per_sentence={"score": sent_scores})
+        total = morph_batch.feature_totals(ref, ignored)
+        misses = Counter(missed)
+        correct = dict((key, count - misses.get(key, 0)) for key, count in total.items())
+        return self._entry(ref, sent_scores, items, 0, _per_feature(total, correct, Counter(extra), ignored))
+
+    def _entry(self, ref, sent_scores, items, zeroed, per_feature):
+        """The :class:`Entry` of a file from its sentence scores and its per-feature table."""
+        correct = sum(row["correct"] for row in per_feature.values())
+        total = sum(row["total"] for row in per_feature.values())
+        return Entry({"score": metrics.mean(sent_scores)}, {"feature_acc": metrics.mean([correct], total)},
+                     len(ref), len(sent_scores), items, zeroed, {"per_feature": per_feature},
+                     per_sentence={"score": sent_scores})
 
     def _score(self, ref, pred, task, misses, details=True):
         """:meth:`score` itself. With ``misses`` a list, values are compared as they are and the gold values
@@ -837,12 +892,8 @@ class MorphKind(Kind):
             return Entry({"score": metrics.mean(sent_scores)}, {}, len(ref), len(sent_scores), items, zeroed, {},
                          per_sentence={"score": sent_scores})
         same = Counter(same_keys)
-        per_feature = _per_feature(same + Counter(gold_keys), same + Counter(hit_keys), Counter(extra_keys), ignored)
-        correct = sum(row["correct"] for row in per_feature.values())
-        total = sum(row["total"] for row in per_feature.values())
-        return Entry({"score": metrics.mean(sent_scores)}, {"feature_acc": metrics.mean([correct], total)},
-                     len(ref), len(sent_scores), items, zeroed, {"per_feature": per_feature},
-                     per_sentence={"score": sent_scores})
+        return self._entry(ref, sent_scores, items, zeroed, _per_feature(
+            same + Counter(gold_keys), same + Counter(hit_keys), Counter(extra_keys), ignored))
 
 
 def _per_feature(total, correct, spurious, ignored):
