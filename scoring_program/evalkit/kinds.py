@@ -696,10 +696,11 @@ class MorphKind(Kind):
     def _fast_parse(self, value, ref, task):
         """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`): every
         sentence a list of the reference's length, every token an object whose first form key holds the
-        reference's form (the parsed sentences then share the reference's forms). C-level passes
-        (:func:`evalkit.morph_batch.parse_prediction`): a :class:`~evalkit.morph_batch.Prediction` that knows which
-        tokens differ from their gold."""
-        return morph_batch.parse_prediction(value, ref, task.form_keys[0])
+        reference's form (the parsed sentences then share the reference's forms). A
+        :class:`~evalkit.morph_batch.Prediction` (:func:`evalkit.morph_batch.parse_prediction`): the sentences that
+        differ from their gold are walked once, their tokens checked and scored for :meth:`check_labels` and
+        :meth:`score`."""
+        return morph_batch.parse_prediction(value, ref, task.form_keys[0], task.ignored_keys)
 
     def parse_reference(self, value, name, task):
         """Parsed sentences ``(forms, token objects)``; features are taken from the objects when needed. A
@@ -754,27 +755,26 @@ class MorphKind(Kind):
     def check_labels(self, pred, log, task, inventory):
         """Feature mistakes (a FEATS string, nested features, ``"_"`` or NaN for an absent feature, numbers, names
         and values outside the inventory): one warning per class. For a file accepted as it is
-        (:class:`~evalkit.morph_batch.Prediction`), the distinct pairs checked are the gold's (counted once per
-        reference) and those of the tokens that differ from their gold, and only those tokens are walked when the
-        gold holds no pair with a mistake."""
+        (:class:`~evalkit.morph_batch.Prediction`), the pairs checked are the gold's (counted once per reference)
+        and the predicted pairs that are not the gold's (found when the file was read), and only the tokens that
+        hold one of the latter are walked when the gold holds no pair with a mistake."""
         labels.check_features(pred, log, inventory, task.ignored_keys, _where, **self._feature_hints(pred, task))
 
     def _feature_hints(self, pred, task):
         """The keyword arguments of :func:`evalkit.inventory.check_features` for ``pred`` (see :meth:`check_labels`):
         none unless ``pred`` is a :class:`~evalkit.morph_batch.Prediction` whose values are all hashable."""
-        if type(pred) is not morph_batch.Prediction:
+        if type(pred) is not morph_batch.Prediction or pred.ignored != task.ignored_keys:
             return {}
         gold_pairs = morph_batch.reference_features(pred.reference, task.ignored_keys)
-        indices, _, tokens = morph_batch.differing(pred)
+        found, at = pred.marks.pairs()
         try:
-            pairs = set(chain.from_iterable(map(dict.items, tokens)))
+            pairs = set(found)
         except TypeError:   # an unhashable value: the whole file is walked
             return {}
         if gold_pairs is None:
             return {}
         pairs.update(gold_pairs)
-        return {"pairs": pairs, "gold_pairs": gold_pairs,
-                "candidates": morph_batch.candidates(pred, indices, tokens)}
+        return {"pairs": pairs, "gold_pairs": gold_pairs, "candidates": morph_batch.candidates(pred, at, found)}
 
     def _report_forms(self, log, si, forms, ref_forms, task):
         for ti, form in enumerate(forms):
@@ -794,10 +794,10 @@ class MorphKind(Kind):
         with a feature missed are gathered and checked at once (:func:`_all_nfc`); only when some of them
         are not in NFC is the file scored again, each such token comparing its values in NFC
         (:meth:`_canonical_marks`)."""
-        if type(pred) is morph_batch.Prediction and pred.reference is ref:
-            entry = self._batch_score(ref, pred, task, details)
-            if entry is not None:
-                return entry
+        if type(pred) is morph_batch.Prediction and pred.reference is ref and pred.ignored == task.ignored_keys:
+            values = pred.marks.missed_values()
+            if not values or _all_nfc(values):
+                return self._batch_score(ref, pred, task, details)
             return self._score(ref, pred, task, None, details)
         misses = []
         entry = self._score(ref, pred, task, misses, details)
@@ -807,26 +807,22 @@ class MorphKind(Kind):
 
     def _batch_score(self, ref, pred, task, details):
         """:meth:`_score` of a file accepted as it is (``pred``, a :class:`~evalkit.morph_batch.Prediction` of
-        ``ref``, has no sentence scored 0 and every form the reference's), with values compared as they are, in
-        C-level passes but for the tokens that differ from their gold (:func:`evalkit.morph_batch.token_marks`);
-        None when a feature missed has a value not in NFC (then :meth:`_score` compares such values in NFC). The
-        per-feature totals are the reference's (:func:`evalkit.morph_batch.feature_totals`); a feature's hits are
-        its total less its misses, since every gold feature of a token equal to its gold is a hit."""
-        ignored = task.ignored_keys
-        _, golds, tokens = morph_batch.differing(pred)
-        scores, missed, extra, values = morph_batch.token_marks(golds, tokens, ignored)
-        if values and not _all_nfc(values):
-            return None
+        ``ref``: no sentence scored 0, every form the reference's, the tokens of the sentences that differ from
+        their gold scored when it was read), with values compared as they are. The per-feature totals are the
+        reference's (:func:`evalkit.morph_batch.feature_totals`); a feature's hits are its total less its misses,
+        since every gold feature of a token equal to its gold is a hit."""
         lens = list(map(len, map(_SECOND, ref)))
-        sent_scores = morph_batch.sentence_scores(lens, pred.differ, scores)
+        sent_scores = morph_batch.sentence_scores(lens, pred.differ, pred.marks.scores)
         items = sum(lens)
         if not details:
             return Entry({"score": metrics.mean(sent_scores)}, {}, len(ref), len(sent_scores), items, 0, {},
                          per_sentence={"score": sent_scores})
+        ignored = task.ignored_keys
         total = morph_batch.feature_totals(ref, ignored)
-        misses = Counter(missed)
+        misses = Counter(pred.marks.missed_names())
         correct = dict((key, count - misses.get(key, 0)) for key, count in total.items())
-        return self._entry(ref, sent_scores, items, 0, _per_feature(total, correct, Counter(extra), ignored))
+        return self._entry(ref, sent_scores, items, 0,
+                           _per_feature(total, correct, Counter(pred.marks.extra_names()), ignored))
 
     def _entry(self, ref, sent_scores, items, zeroed, per_feature):
         """The :class:`Entry` of a file from its sentence scores and its per-feature table."""
