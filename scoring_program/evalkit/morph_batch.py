@@ -38,12 +38,12 @@ MISSING = object()
 
 class Reference(list):
     """A parsed morphology reference (per sentence ``(forms, token objects)``) whose every token holds its form
-    under the first form key, with ``tokens`` (every token object, in file order) and ``lens`` (tokens per
-    sentence). ``features`` caches :func:`reference_features` per set of ignored keys."""
+    under the first form key (``form_key``), with ``tokens`` (every token object, in file order) and ``lens``
+    (tokens per sentence). ``features`` caches :func:`reference_features` per set of ignored keys."""
 
-    def __init__(self, sentences, tokens, lens):
+    def __init__(self, sentences, tokens, lens, form_key):
         list.__init__(self, sentences)
-        self.tokens, self.lens = tokens, lens
+        self.tokens, self.lens, self.form_key = tokens, lens, form_key
         self.features = {}
 
 
@@ -122,13 +122,13 @@ def parse_reference(value, form_key):
         return None
     lens = list(map(len, value))
     rest = iter(forms)
-    return Reference(_paired(list(map(list, map(islice, repeat(rest), lens))), value), tokens, lens)
+    return Reference(_paired(list(map(list, map(islice, repeat(rest), lens))), value), tokens, lens, form_key)
 
 
 def _lens(ref, form_key):
     """The sentence lengths of the parsed reference ``ref`` when every gold token holds its parsed form under
     ``form_key`` (always so in a :class:`Reference`), else None."""
-    if type(ref) is Reference:
+    if type(ref) is Reference and ref.form_key == form_key:
         return ref.lens
     golds = list(map(_SECOND, ref))
     forms = list(map(dict.get, chain.from_iterable(golds), repeat(form_key)))
@@ -165,7 +165,7 @@ def token_marks(golds, preds, form_key, ignored):
     score is :func:`evalkit.metrics.morph_score_from_marks` of :func:`evalkit.metrics.morph_marks` of its
     features (the keys in ``ignored`` dropped); a token equal to its gold scores 1.0. One Python-level loop over the
     values of the differing gold tokens, and over a predicted token's keys only when it has a key its gold lacks
-    (one C-level comparison of the key sets)."""
+    (it has more keys than it shares with its gold)."""
     marks = Marks()
     add_score, add_miss, add_extra = marks.scores.append, marks.misses.append, marks.extra.append
     missing = MISSING
@@ -178,9 +178,11 @@ def token_marks(golds, preds, form_key, ignored):
         if type(pred) is not dict or pred.get(form_key) != gold.get(form_key):
             return None
         get = pred.get
-        n_gold = n_hits = n_extra = 0
+        n_gold = n_hits = n_found = 0   # n_found: the gold's keys that the prediction has
         for key, value in gold.items():
             if key in ignored:
+                if key in pred:
+                    n_found += 1
                 continue
             n_gold += 1
             got = get(key, missing)
@@ -188,13 +190,20 @@ def token_marks(golds, preds, form_key, ignored):
                 n_hits += 1
             else:
                 add_miss((at, key, value, got))
-        if not pred.keys() <= gold.keys():
-            for key in pred:
-                if key not in gold and key not in ignored:
-                    n_extra += 1
-                    add_extra((at, key, pred[key]))
-        # metrics.morph_score_from_marks, inline (a call per token costs more than the arithmetic)
-        add_score((n_hits - n_extra) / float(n_gold + n_extra) if n_gold else 1.0)
+                if got is missing:
+                    continue
+            n_found += 1
+        # metrics.morph_score_from_marks, inline (a call per token costs more than the arithmetic; the int
+        # division is the float one, both operands being exact doubles)
+        if n_found == len(pred):   # no key the gold lacks
+            add_score(n_hits / n_gold if n_gold else 1.0)
+            continue
+        n_extra = 0
+        for key in pred:
+            if key not in gold and key not in ignored:
+                n_extra += 1
+                add_extra((at, key, pred[key]))
+        add_score((n_hits - n_extra) / (n_gold + n_extra) if n_gold else 1.0)
     return marks
 
 
@@ -214,13 +223,21 @@ def sentence_scores(lens, differ, scores):
 
 def reference_features(ref, ignored):
     """``{(feature, value): tokens}`` over the gold tokens of ``ref`` (keys in ``ignored`` are not features), or
-    None when a gold value is unhashable (a list, an object). One C-level count of every pair, cached in a
-    :class:`Reference`."""
+    None when a gold value is unhashable (a list, an object). One C-level count of the pairs, cached in a
+    :class:`Reference`. A reference's tokens usually hold their form first: the pairs are counted from each token's
+    second key on, which spares the form pairs (nearly all distinct, they cost a third of the count); it is so for
+    every token exactly when no form pair is counted (every token has one), else every pair is counted."""
     cache = ref.features if type(ref) is Reference else {}
     if ignored not in cache:
         tokens = ref.tokens if type(ref) is Reference else chain.from_iterable(map(_SECOND, ref))
         try:
-            counts = Counter(chain.from_iterable(map(dict.items, tokens)))
+            counts = None
+            if type(ref) is Reference and ref.form_key in ignored:
+                counts = Counter(chain.from_iterable(map(islice, map(dict.items, tokens), repeat(1), repeat(None))))
+                if ref.form_key in set(map(_FIRST, counts)):   # a token whose form is not its first key
+                    counts = None
+            if counts is None:
+                counts = Counter(chain.from_iterable(map(dict.items, tokens)))
         except TypeError:   # an unhashable value
             counts = None
         cache[ignored] = None if counts is None else dict(
