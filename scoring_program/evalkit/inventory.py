@@ -334,16 +334,17 @@ def check_features(pred, log, inventory, ignored, where, pairs=None, gold_pairs=
     else:
         classes, bad = None, None
     tallies = OrderedDict((name, _Tally()) for name in (FEATS_STRING, NESTED, ABSENT, NOT_STRING, NAME, VALUE))
+    shown = _ShownKeys()
     if candidates is not None and bad.isdisjoint(gold_pairs):
         for si, ti, tok in candidates(bad):
-            _tally_token(tallies, si, ti, tok, ignored, inventory, bad, classes)
+            _tally_token(tallies, si, ti, tok, ignored, inventory, bad, classes, shown)
     else:
         for si, sent in enumerate(pred):
             if sent is None or (bad is not None and bad.isdisjoint(chain.from_iterable(map(dict.items, sent[1])))):
                 continue   # (C-level: not one bad pair in the sentence)
             for ti, tok in enumerate(sent[1]):
                 if bad is None or not bad.isdisjoint(tok.items()):
-                    _tally_token(tallies, si, ti, tok, ignored, inventory, bad, classes)
+                    _tally_token(tallies, si, ti, tok, ignored, inventory, bad, classes, shown)
     for found, tally in tallies.items():
         if tally.counts:
             first = next(iter(tally.first.values()))
@@ -351,9 +352,18 @@ def check_features(pred, log, inventory, ignored, where, pairs=None, gold_pairs=
                     kind="feature mistake: %s" % found)
 
 
-def _tally_token(tallies, si, ti, tok, ignored, inventory, bad, classes):
+class _ShownKeys(dict):
+    """``shown[name]``: the JSON-path step of a feature name in a position (``'["Case"]'``), written once per name."""
+
+    def __missing__(self, name):
+        value = self[name] = '["%s"]' % printable(name, 20)
+        return value
+
+
+def _tally_token(tallies, si, ti, tok, ignored, inventory, bad, classes, shown):
     """Add the feature mistakes of token ``ti`` of sentence ``si`` to ``tallies`` (see :func:`check_features`):
-    its pairs in ``bad`` (their class in ``classes``), or with ``bad`` None each pair classified here."""
+    its pairs in ``bad`` (their class in ``classes``), or with ``bad`` None each pair classified here; ``shown``: a
+    :class:`_ShownKeys`."""
     seen = set()
     for name, value in tok.items():
         if name in ignored:
@@ -365,7 +375,7 @@ def _tally_token(tallies, si, ti, tok, ignored, inventory, bad, classes):
         else:
             found = _value_class(name, value, inventory, ignored)
         if found:
-            tallies[found].add(_example_key(found, name, value), (si, ti, '["%s"]' % printable(name, 20)))
+            tallies[found].add(_example_key(found, name, value), (si, ti, shown[name]))
             if found not in seen:
                 tallies[found].tokens += 1
                 seen.add(found)
@@ -428,8 +438,8 @@ def _features_text(found, tally, inventory, ignored, where):
         return ("%s use feature names outside the inventory (%s): %s. They never match and count as features the "
                 "reference does not have.%s" % (tokens, inventory.describe, tally.examples(_quoted, where),
                                                 (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
-    guesses = ", ".join("%s for %s" % (_value_guess(name, value, inventory), _pair((name, value)))
-                        for name, value in tally.first if _value_guess(name, value, inventory))
+    guessed = [(_value_guess(name, value, inventory), (name, value)) for name, value in tally.first]
+    guesses = ", ".join("%s for %s" % (guess, _pair(key)) for guess, key in guessed if guess)
     return ("%s use feature values outside the inventory (%s): %s. They never match.%s"
             % (tokens, inventory.describe, tally.examples(_pair, where),
                (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))

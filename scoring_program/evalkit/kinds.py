@@ -766,15 +766,14 @@ class MorphKind(Kind):
         if type(pred) is not morph_batch.Prediction or pred.ignored != task.ignored_keys:
             return {}
         gold_pairs = morph_batch.reference_features(pred.reference, task.ignored_keys)
-        found, at = pred.marks.pairs()
         try:
-            pairs = set(found)
+            pairs = pred.marks.distinct_pairs()
         except TypeError:   # an unhashable value: the whole file is walked
             return {}
         if gold_pairs is None:
             return {}
         pairs.update(gold_pairs)
-        return {"pairs": pairs, "gold_pairs": gold_pairs, "candidates": morph_batch.candidates(pred, at, found)}
+        return {"pairs": pairs, "gold_pairs": gold_pairs, "candidates": morph_batch.candidates(pred)}
 
     def _report_forms(self, log, si, forms, ref_forms, task):
         for ti, form in enumerate(forms):
@@ -795,8 +794,8 @@ class MorphKind(Kind):
         are not in NFC is the file scored again, each such token comparing its values in NFC
         (:meth:`_canonical_marks`)."""
         if type(pred) is morph_batch.Prediction and pred.reference is ref and pred.ignored == task.ignored_keys:
-            values = pred.marks.missed_values()
-            if not values or _all_nfc(values):
+            marks = pred.marks
+            if not marks.missed or (_all_nfc(marks.missed_values) and _all_nfc(marks.missed_got)):
                 return self._batch_score(ref, pred, task, details)
             return self._score(ref, pred, task, None, details)
         misses = []
@@ -819,10 +818,10 @@ class MorphKind(Kind):
                          per_sentence={"score": sent_scores})
         ignored = task.ignored_keys
         total = morph_batch.feature_totals(ref, ignored)
-        misses = Counter(pred.marks.missed_names())
+        misses = Counter(pred.marks.missed)
         correct = dict((key, count - misses.get(key, 0)) for key, count in total.items())
         return self._entry(ref, sent_scores, items, 0,
-                           _per_feature(total, correct, Counter(pred.marks.extra_names()), ignored))
+                           _per_feature(total, correct, Counter(pred.marks.extra), ignored))
 
     def _entry(self, ref, sent_scores, items, zeroed, per_feature):
         """The :class:`Entry` of a file from its sentence scores and its per-feature table."""

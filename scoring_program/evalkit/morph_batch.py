@@ -29,9 +29,7 @@ from itertools import accumulate, chain, compress, islice, repeat
 from operator import add, is_not, itemgetter, ne, not_, truediv
 
 _ONLY_LIST = frozenset((list,))
-_FIRST, _SECOND, _KEY, _VALUES, _GOT = itemgetter(0), itemgetter(1), itemgetter(1), itemgetter(2, 3), itemgetter(3)
-_KEY_GOT = itemgetter(1, 3)
-_KEY_VALUE = itemgetter(1, 2)
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 #: The predicted value of a gold feature the token lacks.
 MISSING = object()
 
@@ -48,36 +46,33 @@ class Reference(list):
 
 
 class Marks(object):
-    """What :func:`token_marks` finds over a list of (gold, predicted) token pairs: ``scores`` (each token's score,
-    1.0 for a token equal to its gold), ``misses`` (per gold feature not hit ``(token index, name, gold value,
-    predicted value or MISSING)``) and ``extra`` (per predicted feature the gold lacks ``(token index, name,
-    value)``), both in file order."""
+    """What :func:`token_marks` finds over a list of (gold, predicted) token pairs, in file order: ``scores`` (each
+    token's score, 1.0 for a token equal to its gold); per gold feature not hit, its token's index
+    (``missed_at``), name (``missed``), gold value (``missed_values``) and predicted value (``missed_got``,
+    :data:`MISSING` when absent); per predicted feature the gold lacks, its token's index (``extra_at``), name
+    (``extra``) and value (``extra_values``)."""
 
     def __init__(self):
-        self.scores, self.misses, self.extra = [], [], []
-
-    def missed_names(self):
-        """The names of the gold features not hit (one per miss)."""
-        return list(map(_KEY, self.misses))
-
-    def extra_names(self):
-        """The names of the extra predicted features (one per occurrence)."""
-        return list(map(_KEY, self.extra))
-
-    def missed_values(self):
-        """The gold and predicted values of every feature missed (MISSING for an absent one): what must be in NFC
-        for the values to compare as they are."""
-        return list(chain.from_iterable(map(_VALUES, self.misses)))
+        self.scores = []
+        self.missed_at, self.missed, self.missed_values, self.missed_got = [], [], [], []
+        self.extra_at, self.extra, self.extra_values = [], [], []
 
     def pairs(self):
         """``(pairs, at)``: the predicted (name, value) pairs that are not the gold's (a wrong value, an extra
-        feature) and the index of the token of each."""
-        present = list(map(is_not, map(_GOT, self.misses), repeat(MISSING)))
-        pairs = list(compress(map(_KEY_GOT, self.misses), present))
-        at = list(compress(map(_FIRST, self.misses), present))
-        pairs.extend(map(_KEY_VALUE, self.extra))
-        at.extend(map(_FIRST, self.extra))
+        feature), and the index of the token of each."""
+        present = list(map(is_not, self.missed_got, repeat(MISSING)))
+        pairs = list(compress(_paired(self.missed, self.missed_got), present))
+        at = list(compress(self.missed_at, present))
+        pairs.extend(_paired(self.extra, self.extra_values))
+        at.extend(self.extra_at)
         return pairs, at
+
+    def distinct_pairs(self):
+        """The set of :meth:`pairs`, in C-level passes (TypeError when a value is unhashable)."""
+        found = set(_paired(self.missed, self.missed_got))
+        found = set(compress(found, map(is_not, map(_SECOND, found), repeat(MISSING))))
+        found.update(_paired(self.extra, self.extra_values))
+        return found
 
 
 class Prediction(list):
@@ -167,7 +162,9 @@ def token_marks(golds, preds, form_key, ignored):
     values of the differing gold tokens, and over a predicted token's keys only when it has a key its gold lacks
     (it has more keys than it shares with its gold)."""
     marks = Marks()
-    add_score, add_miss, add_extra = marks.scores.append, marks.misses.append, marks.extra.append
+    add_score = marks.scores.append
+    miss_at, miss_key, miss_value, miss_got = (marks.missed_at.append, marks.missed.append, marks.missed_values.append,
+                                               marks.missed_got.append)
     missing = MISSING
     at = -1
     for gold, pred in _paired(golds, preds):
@@ -189,7 +186,10 @@ def token_marks(golds, preds, form_key, ignored):
             if got == value:   # as metrics.morph_marks: the predicted value first
                 n_hits += 1
             else:
-                add_miss((at, key, value, got))
+                miss_at(at)
+                miss_key(key)
+                miss_value(value)
+                miss_got(got)
                 if got is missing:
                     continue
             n_found += 1
@@ -202,7 +202,9 @@ def token_marks(golds, preds, form_key, ignored):
         for key in pred:
             if key not in gold and key not in ignored:
                 n_extra += 1
-                add_extra((at, key, pred[key]))
+                marks.extra_at.append(at)
+                marks.extra.append(key)
+                marks.extra_values.append(pred[key])
         add_score((n_hits - n_extra) / (n_gold + n_extra) if n_gold else 1.0)
     return marks
 
@@ -258,11 +260,12 @@ def feature_totals(ref, ignored):
     return totals
 
 
-def candidates(pred, at, pairs):
+def candidates(pred):
     """A function of a set of (feature, value) pairs ``bad`` that gives ``(si, ti, token)`` for each token of
-    ``pred`` that holds one among ``pairs`` (the pairs that are not the gold's, :meth:`Marks.pairs`, whose tokens
-    are at ``at``), in file order: where :func:`evalkit.inventory.check_features` looks when the gold holds none."""
+    ``pred`` that holds one among the pairs that are not the gold's (:meth:`Marks.pairs`), in file order: where
+    :func:`evalkit.inventory.check_features` looks when the gold holds none."""
     def find(bad):
+        pairs, at = pred.marks.pairs()
         found = []
         for index in sorted(set(compress(at, map(bad.__contains__, pairs)))):
             si, ti = pred.position(index)
