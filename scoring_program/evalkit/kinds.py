@@ -810,7 +810,7 @@ class MorphKind(Kind):
         their gold scored when it was read), with values compared as they are. The per-feature totals are the
         reference's (:func:`evalkit.morph_batch.feature_totals`); a feature's hits are its total less its misses,
         since every gold feature of a token equal to its gold is a hit."""
-        lens = list(map(len, map(_SECOND, ref)))
+        lens = ref.lens if type(ref) is morph_batch.Reference else list(map(len, map(_SECOND, ref)))
         sent_scores = morph_batch.sentence_scores(lens, pred.differ, pred.marks.scores)
         items = sum(lens)
         if not details:

@@ -113,7 +113,7 @@ def parse_reference(value, form_key):
         forms = list(map(dict.get, tokens, repeat(form_key)))
     except TypeError:   # a token that is not an object
         return None
-    if None in forms:
+    if not all(forms) and None in forms:   # (a truth test is cheaper than a comparison with None)
         return None
     lens = list(map(len, value))
     rest = iter(forms)
