@@ -151,9 +151,11 @@ def files(draw):
     return ref, pred
 
 
-def _run(ref_value, pred_value, inv, fast):
-    """(entry, messages, parsed prediction type) of the morph kind on copies of the two files."""
+def _run(ref_value, pred_value, inv, fast, sample=morph_batch.SAMPLE):
+    """(entry, messages, parsed prediction type) of the morph kind on copies of the two files (``sample``: how many
+    sentences the fast path compares first)."""
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(morph_batch, "SAMPLE", sample)
         if not fast:
             patch.setattr(morph_batch, "parse_reference", lambda value, form_key: None)
             patch.setattr(morph_batch, "parse_prediction", lambda value, ref, form_key, ignored: None)
@@ -169,12 +171,12 @@ def _run(ref_value, pred_value, inv, fast):
 
 
 @settings(max_examples=300, deadline=None)
-@given(files(), st.booleans())
-def test_fast_path_scores_and_warns_as_the_per_sentence_path(data, closed):
+@given(files(), st.booleans(), st.sampled_from((1, 2, morph_batch.SAMPLE)))
+def test_fast_path_scores_and_warns_as_the_per_sentence_path(data, closed, sample):
     ref_value, pred_value = data
     inv = inventory.Inventory(TASK, "xx", {"features": {"Case": ["Nom", "Acc"], "Number": ["Sing"]}} if closed else
                               None)
-    fast, fast_messages, kind = _run(ref_value, pred_value, inv, True)
+    fast, fast_messages, kind = _run(ref_value, pred_value, inv, True, sample)
     slow, slow_messages, slow_kind = _run(ref_value, pred_value, inv, False)
     assert kind is morph_batch.Prediction and slow_kind is list
     assert fast.per_sentence == slow.per_sentence   # exact floats, in order
@@ -208,3 +210,21 @@ def test_gold_pairs_are_counted_whatever_the_key_order():
     ref = morph_batch.parse_reference([[{"Token": "a", "Case": ["Nom"]}]], "Token")
     assert morph_batch.reference_features(ref, IGNORED) is None and morph_batch.feature_totals(ref, IGNORED) == {
         "Case": 1}
+
+
+def test_a_file_whose_first_sentences_differ_compares_every_token_one_by_one():
+    """Most of the first sentences differ: every sentence is walked token by token, and a sentence equal to its gold
+    still scores exactly 1.0 with every feature a hit."""
+    gold = [[{"Token": "w%d" % si, "UPOS": "NOUN", "Case": "Nom", "Number": "Sing"}] * 2 for si in range(150)]
+    pred = copy.deepcopy(gold)
+    for si in range(0, 150, 3):
+        pred[si][1] = dict(pred[si][1], Case="Acc")
+    for si in range(1, 150, 3):
+        pred[si][0] = dict(pred[si][0], UPOS="VERB")
+    fast, fast_messages, kind = _run(gold, pred, inventory.Inventory(TASK, "xx"), True)
+    slow, slow_messages, _ = _run(gold, pred, inventory.Inventory(TASK, "xx"), False)
+    assert kind is morph_batch.Prediction and fast.per_sentence == slow.per_sentence
+    assert fast.per_sentence["score"][2] == 1.0 and fast.details == slow.details and fast_messages == slow_messages
+    accepted = KIND.parse_prediction(copy.deepcopy(pred), KIND.parse_reference(copy.deepcopy(gold), "r", TASK),
+                                     MessageLog("x"), TASK)
+    assert accepted.differ == [True] * 150
