@@ -792,7 +792,8 @@ class MorphKind(Kind):
         Feature values are compared in NFC where they differ: the gold and predicted values of the tokens
         with a feature missed are gathered and checked at once (:func:`_all_nfc`); only when some of them
         are not in NFC is the file scored again, each such token comparing its values in NFC
-        (:meth:`_canonical_marks`)."""
+        (:meth:`_canonical_marks`). A file accepted as it is (:class:`~evalkit.morph_batch.Prediction`) was scored
+        when it was read: the values of its features missed are checked, then :meth:`_batch_score` sums it up."""
         if type(pred) is morph_batch.Prediction and pred.reference is ref and pred.ignored == task.ignored_keys:
             marks = pred.marks
             if not marks.missed or (_all_nfc(marks.missed_values) and _all_nfc(marks.missed_got)):
