@@ -390,14 +390,23 @@ def _hashable_pairs(tokens, ignored):
     return set(pair for pair in pairs if pair[0] not in ignored)
 
 
-def check_features(pred, log, inventory, ignored, where):
+def check_features(pred, log, inventory, ignored, where, pairs=None, gold_pairs=None, candidates=None):
     """One warning per class of mistake among the features of ``pred`` (per sentence ``(forms, token objects)``,
     None for a sentence scored 0). ``ignored``: the keys that are not features (form, UPOS, lemma);
     ``where(si, ti, extra)``: a position. The classes: a CoNLL-U FEATS string (a FEATS-like key, or a value with
     ``=``); features nested in an object; ``"_"``, ``""``, ``null`` or NaN for an absent feature; a value that is
-    not a string; a name outside the inventory; a value outside the inventory."""
-    tokens = list(chain.from_iterable(sent[1] for sent in pred if sent is not None))
-    pairs = _hashable_pairs(tokens, ignored)
+    not a string; a name outside the inventory; a value outside the inventory.
+
+    What a caller already knows spares passes over the file: ``pairs``, a set holding every distinct (name, value)
+    pair of ``pred`` (it may hold more: each is classified, only those found in a token are reported);
+    ``gold_pairs``, those of the tokens that equal their gold, and ``candidates(bad)``, the ``(si, ti, token)`` of
+    the other tokens that hold a pair of ``bad``, in file order: when no pair of ``gold_pairs`` has a mistake, only
+    those tokens are walked."""
+    if pairs is None:
+        tokens = list(chain.from_iterable(sent[1] for sent in pred if sent is not None))
+        pairs = _hashable_pairs(tokens, ignored)
+    else:
+        pairs = set(pair for pair in pairs if pair[0] not in ignored)
     if pairs is not None:
         classes = dict((pair, _value_class(pair[0], pair[1], inventory, ignored)) for pair in pairs)
         bad = set(pair for pair, found in classes.items() if found)
@@ -406,32 +415,51 @@ def check_features(pred, log, inventory, ignored, where):
     else:
         classes, bad = None, None
     tallies = OrderedDict((name, _Tally()) for name in (FEATS_STRING, NESTED, ABSENT, NOT_STRING, NAME, VALUE))
-    for si, sent in enumerate(pred):
-        if sent is None or (bad is not None and bad.isdisjoint(chain.from_iterable(map(dict.items, sent[1])))):
-            continue   # (C-level: not one bad pair in the sentence)
-        for ti, tok in enumerate(sent[1]):
-            if bad is not None and bad.isdisjoint(tok.items()):
-                continue
-            seen = set()
-            for name, value in tok.items():
-                if name in ignored:
-                    continue
-                if bad is not None:
-                    if (name, value) not in bad:
-                        continue
-                    found = classes[(name, value)]
-                else:
-                    found = _value_class(name, value, inventory, ignored)
-                if found:
-                    tallies[found].add(_example_key(found, name, value), (si, ti, '["%s"]' % printable(name, 20)))
-                    if found not in seen:
-                        tallies[found].tokens += 1
-                        seen.add(found)
+    shown = _ShownKeys()
+    if candidates is not None and bad.isdisjoint(gold_pairs):
+        for si, ti, tok in candidates(bad):
+            _tally_token(tallies, si, ti, tok, ignored, inventory, bad, classes, shown)
+    else:
+        for si, sent in enumerate(pred):
+            if sent is None or (bad is not None and bad.isdisjoint(chain.from_iterable(map(dict.items, sent[1])))):
+                continue   # (C-level: not one bad pair in the sentence)
+            for ti, tok in enumerate(sent[1]):
+                if bad is None or not bad.isdisjoint(tok.items()):
+                    _tally_token(tallies, si, ti, tok, ignored, inventory, bad, classes, shown)
     for found, tally in tallies.items():
         if tally.counts:
             first = next(iter(tally.first.values()))
             _warn(log, where(*first), _features_text(found, tally, inventory, ignored, where),
                     kind="feature mistake: %s" % found)
+
+
+class _ShownKeys(dict):
+    """``shown[name]``: the JSON-path step of a feature name in a position (``'["Case"]'``), written once per name."""
+
+    def __missing__(self, name):
+        value = self[name] = '["%s"]' % printable(name, 20)
+        return value
+
+
+def _tally_token(tallies, si, ti, tok, ignored, inventory, bad, classes, shown):
+    """Add the feature mistakes of token ``ti`` of sentence ``si`` to ``tallies`` (see :func:`check_features`):
+    its pairs in ``bad`` (their class in ``classes``), or with ``bad`` None each pair classified here; ``shown``: a
+    :class:`_ShownKeys`."""
+    seen = set()
+    for name, value in tok.items():
+        if name in ignored:
+            continue
+        if bad is not None:
+            if (name, value) not in bad:
+                continue
+            found = classes[(name, value)]
+        else:
+            found = _value_class(name, value, inventory, ignored)
+        if found:
+            tallies[found].add(_example_key(found, name, value), (si, ti, shown[name]))
+            if found not in seen:
+                tallies[found].tokens += 1
+                seen.add(found)
 
 
 def _example_key(found, name, value):
@@ -491,8 +519,8 @@ def _features_text(found, tally, inventory, ignored, where):
         return ("%s use feature names outside the inventory (%s): %s. They never match and count as features the "
                 "reference does not have.%s" % (tokens, inventory.describe, tally.examples(_quoted, where),
                                                 (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
-    guesses = ", ".join("%s for %s" % (_value_guess(name, value, inventory), _pair((name, value)))
-                        for name, value in tally.first if _value_guess(name, value, inventory))
+    guessed = [(_value_guess(name, value, inventory), (name, value)) for name, value in tally.first]
+    guesses = ", ".join("%s for %s" % (guess, _pair(key)) for guess, key in guessed if guess)
     return ("%s use feature values outside the inventory (%s): %s. They never match.%s"
             % (tokens, inventory.describe, tally.examples(_pair, where),
                (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))

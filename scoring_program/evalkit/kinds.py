@@ -27,7 +27,7 @@ from itertools import chain, compress, islice, repeat
 from functools import partial
 from operator import eq, is_not, itemgetter, ne, not_
 
-from . import inventory as labels, metrics
+from . import inventory as labels, metrics, morph_batch
 from .messages import DataError, ERROR, WARNING, printable, quoted
 
 _SEQ = (list, tuple)
@@ -923,20 +923,20 @@ class MorphKind(Kind):
     def _fast_parse(self, value, ref, task):
         """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`): every
         sentence a list of the reference's length, every token an object whose first form key holds the
-        reference's form (the parsed sentences then share the reference's forms)."""
-        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != list(map(len, map(_FIRST, ref))):
-            return None
-        tokens = list(chain.from_iterable(value))
-        if set(map(type, tokens)) - _ONLY_DICT:
-            return None
-        forms = list(map(dict.get, tokens, repeat(task.form_keys[0])))
-        if None in forms or forms != list(chain.from_iterable(map(_FIRST, ref))):
-            return None
-        return list(paired(list(map(_FIRST, ref)), value))
+        reference's form (the parsed sentences then share the reference's forms). A
+        :class:`~evalkit.morph_batch.Prediction` (:func:`evalkit.morph_batch.parse_prediction`): the sentences that
+        differ from their gold are walked once, their tokens checked and scored for :meth:`check_labels` and
+        :meth:`score`."""
+        return morph_batch.parse_prediction(value, ref, task.form_keys[0], task.ignored_keys)
 
     def parse_reference(self, value, name, task):
-        """Parsed sentences ``(forms, token objects)``; features are taken from the objects when needed."""
+        """Parsed sentences ``(forms, token objects)``; features are taken from the objects when needed. A
+        reference whose every token holds its form under the first form key is read in C-level passes
+        (:func:`evalkit.morph_batch.parse_reference`)."""
         check_sentence_list(value, name)
+        fast = morph_batch.parse_reference(value, task.form_keys[0])
+        if fast is not None:
+            return fast
         ref = []
         for si, sent in enumerate(value):
             _check_sentence(sent, name, si, "tokens")
@@ -981,8 +981,26 @@ class MorphKind(Kind):
 
     def check_labels(self, pred, log, task, inventory):
         """Feature mistakes (a FEATS string, nested features, ``"_"`` or NaN for an absent feature, numbers, names
-        and values outside the inventory): one warning per class."""
-        labels.check_features(pred, log, inventory, task.ignored_keys, _where)
+        and values outside the inventory): one warning per class. For a file accepted as it is
+        (:class:`~evalkit.morph_batch.Prediction`), the pairs checked are the gold's (counted once per reference)
+        and the predicted pairs that are not the gold's (found when the file was read), and only the tokens that
+        hold one of the latter are walked when the gold holds no pair with a mistake."""
+        labels.check_features(pred, log, inventory, task.ignored_keys, _where, **self._feature_hints(pred, task))
+
+    def _feature_hints(self, pred, task):
+        """The keyword arguments of :func:`evalkit.inventory.check_features` for ``pred`` (see :meth:`check_labels`):
+        none unless ``pred`` is a :class:`~evalkit.morph_batch.Prediction` whose values are all hashable."""
+        if type(pred) is not morph_batch.Prediction or pred.ignored != task.ignored_keys:
+            return {}
+        gold_pairs = morph_batch.reference_features(pred.reference, task.ignored_keys)
+        try:
+            pairs = pred.marks.distinct_pairs()
+        except TypeError:   # an unhashable value: the whole file is walked
+            return {}
+        if gold_pairs is None:
+            return {}
+        pairs.update(gold_pairs)
+        return {"pairs": pairs, "gold_pairs": gold_pairs, "candidates": morph_batch.candidates(pred)}
 
     def _report_forms(self, log, si, forms, ref_forms, task):
         for ti, form in enumerate(forms):
@@ -1001,12 +1019,45 @@ class MorphKind(Kind):
         Feature values are compared in NFC where they differ: the gold and predicted values of the tokens
         with a feature missed are gathered and checked at once (:func:`_all_nfc`); only when some of them
         are not in NFC is the file scored again, each such token comparing its values in NFC
-        (:meth:`_canonical_marks`)."""
+        (:meth:`_canonical_marks`). A file accepted as it is (:class:`~evalkit.morph_batch.Prediction`) was scored
+        when it was read: the values of its features missed are checked, then :meth:`_batch_score` sums it up."""
+        if type(pred) is morph_batch.Prediction and pred.reference is ref and pred.ignored == task.ignored_keys:
+            marks = pred.marks
+            if not marks.missed or (_all_nfc(marks.missed_values) and _all_nfc(marks.missed_got)):
+                return self._batch_score(ref, pred, task, details)
+            return self._score(ref, pred, task, None, details)
         misses = []
         entry = self._score(ref, pred, task, misses, details)
         if misses and not _all_nfc(misses):
             entry = self._score(ref, pred, task, None, details)
         return entry
+
+    def _batch_score(self, ref, pred, task, details):
+        """:meth:`_score` of a file accepted as it is (``pred``, a :class:`~evalkit.morph_batch.Prediction` of
+        ``ref``: no sentence scored 0, every form the reference's, the tokens of the sentences that differ from
+        their gold scored when it was read), with values compared as they are. The per-feature totals are the
+        reference's (:func:`evalkit.morph_batch.feature_totals`); a feature's hits are its total less its misses,
+        since every gold feature of a token equal to its gold is a hit."""
+        lens = ref.lens if type(ref) is morph_batch.Reference else list(map(len, map(_SECOND, ref)))
+        sent_scores = morph_batch.sentence_scores(lens, pred.differ, pred.marks.scores)
+        items = sum(lens)
+        if not details:
+            return Entry({"score": metrics.mean(sent_scores)}, {}, len(ref), len(sent_scores), items, 0, {},
+                         per_sentence={"score": sent_scores})
+        ignored = task.ignored_keys
+        total = morph_batch.feature_totals(ref, ignored)
+        misses = Counter(pred.marks.missed)
+        correct = dict((key, count - misses.get(key, 0)) for key, count in total.items())
+        return self._entry(ref, sent_scores, items, 0,
+                           _per_feature(total, correct, Counter(pred.marks.extra), ignored))
+
+    def _entry(self, ref, sent_scores, items, zeroed, per_feature):
+        """The :class:`Entry` of a file from its sentence scores and its per-feature table."""
+        correct = sum(row["correct"] for row in per_feature.values())
+        total = sum(row["total"] for row in per_feature.values())
+        return Entry({"score": metrics.mean(sent_scores)}, {"feature_acc": metrics.mean([correct], total)},
+                     len(ref), len(sent_scores), items, zeroed, {"per_feature": per_feature},
+                     per_sentence={"score": sent_scores})
 
     def _score(self, ref, pred, task, misses, details=True):
         """:meth:`score` itself. With ``misses`` a list, values are compared as they are and the gold values
@@ -1064,12 +1115,8 @@ class MorphKind(Kind):
             return Entry({"score": metrics.mean(sent_scores)}, {}, len(ref), len(sent_scores), items, zeroed, {},
                          per_sentence={"score": sent_scores})
         same = Counter(same_keys)
-        per_feature = _per_feature(same + Counter(gold_keys), same + Counter(hit_keys), Counter(extra_keys), ignored)
-        correct = sum(row["correct"] for row in per_feature.values())
-        total = sum(row["total"] for row in per_feature.values())
-        return Entry({"score": metrics.mean(sent_scores)}, {"feature_acc": metrics.mean([correct], total)},
-                     len(ref), len(sent_scores), items, zeroed, {"per_feature": per_feature},
-                     per_sentence={"score": sent_scores})
+        return self._entry(ref, sent_scores, items, zeroed, _per_feature(
+            same + Counter(gold_keys), same + Counter(hit_keys), Counter(extra_keys), ignored))
 
 
 def _per_feature(total, correct, spurious, ignored):
