@@ -141,8 +141,8 @@ class DirSource(Source):
         """Bytes of ``path`` (at most ``limit`` + 1); DataError when it is over ``limit`` bytes or cannot be read.
 
         The file is read by its size (and one byte more, should it have grown since), then on up to the limit
-        only when it did grow: a read of ``limit`` + 1 bytes at once would take a buffer of the limit's size
-        (16 times the reference's, :mod:`evalkit.scoring`), several times slower than the file's own size."""
+        only when it did grow: a read of ``limit`` + 1 bytes at once takes a fresh buffer of the limit's size (16
+        times the reference's, :mod:`evalkit.scoring`) for every file, then shrinks it."""
         full = os.path.join(self.root, *path.split("/"))
         try:
             size = os.path.getsize(full)
