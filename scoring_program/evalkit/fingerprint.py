@@ -95,6 +95,9 @@ def wrong_split_message(name, kind, value, ref, fingerprint, other, phase_split,
     parsed reference of the phase, whose input is the ``phase_split`` split. The file must have the
     other split's number of sentences; at least two thirds of the sampled sentences must hash like
     the other split's, and more of them than like this phase's reference.
+
+    The sampling stops as soon as two thirds can no longer be reached, and the reference's sentences are
+    hashed only once they are (an honest file costs a few hashes).
     """
     if type(value) is not list or type(fingerprint) is not dict:
         return None
@@ -103,14 +106,18 @@ def wrong_split_message(name, kind, value, ref, fingerprint, other, phase_split,
     if fingerprint.get("sentences") != len(value) or type(hashes) is not list or len(hashes) != len(places) \
             or not places:
         return None
-    like_other = like_own = 0
+    needed = (2 * len(places) + 2) // 3   # the fewest sentences like the other split's: two thirds, rounded up
+    like_other, got = 0, []
     for number, place in enumerate(places):       # places and hashes have the same length (checked)
-        got = sentence_hash(prediction_key(kind, value[place]))
-        if got is None:
-            continue
-        like_other += got == hashes[number]
-        like_own += place < len(ref) and got == sentence_hash(_reference_key(ref[place]))
-    if 3 * like_other < 2 * len(places) or like_other <= like_own:
+        if like_other + len(places) - number < needed:
+            return None
+        got.append(sentence_hash(prediction_key(kind, value[place])))
+        like_other += got[-1] is not None and got[-1] == hashes[number]
+    if like_other < needed:
+        return None
+    like_own = sum(1 for number, place in enumerate(places) if got[number] is not None and place < len(ref)
+                   and got[number] == sentence_hash(_reference_key(ref[place])))
+    if like_other <= like_own:
         return None
     return Message(name, ERROR, "", "these look like predictions for the %s split: %d of %d sampled sentences "
                    "have the %s input's %s, not those of the %s input this phase scores. Predict the %s split "

@@ -40,6 +40,8 @@ def printable(text, limit=MAX_SHOWN):
     >>> printable("a\\nb\\x1b]0;x\\x07"), printable("abcdef", 3)
     ('a\\\\nb\\\\x1b]0;x\\\\x07', 'abc\u2026 (6 characters)')
     """
+    if type(text) is str and len(text) <= limit and text.isprintable():   # the common case, as it is
+        return text
     text, length = _cut(text if isinstance(text, str) else str(text), limit)
     text = _escape(text)
     return text if length is None else "%s\u2026 (%s characters)" % (text, "{:,}".format(length))

@@ -181,15 +181,20 @@ def may_hold_null(data):
     ``,`` or ``:`` (spaces between) or opens the text. A word such as ``"nullus"`` does not count; a string
     that merely looks like a null value (``": null"``) does, and only costs the check it guards.
 
+    The text is searched from its end (``rfind`` runs faster than ``find`` over JSON text, and every
+    occurrence is looked at either way: ``null`` cannot overlap itself).
+
     >>> may_hold_null(b'[{"m": null}]'), may_hold_null(b'[["nullus", "x"]]'), may_hold_null(b'[1,\\n  null]')
     (True, False, True)
+    >>> may_hold_null(b'null'), may_hold_null(b'["a nullnull", "nullus"]'), may_hold_null(b'[null, "nullus"]')
+    (True, False, True)
     """
-    at = data.find(b"null")
+    at = data.rfind(b"null")
     while at >= 0:
         before = data[max(0, at - 64):at].rstrip()
         if not before or before[-1:] in (b"[", b",", b":"):
             return True
-        at = data.find(b"null", at + 4)
+        at = data.rfind(b"null", 0, at)
     return False
 
 

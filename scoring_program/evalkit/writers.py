@@ -52,6 +52,11 @@ def _write(path, text):
         handle.write(text)
 
 
+#: The most bytes :func:`_write` writes for one character: a lone surrogate's escape ``\udc80`` (any other
+#: character takes at most 4 bytes of UTF-8).
+MAX_BYTES_PER_CHAR = 6
+
+
 def _size(text):
     """Size in bytes of ``text`` once written by :func:`_write`."""
     return len(text.encode("utf-8", "backslashreplace"))
@@ -80,7 +85,7 @@ def within_budget(report, render, budget=REPORT_BUDGET):
     """``render(report)``, or the rendering of a :func:`_trimmed` report when that is over ``budget`` bytes."""
     text = render(report)
     for keep, details in ((1000, True), (100, True), (10, True), (10, False), (0, False)):
-        if _size(text) <= budget:
+        if len(text) * MAX_BYTES_PER_CHAR <= budget or _size(text) <= budget:   # (no encoded copy when it is small)
             break
         text = render(_trimmed(report, keep, details))
     return text
