@@ -27,7 +27,7 @@ import json
 import re
 import unicodedata
 from collections import Counter, OrderedDict
-from itertools import chain
+from itertools import chain, repeat
 from operator import itemgetter
 
 from .loading import read_optional_json
@@ -441,6 +441,41 @@ def _split_example(shown):
 #: The types of a candidate sequence, and its first candidate.
 _SEQUENCES = frozenset((list, tuple))
 _FIRST_ITEM = itemgetter(0)
+#: The first candidate of an empty candidate list (:func:`first_candidates`): equal to no gold, not a string.
+NO_CANDIDATE = object()
+
+
+def candidate_items(pred):
+    """The candidate sequences of the items of ``pred`` (per sentence one candidate sequence per item, None for a
+    sentence not scored), in file order, in one C-level pass; None when ``pred`` is not that shape. A
+    :class:`kinds.Accepted` keeps them (its ``flat``, when its parse did not give them already) for the next check
+    and for the scorer."""
+    known = getattr(pred, "flat", None)
+    if known is not None:
+        return known
+    try:
+        flat = list(chain.from_iterable(filter(None, pred)))
+    except TypeError:   # a sentence that is not a sequence
+        return None
+    if hasattr(pred, "flat"):
+        pred.flat = flat
+    return flat
+
+
+def first_candidates(pred, flat):
+    """The first candidate of each item of ``flat`` (:func:`candidate_items` of ``pred``; every item a candidate
+    sequence), :data:`NO_CANDIDATE` for an empty one, in one C-level pass; kept by a :class:`kinds.Accepted` ``pred``
+    (its ``firsts``) for the scorer. ``pred`` None: ``flat`` belongs to no parsed file (nothing kept)."""
+    known = getattr(pred, "firsts", None)
+    if known is not None:
+        return known
+    try:
+        firsts = list(map(_FIRST_ITEM, flat))
+    except IndexError:   # an empty candidate list
+        firsts = list(map(next, map(iter, flat), repeat(NO_CANDIDATE)))
+    if pred is not None and hasattr(pred, "firsts"):
+        pred.firsts = firsts
+    return firsts
 
 def _joined(candidate):
     """Whether a candidate string looks like several candidates in one string (``"a|b|c"``, ``"['a', 'b']"``,

@@ -22,14 +22,15 @@ token by token only to locate a problem: scoring stays within a small factor of 
 """
 import unicodedata
 from collections import Counter
-from itertools import chain, compress, repeat
+from itertools import accumulate, chain, compress, repeat
 from functools import partial
-from operator import is_not, itemgetter
+from operator import add, contains, is_not, itemgetter, ne, sub, truediv, truth
 
 from . import inventory as labels, metrics
 from .messages import DataError, ERROR, WARNING, printable, quoted
 
 _SEQ = (list, tuple)
+_SEQ_TYPES = frozenset(_SEQ)
 _STR = str
 
 
@@ -233,11 +234,19 @@ def _distinct_candidates(lists, max_candidates):
 class Accepted(list):
     """A file's parsed predictions (one item per sentence) accepted as they are, with the set of their distinct
     values (``distinct``: the tags, or the candidates), known from the check that accepted them: the warnings of
-    :mod:`evalkit.inventory` use it instead of reading every value again."""
+    :mod:`evalkit.inventory` use it instead of reading every value again.
 
-    def __init__(self, sentences, distinct):
+    For ranked candidates, ``flat`` holds the candidate lists of every item of the sentences that have any, in
+    file order (``chain.from_iterable(filter(None, sentences))``), and ``firsts`` their first candidates (see
+    :func:`evalkit.inventory.first_candidates`): known from the parse or computed by the first check that needs
+    them, then shared by the other checks and by :func:`topk_entry`. Nothing may change the sentences once
+    accepted (they are read as they are by every later step)."""
+
+    def __init__(self, sentences, distinct, flat=None):
         list.__init__(self, sentences)
         self.distinct = distinct
+        self.flat = flat
+        self.firsts = None
 
 
 def _candidates(value, log, max_candidates, where):
@@ -571,7 +580,7 @@ def _per_tag(gold, pred, hits):
     return _capped_rows(per_tag, lambda row: row["tp"] + row["fn"] > 0, lambda row: row["fp"], "tags")
 
 
-def topk_entry(ref_golds, pred, sentences):
+def topk_entry(ref_golds, pred, sentences, columns=None):
     """Score ranked candidates sentence by sentence: an :class:`Entry` with acc1/acc3 (shared by two kinds).
 
     ``ref_golds`` holds one gold sequence per sentence (None or empty: the sentence is skipped);
@@ -580,12 +589,112 @@ def topk_entry(ref_golds, pred, sentences):
     Strings are compared in NFC where they differ: the golds and candidates of the items missed at rank 1
     are gathered and checked at once (:func:`_all_nfc`); only when some of them are not in NFC is the file
     scored again, each sentence with a miss comparing its strings in NFC (:func:`_canonical_candidates`).
+
+    A file is first scored in whole-file passes (:func:`_topk_whole_file`; ``columns``: :func:`gold_columns` of
+    ``ref_golds`` when the caller has them); the sentence-by-sentence path below, with
+    :func:`metrics.topk_accuracies`, scores what those passes leave (and remains the specification).
     """
+    entry = _topk_whole_file(ref_golds, pred, sentences, columns)
+    if entry is not None:
+        return entry
     misses = []
     entry = _topk_entry(ref_golds, pred, sentences, misses)
     if misses and not _all_nfc(misses):
         entry = _topk_entry(ref_golds, pred, sentences, None)
     return entry
+
+
+def gold_columns(ref_golds):
+    """``(scored, lens, flat)`` of ``ref_golds`` (per sentence its gold sequence; None or empty: not scored), in
+    C-level passes: which sentences are scored (a list of booleans, None when every one is), the item count of each
+    scored sentence, and their golds end to end. A kind's parse may give them with its reference
+    (:class:`GoldColumns`)."""
+    scored = list(map(truth, ref_golds))
+    if False in scored:
+        golds = list(compress(ref_golds, scored))
+    else:
+        scored, golds = None, ref_golds
+    return scored, list(map(len, golds)), list(chain.from_iterable(golds))
+
+
+class GoldColumns(list):
+    """A parsed reference (one item per sentence, as the kind's parse returns it) that also holds, in ``golds``,
+    each sentence's gold sequence and, in ``columns``, their :func:`gold_columns`: computed by the parse while it
+    reads the golds, read by the scorer instead of walking the sentences again."""
+
+    def __init__(self, sentences, golds, columns, lines=None):
+        list.__init__(self, sentences)
+        self.golds = golds
+        self.columns = columns
+        self.lines = lines   # a fill-mask reference's masked lines (per sentence), when its parse has them
+
+
+def _topk_whole_file(ref_golds, pred, sentences, columns=None):
+    """:func:`topk_entry` in whole-file C-level passes (the same :class:`Entry`, every number equal), or None when
+    it cannot decide: sentence counts or lengths that differ (the sentence-by-sentence path raises their error), an
+    item that is not a candidate list or tuple, or strings missed at rank 1 that are not all in NFC (that path
+    compares them in NFC). ``columns``: :func:`gold_columns` of ``ref_golds`` when the caller has them.
+
+    The items of the sentences scored and predicted are laid end to end (``pred``'s own when it is an
+    :class:`Accepted`: :func:`evalkit.inventory.candidate_items`, :func:`~evalkit.inventory.first_candidates`).
+    A file whose first candidates are its golds gives 1.0 to each such sentence. Otherwise the items missed at rank
+    1 (``first != gold``, as :func:`metrics.topk_accuracies` tests ``cands[0] == g``) are marked in bytes (1:
+    missed), and those alone are asked whether their gold is among their candidates (``g in cands``: an item right
+    at rank 1 always is); each sentence counts its misses on its slice of the marks (``bytes.count``), and its
+    rescued misses on its slice of those. A sentence's share is its hits divided by its item count as that function
+    divides them (integers exactly represented as floats: the same correctly rounded quotient), so the per-sentence
+    lists, and their sums in file order, are the same numbers."""
+    if len(ref_golds) != len(pred):
+        return None
+    scored, lens, flat_golds = columns or gold_columns(ref_golds)
+    cands = pred if scored is None else list(compress(pred, scored))
+    items = len(flat_golds)
+    zeroed = cands.count(None)
+    made = None
+    if zeroed:   # sentences scored 0 for their format: their golds aside
+        made = list(map(_NOT_NONE, cands))
+        cands, lens = list(compress(cands, made)), list(compress(lens, made))
+        flat_golds = list(chain.from_iterable(compress(
+            ref_golds if scored is None else compress(ref_golds, scored), made)))
+    try:
+        if list(map(len, cands)) != lens:
+            return None
+    except TypeError:   # a sentence that is not a list
+        return None
+    flat = labels.candidate_items(pred)
+    owned = type(pred) is Accepted
+    if flat is None or len(flat) != len(flat_golds):   # pred's items are not those of the scored sentences alone
+        flat, owned = list(chain.from_iterable(cands)), False
+    if not owned and set(map(type, flat)) - _SEQ_TYPES:
+        return None
+    firsts = labels.first_candidates(pred if owned else None, flat)
+    if firsts == flat_golds:   # every item right at rank 1 (and so within the candidates)
+        hits1 = hits3 = len(flat_golds)
+        acc1 = [1.0] * len(cands) if made is None else list(map(float, made))
+        acc3 = list(acc1)
+    else:
+        missed = bytes(map(ne, firsts, flat_golds))
+        missed_golds, missed_cands = list(compress(flat_golds, missed)), list(compress(flat, missed))
+        strings = list(missed_golds)
+        strings.extend(chain.from_iterable(missed_cands))
+        if not _all_nfc(strings):
+            return None
+        rescued = bytes(map(contains, missed_cands, missed_golds))
+        ends = list(accumulate(lens))
+        misses = list(map(missed.count, repeat(1), chain((0,), ends), ends))
+        hits = list(map(sub, lens, misses))
+        ends = list(accumulate(misses))
+        acc1 = list(map(truediv, hits, lens))
+        acc3 = list(map(truediv, map(add, hits, map(rescued.count, repeat(1), chain((0,), ends), ends)), lens))
+        hits1 = len(flat_golds) - len(missed_golds)
+        hits3 = hits1 + rescued.count(1)
+        if made is not None:   # the sentences scored 0 for their format, in their places
+            got1, got3 = iter(acc1), iter(acc3)
+            acc1 = [next(got1) if m else 0.0 for m in made]
+            acc3 = [next(got3) if m else 0.0 for m in made]
+    return Entry({"acc1": metrics.mean(acc1), "acc3": metrics.mean(acc3)},
+                 {"acc1": metrics.mean([hits1], items), "acc3": metrics.mean([hits3], items)},
+                 sentences, len(acc1), items, zeroed, {}, per_sentence={"acc1": acc1, "acc3": acc3})
 
 
 def _topk_entry(ref_golds, pred, sentences, misses):
@@ -629,6 +738,15 @@ def _topk_entry(ref_golds, pred, sentences, misses):
                  sentences, len(acc1), items, zeroed, {}, per_sentence={"acc1": acc1, "acc3": acc3})
 
 
+def _score_candidates(ref, pred):
+    """:func:`topk_entry` of a parsed reference (per sentence ``(forms or masked line, golds)``, or a
+    :class:`GoldColumns`) and its parsed prediction."""
+    golds = getattr(ref, "golds", None)
+    if golds is None:
+        return topk_entry(list(map(_SECOND, ref)), pred, len(ref))
+    return topk_entry(golds, pred, len(ref), ref.columns)
+
+
 class CandidatesKind(PairKind):
     """Up to N ranked candidates per token (lemmas); acc@1 and acc@3 per sentence."""
 
@@ -643,7 +761,7 @@ class CandidatesKind(PairKind):
 
     def _accepted(self, values, flat, task):
         distinct = _distinct_candidates(flat, task.max_candidates)
-        return None if distinct is None else Accepted(values, distinct)
+        return None if distinct is None else Accepted(values, distinct, flat)
 
     def _values(self, values, log, si, task):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
@@ -659,7 +777,7 @@ class CandidatesKind(PairKind):
 
     def score(self, ref, pred, task):
         """Per sentence acc@1 and acc@3 over the tokens (components ``acc1``, ``acc3``)."""
-        return topk_entry([golds for _, golds in ref], pred, len(ref))
+        return _score_candidates(ref, pred)
 
 
 class MorphKind(Kind):
@@ -875,9 +993,13 @@ class FillMaskKind(Kind):
         if not set(map(type, value)) - _ONLY_DICT:
             golds = list(map(dict.get, value, repeat("masked_tokens")))
             present = list(filter(_NOT_NONE, golds))
-            if not set(map(type, present)) - _ONLY_LIST and \
-                    not set(map(type, chain.from_iterable(present))) - _ONLY_STR:   # plain gold strings
-                return list(paired(list(map(dict.get, value, repeat("masked"))), golds))
+            if not set(map(type, present)) - _ONLY_LIST:
+                flat = list(chain.from_iterable(present))
+                if not set(map(type, flat)) - _ONLY_STR:   # plain gold strings: the scorer's columns at once
+                    scored = list(map(truth, golds))
+                    lines = list(map(dict.get, value, repeat("masked")))
+                    return GoldColumns(zip(lines, golds), golds, (None if False not in scored else scored,
+                                                                 list(map(len, filter(None, present))), flat), lines)
         ref = []
         for si, sent in enumerate(value):
             if type(sent) is not dict:
@@ -912,19 +1034,24 @@ class FillMaskKind(Kind):
         if set(map(type, value)) - _ONLY_DICT:
             return None
         cands = list(map(dict.get, value, repeat("masked_tokens")))
-        golds = list(map(_SECOND, ref))
+        golds = getattr(ref, "golds", None)   # a GoldColumns reference has them, and its masked lines
+        if golds is None:
+            golds = list(map(_SECOND, ref))
         scored = list(map(_NOT_NONE, golds))   # the sentences the reference scores (None golds: excluded)
-        kept = list(compress(cands, scored))
+        every = False not in scored
+        kept = cands if every else list(compress(cands, scored))
         if set(map(type, kept)) - _ONLY_LIST or list(map(len, kept)) != list(map(len, compress(golds, scored))):
             return None
-        masked = list(map(_FIRST, ref))
+        masked = getattr(ref, "lines", None)
+        if masked is None:
+            masked = list(map(_FIRST, ref))
         if list(map(dict.get, value, repeat("masked"), masked)) != masked:
             return None
-        distinct = _distinct_candidates(list(chain.from_iterable(kept)), task.max_candidates)
+        flat = list(chain.from_iterable(kept))
+        distinct = _distinct_candidates(flat, task.max_candidates)
         if distinct is None:
             return None
-        return Accepted(cands if len(kept) == len(cands) else
-                              [c if keep else None for c, keep in paired(cands, scored)], distinct)
+        return Accepted(cands if every else [c if keep else None for c, keep in paired(cands, scored)], distinct, flat)
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         masked, golds = ref_sent
@@ -971,7 +1098,7 @@ class FillMaskKind(Kind):
 
     def score(self, ref, pred, task):
         """Per sentence with a gap, acc@1 and acc@3 over its gaps (components ``acc1``, ``acc3``)."""
-        return topk_entry([golds for _, golds in ref], pred, len(ref))
+        return _score_candidates(ref, pred)
 
 
 KINDS = dict((kind.name, kind) for kind in (TaggingKind(), CandidatesKind(), MorphKind(), FillMaskKind()))
