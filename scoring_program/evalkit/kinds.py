@@ -769,8 +769,8 @@ class CandidatesKind(PairKind):
     def check_labels(self, pred, log, task, inventory):
         """Candidates joined into one string (``"a|b|c"``): one warning; no candidate at all: one error."""
         distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
-        labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where, distinct=distinct)
         text = labels.candidate_text(distinct) if distinct is not None else None
+        labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where, distinct=distinct, text=text)
         labels.check_unmatchable_candidates(pred, log, _lemma_where, distinct=distinct, text=text)
         labels.check_subword_pieces(pred, log, _lemma_where, distinct=distinct, text=text)
         labels.check_no_candidate(pred, log, _lemma_where)
@@ -1083,10 +1083,10 @@ class FillMaskKind(Kind):
         """Candidates joined into one string (``"a|b|c"``, ``"a b c"``), whole words for character gaps: one
         warning per class; no candidate at all: one error."""
         distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
-        labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where, distinct=distinct)
+        text = labels.candidate_text(distinct) if distinct is not None else None
+        labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where, distinct=distinct, text=text)
         labels.check_gap_units(pred, log, task, _mask_where)
         marker = getattr(task, "mask_marker", None)
-        text = labels.candidate_text(distinct) if distinct is not None else None
         labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else (), distinct=distinct,
                                             text=text)
         labels.check_subword_pieces(pred, log, _mask_where, distinct=distinct, text=text)
