@@ -68,11 +68,16 @@ def _all_nfc(values):
         joined = "\x00".join(strings)
     except TypeError:   # a value that is not a string
         joined = "\x00".join(filter(_STR.__instancecheck__, strings))
-    if joined.isascii():
+    return _text_nfc(joined)
+
+
+def _text_nfc(text):
+    """Whether ``text`` (strings joined by NUL, :func:`_all_nfc`) is in NFC, in one C-level check."""
+    if text.isascii():
         return True
     if _IS_NORMALIZED is not None:
-        return _IS_NORMALIZED("NFC", joined)
-    return unicodedata.normalize("NFC", joined) == joined
+        return _IS_NORMALIZED("NFC", text)
+    return unicodedata.normalize("NFC", text) == text
 
 
 class NfcMemo(dict):
@@ -204,6 +209,7 @@ _ONLY_LIST = frozenset((list,))
 _ONLY_DICT = frozenset((dict,))
 _ONLY_TWO = frozenset((2,))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_CANDS_AND_LINE = itemgetter("masked_tokens", "masked")
 _NOT_NONE = partial(is_not, None)
 
 
@@ -220,13 +226,11 @@ def _distinct_candidates(lists, max_candidates):
     """The set of the distinct candidates of ``lists`` when every item is a list of at most ``max_candidates``
     strings (the whole-file form of :func:`_flawless_candidate_lists`: the types are those of the distinct
     candidates), else None."""
-    if set(map(type, lists)) - _ONLY_LIST:
-        return None
-    if lists and max(map(len, lists)) > max_candidates:
-        return None
-    try:
+    try:   # list.__len__ accepts lists alone (TypeError otherwise): the type and the length in one C-level pass
+        if lists and max(map(list.__len__, lists)) > max_candidates:
+            return None
         distinct = set(chain.from_iterable(lists))
-    except TypeError:   # an unhashable candidate (a list, an object): not a string
+    except TypeError:   # an item that is not a list, an unhashable candidate (a list, an object): not a string
         return None
     return None if set(map(type, distinct)) - _ONLY_STR else distinct
 
@@ -237,8 +241,9 @@ class Accepted(list):
     :mod:`evalkit.inventory` use it instead of reading every value again.
 
     For ranked candidates, ``flat`` holds the candidate lists of every item of the sentences that have any, in
-    file order (``chain.from_iterable(filter(None, sentences))``), and ``firsts`` their first candidates (see
-    :func:`evalkit.inventory.first_candidates`): known from the parse or computed by the first check that needs
+    file order (``chain.from_iterable(filter(None, sentences))``), ``firsts`` their first candidates (see
+    :func:`evalkit.inventory.first_candidates`) and ``text`` the distinct candidates joined
+    (:func:`evalkit.inventory.candidate_text`): known from the parse or computed by the first check that needs
     them, then shared by the other checks and by :func:`topk_entry`. Nothing may change the sentences once
     accepted (they are read as they are by every later step)."""
 
@@ -247,6 +252,7 @@ class Accepted(list):
         self.distinct = distinct
         self.flat = flat
         self.firsts = None
+        self.text = None   # evalkit.inventory.candidate_text of ``distinct``, once a check has joined them
 
 
 def _candidates(value, log, max_candidates, where):
@@ -622,11 +628,13 @@ class GoldColumns(list):
     each sentence's gold sequence and, in ``columns``, their :func:`gold_columns`: computed by the parse while it
     reads the golds, read by the scorer instead of walking the sentences again."""
 
-    def __init__(self, sentences, golds, columns, lines=None):
+    def __init__(self, sentences, golds, columns, lines=None, given=None, sizes=None):
         list.__init__(self, sentences)
         self.golds = golds
         self.columns = columns
-        self.lines = lines   # a fill-mask reference's masked lines (per sentence), when its parse has them
+        # A fill-mask reference's masked lines (per sentence), which sentences have a gold list (booleans, None when
+        # every one has), and the length of each such list, when its parse has them (FillMaskKind._fast_parse).
+        self.lines, self.given, self.sizes = lines, given, sizes
 
 
 def _topk_whole_file(ref_golds, pred, sentences, columns=None):
@@ -675,10 +683,15 @@ def _topk_whole_file(ref_golds, pred, sentences, columns=None):
     else:
         missed = bytes(map(ne, firsts, flat_golds))
         missed_golds, missed_cands = list(compress(flat_golds, missed)), list(compress(flat, missed))
-        strings = list(missed_golds)
-        strings.extend(chain.from_iterable(missed_cands))
-        if not _all_nfc(strings):
-            return None
+        text = pred.text if owned else None   # every distinct candidate joined, when a check has done it
+        if text is not None and _text_nfc(text[1]):   # then the missed golds alone may be outside NFC
+            if not _all_nfc(missed_golds):
+                return None
+        else:
+            strings = list(missed_golds)
+            strings.extend(chain.from_iterable(missed_cands))
+            if not _all_nfc(strings):
+                return None
         rescued = bytes(map(contains, missed_cands, missed_golds))
         ends = list(accumulate(lens))
         misses = list(map(missed.count, repeat(1), chain((0,), ends), ends))
@@ -738,6 +751,15 @@ def _topk_entry(ref_golds, pred, sentences, misses):
                  sentences, len(acc1), items, zeroed, {}, per_sentence={"acc1": acc1, "acc3": acc3})
 
 
+def _candidate_text(pred, distinct):
+    """:func:`evalkit.inventory.candidate_text` of ``distinct`` (None when None), kept by an :class:`Accepted`
+    ``pred`` for :func:`topk_entry` (its NFC check)."""
+    text = labels.candidate_text(distinct) if distinct is not None else None
+    if type(pred) is Accepted:
+        pred.text = text
+    return text
+
+
 def _score_candidates(ref, pred):
     """:func:`topk_entry` of a parsed reference (per sentence ``(forms or masked line, golds)``, or a
     :class:`GoldColumns`) and its parsed prediction."""
@@ -769,7 +791,7 @@ class CandidatesKind(PairKind):
     def check_labels(self, pred, log, task, inventory):
         """Candidates joined into one string (``"a|b|c"``): one warning; no candidate at all: one error."""
         distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
-        text = labels.candidate_text(distinct) if distinct is not None else None
+        text = _candidate_text(pred, distinct)
         labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where, distinct=distinct, text=text)
         labels.check_unmatchable_candidates(pred, log, _lemma_where, distinct=distinct, text=text)
         labels.check_subword_pieces(pred, log, _lemma_where, distinct=distinct, text=text)
@@ -990,16 +1012,22 @@ class FillMaskKind(Kind):
     def parse_reference(self, value, name, task):
         """Parsed sentences ``(masked line, golds)``; golds ``None`` for an excluded sentence."""
         check_sentence_list(value, name)
-        if not set(map(type, value)) - _ONLY_DICT:
+        try:   # C-level passes; a TypeError (a sentence that is not an object, golds that are not a list) is the
+            # walk's to locate: dict.get and list.__len__ accept only their own type
             golds = list(map(dict.get, value, repeat("masked_tokens")))
-            present = list(filter(_NOT_NONE, golds))
-            if not set(map(type, present)) - _ONLY_LIST:
-                flat = list(chain.from_iterable(present))
-                if not set(map(type, flat)) - _ONLY_STR:   # plain gold strings: the scorer's columns at once
-                    scored = list(map(truth, golds))
-                    lines = list(map(dict.get, value, repeat("masked")))
-                    return GoldColumns(zip(lines, golds), golds, (None if False not in scored else scored,
-                                                                 list(map(len, filter(None, present))), flat), lines)
+            given = list(map(_NOT_NONE, golds))
+            present = golds if False not in given else list(compress(golds, given))
+            sizes = list(map(list.__len__, present))
+        except TypeError:
+            sizes = None
+        if sizes is not None:
+            flat = list(chain.from_iterable(present))
+            if not set(map(type, flat)) - _ONLY_STR:   # plain gold strings: the scorer's columns at once
+                scored = list(map(truth, golds))
+                lines = list(map(dict.get, value, repeat("masked")))
+                return GoldColumns(zip(lines, golds), golds,
+                                   (None if False not in scored else scored, list(filter(None, sizes)), flat),
+                                   lines, None if False not in given else given, sizes)
         ref = []
         for si, sent in enumerate(value):
             if type(sent) is not dict:
@@ -1031,27 +1059,39 @@ class FillMaskKind(Kind):
         """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`), in C-level
         passes: every sentence an object whose ``"masked"`` (when given) is the reference's and, where the
         reference scores the sentence, whose ``"masked_tokens"`` is a list of one candidate list per gap."""
-        if set(map(type, value)) - _ONLY_DICT:
+        lines, given, sizes = getattr(ref, "lines", None), getattr(ref, "given", None), getattr(ref, "sizes", None)
+        if sizes is None:   # a reference that is not a GoldColumns (a test phase's part): its columns now
+            lines, golds = list(map(_FIRST, ref)), list(map(_SECOND, ref))
+            given = list(map(_NOT_NONE, golds))
+            sizes = list(map(len, compress(golds, given)))
+            if False not in given:
+                given = None
+        try:   # C-level passes; dict.get and list.__len__ raise TypeError for any other type than their own
+            pairs = list(map(_CANDS_AND_LINE, value))
+        except KeyError:   # a sentence without "masked" (the reference's line then stands for it)
+            pairs = None
+        except TypeError:   # a sentence that is not an object
             return None
-        cands = list(map(dict.get, value, repeat("masked_tokens")))
-        golds = getattr(ref, "golds", None)   # a GoldColumns reference has them, and its masked lines
-        if golds is None:
-            golds = list(map(_SECOND, ref))
-        scored = list(map(_NOT_NONE, golds))   # the sentences the reference scores (None golds: excluded)
-        every = False not in scored
-        kept = cands if every else list(compress(cands, scored))
-        if set(map(type, kept)) - _ONLY_LIST or list(map(len, kept)) != list(map(len, compress(golds, scored))):
-            return None
-        masked = getattr(ref, "lines", None)
-        if masked is None:
-            masked = list(map(_FIRST, ref))
-        if list(map(dict.get, value, repeat("masked"), masked)) != masked:
+        try:
+            if pairs is None:
+                cands = list(map(dict.get, value, repeat("masked_tokens")))
+                if list(map(dict.get, value, repeat("masked"), lines)) != lines:
+                    return None
+            else:
+                cands, got = map(list, zip(*pairs)) if pairs else ([], [])
+                if got != lines:
+                    return None
+            kept = cands if given is None else list(compress(cands, given))
+            if list(map(list.__len__, kept)) != sizes:
+                return None
+        except TypeError:   # candidates that are not a list
             return None
         flat = list(chain.from_iterable(kept))
         distinct = _distinct_candidates(flat, task.max_candidates)
         if distinct is None:
             return None
-        return Accepted(cands if every else [c if keep else None for c, keep in paired(cands, scored)], distinct, flat)
+        return Accepted(cands if given is None else [c if keep else None for c, keep in paired(cands, given)],
+                        distinct, flat)
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         masked, golds = ref_sent
@@ -1083,7 +1123,7 @@ class FillMaskKind(Kind):
         """Candidates joined into one string (``"a|b|c"``, ``"a b c"``), whole words for character gaps: one
         warning per class; no candidate at all: one error."""
         distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
-        text = labels.candidate_text(distinct) if distinct is not None else None
+        text = _candidate_text(pred, distinct)
         labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where, distinct=distinct, text=text)
         labels.check_gap_units(pred, log, task, _mask_where)
         marker = getattr(task, "mask_marker", None)
