@@ -783,18 +783,17 @@ def check_gap_units(pred, log, task, where):
     else:
         firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat)
         try:
-            long = frozenset(first for first in set(firsts) if _long_first((first,)) is not None)
+            counts = Counter(firsts)
         except TypeError:   # an unhashable first candidate (a list): the walk decides
-            long, firsts = None, None
-        if long is None:
+            counts = None
+        if counts is None:
             tally, gaps = _tally_items(pred, _long_first)
-        elif not long:
-            return
         else:
-            marks = bytes(map(long.__contains__, firsts))
+            long = frozenset(first for first in counts if _long_first((first,)) is not None)
             gaps = len(flat)
-            if marks.count(1) < UNIT_SHARE * gaps:
+            if not long or sum(map(counts.__getitem__, long)) < UNIT_SHARE * gaps:
                 return
+            marks = bytes(map(long.__contains__, firsts))
             tally, gaps = _tally_marked(pred, flat, marks, lambda at: list(map(firsts.__getitem__, at)))
     if not tally.tokens or tally.tokens < UNIT_SHARE * gaps:
         return
