@@ -24,7 +24,7 @@ import unicodedata
 from collections import Counter
 from itertools import accumulate, chain, compress, repeat
 from functools import partial
-from operator import add, contains, is_not, itemgetter, ne, sub, truediv, truth
+from operator import add, contains, getitem, is_not, itemgetter, ne, sub, truediv, truth
 
 from . import inventory as labels, metrics
 from .messages import DataError, ERROR, WARNING, printable, quoted
@@ -233,6 +233,20 @@ def _distinct_candidates(lists, max_candidates):
     except TypeError:   # an item that is not a list, an unhashable candidate (a list, an object): not a string
         return None
     return None if set(map(type, distinct)) - _ONLY_STR else distinct
+
+
+def _accepted_candidates(sentences, flat, max_candidates):
+    """An :class:`Accepted` of ``sentences`` (per sentence its candidate lists, None for a sentence not scored) whose
+    items ``flat`` (end to end) are all lists of at most ``max_candidates`` strings, else None: its distinct
+    candidates (:func:`_distinct_candidates`) and its first candidates (``firsts``, read while the parse has the
+    lists at hand: a later pass over them costs several times more once the file's other objects have been read
+    in between)."""
+    distinct = _distinct_candidates(flat, max_candidates)
+    if distinct is None:
+        return None
+    accepted = Accepted(sentences, distinct, flat)
+    labels.first_candidates(accepted, flat)
+    return accepted
 
 
 class Accepted(list):
@@ -782,8 +796,7 @@ class CandidatesKind(PairKind):
     ranks_candidates = True
 
     def _accepted(self, values, flat, task):
-        distinct = _distinct_candidates(flat, task.max_candidates)
-        return None if distinct is None else Accepted(values, distinct, flat)
+        return _accepted_candidates(values, flat, task.max_candidates)
 
     def _values(self, values, log, si, task):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
@@ -1086,12 +1099,8 @@ class FillMaskKind(Kind):
                 return None
         except TypeError:   # candidates that are not a list
             return None
-        flat = list(chain.from_iterable(kept))
-        distinct = _distinct_candidates(flat, task.max_candidates)
-        if distinct is None:
-            return None
-        return Accepted(cands if given is None else [c if keep else None for c, keep in paired(cands, given)],
-                        distinct, flat)
+        return _accepted_candidates(cands if given is None else list(map(getitem, zip(repeat(None), cands), given)),
+                                    list(chain.from_iterable(kept)), task.max_candidates)
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         masked, golds = ref_sent
