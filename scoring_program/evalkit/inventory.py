@@ -783,6 +783,11 @@ def check_gap_units(pred, log, task, where):
     else:
         firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat)
         try:
+            if max(map(len, firsts), default=0) <= 1:
+                return   # not one first candidate of several characters
+        except TypeError:   # a first candidate without a length (an empty list's, a number): counted below
+            pass
+        try:
             counts = Counter(firsts)
         except TypeError:   # an unhashable first candidate (a list): the walk decides
             counts = None

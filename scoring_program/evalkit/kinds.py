@@ -238,14 +238,15 @@ def _distinct_candidates(lists, max_candidates):
 def _accepted_candidates(sentences, flat, max_candidates):
     """An :class:`Accepted` of ``sentences`` (per sentence its candidate lists, None for a sentence not scored) whose
     items ``flat`` (end to end) are all lists of at most ``max_candidates`` strings, else None: its distinct
-    candidates (:func:`_distinct_candidates`) and its first candidates (``firsts``, read while the parse has the
-    lists at hand: a later pass over them costs several times more once the file's other objects have been read
-    in between)."""
+    candidates (:func:`_distinct_candidates`), its first candidates (``firsts``) and its distinct candidates joined
+    (``text``), read while the parse has the lists and strings at hand: a later pass over them costs several times
+    more once the file's other objects have been read in between."""
     distinct = _distinct_candidates(flat, max_candidates)
     if distinct is None:
         return None
     accepted = Accepted(sentences, distinct, flat)
     labels.first_candidates(accepted, flat)
+    accepted.text = labels.candidate_text(distinct)   # joined while the distinct strings are at hand too
     return accepted
 
 
@@ -768,9 +769,11 @@ def _topk_entry(ref_golds, pred, sentences, misses):
 def _candidate_text(pred, distinct):
     """:func:`evalkit.inventory.candidate_text` of ``distinct`` (None when None), kept by an :class:`Accepted`
     ``pred`` for :func:`topk_entry` (its NFC check)."""
-    text = labels.candidate_text(distinct) if distinct is not None else None
-    if type(pred) is Accepted:
-        pred.text = text
+    text = getattr(pred, "text", None)
+    if text is None:
+        text = labels.candidate_text(distinct) if distinct is not None else None
+        if type(pred) is Accepted:
+            pred.text = text
     return text
 
 
