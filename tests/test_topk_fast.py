@@ -22,24 +22,12 @@ NFD_E = unicodedata.normalize("NFD", "\u00e9")
 
 def spec(ref_golds, pred):
     """``(acc1, acc3, hits1, hits3, items, zeroed)`` sentence by sentence with ``metrics.topk_accuracies`` (every
-    string of these cases compared as it is)."""
-    acc1, acc3 = [], []
-    hits1 = hits3 = items = zeroed = 0
-    for gold, cands in zip(ref_golds, pred):
-        if not gold:
-            continue
-        items += len(gold)
-        if cands is None:
-            zeroed += 1
-            acc1.append(0.0)
-            acc3.append(0.0)
-            continue
-        a1, a3, h1, h3 = metrics.topk_accuracies(gold, cands)
-        acc1.append(a1)
-        acc3.append(a3)
-        hits1 += h1
-        hits3 += h3
-    return acc1, acc3, hits1, hits3, items, zeroed
+    string of these cases compared as it is; a sentence predicted None scores 0)."""
+    scored = [(gold, cands) for gold, cands in zip(ref_golds, pred) if gold]
+    results = [(0.0, 0.0, 0, 0) if cands is None else metrics.topk_accuracies(gold, cands) for gold, cands in scored]
+    return ([r[0] for r in results], [r[1] for r in results], sum(r[2] for r in results),
+            sum(r[3] for r in results), sum(len(gold) for gold, _ in scored),
+            sum(cands is None for _, cands in scored))
 
 
 def assert_same_entry(entry, other):
@@ -163,11 +151,11 @@ def fill_mask_files():
     return ref, flawless, messy
 
 
-def test_fill_mask_kind_scores_both_parses_as_the_metric_does():
-    kind, task = kinds.KINDS["fill_mask"], task_of("fill_mask")
-    ref_value, flawless, messy = fill_mask_files()
+def score_both_parses(kind_name, ref_value, flawless, messy):
+    """The entry of ``messy`` after checking that each file (``flawless``: accepted as it is, ``messy``: through
+    the sentence path) scores as the sentence-by-sentence path does, with and without what the parses keep."""
+    kind, task = kinds.KINDS[kind_name], task_of(kind_name)
     ref = kind.parse_reference(ref_value, "ref", task)
-    assert isinstance(ref, kinds.GoldColumns)
     for value, accepted in ((flawless, True), (messy, False)):
         log = MessageLog("f.json")
         pred = kind.parse_prediction(value, ref, log, task)
@@ -175,24 +163,23 @@ def test_fill_mask_kind_scores_both_parses_as_the_metric_does():
         kind.check_labels(pred, log, task, inventory.Inventory(task, "lat"))
         entry = kind.score(ref, pred, task)
         assert_same_entry(entry, sentence_path([golds for _, golds in ref], list(pred)))
-        plain = kind.score(list(ref), list(pred), task)   # no gold columns, no items kept by the parse
-        assert_same_entry(entry, plain)
+        assert_same_entry(entry, kind.score(list(ref), list(pred), task))   # no gold columns, no items kept
+    return entry
+
+
+def test_fill_mask_kind_scores_both_parses_as_the_metric_does():
+    ref, flawless, messy = fill_mask_files()
+    assert isinstance(kinds.KINDS["fill_mask"].parse_reference(ref, "ref", task_of("fill_mask")), kinds.GoldColumns)
+    entry = score_both_parses("fill_mask", ref, flawless, messy)
     # the messy file: NFD candidate matched in NFC, the five candidates cut to three, the wrong count scored 0
     assert entry.per_sentence == {"acc1": [0.5, 1.0, 0.0], "acc3": [0.5, 1.0, 0.0]}
 
 
 def test_candidates_kind_scores_both_parses_as_the_metric_does():
-    kind, task = kinds.KINDS["candidates"], task_of("candidates")
-    ref = kind.parse_reference([[["a", "x"], ["b", "y"]], [["c", "z"]], [["d", "\u00e9"], ["e", "w"]]], "ref", task)
+    ref = [[["a", "x"], ["b", "y"]], [["c", "z"]], [["d", "\u00e9"], ["e", "w"]]]
     flawless = [[["a", ["x"]], ["b", ["q", "y"]]], [["c", []]], [["d", ["e"]], ["e", ["w", "w", "w"]]]]
     messy = [[["a", "x"], ["b", ["q", "y", "r", "s"]]], [["c", [None]]], [["d", [NFD_E]], ["e", ["w", 3]]]]
-    for value, accepted in ((flawless, True), (messy, False)):
-        log = MessageLog("l.json")
-        pred = kind.parse_prediction(value, ref, log, task)
-        assert isinstance(pred, kinds.Accepted) is accepted
-        kind.check_labels(pred, log, task, inventory.Inventory(task, "lat"))
-        entry = kind.score(ref, pred, task)
-        assert_same_entry(entry, sentence_path([golds for _, golds in ref], list(pred)))
+    entry = score_both_parses("candidates", ref, flawless, messy)
     assert entry.per_sentence == {"acc1": [0.5, 0.0, 1.0], "acc3": [1.0, 0.0, 1.0]}
 
 
