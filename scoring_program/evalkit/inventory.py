@@ -595,8 +595,8 @@ def _few_joined(flat, joined, items):
     where they are runs only for a file that gets the warning."""
     if flat is None:
         return False
-    count = len(flat) - sum(map(joined.isdisjoint, flat))
-    return not count or count < JOINED_SHARE * items
+    held = len(flat) - sum(map(joined.isdisjoint, flat))
+    return not held or held < JOINED_SHARE * items
 
 
 def distinct_candidates(pred):

@@ -18,7 +18,10 @@ its JSON path); a leaf value of the wrong type (a tag that is not a string) is r
 matches.
 
 The parsers check whole sentences with list comprehensions and C-level list comparisons, and walk
-token by token only to locate a problem: scoring stays within a small factor of ``json.load``.
+token by token only to locate a problem: scoring stays within a small factor of ``json.load``. Ranked
+candidates are scored in whole-file passes too (:func:`topk_entry`), over the items end to end that the parse
+keeps (:class:`Accepted`, :class:`GoldColumns`); the sentence-by-sentence path with the metric's pure function
+scores what those passes leave.
 """
 import unicodedata
 from collections import Counter
