@@ -769,37 +769,32 @@ def check_gap_units(pred, log, task, where):
     sentence not scored) have a first candidate of several characters: whole words offered for character gaps,
     which never match. ``where(si, mi)``: a position.
 
-    The first candidates (:func:`first_candidates`, shared with the scorer) are judged once per distinct string and
-    counted at C level, so a file without the warning costs a few set operations; the items are walked only when
-    some gap is not a candidate sequence (:func:`_tally_items`)."""
+    The strings of several characters are found among the distinct candidates (those of the file the kind accepted
+    as it is, else the distinct first candidates), the first candidates (:func:`first_candidates`, shared with the
+    scorer) marked and counted at C level, so a file without the warning costs a few set operations and one pass;
+    the items are walked only when some gap is not a candidate sequence (:func:`_tally_items`)."""
     if getattr(task, "gap_unit", None) != "character":
         return
     known = getattr(pred, "distinct", None)   # the file's distinct candidates, when the kind accepted it as it is
     if known is not None and max(map(len, known), default=0) <= 1:
         return   # not one candidate of several characters
     flat = _sequence_items(pred)
-    if flat is None:
+    long = None
+    if flat is not None:
+        firsts = first_candidates(pred if known is not None else None, flat)
+        try:   # the strings of several characters among the distinct candidates (or first candidates)
+            long = frozenset(c for c in (set(firsts) if known is None else known) if _long_first((c,)) is not None)
+        except TypeError:   # an unhashable first candidate (a list): the walk decides
+            long = None
+    if long is None:
         tally, gaps = _tally_items(pred, _long_first)
     else:
-        firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat)
-        try:
-            if max(map(len, firsts), default=0) <= 1:
-                return   # not one first candidate of several characters
-        except TypeError:   # a first candidate without a length (an empty list's, a number): counted below
-            pass
-        try:
-            counts = Counter(firsts)
-        except TypeError:   # an unhashable first candidate (a list): the walk decides
-            counts = None
-        if counts is None:
-            tally, gaps = _tally_items(pred, _long_first)
-        else:
-            long = frozenset(first for first in counts if _long_first((first,)) is not None)
-            gaps = len(flat)
-            if not long or sum(map(counts.__getitem__, long)) < UNIT_SHARE * gaps:
-                return
-            marks = bytes(map(long.__contains__, firsts))
-            tally, gaps = _tally_marked(pred, flat, marks, lambda at: list(map(firsts.__getitem__, at)))
+        if not long:
+            return
+        marks = bytes(map(long.__contains__, firsts))   # 1: a first candidate of several characters
+        if marks.count(1) < UNIT_SHARE * len(flat):
+            return
+        tally, gaps = _tally_marked(pred, flat, marks, lambda at: list(map(firsts.__getitem__, at)))
     if not tally.tokens or tally.tokens < UNIT_SHARE * gaps:
         return
     first = next(iter(tally.first.values()))
