@@ -633,11 +633,15 @@ def gold_columns(ref_golds):
     C-level passes: which sentences are scored (a list of booleans, None when every one is), the item count of each
     scored sentence, and their golds end to end. A kind's parse may give them with its reference
     (:class:`GoldColumns`)."""
-    scored = list(map(truth, ref_golds))
-    if False in scored:
-        golds = list(compress(ref_golds, scored))
+    try:
+        lens = list(map(len, ref_golds))
+    except TypeError:   # a sentence without a gold list (None: excluded)
+        scored = list(map(truth, ref_golds))
     else:
-        scored, golds = None, ref_golds
+        if 0 not in lens:
+            return None, lens, list(chain.from_iterable(ref_golds))
+        scored = list(map(truth, lens))
+    golds = list(compress(ref_golds, scored))
     return scored, list(map(len, golds)), list(chain.from_iterable(golds))
 
 
