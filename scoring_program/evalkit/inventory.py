@@ -29,7 +29,7 @@ import unicodedata
 from bisect import bisect_right
 from collections import Counter, OrderedDict
 from heapq import heapify, heappop, heappush
-from itertools import accumulate, chain
+from itertools import accumulate, chain, compress, count, repeat
 from operator import itemgetter
 
 from .loading import read_optional_json
@@ -550,6 +550,41 @@ def _split_example(shown):
 #: The types of a candidate sequence, and its first candidate.
 _SEQUENCES = frozenset((list, tuple))
 _FIRST_ITEM = itemgetter(0)
+#: The first candidate of an empty candidate list (:func:`first_candidates`): equal to no gold, not a string.
+NO_CANDIDATE = object()
+
+
+def candidate_items(pred):
+    """The candidate sequences of the items of ``pred`` (per sentence one candidate sequence per item, None for a
+    sentence not scored), in file order, in one C-level pass; None when ``pred`` is not that shape. A
+    :class:`kinds.Accepted` keeps them (its ``flat``, when its parse did not give them already) for the next check
+    and for the scorer."""
+    known = getattr(pred, "flat", None)
+    if known is not None:
+        return known
+    try:
+        flat = list(chain.from_iterable(filter(None, pred)))
+    except TypeError:   # a sentence that is not a sequence
+        return None
+    if hasattr(pred, "flat"):
+        pred.flat = flat
+    return flat
+
+
+def first_candidates(pred, flat):
+    """The first candidate of each item of ``flat`` (:func:`candidate_items` of ``pred``; every item a candidate
+    sequence), :data:`NO_CANDIDATE` for an empty one, in one C-level pass; kept by a :class:`kinds.Accepted` ``pred``
+    (its ``firsts``) for the scorer. ``pred`` None: ``flat`` belongs to no parsed file (nothing kept)."""
+    known = getattr(pred, "firsts", None)
+    if known is not None:
+        return known
+    try:
+        firsts = list(map(_FIRST_ITEM, flat))
+    except IndexError:   # an empty candidate list
+        firsts = list(map(next, map(iter, flat), repeat(NO_CANDIDATE)))
+    if pred is not None and hasattr(pred, "firsts"):
+        pred.firsts = firsts
+    return firsts
 
 def _joined(candidate):
     """Whether a candidate string looks like several candidates in one string (``"a|b|c"``, ``"['a', 'b']"``,
@@ -610,15 +645,66 @@ def _tally_items(pred, pick):
     return tally, items
 
 
-def _few_joined(sentences, joined, items):
-    """Whether fewer than :data:`JOINED_SHARE` of the ``items`` items of ``sentences`` hold a candidate of
-    ``joined``, counted in one C-level pass, so the walk that says where they are runs only for a file that gets
-    the warning. False when unsure (an item that is not a candidate sequence): the walk decides."""
-    flat = list(chain.from_iterable(sentences))
-    if set(map(type, flat)) - _SEQUENCES:
+def _sequence_items(pred):
+    """:func:`candidate_items` of ``pred`` when every item is a candidate sequence (a list or a tuple: always so in a
+    file a kind accepted as it is, :class:`kinds.Accepted`, else checked in one C-level pass), else None (the walk
+    of :func:`_tally_items` decides)."""
+    flat = candidate_items(pred)
+    if flat is None or (getattr(pred, "distinct", None) is None and set(map(type, flat)) - _SEQUENCES):
+        return None
+    return flat
+
+
+def _tally_marked(pred, flat, marks, keys):
+    """``(tally, items)`` as :func:`_tally_items` gives them, for the items of ``flat`` (:func:`candidate_items` of
+    ``pred``) whose byte in ``marks`` (one per item) is 1: ``keys(indices)`` gives the key of each of those items
+    (their indices in ``flat``). C-level passes, the positions of the few items a warning names aside."""
+    tally = _Tally()
+    if 1 not in marks:
+        return tally, len(flat)
+    at = list(compress(count(), marks))
+    found = keys(at)
+    tally.counts = Counter(found)
+    tally.tokens = len(at)
+    rows = list(compress(count(), map(bool, pred)))   # the sentences that hold items, and where each one ends
+    ends = list(accumulate(map(len, filter(None, pred))))
+
+    def position(k):
+        row = bisect_right(ends, k)
+        return rows[row], k - (ends[row - 1] if row else 0)
+
+    firsts = dict(zip(reversed(found), reversed(at)))   # each key's first item (the earliest pair written last)
+    tally.first = OrderedDict((key, position(firsts[key])) for key in dict.fromkeys(found))
+    tally.positions = [position(k) for k in at[:MAX_POSITIONS]]
+    return tally, len(flat)
+
+
+def _tally_members(pred, members, flat=None):
+    """``(tally, items)`` as ``_tally_items(pred, first candidate in members)`` gives them: the items that hold a
+    candidate of ``members`` found in one C-level pass (``set.isdisjoint``), each counted under its first such
+    candidate. ``flat``: :func:`_sequence_items` of ``pred`` when the caller has it."""
+    flat = _sequence_items(pred) if flat is None else flat
+    if flat is None:
+        return _tally_items(pred, lambda cands: next((c for c in cands if c in members), None))
+    marks = bytes(map(members.isdisjoint, flat)).translate(_FLIP)
+
+    def keys(at):   # the first candidate of each marked item that is in members, at C level
+        return list(map(next, map(filter, repeat(members.__contains__), map(flat.__getitem__, at))))
+    return _tally_marked(pred, flat, marks, keys)
+
+
+#: Turns bytes of 0 and 1 into bytes of 1 and 0.
+_FLIP = bytes.maketrans(b"\x00\x01", b"\x01\x00")
+
+
+def _few_joined(flat, joined, items):
+    """Whether fewer than :data:`JOINED_SHARE` of the ``items`` items of ``flat`` (:func:`_sequence_items`; None:
+    unsure, the walk decides) hold a candidate of ``joined``, counted in one C-level pass, so the walk that says
+    where they are runs only for a file that gets the warning."""
+    if flat is None:
         return False
-    count = len(flat) - sum(map(joined.isdisjoint, flat))
-    return not count or count < JOINED_SHARE * items
+    held = len(flat) - sum(map(joined.isdisjoint, flat))
+    return not held or held < JOINED_SHARE * items
 
 
 def distinct_candidates(pred):
@@ -647,32 +733,26 @@ def candidate_text(distinct):
         return strings, "\x00".join(strings)
 
 
-def check_joined_candidates(pred, log, max_candidates, where, distinct=False):
+def check_joined_candidates(pred, log, max_candidates, where, distinct=False, text=None):
     """One warning when at least :data:`JOINED_SHARE` of the items of ``pred`` (per sentence one candidate sequence
     per item, None for a sentence not scored) hold several candidates joined into one string (``"a|b|c"``, or a
     list written as a string): it is one candidate, which never matches. ``where(si, ti)``: a position.
-    ``distinct``: :func:`distinct_candidates` of ``pred`` when the caller has it."""
-    sentences = list(filter(None, pred))
+    ``distinct``: :func:`distinct_candidates` of ``pred``, ``text``: :func:`candidate_text`, when the caller has
+    them."""
     distinct = distinct_candidates(pred) if distinct is False else distinct
     if distinct is None:   # not the shape the kinds return: nothing to say here
         return
-    strings = [c for c in distinct if type(c) is str]
-    joined_text = "\x00".join(strings)
+    strings, joined_text = text or candidate_text(distinct)
     if "|" not in joined_text and "[" not in joined_text and not _may_be_spaced(joined_text):
         return
     joined = frozenset(filter(_joined, _may_be_joined(strings, joined_text)))
-    items = sum(map(len, sentences))
-    if not joined or not items or _few_joined(sentences, joined, items):
+    if not joined:
         return
-    tally = _Tally()
-    for si, sent in enumerate(pred):
-        if not sent or joined.isdisjoint(chain.from_iterable(sent)):
-            continue
-        for ti, cands in enumerate(sent):
-            hit = next((c for c in cands if c in joined), None) if type(cands) in (list, tuple) else None
-            if hit is not None:
-                tally.add(hit, (si, ti))
-                tally.tokens += 1
+    flat = _sequence_items(pred)
+    items = len(flat) if flat is not None else sum(map(len, filter(None, pred)))
+    if not items or _few_joined(flat, joined, items):
+        return
+    tally, _ = _tally_members(pred, joined, flat)
     if not tally.tokens or tally.tokens < JOINED_SHARE * items:
         return
     first = next(iter(tally.first.values()))
@@ -721,7 +801,7 @@ def check_unmatchable_candidates(pred, log, where, markers=(), distinct=False, t
     bad = frozenset(c for c in strings if _unmatchable(c, markers))
     if not bad:
         return
-    tally, items = _tally_items(pred, lambda cands: next((c for c in cands if c in bad), None))
+    tally, items = _tally_members(pred, bad)
     if not tally.tokens:
         return
     first = next(iter(tally.first.values()))
@@ -755,7 +835,12 @@ def check_subword_pieces(pred, log, where, distinct=False, text=None):
     if ("##" not in joined and "\u2581" not in joined and "\u0120" not in joined) or not _SUBWORD.search(joined):
         return
     pieces = frozenset(c for c in strings if _SUBWORD.match(c))
-    tally, items = _tally_items(pred, lambda cands: next((c for c in cands if c in pieces), None))
+    flat = _sequence_items(pred)
+    if flat is not None:   # fewer than the share: said without walking the items (C-level count)
+        held = len(flat) - sum(map(pieces.isdisjoint, flat))
+        if not held or held < SUBWORD_SHARE * len(flat):
+            return
+    tally, items = _tally_members(pred, pieces, flat)
     if not tally.tokens or tally.tokens < SUBWORD_SHARE * items:
         return
     first = next(iter(tally.first.values()))
@@ -786,39 +871,38 @@ def _long_first(cands):
         and _units(cands[0].strip() or cands[0]) > 1 else None
 
 
-def _few_long_firsts(pred):
-    """Whether fewer than :data:`UNIT_SHARE` of the gaps of ``pred`` have a first candidate of several characters
-    (:func:`_long_first`), or none has: counted over the distinct first candidates (C-level passes), so the walk
-    that says where they are runs only for a file that gets the warning. False when unsure (a gap that is not a
-    candidate sequence, an unhashable candidate): the walk decides."""
-    known = getattr(pred, "distinct", None)
-    if known is not None and known != {None}:   # a file accepted as it is (kinds.Accepted): the same verdict below
-        return
-    present = list(filter(None, pred))
-    try:
-        gaps = list(chain.from_iterable(present))
-        if set(map(type, gaps)) - _SEQUENCES:
-            return False
-        firsts = Counter(map(_FIRST_ITEM, filter(None, gaps)))
-    except TypeError:
-        return False
-    long = sum(firsts[first] for first in firsts if _long_first((first,)) is not None)
-    return not long or long < UNIT_SHARE * len(gaps)
-
-
 def check_gap_units(pred, log, task, where):
     """One warning when the task's gaps hide one character each (``task.gap_unit == "character"``, a declared fact)
     and at least :data:`UNIT_SHARE` of the gaps of ``pred`` (per sentence one candidate sequence per gap, None for a
     sentence not scored) have a first candidate of several characters: whole words offered for character gaps,
-    which never match. ``where(si, mi)``: a position."""
+    which never match. ``where(si, mi)``: a position.
+
+    The strings of several characters are found among the distinct candidates (those of the file the kind accepted
+    as it is, else the distinct first candidates), the first candidates (:func:`first_candidates`, shared with the
+    scorer) marked and counted at C level, so a file without the warning costs a few set operations and one pass;
+    the items are walked only when some gap is not a candidate sequence (:func:`_tally_items`)."""
     if getattr(task, "gap_unit", None) != "character":
         return
     known = getattr(pred, "distinct", None)   # the file's distinct candidates, when the kind accepted it as it is
     if known is not None and max(map(len, known), default=0) <= 1:
         return   # not one candidate of several characters
-    if _few_long_firsts(pred):   # C-level passes over the first candidates (none of several characters: nothing)
-        return
-    tally, gaps = _tally_items(pred, _long_first)
+    flat = _sequence_items(pred)
+    long = None
+    if flat is not None:
+        firsts = first_candidates(pred if known is not None else None, flat)
+        try:   # the strings of several characters among the distinct candidates (or first candidates)
+            long = frozenset(c for c in (set(firsts) if known is None else known) if _long_first((c,)) is not None)
+        except TypeError:   # an unhashable first candidate (a list): the walk decides
+            long = None
+    if long is None:
+        tally, gaps = _tally_items(pred, _long_first)
+    else:
+        if not long:
+            return
+        marks = bytes(map(long.__contains__, firsts))   # 1: a first candidate of several characters
+        if marks.count(1) < UNIT_SHARE * len(flat):
+            return
+        tally, gaps = _tally_marked(pred, flat, marks, lambda at: list(map(firsts.__getitem__, at)))
     if not tally.tokens or tally.tokens < UNIT_SHARE * gaps:
         return
     first = next(iter(tally.first.values()))
@@ -835,6 +919,9 @@ def check_no_candidate(pred, log, where):
     """One ERROR when no item of ``pred`` (per sentence one candidate sequence per item, None for a sentence not
     scored) holds a non-empty candidate string (every list empty, every candidate ``""`` or not a string): nothing
     can match, the whole file scores 0. One C-level pass when some candidate is non-empty."""
+    flat = candidate_items(pred)
+    if flat is not None and any(chain.from_iterable(flat)):
+        return
     present = [sent for sent in pred if sent]
     if not present or any(chain.from_iterable(chain.from_iterable(present))):
         return

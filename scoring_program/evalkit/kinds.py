@@ -18,19 +18,23 @@ its JSON path); a leaf value of the wrong type (a tag that is not a string) is r
 matches.
 
 The parsers check whole sentences with list comprehensions and C-level list comparisons, and walk
-token by token only to locate a problem: scoring stays within a small factor of ``json.load``.
+token by token only to locate a problem: scoring stays within a small factor of ``json.load``. Ranked
+candidates are scored in whole-file passes too (:func:`topk_entry`), over the items end to end that the parse
+keeps (:class:`Accepted`, :class:`GoldColumns`); the sentence-by-sentence path with the metric's pure function
+scores what those passes leave.
 """
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from itertools import chain, compress, islice, repeat
+from itertools import accumulate, chain, compress, islice, repeat
 from functools import partial
-from operator import eq, is_not, itemgetter, ne, not_
+from operator import add, contains, eq, getitem, is_not, itemgetter, ne, not_, sub, truediv, truth
 
 from . import inventory as labels, metrics, morph_batch
 from .messages import DataError, ERROR, WARNING, printable, quoted
 
 _SEQ = (list, tuple)
+_SEQ_TYPES = frozenset(_SEQ)
 _STR = str
 
 
@@ -68,11 +72,16 @@ def _all_nfc(values):
         joined = "\x00".join(strings)
     except TypeError:   # a value that is not a string
         joined = "\x00".join(filter(_STR.__instancecheck__, strings))
-    if joined.isascii():
+    return _text_nfc(joined)
+
+
+def _text_nfc(text):
+    """Whether ``text`` (strings joined by NUL, :func:`_all_nfc`) is in NFC, in one C-level check."""
+    if text.isascii():
         return True
     if _IS_NORMALIZED is not None:
-        return _IS_NORMALIZED("NFC", joined)
-    return unicodedata.normalize("NFC", joined) == joined
+        return _IS_NORMALIZED("NFC", text)
+    return unicodedata.normalize("NFC", text) == text
 
 
 class NfcMemo(dict):
@@ -204,6 +213,7 @@ _ONLY_LIST = frozenset((list,))
 _ONLY_DICT = frozenset((dict,))
 _ONLY_TWO = frozenset((2,))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_CANDS_AND_LINE = itemgetter("masked_tokens", "masked")
 _NOT_NONE = partial(is_not, None)
 
 
@@ -220,25 +230,48 @@ def _distinct_candidates(lists, max_candidates):
     """The set of the distinct candidates of ``lists`` when every item is a list of at most ``max_candidates``
     strings (the whole-file form of :func:`_flawless_candidate_lists`: the types are those of the distinct
     candidates), else None."""
-    if set(map(type, lists)) - _ONLY_LIST:
-        return None
-    if lists and max(map(len, lists)) > max_candidates:
-        return None
-    try:
+    try:   # list.__len__ accepts lists alone (TypeError otherwise): the type and the length in one C-level pass
+        if lists and max(map(list.__len__, lists)) > max_candidates:
+            return None
         distinct = set(chain.from_iterable(lists))
-    except TypeError:   # an unhashable candidate (a list, an object): not a string
+    except TypeError:   # an item that is not a list, an unhashable candidate (a list, an object): not a string
         return None
     return None if set(map(type, distinct)) - _ONLY_STR else distinct
+
+
+def _accepted_candidates(sentences, flat, max_candidates):
+    """An :class:`Accepted` of ``sentences`` (per sentence its candidate lists, None for a sentence not scored) whose
+    items ``flat`` (end to end) are all lists of at most ``max_candidates`` strings, else None: its distinct
+    candidates (:func:`_distinct_candidates`), its first candidates (``firsts``) and its distinct candidates joined
+    (``text``), read while the parse has the lists and strings at hand: a later pass over them costs several times
+    more once the file's other objects have been read in between."""
+    distinct = _distinct_candidates(flat, max_candidates)
+    if distinct is None:
+        return None
+    accepted = Accepted(sentences, distinct, flat)
+    labels.first_candidates(accepted, flat)
+    accepted.text = labels.candidate_text(distinct)   # joined while the distinct strings are at hand too
+    return accepted
 
 
 class Accepted(list):
     """A file's parsed predictions (one item per sentence) accepted as they are, with the set of their distinct
     values (``distinct``: the tags, or the candidates), known from the check that accepted them: the warnings of
-    :mod:`evalkit.inventory` use it instead of reading every value again."""
+    :mod:`evalkit.inventory` use it instead of reading every value again.
 
-    def __init__(self, sentences, distinct):
+    For ranked candidates, ``flat`` holds the candidate lists of every item of the sentences that have any, in
+    file order (``chain.from_iterable(filter(None, sentences))``), ``firsts`` their first candidates (see
+    :func:`evalkit.inventory.first_candidates`) and ``text`` the distinct candidates joined
+    (:func:`evalkit.inventory.candidate_text`): known from the parse or computed by the first check that needs
+    them, then shared by the other checks and by :func:`topk_entry`. Nothing may change the sentences once
+    accepted (they are read as they are by every later step)."""
+
+    def __init__(self, sentences, distinct, flat=None):
         list.__init__(self, sentences)
         self.distinct = distinct
+        self.flat = flat
+        self.firsts = None
+        self.text = None   # evalkit.inventory.candidate_text of ``distinct``, once a check has joined them
 
 
 def _candidates(value, log, max_candidates, where):
@@ -798,7 +831,7 @@ def _per_tag_counts(gold_counts, pred_counts, hit_counts):
     return _capped_rows(per_tag, lambda row: row["tp"] + row["fn"] > 0, lambda row: row["fp"], "tags")
 
 
-def topk_entry(ref_golds, pred, sentences):
+def topk_entry(ref_golds, pred, sentences, columns=None):
     """Score ranked candidates sentence by sentence: an :class:`Entry` with acc1/acc3 (shared by two kinds).
 
     ``ref_golds`` holds one gold sequence per sentence (None or empty: the sentence is skipped);
@@ -807,12 +840,123 @@ def topk_entry(ref_golds, pred, sentences):
     Strings are compared in NFC where they differ: the golds and candidates of the items missed at rank 1
     are gathered and checked at once (:func:`_all_nfc`); only when some of them are not in NFC is the file
     scored again, each sentence with a miss comparing its strings in NFC (:func:`_canonical_candidates`).
+
+    A file is first scored in whole-file passes (:func:`_topk_whole_file`; ``columns``: :func:`gold_columns` of
+    ``ref_golds`` when the caller has them); the sentence-by-sentence path below, with
+    :func:`metrics.topk_accuracies`, scores what those passes leave (and remains the specification).
     """
+    entry = _topk_whole_file(ref_golds, pred, sentences, columns)
+    if entry is not None:
+        return entry
     misses = []
     entry = _topk_entry(ref_golds, pred, sentences, misses)
     if misses and not _all_nfc(misses):
         entry = _topk_entry(ref_golds, pred, sentences, None)
     return entry
+
+
+def gold_columns(ref_golds):
+    """``(scored, lens, flat)`` of ``ref_golds`` (per sentence its gold sequence; None or empty: not scored), in
+    C-level passes: which sentences are scored (a list of booleans, None when every one is), the item count of each
+    scored sentence, and their golds end to end. A kind's parse may give them with its reference
+    (:class:`GoldColumns`)."""
+    try:
+        lens = list(map(len, ref_golds))
+    except TypeError:   # a sentence without a gold list (None: excluded)
+        scored = list(map(truth, ref_golds))
+    else:
+        if 0 not in lens:
+            return None, lens, list(chain.from_iterable(ref_golds))
+        scored = list(map(truth, lens))
+    golds = list(compress(ref_golds, scored))
+    return scored, list(map(len, golds)), list(chain.from_iterable(golds))
+
+
+class GoldColumns(list):
+    """A parsed reference (one item per sentence, as the kind's parse returns it) that also holds, in ``golds``,
+    each sentence's gold sequence and, in ``columns``, their :func:`gold_columns`: computed by the parse while it
+    reads the golds, read by the scorer instead of walking the sentences again."""
+
+    def __init__(self, sentences, golds, columns, lines=None, given=None, sizes=None):
+        list.__init__(self, sentences)
+        self.golds = golds
+        self.columns = columns
+        # A fill-mask reference's masked lines (per sentence), which sentences have a gold list (booleans, None when
+        # every one has), and the length of each such list, when its parse has them (FillMaskKind._fast_parse).
+        self.lines, self.given, self.sizes = lines, given, sizes
+
+
+def _topk_whole_file(ref_golds, pred, sentences, columns=None):
+    """:func:`topk_entry` in whole-file C-level passes (the same :class:`Entry`, every number equal), or None when
+    it cannot decide: sentence counts or lengths that differ (the sentence-by-sentence path raises their error), an
+    item that is not a candidate list or tuple, or strings missed at rank 1 that are not all in NFC (that path
+    compares them in NFC). ``columns``: :func:`gold_columns` of ``ref_golds`` when the caller has them.
+
+    The items of the sentences scored and predicted are laid end to end (``pred``'s own when it is an
+    :class:`Accepted`: :func:`evalkit.inventory.candidate_items`, :func:`~evalkit.inventory.first_candidates`).
+    A file whose first candidates are its golds gives 1.0 to each such sentence. Otherwise the items missed at rank
+    1 (``first != gold``, as :func:`metrics.topk_accuracies` tests ``cands[0] == g``) are marked in bytes (1:
+    missed), and those alone are asked whether their gold is among their candidates (``g in cands``: an item right
+    at rank 1 always is); each sentence counts its misses on its slice of the marks (``bytes.count``), and its
+    rescued misses on its slice of those. A sentence's share is its hits divided by its item count as that function
+    divides them (integers exactly represented as floats: the same correctly rounded quotient), so the per-sentence
+    lists, and their sums in file order, are the same numbers."""
+    if len(ref_golds) != len(pred):
+        return None
+    scored, lens, flat_golds = columns or gold_columns(ref_golds)
+    cands = pred if scored is None else list(compress(pred, scored))
+    items = len(flat_golds)
+    zeroed = cands.count(None)
+    made = None
+    if zeroed:   # sentences scored 0 for their format: their golds aside
+        made = list(map(_NOT_NONE, cands))
+        cands, lens = list(compress(cands, made)), list(compress(lens, made))
+        flat_golds = list(chain.from_iterable(compress(
+            ref_golds if scored is None else compress(ref_golds, scored), made)))
+    try:
+        if list(map(len, cands)) != lens:
+            return None
+    except TypeError:   # a sentence that is not a list
+        return None
+    flat = labels.candidate_items(pred)
+    owned = type(pred) is Accepted
+    if flat is None or len(flat) != len(flat_golds):   # pred's items are not those of the scored sentences alone
+        flat, owned = list(chain.from_iterable(cands)), False
+    if not owned and set(map(type, flat)) - _SEQ_TYPES:
+        return None
+    firsts = labels.first_candidates(pred if owned else None, flat)
+    if firsts == flat_golds:   # every item right at rank 1 (and so within the candidates)
+        hits1 = hits3 = len(flat_golds)
+        acc1 = [1.0] * len(cands) if made is None else list(map(float, made))
+        acc3 = list(acc1)
+    else:
+        missed = bytes(map(ne, firsts, flat_golds))
+        missed_golds, missed_cands = list(compress(flat_golds, missed)), list(compress(flat, missed))
+        text = pred.text if owned else None   # every distinct candidate joined, when a check has done it
+        if text is not None and _text_nfc(text[1]):   # then the missed golds alone may be outside NFC
+            if not _all_nfc(missed_golds):
+                return None
+        else:
+            strings = list(missed_golds)
+            strings.extend(chain.from_iterable(missed_cands))
+            if not _all_nfc(strings):
+                return None
+        rescued = bytes(map(contains, missed_cands, missed_golds))
+        ends = list(accumulate(lens))
+        misses = list(map(missed.count, repeat(1), chain((0,), ends), ends))
+        hits = list(map(sub, lens, misses))
+        ends = list(accumulate(misses))
+        acc1 = list(map(truediv, hits, lens))
+        acc3 = list(map(truediv, map(add, hits, map(rescued.count, repeat(1), chain((0,), ends), ends)), lens))
+        hits1 = len(flat_golds) - len(missed_golds)
+        hits3 = hits1 + rescued.count(1)
+        if made is not None:   # the sentences scored 0 for their format, in their places
+            got1, got3 = iter(acc1), iter(acc3)
+            acc1 = [next(got1) if m else 0.0 for m in made]
+            acc3 = [next(got3) if m else 0.0 for m in made]
+    return Entry({"acc1": metrics.mean(acc1), "acc3": metrics.mean(acc3)},
+                 {"acc1": metrics.mean([hits1], items), "acc3": metrics.mean([hits3], items)},
+                 sentences, len(acc1), items, zeroed, {}, per_sentence={"acc1": acc1, "acc3": acc3})
 
 
 def _topk_entry(ref_golds, pred, sentences, misses):
@@ -856,6 +1000,26 @@ def _topk_entry(ref_golds, pred, sentences, misses):
                  sentences, len(acc1), items, zeroed, {}, per_sentence={"acc1": acc1, "acc3": acc3})
 
 
+def _candidate_text(pred, distinct):
+    """:func:`evalkit.inventory.candidate_text` of ``distinct`` (None when None), kept by an :class:`Accepted`
+    ``pred`` for :func:`topk_entry` (its NFC check)."""
+    text = getattr(pred, "text", None)
+    if text is None:
+        text = labels.candidate_text(distinct) if distinct is not None else None
+        if type(pred) is Accepted:
+            pred.text = text
+    return text
+
+
+def _score_candidates(ref, pred):
+    """:func:`topk_entry` of a parsed reference (per sentence ``(forms or masked line, golds)``, or a
+    :class:`GoldColumns`) and its parsed prediction."""
+    golds = getattr(ref, "golds", None)
+    if golds is None:
+        return topk_entry(list(map(_SECOND, ref)), pred, len(ref))
+    return topk_entry(golds, pred, len(ref), ref.columns)
+
+
 class CandidatesKind(PairKind):
     """Up to N ranked candidates per token (lemmas); acc@1 and acc@3 per sentence."""
 
@@ -869,8 +1033,7 @@ class CandidatesKind(PairKind):
     ranks_candidates = True
 
     def _accepted(self, values, flat, task):
-        distinct = _distinct_candidates(flat, task.max_candidates)
-        return None if distinct is None else Accepted(values, distinct)
+        return _accepted_candidates(values, flat, task.max_candidates)
 
     def _values(self, values, log, si, task):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
@@ -878,15 +1041,15 @@ class CandidatesKind(PairKind):
     def check_labels(self, pred, log, task, inventory):
         """Candidates joined into one string (``"a|b|c"``): one warning; no candidate at all: one error."""
         distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
-        labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where, distinct=distinct)
-        text = labels.candidate_text(distinct) if distinct is not None else None
+        text = _candidate_text(pred, distinct)
+        labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where, distinct=distinct, text=text)
         labels.check_unmatchable_candidates(pred, log, _lemma_where, distinct=distinct, text=text)
         labels.check_subword_pieces(pred, log, _lemma_where, distinct=distinct, text=text)
         labels.check_no_candidate(pred, log, _lemma_where)
 
     def score(self, ref, pred, task):
         """Per sentence acc@1 and acc@3 over the tokens (components ``acc1``, ``acc3``)."""
-        return topk_entry([golds for _, golds in ref], pred, len(ref))
+        return _score_candidates(ref, pred)
 
 
 class MorphKind(Kind):
@@ -1146,12 +1309,22 @@ class FillMaskKind(Kind):
     def parse_reference(self, value, name, task):
         """Parsed sentences ``(masked line, golds)``; golds ``None`` for an excluded sentence."""
         check_sentence_list(value, name)
-        if not set(map(type, value)) - _ONLY_DICT:
+        try:   # C-level passes; a TypeError (a sentence that is not an object, golds that are not a list) is the
+            # walk's to locate: dict.get and list.__len__ accept only their own type
             golds = list(map(dict.get, value, repeat("masked_tokens")))
-            present = list(filter(_NOT_NONE, golds))
-            if not set(map(type, present)) - _ONLY_LIST and \
-                    not set(map(type, chain.from_iterable(present))) - _ONLY_STR:   # plain gold strings
-                return list(paired(list(map(dict.get, value, repeat("masked"))), golds))
+            given = list(map(_NOT_NONE, golds))
+            present = golds if False not in given else list(compress(golds, given))
+            sizes = list(map(list.__len__, present))
+        except TypeError:
+            sizes = None
+        if sizes is not None:
+            flat = list(chain.from_iterable(present))
+            if not set(map(type, flat)) - _ONLY_STR:   # plain gold strings: the scorer's columns at once
+                scored = list(map(truth, golds))
+                lines = list(map(dict.get, value, repeat("masked")))
+                return GoldColumns(zip(lines, golds), golds,
+                                   (None if False not in scored else scored, list(filter(None, sizes)), flat),
+                                   lines, None if False not in given else given, sizes)
         ref = []
         for si, sent in enumerate(value):
             if type(sent) is not dict:
@@ -1174,7 +1347,10 @@ class FillMaskKind(Kind):
         return out
 
     def check_golds(self, ref, name):
-        """Raise DataError at the first null gold of a scored sentence (see :meth:`Kind.check_golds`)."""
+        """Raise DataError at the first null gold of a scored sentence (see :meth:`Kind.check_golds`). A
+        :class:`GoldColumns` reference has none: its parse found every gold a string."""
+        if type(ref) is GoldColumns:
+            return
         for si, (_, golds) in enumerate(ref):
             if golds is not None and None in golds:
                 raise DataError(name, _mask_where(si, golds.index(None)), "expected a gold string, got null")
@@ -1183,22 +1359,35 @@ class FillMaskKind(Kind):
         """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`), in C-level
         passes: every sentence an object whose ``"masked"`` (when given) is the reference's and, where the
         reference scores the sentence, whose ``"masked_tokens"`` is a list of one candidate list per gap."""
-        if set(map(type, value)) - _ONLY_DICT:
+        lines, given, sizes = getattr(ref, "lines", None), getattr(ref, "given", None), getattr(ref, "sizes", None)
+        if sizes is None:   # a reference that is not a GoldColumns (a test phase's part): its columns now
+            lines, golds = list(map(_FIRST, ref)), list(map(_SECOND, ref))
+            given = list(map(_NOT_NONE, golds))
+            sizes = list(map(len, compress(golds, given)))
+            if False not in given:
+                given = None
+        try:   # C-level passes; dict.get and list.__len__ raise TypeError for any other type than their own
+            pairs = list(map(_CANDS_AND_LINE, value))
+        except KeyError:   # a sentence without "masked" (the reference's line then stands for it)
+            pairs = None
+        except TypeError:   # a sentence that is not an object
             return None
-        cands = list(map(dict.get, value, repeat("masked_tokens")))
-        golds = list(map(_SECOND, ref))
-        scored = list(map(_NOT_NONE, golds))   # the sentences the reference scores (None golds: excluded)
-        kept = list(compress(cands, scored))
-        if set(map(type, kept)) - _ONLY_LIST or list(map(len, kept)) != list(map(len, compress(golds, scored))):
+        try:
+            if pairs is None:
+                cands = list(map(dict.get, value, repeat("masked_tokens")))
+                if list(map(dict.get, value, repeat("masked"), lines)) != lines:
+                    return None
+            else:
+                cands, got = map(list, zip(*pairs)) if pairs else ([], [])
+                if got != lines:
+                    return None
+            kept = cands if given is None else list(compress(cands, given))
+            if list(map(list.__len__, kept)) != sizes:
+                return None
+        except TypeError:   # candidates that are not a list
             return None
-        masked = list(map(_FIRST, ref))
-        if list(map(dict.get, value, repeat("masked"), masked)) != masked:
-            return None
-        distinct = _distinct_candidates(list(chain.from_iterable(kept)), task.max_candidates)
-        if distinct is None:
-            return None
-        return Accepted(cands if len(kept) == len(cands) else
-                              [c if keep else None for c, keep in paired(cands, scored)], distinct)
+        return _accepted_candidates(cands if given is None else list(map(getitem, zip(repeat(None), cands), given)),
+                                    list(chain.from_iterable(kept)), task.max_candidates)
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         masked, golds = ref_sent
@@ -1230,10 +1419,10 @@ class FillMaskKind(Kind):
         """Candidates joined into one string (``"a|b|c"``, ``"a b c"``), whole words for character gaps: one
         warning per class; no candidate at all: one error."""
         distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
-        labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where, distinct=distinct)
+        text = _candidate_text(pred, distinct)
+        labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where, distinct=distinct, text=text)
         labels.check_gap_units(pred, log, task, _mask_where)
         marker = getattr(task, "mask_marker", None)
-        text = labels.candidate_text(distinct) if distinct is not None else None
         labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else (), distinct=distinct,
                                             text=text)
         labels.check_subword_pieces(pred, log, _mask_where, distinct=distinct, text=text)
@@ -1245,7 +1434,7 @@ class FillMaskKind(Kind):
 
     def score(self, ref, pred, task):
         """Per sentence with a gap, acc@1 and acc@3 over its gaps (components ``acc1``, ``acc3``)."""
-        return topk_entry([golds for _, golds in ref], pred, len(ref))
+        return _score_candidates(ref, pred)
 
 
 KINDS = dict((kind.name, kind) for kind in (TaggingKind(), CandidatesKind(), MorphKind(), FillMaskKind()))
