@@ -1014,10 +1014,9 @@ def _candidate_text(pred, distinct):
 def _score_candidates(ref, pred):
     """:func:`topk_entry` of a parsed reference (per sentence ``(forms or masked line, golds)``, or a
     :class:`GoldColumns`) and its parsed prediction."""
-    golds = getattr(ref, "golds", None)
-    if golds is None:
-        return topk_entry(list(map(_SECOND, ref)), pred, len(ref))
-    return topk_entry(golds, pred, len(ref), ref.columns)
+    if isinstance(ref, GoldColumns):
+        return topk_entry(ref.golds, pred, len(ref), ref.columns)
+    return topk_entry(_golds(ref), pred, len(ref))
 
 
 class CandidatesKind(PairKind):
