@@ -481,6 +481,19 @@ class PairReference(Sequence):
             return None
 
 
+def _pair_tokens(value, lengths):
+    """Every token of the JSON sentences ``value``, in order, when every sentence is a list of ``lengths[si]``
+    tokens and every token a two-item list (``list.__len__`` refuses anything but a list: one C-level pass checks
+    each token's type and length), else None."""
+    if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != lengths:
+        return None
+    tokens = list(chain.from_iterable(value))
+    try:
+        return None if set(map(list.__len__, tokens)) - _ONLY_TWO else tokens
+    except TypeError:   # a token that is not a list
+        return None
+
+
 def _cut(flat, lengths):
     """``flat`` cut into consecutive lists of ``lengths`` items (C-level)."""
     rest = iter(flat)
@@ -637,15 +650,8 @@ class TaggingKind(PairKind):
         (``ref.raw``) hold its forms as the prediction's hold theirs. The token counts are checked first, so the two
         streams have the same length. Any difference: None (the sentence-by-sentence path says what and where)."""
         lengths = ref.lengths()
-        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != lengths:
-            return None
-        tokens = list(chain.from_iterable(value))
-        try:
-            if set(map(list.__len__, tokens)) - _ONLY_TWO:
-                return None
-        except TypeError:   # a token that is not a list
-            return None
-        if not all(map(eq, map(_FIRST, tokens), map(_FIRST, chain.from_iterable(ref.raw)))):
+        tokens = _pair_tokens(value, lengths)
+        if tokens is None or not all(map(eq, map(_FIRST, tokens), map(_FIRST, chain.from_iterable(ref.raw)))):
             return None
         flat = list(map(_SECOND, tokens))
         accepted = self._accepted(_cut(flat, lengths), flat, task)
