@@ -56,23 +56,27 @@ class Marks(object):
         self.scores = []
         self.missed_at, self.missed, self.missed_values, self.missed_got = [], [], [], []
         self.extra_at, self.extra, self.extra_values = [], [], []
+        self._pairs = None
 
     def pairs(self):
         """``(pairs, at)``: the predicted (name, value) pairs that are not the gold's (a wrong value, an extra
-        feature), and the index of the token of each."""
-        present = list(map(is_not, self.missed_got, repeat(MISSING)))
-        pairs = list(compress(_paired(self.missed, self.missed_got), present))
-        at = list(compress(self.missed_at, present))
-        pairs.extend(_paired(self.extra, self.extra_values))
-        at.extend(self.extra_at)
-        return pairs, at
+        feature), and the index of the token of each; made once (:meth:`distinct_pairs` and
+        :func:`candidates` share them)."""
+        if self._pairs is None:
+            present = list(map(is_not, self.missed_got, repeat(MISSING)))
+            if False in present:
+                pairs = list(compress(_paired(self.missed, self.missed_got), present))
+                at = list(compress(self.missed_at, present))
+            else:   # every gold feature missed has a predicted value (C-level: no compress)
+                pairs, at = list(_paired(self.missed, self.missed_got)), list(self.missed_at)
+            pairs.extend(_paired(self.extra, self.extra_values))
+            at.extend(self.extra_at)
+            self._pairs = pairs, at
+        return self._pairs
 
     def distinct_pairs(self):
         """The set of :meth:`pairs`, in C-level passes (TypeError when a value is unhashable)."""
-        found = set(_paired(self.missed, self.missed_got))
-        found = set(compress(found, map(is_not, map(_SECOND, found), repeat(MISSING))))
-        found.update(_paired(self.extra, self.extra_values))
-        return found
+        return set(self.pairs()[0])
 
 
 class Prediction(list):
@@ -185,28 +189,29 @@ def token_marks(golds, preds, form_key, ignored):
         if type(pred) is not dict or pred.get(form_key) != gold.get(form_key):
             return None
         get = pred.get
-        n_gold = n_hits = n_found = 0   # n_found: the gold's keys that the prediction has
+        # per gold key: a hit costs one lookup and one comparison; the counts follow from the gold's length
+        n_ignored = n_missed = n_absent = 0   # n_absent: the gold's keys that the prediction lacks
         for key, value in gold.items():
             if key in ignored:
-                if key in pred:
-                    n_found += 1
+                n_ignored += 1
+                if key not in pred:
+                    n_absent += 1
                 continue
-            n_gold += 1
             got = get(key, missing)
             if got == value:   # as metrics.morph_marks: the predicted value first
-                n_hits += 1
-            else:
-                miss_at(at)
-                miss_key(key)
-                miss_value(value)
-                miss_got(got)
-                if got is missing:
-                    continue
-            n_found += 1
+                continue
+            n_missed += 1
+            miss_at(at)
+            miss_key(key)
+            miss_value(value)
+            miss_got(got)
+            if got is missing:
+                n_absent += 1
+        n_gold = len(gold) - n_ignored
         # metrics.morph_score_from_marks, inline (a call per token costs more than the arithmetic; the int
         # division is the float one, both operands being exact doubles)
-        if n_found == len(pred):   # no key the gold lacks
-            add_score(n_hits / n_gold if n_gold else 1.0)
+        if len(gold) - n_absent == len(pred):   # no key the gold lacks
+            add_score((n_gold - n_missed) / n_gold if n_gold else 1.0)
             continue
         n_extra = 0
         for key in pred:
@@ -215,7 +220,7 @@ def token_marks(golds, preds, form_key, ignored):
                 marks.extra_at.append(at)
                 marks.extra.append(key)
                 marks.extra_values.append(pred[key])
-        add_score((n_hits - n_extra) / (n_gold + n_extra) if n_gold else 1.0)
+        add_score((n_gold - n_missed - n_extra) / (n_gold + n_extra) if n_gold else 1.0)
     return marks
 
 
