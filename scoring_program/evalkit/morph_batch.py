@@ -56,7 +56,7 @@ class Marks(object):
         self.scores = []
         self.missed_at, self.missed, self.missed_values, self.missed_got = [], [], [], []
         self.extra_at, self.extra, self.extra_values = [], [], []
-        self._pairs = None
+        self._pairs = self._distinct = None
 
     def pairs(self):
         """``(pairs, at)``: the predicted (name, value) pairs that are not the gold's (a wrong value, an extra
@@ -75,8 +75,10 @@ class Marks(object):
         return self._pairs
 
     def distinct_pairs(self):
-        """The set of :meth:`pairs`, in C-level passes (TypeError when a value is unhashable)."""
-        return set(self.pairs()[0])
+        """The set of :meth:`pairs`, in C-level passes (TypeError when a value is unhashable); made once."""
+        if self._distinct is None:
+            self._distinct = set(self.pairs()[0])
+        return self._distinct
 
 
 class Prediction(list):
@@ -273,6 +275,20 @@ def feature_totals(ref, ignored):
     for (key, _), count in pairs.items():
         totals[key] = totals.get(key, 0) + count
     return totals
+
+
+def missed_values(pred):
+    """``(gold, got)``: values among which are every gold value and every predicted value of the features that
+    ``pred`` (a :class:`Prediction`) misses, as few as already known (for a check that holds for each of them when
+    it holds for each value given): the distinct values of the reference's (feature, value) pairs when
+    :func:`reference_features` has counted them, the distinct predicted values of :meth:`Marks.distinct_pairs` when
+    it has been made; else the marks' own lists (one value per feature missed)."""
+    marks = pred.marks
+    ref = pred.reference
+    gold_pairs = ref.features.get(pred.ignored) if type(ref) is Reference else None
+    gold = marks.missed_values if gold_pairs is None else list(map(_SECOND, gold_pairs))
+    got = marks.missed_got if marks._distinct is None else list(map(_SECOND, marks._distinct))
+    return gold, got
 
 
 def candidates(pred):
