@@ -1219,10 +1219,11 @@ class MorphKind(Kind):
         with a feature missed are gathered and checked at once (:func:`_all_nfc`); only when some of them
         are not in NFC is the file scored again, each such token comparing its values in NFC
         (:meth:`_canonical_marks`). A file accepted as it is (:class:`~evalkit.morph_batch.Prediction`) was scored
-        when it was read: the values of its features missed are checked, then :meth:`_batch_score` sums it up."""
+        when it was read: the values of its features missed are checked (among the distinct values already known,
+        :func:`evalkit.morph_batch.missed_values`: a value not in NFC there sends the file to the exact path), then
+        :meth:`_batch_score` sums it up."""
         if type(pred) is morph_batch.Prediction and pred.reference is ref and pred.ignored == task.ignored_keys:
-            marks = pred.marks
-            if not marks.missed or (_all_nfc(marks.missed_values) and _all_nfc(marks.missed_got)):
+            if not pred.marks.missed or all(map(_all_nfc, morph_batch.missed_values(pred))):
                 return self._batch_score(ref, pred, task, details)
             return self._score(ref, pred, task, None, details)
         misses = []
