@@ -18,7 +18,9 @@ After the reference builder, the test phase's gold is split (organiser/split.py,
 S`` sets the seed): ``REF/test/`` keeps what the platform may score, ``REF/private/test/`` what the final ranking
 uses (never uploaded). Then every phase folder gets its ``phase.json`` (organiser.bundle.stamp_phases): the
 development phase's reports may show everything (its gold is in the starting kit), a test phase's keep its gold
-hidden, so local runs of the scoring program on these folders report as the platform will.
+hidden, so local runs of the scoring program on these folders report as the platform will. Last, each phase folder
+(``REF/private/test`` too) gets its gold index (organiser/gold_index.py: facts the scorer would otherwise derive
+from the gold on every run, per file with the SHA-256 of the bytes they describe).
 """
 import argparse
 import json
@@ -83,6 +85,11 @@ def run(command, argv):
             if os.path.isdir(private):   # the final ranking's reference reports as the test phase does
                 shutil.copyfile(os.path.join(out, split.TEST_PHASE, bundle.PHASE_FILE),
                                 os.path.join(private, bundle.PHASE_FILE))
+            from organiser import gold_index   # last: each index describes its folder's files as written
+            folders = bundle._phase_folders(out) + [os.path.join(split.PRIVATE_FOLDER, split.TEST_PHASE)]
+            for folder, count in sorted(gold_index.write_indexes(out, hosted, folders).items()):
+                if count:
+                    print("gold_index.json: %s/%s (facts of %d file(s))" % (out, folder, count))
     return status or 0
 
 

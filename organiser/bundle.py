@@ -42,7 +42,7 @@ import yaml
 
 from organiser import declarations, feedback, logo, pages
 from organiser import schedule as schedule_module
-from evalkit import conll, keys
+from evalkit import conll, gold_index, keys
 from evalkit.messages import DataError
 
 YAML_MEMBER = "competition.yaml"
@@ -76,9 +76,11 @@ CODABENCH_IMAGE_KEY = "docker_image"
 MANIFEST = "build.json"
 #: What the scoring program reads in each phase's reference data: whose gold it is (organiser.pages says it too).
 PHASE_FILE = "phase.json"
+#: Facts of each reference file's gold, written when the reference is built (organiser/gold_index.py).
+GOLD_INDEX = gold_index.FILE_NAME
 #: The members of a phase's reference zip that ride along and are never scored.
 RIDERS = (PHASE_FILE, "other_split.json", "baseline_scores.json", "inventory.json", feedback.SPLIT_FILE,
-          "floor_scores.json")
+          "floor_scores.json", GOLD_INDEX)
 #: Written by a competition's reference builder beside its phases.
 PUBLIC_FOLDER = "public"
 PUBLIC_GOLD_FILE = "public_gold.json"
@@ -514,6 +516,21 @@ def available_phases(reference_dir, hosted=None):
                if any(f not in notes for _, _, files in os.walk(os.path.join(reference_dir, phase)) for f in files))
 
 
+def gold_index_member(path, members):
+    """The phase's gold index (``path``, organiser/gold_index.py) as a member of a reference zip holding
+    ``members``: the entries of these members alone (the index is rewritten; an unreadable one is shipped as it
+    is, the scorer then ignores it)."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        index = json.loads(data.decode("utf-8"))
+        files = index["files"]
+        kept = dict((name, files[name]) for name in sorted(files) if name in members)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return data
+    return json.dumps(dict(index, files=kept), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
 def reference_members(hosted, phase_dir, subtask, baselines_dir=None, phase=None, hidden=True):
     """The reference files of ``subtask`` in ``phase_dir``: ``({name: bytes}, missing)``.
 
@@ -538,6 +555,8 @@ def reference_members(hosted, phase_dir, subtask, baselines_dir=None, phase=None
         if members and os.path.isfile(os.path.join(phase_dir, rider)):
             with open(os.path.join(phase_dir, rider), "rb") as handle:
                 members[rider] = handle.read()
+    if members and os.path.isfile(os.path.join(phase_dir, GOLD_INDEX)):
+        members[GOLD_INDEX] = gold_index_member(os.path.join(phase_dir, GOLD_INDEX), members)
     if members:
         members[PHASE_FILE] = phase_policy(phase, hidden)
     members.update(baseline_member(baselines_dir, subtask, phase, hosted.cid))

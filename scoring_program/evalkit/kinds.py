@@ -322,6 +322,19 @@ class Kind(object):
     name = None
     #: Whether :meth:`score` takes ``details=False`` (no detail tables or pooled accuracies: same scores, less work).
     optional_details = False
+    #: Whether the kind takes facts of its reference files from the phase's gold index (:mod:`evalkit.gold_index`):
+    #: then the scorer hashes such a file's bytes and, when the index describes them, calls :meth:`attach_facts`.
+    uses_facts = False
+
+    def index_facts(self, ref, task):
+        """The facts the gold index keeps for the parsed reference file ``ref`` (JSON data derived from its gold
+        alone, written when the reference is built), or None: the kind has none for it."""
+        return None
+
+    def attach_facts(self, ref, facts, task):
+        """Give ``facts`` (what :meth:`index_facts` gave for these very bytes, read back from JSON) to the freshly
+        parsed ``ref``; facts of an unexpected shape are ignored (the kind then computes what it needs, with the
+        same results). Never raises."""
 
     def parse_reference(self, value, name, task):
         """Return the parsed reference sentences of ``value`` (JSON of file ``name``)."""
@@ -1141,6 +1154,17 @@ class MorphKind(Kind):
             _check_sentence(sent, name, si, "tokens")
             ref.append((self._tokens(sent, name, si, task), sent))
         return ref
+
+    uses_facts = True
+
+    def index_facts(self, ref, task):
+        """The gold's (feature, value) counts of ``ref`` (:func:`evalkit.morph_batch.features_facts`), or None."""
+        return morph_batch.features_facts(ref, task.ignored_keys)
+
+    def attach_facts(self, ref, facts, task):
+        """Cache the gold's (feature, value) counts of the index in ``ref`` (:func:`evalkit.morph_batch.
+        attach_features`): :func:`evalkit.morph_batch.reference_features` then need not count them."""
+        morph_batch.attach_features(ref, facts, task.ignored_keys)
 
     def check_golds(self, ref, name):
         """Raise DataError at the first reference token with a null value (a null gold feature value would

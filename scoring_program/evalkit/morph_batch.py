@@ -28,8 +28,8 @@ from functools import reduce
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import add, is_not, itemgetter, ne, not_, truediv
 
-_ONLY_LIST = frozenset((list,))
-_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_ONLY_LIST, _ONLY_STR, _ONLY_INT, _THREE = frozenset((list,)), frozenset((str,)), frozenset((int,)), frozenset((3,))
+_FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
 #: The predicted value of a gold feature the token lacks.
 MISSING = object()
 
@@ -262,6 +262,40 @@ def reference_features(ref, ignored):
         cache[ignored] = None if counts is None else dict(
             compress(counts.items(), map(not_, map(ignored.__contains__, map(_FIRST, counts)))))
     return cache[ignored]
+
+
+def features_facts(ref, ignored):
+    """The gold index's facts of the parsed reference ``ref`` (:mod:`evalkit.gold_index`): ``{"ignored": sorted
+    ignored keys, "pairs": [[feature, value, tokens], ...]}``, :func:`reference_features` in its order; None when
+    ``ref`` is not a :class:`Reference` or a gold value is not a string (JSON would not give back the same keys)."""
+    if type(ref) is not Reference:
+        return None
+    pairs = reference_features(ref, ignored)
+    if pairs is None or set(map(type, map(_SECOND, pairs))) - _ONLY_STR:
+        return None
+    return {"ignored": sorted(ignored), "pairs": [[key, value, count] for (key, value), count in pairs.items()]}
+
+
+def attach_features(ref, facts, ignored):
+    """Cache in ``ref`` (a :class:`Reference`) the counts of ``facts`` (:func:`features_facts` of the same bytes,
+    read back from JSON) as :func:`reference_features` of ``ignored`` would count them; nothing when ``ref`` is no
+    :class:`Reference` or ``facts`` are not of that shape (other ignored keys, a name or value that is not a
+    string, a count that is not a positive integer, an ignored name, a pair twice). C-level checks."""
+    if type(ref) is not Reference or type(facts) is not dict or type(facts.get("ignored")) is not list:
+        return
+    rows = facts.get("pairs")
+    if facts["ignored"] != sorted(ignored) or type(rows) is not list:
+        return
+    if rows and (set(map(type, rows)) != _ONLY_LIST or set(map(len, rows)) != _THREE):
+        return
+    names, values, counts = list(map(_FIRST, rows)), list(map(_SECOND, rows)), list(map(_THIRD, rows))
+    if set(map(type, names)) - _ONLY_STR or set(map(type, values)) - _ONLY_STR or set(map(type, counts)) - _ONLY_INT:
+        return
+    if (counts and min(counts) < 1) or not ignored.isdisjoint(names):
+        return
+    pairs = dict(_paired(list(_paired(names, values)), counts))
+    if len(pairs) == len(rows):
+        ref.features[ignored] = pairs
 
 
 def feature_totals(ref, ignored):

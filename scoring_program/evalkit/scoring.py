@@ -11,7 +11,7 @@ import hashlib
 import os
 from collections import OrderedDict
 
-from . import __version__, blank, choice, fingerprint, floor, inventory, keys, lines, metrics, policy, split
+from . import __version__, blank, choice, fingerprint, floor, gold_index, inventory, keys, lines, metrics, policy, split
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes, read_optional_json
@@ -131,10 +131,15 @@ def signature(competition, ref_hash):
         ref_hash[:16], __version__)
 
 
-def load_reference(task, lang, path, competition, digest, stats=None, gold=True, cache=None, redacted=False):
+def load_reference(task, lang, path, competition, digest, stats=None, gold=True, cache=None, redacted=False,
+                   index=None, relative=None):
     """Parse one reference file; feed its bytes to ``digest``; raise ReferenceError when it is broken
     (with ``gold``, a ``null`` gold is broken too; with ``redacted``, a test phase's part (:mod:`evalkit.split`),
     the items whose gold is redacted are read as such).
+
+    ``index``: the phase's gold index (:func:`evalkit.gold_index.read_index`) and ``relative`` the file's path in
+    it: a kind that uses facts (``uses_facts``) gets the file's facts when the index describes these very bytes
+    (:func:`evalkit.gold_index.file_facts`), else computes them itself, with the same results.
 
     When ``stats`` is a dict, it receives the file's size in ``bytes`` and its content in ``data`` (see
     :func:`values_limit`). ``cache`` (opt-in, a dict the caller keeps between calls, off by default): the
@@ -150,7 +155,11 @@ def load_reference(task, lang, path, competition, digest, stats=None, gold=True,
         else:
             with open(path, "rb") as handle:
                 data = handle.read()
-            ref = _parse_reference(KINDS[task.kind], data, name, task, lang, gold, redacted)
+            kind = KINDS[task.kind]
+            facts = None
+            if index and getattr(kind, "uses_facts", False):
+                facts = gold_index.file_facts(index, relative, data)
+            ref = _parse_reference(kind, data, name, task, lang, gold, redacted, facts)
             if cache is not None:
                 cache[path] = (data, ref)
         digest.update(("%s/%s\0%d\0" % (task.folder, lang, len(data))).encode("utf-8"))
@@ -164,8 +173,10 @@ def load_reference(task, lang, path, competition, digest, stats=None, gold=True,
         raise ReferenceError("%s cannot be read: %s" % (name, err))
 
 
-def _parse_reference(kind, data, name, task, lang, gold, redacted=False):
-    """The parsed reference file ``data`` (bytes) of ``kind``; DataError when it is broken.
+def _parse_reference(kind, data, name, task, lang, gold, redacted=False, facts=None):
+    """The parsed reference file ``data`` (bytes) of ``kind``; DataError when it is broken. ``facts``: those the
+    phase's gold index holds for these bytes (see :func:`load_reference`), given to the kind (``attach_facts``)
+    before the golds are checked; None: none.
 
     With ``gold``, a null gold is broken (:meth:`Kind.check_golds`), looked for only when the text may hold a ``null``
     (:func:`may_hold_null`, a scan of the file's bytes) and the parsed reference does not already say that none of
@@ -176,6 +187,8 @@ def _parse_reference(kind, data, name, task, lang, gold, redacted=False):
             return kind.parse_reference_text(data, name, task, lang, redacted=True)
         return kind.parse_reference_text(data, name, task, lang)
     ref = kind.parse_reference(parse_json_bytes(data, name, len(data)), name, task)
+    if facts is not None:
+        kind.attach_facts(ref, facts, task)
     if gold and not getattr(ref, "golds_checked", False) and may_hold_null(data):   # a null gold would match a null
         kind.check_golds(ref, name)
     return ref
@@ -434,6 +447,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     inventories = inventory.read_inventory(os.path.join(ref_dir, inventory.FILE_NAME))
     manifest = split.read_split(ref_dir)
     redacted = manifest is not None and manifest["part"] != "all"
+    index = gold_index.read_index(os.path.join(ref_dir, gold_index.FILE_NAME))
     digest_key = _digest_key(pairs, paths)
     known_hash = reference_cache.get(digest_key) if reference_cache is not None else None
     digest = _SkippedDigest() if known_hash else hashlib.sha256()
@@ -445,9 +459,9 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     for task, lang in pairs:
         stats = {}
         path = paths[(task.folder, lang)]
+        relatives.append(_relative(path, ref_dir))
         ref = load_reference(task, lang, path, competition, digest, stats, gold and not redacted,
-                             reference_cache, redacted)
-        relatives.append(os.path.relpath(path, ref_dir).replace(os.sep, "/"))
+                             reference_cache, redacted, index, relatives[-1])
         part = split.file_part(manifest, relatives[-1], len(ref))
         name = submission_file_name(competition, task, lang) if named else None
         entries.append(score_file(task, lang, ref, submission, file_limits(limits, stats), messages, other,
@@ -525,6 +539,12 @@ def _reference_files(competition, ref_dir):
     return tasks, named, pairs, dict(((folder, lang), path) for folder, lang, path in found)
 
 
+def _relative(path, ref_dir):
+    """``path``'s name relative to the phase folder ``ref_dir``, with ``/`` (the key of the split manifest and of
+    the gold index)."""
+    return os.path.relpath(path, ref_dir).replace(os.sep, "/")
+
+
 def _digest_key(pairs, paths):
     """The ``reference_cache`` key of the reference's SHA-256 (see :func:`load_reference`)."""
     return ("sha256 of the reference",) + tuple(paths[(task.folder, lang)] for task, lang in pairs)
@@ -541,9 +561,11 @@ def fill_reference_cache(competition, ref_dir, reference_cache, gold=True):
     manifest = split.read_split(ref_dir)   # a test phase's part: its redacted items read as such
     redacted = manifest is not None and manifest["part"] != "all"
     digest = hashlib.sha256()
+    index = gold_index.read_index(os.path.join(ref_dir, gold_index.FILE_NAME))
     for task, lang in pairs:
-        load_reference(task, lang, paths[(task.folder, lang)], competition, digest, None, gold and not redacted,
-                       reference_cache, redacted)
+        path = paths[(task.folder, lang)]
+        load_reference(task, lang, path, competition, digest, None, gold and not redacted, reference_cache, redacted,
+                       index, _relative(path, ref_dir))
     reference_cache[key] = digest.hexdigest()
 
 
