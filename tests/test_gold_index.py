@@ -246,3 +246,28 @@ def test_a_folder_without_facts_gets_no_index(tmp_path):
     (folder / gold_index.FILE_NAME).write_text("old")
     assert writer.write_index(DECL, str(folder)) == 0
     assert not (folder / gold_index.FILE_NAME).exists()
+
+
+def test_a_null_gold_is_reported_with_the_index_as_without(tmp_path):
+    task = MORPH[0]
+    form = task.form_keys[0]
+    other = sorted(task.ignored_keys - set([form]))[0]
+    for value, no_null in (([[{form: "a", other: None, "Case": "Nom"}]], False),
+                           ([[{form: "a", other: "x", "Case": "Nom"}]], True)):
+        data = json.dumps(value).encode("utf-8")
+        path = tmp_path / "f.json"
+        path.write_bytes(data)
+        ref = morph_batch.parse_reference(value, form)
+        facts = json.loads(json.dumps(scoring.KINDS["morph"].index_facts(ref, task)))
+        assert facts["no_null"] is no_null
+        index = {"f.json": gold_index.entry(data, facts)}
+        outcomes = []
+        for given in (None, index):
+            try:
+                loaded = scoring.load_reference(task, "x", str(path), DECL, hashlib.sha256(), index=given,
+                                                relative="f.json")
+                outcomes.append(("read", getattr(loaded, "golds_checked", False) or given is None))
+            except scoring.ReferenceError as error:
+                outcomes.append(("broken", str(error)))
+        assert outcomes[0] == outcomes[1]
+        assert outcomes[0][0] == ("read" if no_null else "broken")

@@ -266,21 +266,26 @@ def reference_features(ref, ignored):
 
 def features_facts(ref, ignored):
     """The gold index's facts of the parsed reference ``ref`` (:mod:`evalkit.gold_index`): ``{"ignored": sorted
-    ignored keys, "pairs": [[feature, value, tokens], ...]}``, :func:`reference_features` in its order; None when
-    ``ref`` is not a :class:`Reference` or a gold value is not a string (JSON would not give back the same keys)."""
+    ignored keys, "pairs": [[feature, value, tokens], ...], "no_null": bool}``: :func:`reference_features` in its
+    order, and whether no value of any token (ignored keys too) is null; None when ``ref`` is not a
+    :class:`Reference` or a gold value is not a string (JSON would not give back the same keys)."""
     if type(ref) is not Reference:
         return None
     pairs = reference_features(ref, ignored)
     if pairs is None or set(map(type, map(_SECOND, pairs))) - _ONLY_STR:
         return None
-    return {"ignored": sorted(ignored), "pairs": [[key, value, count] for (key, value), count in pairs.items()]}
+    no_null = not any(value is None for token in ref.tokens for value in token.values())
+    return {"ignored": sorted(ignored), "pairs": [[key, value, count] for (key, value), count in pairs.items()],
+            "no_null": no_null}
 
 
 def attach_features(ref, facts, ignored):
     """Cache in ``ref`` (a :class:`Reference`) the counts of ``facts`` (:func:`features_facts` of the same bytes,
-    read back from JSON) as :func:`reference_features` of ``ignored`` would count them; nothing when ``ref`` is no
-    :class:`Reference` or ``facts`` are not of that shape (other ignored keys, a name or value that is not a
-    string, a count that is not a positive integer, an ignored name, a pair twice). C-level checks."""
+    read back from JSON) as :func:`reference_features` of ``ignored`` would count them, and set ``golds_checked``
+    when ``no_null`` is true (no gold is null: :func:`evalkit.scoring._parse_reference` need not look for one);
+    nothing when ``ref`` is no :class:`Reference` or ``facts`` are not of that shape (other ignored keys, a name or
+    value that is not a string, a count that is not a positive integer, an ignored name, a pair twice). C-level
+    checks."""
     if type(ref) is not Reference or type(facts) is not dict or type(facts.get("ignored")) is not list:
         return
     rows = facts.get("pairs")
@@ -296,6 +301,8 @@ def attach_features(ref, facts, ignored):
     pairs = dict(_paired(list(_paired(names, values)), counts))
     if len(pairs) == len(rows):
         ref.features[ignored] = pairs
+        if facts.get("no_null") is True:
+            ref.golds_checked = True
 
 
 def feature_totals(ref, ignored):
