@@ -46,9 +46,8 @@ def _index(folder):
 
 
 def _morph_files(folder):
-    _, _, pairs, paths = scoring._reference_files(DECL, folder)
-    return dict((scoring._relative(paths[(t.folder, lang)], folder), (t, lang, paths[(t.folder, lang)]))
-                for t, lang in pairs if t.kind == "morph")
+    """``{relative path: (task, lang, path)}`` of the morphology reference files of ``folder``."""
+    return dict((name, spec) for name, spec in _all_files(folder).items() if spec[0].kind == "morph")
 
 
 def _counts(sentences, task):
@@ -123,6 +122,7 @@ def _noisy(folder, out):
 
 
 def _all_files(folder):
+    """``{relative path: (task, lang, path)}`` of every reference file of ``folder``."""
     _, _, pairs, paths = scoring._reference_files(DECL, folder)
     return dict((scoring._relative(paths[(t.folder, lang)], folder), (t, lang, paths[(t.folder, lang)]))
                 for t, lang in pairs)
