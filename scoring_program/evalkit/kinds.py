@@ -405,9 +405,10 @@ class PairReference(Sequence):
     scored on its fast paths never has its sentences split (a kind whose scoring reads them has them split at once:
     :attr:`PairKind.lazy_reference`). A parsed reference is never changed."""
 
-    def __init__(self, raw):
+    def __init__(self, raw, tokens=None):
         self.raw = raw
         self._known = {}
+        self._tokens = tokens   # every token of ``raw`` end to end, when the parse has them (else made on first use)
 
     def __len__(self):
         return len(self.raw)
@@ -439,9 +440,18 @@ class PairReference(Sequence):
             map, repeat(_FIRST), self.raw))
         return list(paired(list(forms), known["golds"]))
 
+    def tokens(self):
+        """Every token (``[form, gold]``) of the file, in order."""
+        if self._tokens is None:
+            self._tokens = list(chain.from_iterable(self.raw))
+        return self._tokens
+
     def golds(self):
-        """The gold values of each sentence (the lists the parsed sentences hold)."""
+        """The gold values of each sentence (the lists the parsed sentences hold): the golds end to end cut into
+        sentences when those are known (C-level), else read sentence by sentence."""
         known = self._known
+        if "golds" not in known and "sentences" not in known and "flat_golds" in known:
+            known["golds"] = _cut(known["flat_golds"], self.lengths())
         return self._once("golds", lambda: list(map(_SECOND, known["sentences"])) if "sentences" in known
                           else [list(map(_SECOND, sent)) for sent in self.raw])
 
@@ -453,11 +463,21 @@ class PairReference(Sequence):
         """Every form of the file, in order."""
         known = self._known
         return self._once("flat_forms", lambda: list(chain.from_iterable(map(_FIRST, known["sentences"])))
-                          if "sentences" in known else list(map(_FIRST, chain.from_iterable(self.raw))))
+                          if "sentences" in known else list(map(_FIRST, self.tokens())))
 
     def flat_golds(self):
-        """Every gold value of the file, in order."""
-        return self._once("flat_golds", lambda: list(chain.from_iterable(self.golds())))
+        """Every gold value of the file, in order (read from the tokens when the golds of each sentence are not
+        known yet: those are then cut from them)."""
+        known = self._known
+        return self._once("flat_golds", lambda: list(chain.from_iterable(known["golds"])) if "golds" in known
+                          else list(map(_SECOND, self.tokens())))
+
+    def gold_columns(self):
+        """:func:`gold_columns` of :meth:`golds`, from the golds end to end and the sentence lengths (C-level)."""
+        lengths = self.lengths()
+        if 0 not in lengths:
+            return None, lengths, self.flat_golds()
+        return list(map(truth, lengths)), list(filter(None, lengths)), self.flat_golds()
 
     def gold_counts(self):
         """``{gold value: occurrences}`` over the whole file (a Counter)."""
@@ -532,12 +552,13 @@ class PairKind(Kind):
         (split on first use); any other goes sentence by sentence, which says where the first bad token is."""
         check_sentence_list(value, name)
         if not set(map(type, value)) - _ONLY_LIST:
+            tokens = list(chain.from_iterable(value))
             try:
-                lengths = set(map(list.__len__, chain.from_iterable(value)))
+                lengths = set(map(list.__len__, tokens))
             except TypeError:   # a token that is not a list
                 lengths = _ONLY_TWO | {None}
             if not lengths - _ONLY_TWO:
-                ref = PairReference(value)
+                ref = PairReference(value, tokens)
                 if not self.lazy_reference:
                     ref.sentences()
                 return ref
@@ -1016,7 +1037,27 @@ def _score_candidates(ref, pred):
     :class:`GoldColumns`) and its parsed prediction."""
     if isinstance(ref, GoldColumns):
         return topk_entry(ref.golds, pred, len(ref), ref.columns)
+    if isinstance(ref, PairReference):   # its golds end to end, shared with the checks; cut into sentences if read
+        return topk_entry(_ReferenceGolds(ref), pred, len(ref), ref.gold_columns())
     return topk_entry(_golds(ref), pred, len(ref))
+
+
+class _ReferenceGolds(Sequence):
+    """The gold values of each sentence of a :class:`PairReference` (:meth:`PairReference.golds`), made only when
+    one is read: :func:`topk_entry` given the reference's :meth:`~PairReference.gold_columns` reads only their
+    count unless it scores sentence by sentence."""
+
+    def __init__(self, ref):
+        self.ref = ref
+
+    def __len__(self):
+        return len(self.ref)
+
+    def __getitem__(self, index):
+        return self.ref.golds()[index]
+
+    def __iter__(self):
+        return iter(self.ref.golds())
 
 
 class CandidatesKind(PairKind):
@@ -1030,6 +1071,8 @@ class CandidatesKind(PairKind):
                     "expected, several candidates joined into one string, the best candidate last")
     #: Ranked candidates, of which only the first ``task.max_candidates`` count (said when a file is refused).
     ranks_candidates = True
+    #: Its scoring reads only the golds (:meth:`PairReference.gold_columns`), its parse the forms end to end.
+    lazy_reference = True
 
     def _accepted(self, values, flat, task):
         return _accepted_candidates(values, flat, task.max_candidates)
