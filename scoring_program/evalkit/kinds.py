@@ -227,30 +227,32 @@ def _flawless_candidate_lists(lists, max_candidates):
 
 
 def _distinct_candidates(lists, max_candidates):
-    """The set of the distinct candidates of ``lists`` when every item is a list of at most ``max_candidates``
-    strings (the whole-file form of :func:`_flawless_candidate_lists`: the types are those of the distinct
-    candidates), else None."""
+    """``(distinct, text)``: the set of the distinct candidates of ``lists`` and
+    :func:`evalkit.inventory.candidate_text` of it, when every item is a list of at most ``max_candidates`` strings
+    (the whole-file form of :func:`_flawless_candidate_lists`), else None. The types are those of the distinct
+    candidates, checked by joining them (``str.join`` refuses anything but a string): the join is made anyway."""
     try:   # list.__len__ accepts lists alone (TypeError otherwise): the type and the length in one C-level pass
         if lists and max(map(list.__len__, lists)) > max_candidates:
             return None
         distinct = set(chain.from_iterable(lists))
-    except TypeError:   # an item that is not a list, an unhashable candidate (a list, an object): not a string
-        return None
-    return None if set(map(type, distinct)) - _ONLY_STR else distinct
+        text = (distinct, "\x00".join(distinct)) if distinct else ([], "")   # (as candidate_text gives them)
+    except TypeError:   # an item that is not a list, an unhashable candidate (a list, an object), a candidate that
+        return None     # is not a string
+    return distinct, text
 
 
 def _accepted_candidates(sentences, flat, max_candidates):
     """An :class:`Accepted` of ``sentences`` (per sentence its candidate lists, None for a sentence not scored) whose
     items ``flat`` (end to end) are all lists of at most ``max_candidates`` strings, else None: its distinct
-    candidates (:func:`_distinct_candidates`), its first candidates (``firsts``) and its distinct candidates joined
-    (``text``), read while the parse has the lists and strings at hand: a later pass over them costs several times
-    more once the file's other objects have been read in between."""
-    distinct = _distinct_candidates(flat, max_candidates)
-    if distinct is None:
+    candidates and their text (:func:`_distinct_candidates`), and its first candidates (``firsts``), read while the
+    parse has the lists and strings at hand: a later pass over them costs several times more once the file's other
+    objects have been read in between."""
+    known = _distinct_candidates(flat, max_candidates)
+    if known is None:
         return None
-    accepted = Accepted(sentences, distinct, flat)
+    accepted = Accepted(sentences, known[0], flat)
+    accepted.text = known[1]
     labels.first_candidates(accepted, flat)
-    accepted.text = labels.candidate_text(distinct)   # joined while the distinct strings are at hand too
     return accepted
 
 
@@ -1073,6 +1075,23 @@ class CandidatesKind(PairKind):
     ranks_candidates = True
     #: Its scoring reads only the golds (:meth:`PairReference.gold_columns`), its parse the forms end to end.
     lazy_reference = True
+
+    def _fast_parse(self, value, ref, task):
+        """:meth:`PairKind._fast_parse` with each token's length read by ``len``, which is faster than the
+        ``list.__len__`` that also checks a token's type: here a token of two items that is not a list is refused
+        all the same (a string of two characters has a string as its value, an object has no item 0, anything
+        else has no length), since every value must be a list (:func:`_distinct_candidates`)."""
+        lengths = _lengths(ref)
+        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != lengths:
+            return None
+        tokens = list(chain.from_iterable(value))
+        try:
+            if set(map(len, tokens)) - _ONLY_TWO or list(map(_FIRST, tokens)) != _flat_forms(ref):
+                return None
+        except (TypeError, KeyError):   # a token without a length, an object (no item 0)
+            return None
+        flat = list(map(_SECOND, tokens))
+        return _accepted_candidates(_cut(flat, lengths), flat, task.max_candidates)
 
     def _accepted(self, values, flat, task):
         return _accepted_candidates(values, flat, task.max_candidates)
