@@ -92,8 +92,10 @@ def _flat_blank_rows(ref, pred, blank):
     """:func:`_walked_blank_rows` read from whole-file lists, or None when they are not at hand: ``ref`` a
     :class:`~evalkit.kinds.PairReference` (its golds end to end) and ``pred`` a file its kind accepted as it is,
     every sentence predicted (``kinds.Accepted``: its values end to end in ``flat``, as many as the golds). The blank
-    rows are found by C-level ``list.index`` scans of the golds, and only those rows are looked at (their count:
-    ``list.count``); the positions named are found from the sentence lengths for the first few alone."""
+    rows are found by C-level ``list.index`` scans of the golds (their count: ``list.count``), their labels read at
+    C level (the first candidates, ``firsts``, when the file has them), and only when some differs from the blank
+    label are they looked at one by one; the positions named are found from the sentence lengths for the first few
+    alone."""
     flat = getattr(pred, "flat", None)
     flat_golds = getattr(ref, "flat_golds", None)
     if flat is None or flat_golds is None or len(pred) != len(ref) or None in pred:
@@ -102,14 +104,22 @@ def _flat_blank_rows(ref, pred, blank):
     if len(golds) != len(flat):
         return None
     given, positions, rows = Counter(), [], golds.count(blank)
-    at = -1
-    for _ in range(rows):   # (each blank row in file order)
-        at = golds.index(blank, at + 1)
-        label = _first(flat[at])
+    if not rows:
+        return given, positions, rows
+    at, index, i = [], golds.index, -1
+    for _ in range(rows):   # each blank row, in file order
+        i = index(blank, i + 1)
+        at.append(i)
+    firsts = getattr(pred, "firsts", None)   # (each item's first candidate, kinds.Accepted)
+    got = list(map((flat if firsts is None else firsts).__getitem__, at))
+    if got.count(blank) == rows:   # every blank row given the blank label (C-level)
+        return given, positions, rows
+    for k, value in enumerate(got):
+        label = _first(value) if firsts is None else value if type(value) is str else None
         if label and label != blank:   # nothing given ("", no candidate) is the other checks' to say
             given[label] += 1
             if len(positions) < MAX_POSITIONS:
-                positions.append(at)
+                positions.append(at[k])
     if positions:
         ends = list(accumulate(map(len, pred)))
         positions = [_position(ends, at) for at in positions]
