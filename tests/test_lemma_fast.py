@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from evalkit import blank, kinds
+from evalkit import blank, inventory, kinds
 from evalkit.messages import MessageLog
 
 KIND = kinds.KINDS["candidates"]
@@ -123,7 +123,8 @@ def test_a_token_of_two_items_that_is_not_a_pair_is_refused_as_before(token):
         KIND.parse_prediction(pred_value, ref, MessageLog("lemmatisation/xx.json"), TASK)
 
 
-@pytest.mark.parametrize("cands", [[1], [None], ["a", 2.5], [True], "ay", ["a", "b", "c", "d"], [["a"]]])
+@pytest.mark.parametrize("cands", [[1], [None], ["a", 2.5], [True], "ay", ["a", "b", "c", "d"], [["a"]], {"a": 1},
+                                   "abcd", 5])
 def test_candidates_that_are_not_strings_take_the_sentence_path(cands):
     ref_value = [[["a", "a"], ["b", "y"]]]
     pred_value = [[["a", cands], ["b", ["y"]]]]
@@ -133,6 +134,10 @@ def test_candidates_that_are_not_strings_take_the_sentence_path(cands):
 
 
 def test_the_distinct_candidates_come_with_their_text():
-    distinct, text = kinds._distinct_candidates([["a", "b"], ["b"]], 3)
+    distinct, text, firsts = kinds._distinct_candidates([["a", "b"], ["b"]], 3)
     assert distinct == {"a", "b"} and text[0] is distinct and sorted(text[1].split("\x00")) == ["a", "b"]
-    assert kinds._distinct_candidates([[], []], 3) == (set(), ([], ""))
+    assert firsts == ["a", "b"]
+    assert kinds._distinct_candidates([[], []], 3) == (set(), ([], ""), [inventory.NO_CANDIDATE] * 2)
+    assert kinds._distinct_candidates([["a"], [], ["b", "c"]], 3)[2] == ["a", inventory.NO_CANDIDATE, "b"]
+    for lists in (["ab", ["c"]], [["c"], {"a": 1}], [[], "ab"], [{"a": 1}, []], [["a"], 3]):
+        assert kinds._distinct_candidates(lists, 3) is None

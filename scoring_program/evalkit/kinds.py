@@ -227,32 +227,40 @@ def _flawless_candidate_lists(lists, max_candidates):
 
 
 def _distinct_candidates(lists, max_candidates):
-    """``(distinct, text)``: the set of the distinct candidates of ``lists`` and
-    :func:`evalkit.inventory.candidate_text` of it, when every item is a list of at most ``max_candidates`` strings
-    (the whole-file form of :func:`_flawless_candidate_lists`), else None. The types are those of the distinct
-    candidates, checked by joining them (``str.join`` refuses anything but a string): the join is made anyway."""
-    try:   # list.__len__ accepts lists alone (TypeError otherwise): the type and the length in one C-level pass
-        if lists and max(map(list.__len__, lists)) > max_candidates:
+    """``(distinct, text, firsts)`` of ``lists`` when every item is a list of at most ``max_candidates`` strings (the
+    whole-file form of :func:`_flawless_candidate_lists`), else None: the set of the distinct candidates,
+    :func:`evalkit.inventory.candidate_text` of it and :func:`evalkit.inventory.first_candidates` of ``lists``.
+
+    C-level passes, each check made by a pass that is needed anyway: the lengths by ``len`` (an item without one
+    refused), the candidates' types by their join (``str.join`` refuses anything but a string; the set refuses a
+    list or an object), the items' type by ``list.__getitem__`` when the first candidates are read (it refuses
+    anything but a list: a string or an object, whose characters or keys the set would have taken)."""
+    try:
+        if lists and max(map(len, lists)) > max_candidates:
             return None
         distinct = set(chain.from_iterable(lists))
         text = (distinct, "\x00".join(distinct)) if distinct else ([], "")   # (as candidate_text gives them)
+        firsts = list(map(list.__getitem__, lists, repeat(0)))
     except TypeError:   # an item that is not a list, an unhashable candidate (a list, an object), a candidate that
         return None     # is not a string
-    return distinct, text
+    except IndexError:   # an empty candidate list: each item's type checked apart
+        if set(map(type, lists)) - _ONLY_LIST:
+            return None
+        firsts = labels.first_candidates(None, lists)
+    return distinct, text, firsts
 
 
 def _accepted_candidates(sentences, flat, max_candidates):
     """An :class:`Accepted` of ``sentences`` (per sentence its candidate lists, None for a sentence not scored) whose
     items ``flat`` (end to end) are all lists of at most ``max_candidates`` strings, else None: its distinct
-    candidates and their text (:func:`_distinct_candidates`), and its first candidates (``firsts``), read while the
-    parse has the lists and strings at hand: a later pass over them costs several times more once the file's other
-    objects have been read in between."""
+    candidates, their text and its first candidates (:func:`_distinct_candidates`), read while the parse has the
+    lists and strings at hand: a later pass over them costs several times more once the file's other objects have
+    been read in between."""
     known = _distinct_candidates(flat, max_candidates)
     if known is None:
         return None
     accepted = Accepted(sentences, known[0], flat)
-    accepted.text = known[1]
-    labels.first_candidates(accepted, flat)
+    accepted.text, accepted.firsts = known[1], known[2]
     return accepted
 
 
