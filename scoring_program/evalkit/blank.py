@@ -9,7 +9,7 @@ instead, the first positions and the fix. It never changes a score.
 from bisect import bisect_right
 from collections import Counter
 from itertools import accumulate, chain, compress, repeat
-from operator import contains
+from operator import contains, ne
 
 from .messages import WARNING, quoted
 
@@ -112,9 +112,8 @@ def _flat_blank_rows(ref, pred, blank):
         at.append(i)
     firsts = getattr(pred, "firsts", None)   # (each item's first candidate, kinds.Accepted)
     got = list(map((flat if firsts is None else firsts).__getitem__, at))
-    if got.count(blank) == rows:   # every blank row given the blank label (C-level)
-        return given, positions, rows
-    for k, value in enumerate(got):
+    for k in compress(range(rows), map(ne, got, repeat(blank))):   # the rows given another label (C-level)
+        value = got[k]
         label = _first(value) if firsts is None else value if type(value) is str else None
         if label and label != blank:   # nothing given ("", no candidate) is the other checks' to say
             given[label] += 1
