@@ -473,14 +473,24 @@ class PairReference(Sequence):
         """Every form of the file, in order."""
         known = self._known
         return self._once("flat_forms", lambda: list(chain.from_iterable(map(_FIRST, known["sentences"])))
-                          if "sentences" in known else list(map(_FIRST, self.tokens())))
+                          if "sentences" in known else self._columns()[0])
 
     def flat_golds(self):
         """Every gold value of the file, in order (read from the tokens when the golds of each sentence are not
         known yet: those are then cut from them)."""
         known = self._known
         return self._once("flat_golds", lambda: list(chain.from_iterable(known["golds"])) if "golds" in known
-                          else list(map(_SECOND, self.tokens())))
+                          else self._columns()[1])
+
+    def _columns(self):
+        """``(forms, golds)``, every form and every gold of the file in order, read from the tokens in one C-level
+        pass (``zip(*tokens)``: each token a checked two-item list) and kept: both are asked for by every kind."""
+        known = self._known
+        if "columns" not in known:
+            tokens = self.tokens()
+            forms, golds = zip(*tokens) if tokens else ((), ())
+            known["columns"] = (known.get("flat_forms") or list(forms), known.get("flat_golds") or list(golds))
+        return known["columns"]
 
     def gold_columns(self):
         """:func:`gold_columns` of :meth:`golds`, from the golds end to end and the sentence lengths (C-level)."""
@@ -1086,19 +1096,23 @@ class CandidatesKind(PairKind):
 
     def _fast_parse(self, value, ref, task):
         """:meth:`PairKind._fast_parse` with each token's length read by ``len``, which is faster than the
-        ``list.__len__`` that also checks a token's type: here a token of two items that is not a list is refused
-        all the same (a string of two characters has a string as its value, an object has no item 0, anything
-        else has no length), since every value must be a list (:func:`_distinct_candidates`)."""
+        ``list.__len__`` that also checks a token's type, and the forms and values read together by ``zip(*tokens)``
+        (every token holds two items): a token of two items that is not a list is refused all the same (a string of
+        two characters has a string as its value, an object its second key), since every value must be a list
+        (:func:`_distinct_candidates`)."""
         lengths = _lengths(ref)
         if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != lengths:
             return None
         tokens = list(chain.from_iterable(value))
         try:
-            if set(map(len, tokens)) - _ONLY_TWO or list(map(_FIRST, tokens)) != _flat_forms(ref):
+            if set(map(len, tokens)) - _ONLY_TWO:
                 return None
-        except (TypeError, KeyError):   # a token without a length, an object (no item 0)
+            forms, flat = zip(*tokens) if tokens else ((), ())   # (one C-level pass for both: no call per token)
+        except TypeError:   # a token without a length
             return None
-        flat = list(map(_SECOND, tokens))
+        if list(forms) != _flat_forms(ref):
+            return None
+        flat = list(flat)
         return _accepted_candidates(_cut(flat, lengths), flat, task.max_candidates)
 
     def _accepted(self, values, flat, task):
