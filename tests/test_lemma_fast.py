@@ -141,3 +141,14 @@ def test_the_distinct_candidates_come_with_their_text():
     assert kinds._distinct_candidates([["a"], [], ["b", "c"]], 3)[2] == ["a", inventory.NO_CANDIDATE, "b"]
     for lists in (["ab", ["c"]], [["c"], {"a": 1}], [[], "ab"], [{"a": 1}, []], [["a"], 3]):
         assert kinds._distinct_candidates(lists, 3) is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_strings_that_may_be_joined_are_those_the_pattern_finds(seed):
+    rng = random.Random(seed)
+    marks = ["a", "b", "|", "[", " ", "\t", "\u00a0", "\x1c", "\u00e9", ""]
+    for _ in range(300):
+        strings = list(set("".join(rng.choice(marks) for _ in range(rng.randint(0, 5)))
+                           for _ in range(rng.randint(0, 3 * inventory.MAX_MARKED))))
+        text = "\x00".join(strings)
+        assert inventory._may_be_joined(strings, text) == inventory._MAY_BE_JOINED.findall(text)

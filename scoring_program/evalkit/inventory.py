@@ -619,13 +619,32 @@ def _may_be_spaced(joined_text):
 _MAY_BE_JOINED = re.compile(r"(?<![^\x00])[^\x00]*[|\[\s][^\x00]*")
 
 
+#: One character that :func:`_joined` looks for (``|``, ``[``, whitespace as ``str.split`` means it).
+_JOINED_MARK = re.compile(r"[|\[\s]")
+#: :func:`_may_be_joined` finds at most this many strings one by one, then all of them with :data:`_MAY_BE_JOINED`.
+MAX_MARKED = 64
+
+
 def _may_be_joined(strings, joined_text):
     """The strings of ``strings`` (``joined_text``: them joined by NUL) that :func:`_joined` may accept: those
-    holding ``|``, ``[`` or whitespace, found by one regular-expression pass (all of them when a string holds a
-    NUL itself)."""
+    holding ``|``, ``[`` or whitespace, in order (all of them when a string holds a NUL itself). The marks are found
+    by one scan for the character class, each string holding one cut out at its NULs; past :data:`MAX_MARKED` such
+    strings, one pass of :data:`_MAY_BE_JOINED` finds them all (the same strings: it matches each whole string that
+    holds a mark)."""
     if joined_text.count("\x00") != max(len(strings) - 1, 0):
         return strings
-    return _MAY_BE_JOINED.findall(joined_text)
+    found, end = [], -1
+    find, rfind = joined_text.find, joined_text.rfind
+    for mark in _JOINED_MARK.finditer(joined_text):
+        at = mark.start()
+        if at < end:   # (a string already found)
+            continue
+        if len(found) == MAX_MARKED:
+            return _MAY_BE_JOINED.findall(joined_text)
+        end = find("\x00", at)
+        end = len(joined_text) if end < 0 else end
+        found.append(joined_text[rfind("\x00", 0, at) + 1:end])
+    return found
 
 
 def _tally_items(pred, pick):
