@@ -152,3 +152,12 @@ def test_the_strings_that_may_be_joined_are_those_the_pattern_finds(seed):
                            for _ in range(rng.randint(0, 3 * inventory.MAX_MARKED))))
         text = "\x00".join(strings)
         assert inventory._may_be_joined(strings, text) == inventory._MAY_BE_JOINED.findall(text)
+
+
+@pytest.mark.parametrize("tokens", [[["a"], ["b", ["y"]]], [[], ["b", ["y"]]], [["a", ["x"], "z"], ["b", ["y"]]],
+                                    [["a", ["x"]], ["b"]], [["a", ["x"], ["q"]], ["b", ["y"], ["r"]]]])
+def test_tokens_of_another_length_are_refused_by_the_columns_pass(tokens):
+    ref = KIND.parse_reference([[["a", "x"], ["b", "y"]]], "reference", TASK)
+    assert KIND._fast_parse([tokens], ref, TASK) is None
+    with pytest.raises(kinds.DataError):
+        KIND.parse_prediction([tokens], ref, MessageLog("lemmatisation/xx.json"), TASK)

@@ -26,7 +26,7 @@ scores what those passes leave.
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from itertools import accumulate, chain, compress, islice, repeat
+from itertools import accumulate, chain, compress, islice, repeat, zip_longest
 from functools import partial
 from operator import add, contains, eq, getitem, is_not, itemgetter, ne, not_, sub, truediv, truth
 
@@ -1095,20 +1095,18 @@ class CandidatesKind(PairKind):
     lazy_reference = True
 
     def _fast_parse(self, value, ref, task):
-        """:meth:`PairKind._fast_parse` with each token's length read by ``len``, which is faster than the
-        ``list.__len__`` that also checks a token's type, and the forms and values read together by ``zip(*tokens)``
-        (every token holds two items): a token of two items that is not a list is refused all the same (a string of
-        two characters has a string as its value, an object its second key), since every value must be a list
-        (:func:`_distinct_candidates`)."""
+        """:meth:`PairKind._fast_parse` with the forms and values read together, and the tokens' shapes checked, by
+        one ``zip_longest(*tokens)``: it gives two columns exactly when the longest token has two items, and a token
+        of fewer items gets None for its value. Every value must be a list (:func:`_distinct_candidates`), so a
+        token that is not a pair is refused all the same: None, or a string (the second character of a string, the
+        second key of an object); anything else has no items at all."""
         lengths = _lengths(ref)
         if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != lengths:
             return None
         tokens = list(chain.from_iterable(value))
-        try:
-            if set(map(len, tokens)) - _ONLY_TWO:
-                return None
-            forms, flat = zip(*tokens) if tokens else ((), ())   # (one C-level pass for both: no call per token)
-        except TypeError:   # a token without a length
+        try:   # one C-level pass for both, no call per token: exactly two columns when the longest token has two
+            forms, flat = zip_longest(*tokens) if tokens else ((), ())
+        except (TypeError, ValueError):   # a token that is not a sequence, a token of more than two items
             return None
         if list(forms) != _flat_forms(ref):
             return None
