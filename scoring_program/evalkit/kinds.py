@@ -411,8 +411,10 @@ class PairReference(Sequence):
     """A pair file's parsed reference: the sequence of its sentences ``(forms, golds)``, made from the JSON
     sentences (``raw``, lists of two-item lists, checked) on first use, and what the whole-file fast paths read
     instead, each made once when first asked for: the golds of each sentence (the lists the sentences hold), all
-    the golds in order, their counts and distinct values, the sentence lengths, all the forms in order. A file
-    scored on its fast paths never has its sentences split (a kind whose scoring reads them has them split at once:
+    the golds in order, their counts and distinct values, the sentence lengths, all the forms in order (the forms
+    and the golds in order read together from the tokens end to end, ``tokens``, which the parse's check made). A
+    file scored on its fast paths never has its sentences split, and the golds of each sentence are cut from the
+    golds in order only when read (a kind whose scoring reads the sentences has them split at once:
     :attr:`PairKind.lazy_reference`). A parsed reference is never changed."""
 
     def __init__(self, raw, tokens=None):
