@@ -613,7 +613,8 @@ class PairKind(Kind):
 
         Whole-file checks with C-level passes: every sentence a list of the reference's length,
         every token a two-item list (``list.__len__``: a list, and its length, in one pass), every form
-        equal to the reference's, every value acceptable (:meth:`_accepted`). Anything else goes through
+        equal to the reference's (the forms and values read together by ``zip(*tokens)``), every value acceptable
+        (:meth:`_accepted`). Anything else goes through
         the sentence-by-sentence path, which gives the same result and says what is wrong where.
         """
         if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != _lengths(ref):
@@ -624,9 +625,10 @@ class PairKind(Kind):
                 return None
         except TypeError:   # a token that is not a list
             return None
-        if list(map(_FIRST, tokens)) != _flat_forms(ref):
+        forms, flat = zip(*tokens) if tokens else ((), ())   # (both in one C-level pass, no call per token)
+        if list(forms) != _flat_forms(ref):
             return None
-        flat = list(map(_SECOND, tokens))
+        flat = list(flat)
         accepted = self._accepted(_cut(flat, _lengths(ref)), flat, task)
         if accepted is not None:
             accepted.flat = flat
