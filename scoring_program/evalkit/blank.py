@@ -92,7 +92,7 @@ def _flat_blank_rows(ref, pred, blank):
     """:func:`_walked_blank_rows` read from whole-file lists, or None when they are not at hand: ``ref`` a
     :class:`~evalkit.kinds.PairReference` (its golds end to end) and ``pred`` a file its kind accepted as it is,
     every sentence predicted (``kinds.Accepted``: its values end to end in ``flat``, as many as the golds). The blank
-    rows are found by C-level ``list.index`` scans of the golds (their count: ``list.count``), their labels read at
+    rows are found by C-level ``list.index`` scans of the golds (one pass over them in all), their labels read at
     C level (the first candidates, ``firsts``, when the file has them), and only when some differs from the blank
     label are they looked at one by one; the positions named are found from the sentence lengths for the first few
     alone."""
@@ -103,13 +103,16 @@ def _flat_blank_rows(ref, pred, blank):
     golds = flat_golds()
     if len(golds) != len(flat):
         return None
-    given, positions, rows = Counter(), [], golds.count(blank)
+    at, index, i = [], golds.index, -1
+    try:
+        while True:   # each blank row, in file order: one scan of the golds in all
+            i = index(blank, i + 1)
+            at.append(i)
+    except ValueError:   # no blank row after the last one found
+        pass
+    given, positions, rows = Counter(), [], len(at)
     if not rows:
         return given, positions, rows
-    at, index, i = [], golds.index, -1
-    for _ in range(rows):   # each blank row, in file order
-        i = index(blank, i + 1)
-        at.append(i)
     firsts = getattr(pred, "firsts", None)   # (each item's first candidate, kinds.Accepted)
     got = list(map((flat if firsts is None else firsts).__getitem__, at))
     for k in compress(range(rows), map(ne, got, repeat(blank))):   # the rows given another label (C-level)
