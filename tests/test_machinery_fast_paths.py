@@ -2,10 +2,13 @@
 size, the other-split check that stops sampling early, :func:`printable`'s shortcut, the report budget checked
 without an encoded copy. Each plain rule is written here as it was before its fast path, and both must agree on
 varied inputs, the edge cases included."""
+import json
+
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from evalkit import fingerprint, layout, writers
-from evalkit.messages import MAX_SHOWN, _cut, _escape, printable
+from evalkit import fingerprint, layout, scoring, writers
+from evalkit.messages import MAX_SHOWN, DataError, _cut, _escape, printable
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -136,3 +139,47 @@ def test_the_budget_counts_the_bytes_written_not_the_characters():
     assert not _kept_messages("\U0001F600" * 10, 39)
     assert _kept_messages("a" * 10, 10)
     assert not _kept_messages("a" * 10, 9)
+
+
+# -- _parse_reference: a reference whose parse proved its golds non-null skips the scan for null ------------------
+
+class _Golds(list):
+    """A parsed reference that may say its golds were checked."""
+
+
+class _CountingKind(object):
+    """A JSON kind whose parse says (or not) that every gold is non-null, and that counts its null checks."""
+
+    def __init__(self, proved):
+        self.proved, self.checked = proved, 0
+
+    def parse_reference(self, value, name, task):
+        ref = _Golds(value)
+        if self.proved and None not in value:
+            ref.golds_checked = True
+        return ref
+
+    def check_golds(self, ref, name):
+        self.checked += 1
+        if None in ref:
+            raise DataError(name, "", "expected a gold string, got null")
+
+
+@pytest.mark.parametrize("text, proved, checks", [
+    (b'["a", "b"]', False, 0),          # no null in the text: no check, proved or not
+    (b'["a", ", null"]', False, 1),     # a string that looks like a null value: checked (it finds nothing)
+    (b'["a", ", null"]', True, 0),      # ... unless the parse proved every gold non-null
+    (b'["a", null]', True, 1),          # a parse that could not prove it: checked, and the null gold is said
+])
+def test_a_reference_whose_golds_are_proved_non_null_is_not_scanned(text, proved, checks):
+    kind = _CountingKind(proved)
+    if text == b'["a", null]':
+        with pytest.raises(DataError):
+            scoring._parse_reference(kind, text, "reference t/a.json", None, "a", True)
+    else:
+        assert scoring._parse_reference(kind, text, "reference t/a.json", None, "a", True) == _Golds(
+            json.loads(text.decode()))
+    assert kind.checked == checks
+    kind.checked = 0
+    scoring._parse_reference(kind, b'["a", null]', "reference t/a.json", None, "a", False)   # gold-less: never
+    assert kind.checked == 0

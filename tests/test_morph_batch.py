@@ -89,7 +89,7 @@ def test_sentence_scores_add_in_token_order_as_the_kind_loop():
 # --------------------------------------------------------------------------- whole files: fast path vs per sentence
 
 NAMES = ("Case", "Number", "Gender", "Mood", "Person")
-VALUES = ("Nom", "Acc", "Sing", "Plur", "Masc", "Ind", "1", "Caf\u00e9")
+VALUES = ("Nom", "Acc", "Sing", "Plur", "Masc", "Ind", "1", "Caf\u00e9", "Caf" + NFD_E)
 #: Ways a predicted token may differ from its gold (each keeps the file flawless for the fast path).
 MUTATIONS = ("same", "upos", "value", "drop", "extra", "lemma", "int", "null", "nan", "list", "nfd", "feats",
              "order", "underscore", "unknown", "case")
@@ -228,3 +228,39 @@ def test_a_file_whose_first_sentences_differ_compares_every_token_one_by_one():
     accepted = KIND.parse_prediction(copy.deepcopy(pred), KIND.parse_reference(copy.deepcopy(gold), "r", TASK),
                                      MessageLog("x"), TASK)
     assert accepted.differ == [True] * 150
+
+
+def test_missed_values_are_the_distinct_values_known_or_every_value_missed():
+    """The NFC check of the values missed reads the reference's counted pairs and the inventory check's distinct
+    predicted pairs once they exist (supersets of the values missed), else one value per feature missed."""
+    gold = [[{"Token": "a", "Case": "Nom", "Number": "Sing"}, {"Token": "b", "Case": "Acc"}],
+            [{"Token": "c", "Case": "Nom"}]]
+    ref = KIND.parse_reference(copy.deepcopy(gold), "reference", TASK)
+    pred = morph_batch.parse_prediction([[{"Token": "a", "Case": "Acc", "Number": "Sing"}, {"Token": "b"}],
+                                         [{"Token": "c", "Case": "Acc", "Mood": "Ind"}]], ref, "Token", IGNORED)
+    assert morph_batch.missed_values(pred) == (["Nom", "Acc", "Nom"], ["Acc", morph_batch.MISSING, "Acc"])
+    assert sorted(pred.marks.distinct_pairs()) == [("Case", "Acc"), ("Mood", "Ind")]
+    morph_batch.reference_features(ref, IGNORED)
+    gold_values, got_values = morph_batch.missed_values(pred)
+    assert sorted(gold_values) == ["Acc", "Nom", "Sing"] and sorted(got_values) == ["Acc", "Ind"]
+
+
+def test_a_value_not_in_nfc_anywhere_in_the_reference_sends_the_file_to_the_exact_path():
+    """A gold value not in NFC on a token predicted right, and a miss elsewhere: the check over the reference's
+    distinct values fails, and the exact path scores the file as the per-sentence path does (the NFD gold value
+    predicted in NFC is a hit there)."""
+    gold = [[{"Token": "a", "Case": "Caf" + NFD_E}, {"Token": "b", "Case": "Nom", "Number": "Sing"}],
+            [{"Token": "c", "Case": "Caf" + NFD_E}]]
+    pred = [[{"Token": "a", "Case": "Caf" + NFD_E}, {"Token": "b", "Case": "Acc", "Number": "Sing"}],
+            [{"Token": "c", "Case": "Caf\u00e9"}]]
+    inv = inventory.Inventory(TASK, "xx")
+    calls = []
+    with pytest.MonkeyPatch.context() as patch:
+        exact = KIND._score
+        patch.setattr(KIND, "_score", lambda *args, **kwargs: calls.append(args[-1]) or exact(*args, **kwargs),
+                      raising=False)
+        fast, fast_messages, kind = _run(gold, pred, inv, True)
+    slow, slow_messages, _ = _run(gold, pred, inv, False)
+    assert kind is morph_batch.Prediction and calls   # the exact path ran for the accepted file
+    assert fast.per_sentence == slow.per_sentence == {"score": [0.75, 1.0]}
+    assert fast.details == slow.details and fast_messages == slow_messages

@@ -278,3 +278,44 @@ def test_a_file_equal_to_a_reference_with_tags_outside_the_set_gets_the_same_war
     fast = _checked(ref, pred, inv)
     assert fast == _checked([(list(f), list(g)) for f, g in ref], [list(t) for t in pred], inv)
     assert len(fast) == 1 and "outside the task's tag set" in fast[0]["text"] and "sentence 1, token 2" in fast[0]["where"]
+
+
+# -- TaggingKind._fast_parse_pairs: PairKind._fast_parse's checks with the forms compared as they stream ------------
+
+FORMS = st.sampled_from(["w0", "w1", "W0", "", 0, None, ["w0"]])
+TOKENS = st.one_of(st.tuples(FORMS, st.one_of(LABELS, st.none(), st.integers(0, 2))).map(list),
+                   st.lists(LABELS, max_size=3), LABELS, st.none())
+
+
+def _accepted_as(parsed):
+    """What a fast parse says, comparable: None, or the values per sentence with the flat list, distinct and counts."""
+    if parsed is None:
+        return None
+    return (list(parsed), parsed.flat, parsed.distinct, dict(parsed.counts))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.sampled_from(["w0", "w1"]), LABELS).map(list), max_size=4), max_size=5),
+       st.lists(st.tuples(st.integers(0, 4), st.integers(0, 3), TOKENS), max_size=3), st.booleans())
+def test_the_streamed_form_comparison_accepts_what_the_pair_parse_accepts(ref_value, changes, drop):
+    pred_value = copy.deepcopy(ref_value)
+    for si, ti, token in changes:   # a token replaced (another form, tag or shape), or a sentence cut short
+        if si < len(pred_value) and ti < len(pred_value[si]):
+            pred_value[si][ti] = token
+    if drop and pred_value and pred_value[-1]:
+        pred_value[-1].pop()
+    streamed = KIND.parse_reference(copy.deepcopy(ref_value), "reference", TASK)
+    plain = KIND.parse_reference(copy.deepcopy(ref_value), "reference", TASK)
+    got = _accepted_as(KIND._fast_parse_pairs(copy.deepcopy(pred_value), streamed, TASK))
+    assert got == _accepted_as(kinds.PairKind._fast_parse(KIND, copy.deepcopy(pred_value), plain, TASK))
+    if got is not None:   # the reference's gold counts are made with an accepted file, and are its gold counts
+        assert streamed._known["gold_counts"] == plain.gold_counts()
+
+
+def test_a_file_whose_forms_differ_only_at_the_end_is_not_accepted_as_it_is():
+    ref_value = [[["a", "NOUN"], ["b", "VERB"]], [["c", "DET"]]]
+    pred_value = [[["a", "NOUN"], ["b", "NOUN"]], [["C", "DET"]]]
+    ref = KIND.parse_reference(ref_value, "reference", TASK)
+    assert KIND._fast_parse_pairs(pred_value, ref, TASK) is None and "flat_forms" not in ref._known
+    pred_value[1][0][0] = "c"
+    assert list(KIND._fast_parse_pairs(pred_value, ref, TASK)) == [["NOUN", "NOUN"], ["DET"]]

@@ -339,8 +339,10 @@ class Kind(object):
 
     def check_golds(self, ref, name):
         """Raise DataError when a gold of the parsed reference ``ref`` (file ``name``) is ``null``: it would
-        be matched by a ``null`` prediction. Called only for a file whose text holds ``null``; gold-less
-        public references (the starting kit's validator) skip this check."""
+        be matched by a ``null`` prediction. Called only for a file whose text holds ``null`` and whose parsed
+        reference does not carry ``golds_checked = True`` (set by a parse that proved every gold non-null, see
+        :func:`evalkit.scoring._parse_reference`); gold-less public references (the starting kit's validator) skip
+        this check."""
         raise NotImplementedError
 
     def parse_prediction(self, value, ref, log, task):
@@ -521,6 +523,19 @@ class PairReference(Sequence):
             return None
 
 
+def _pair_tokens(value, lengths):
+    """Every token of the JSON sentences ``value``, in order, when every sentence is a list of ``lengths[si]``
+    tokens and every token a two-item list (``list.__len__`` refuses anything but a list: one C-level pass checks
+    each token's type and length), else None."""
+    if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != lengths:
+        return None
+    tokens = list(chain.from_iterable(value))
+    try:
+        return None if set(map(list.__len__, tokens)) - _ONLY_TWO else tokens
+    except TypeError:   # a token that is not a list
+        return None
+
+
 def _cut(flat, lengths):
     """``flat`` cut into consecutive lists of ``lengths`` items (C-level)."""
     rest = iter(flat)
@@ -669,7 +684,29 @@ class TaggingKind(PairKind):
                 accepted = Accepted(ref.golds(), distinct)
                 accepted.counts = counts   # (inventory.flat_counts)
                 return accepted
-        return PairKind._fast_parse(self, value, ref, task)
+        if raw is None:
+            return PairKind._fast_parse(self, value, ref, task)
+        return self._fast_parse_pairs(value, ref, task)
+
+    def _fast_parse_pairs(self, value, ref, task):
+        """:meth:`PairKind._fast_parse` for a :class:`PairReference`, with the same whole-file checks in the same
+        order, but the forms compared as they stream out of the two files' tokens (``all(map(eq, ...))``, C-level,
+        stopping at the first difference), so neither file's list of forms is built: the reference's JSON sentences
+        (``ref.raw``) hold its forms as the prediction's hold theirs. The token counts are checked first, so the two
+        streams have the same length. Any difference: None (the sentence-by-sentence path says what and where)."""
+        lengths = ref.lengths()
+        tokens = _pair_tokens(value, lengths)
+        if tokens is None or not all(map(eq, map(_FIRST, tokens), map(_FIRST, chain.from_iterable(ref.raw)))):
+            return None
+        flat = list(map(_SECOND, tokens))
+        accepted = self._accepted(_cut(flat, lengths), flat, task)
+        if accepted is not None:
+            accepted.flat = flat
+            try:   # what the per-tag table counts, made now: the distinct golds (blank rows, NFC) are then its keys
+                ref.gold_counts()
+            except TypeError:   # a gold that is not hashable: counted (or not) where it is read, as before
+                pass
+        return accepted
 
     def _accepted(self, values, flat, task):
         try:   # (the counts: what the per-tag table and the tag checks read; their keys are the distinct tags)
@@ -1268,10 +1305,11 @@ class MorphKind(Kind):
         with a feature missed are gathered and checked at once (:func:`_all_nfc`); only when some of them
         are not in NFC is the file scored again, each such token comparing its values in NFC
         (:meth:`_canonical_marks`). A file accepted as it is (:class:`~evalkit.morph_batch.Prediction`) was scored
-        when it was read: the values of its features missed are checked, then :meth:`_batch_score` sums it up."""
+        when it was read: the values of its features missed are checked (among the distinct values already known,
+        :func:`evalkit.morph_batch.missed_values`: a value not in NFC there sends the file to the exact path), then
+        :meth:`_batch_score` sums it up."""
         if type(pred) is morph_batch.Prediction and pred.reference is ref and pred.ignored == task.ignored_keys:
-            marks = pred.marks
-            if not marks.missed or (_all_nfc(marks.missed_values) and _all_nfc(marks.missed_got)):
+            if not pred.marks.missed or all(map(_all_nfc, morph_batch.missed_values(pred))):
                 return self._batch_score(ref, pred, task, details)
             return self._score(ref, pred, task, None, details)
         misses = []

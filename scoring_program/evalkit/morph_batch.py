@@ -56,23 +56,29 @@ class Marks(object):
         self.scores = []
         self.missed_at, self.missed, self.missed_values, self.missed_got = [], [], [], []
         self.extra_at, self.extra, self.extra_values = [], [], []
+        self._pairs = self._distinct = None
 
     def pairs(self):
         """``(pairs, at)``: the predicted (name, value) pairs that are not the gold's (a wrong value, an extra
-        feature), and the index of the token of each."""
-        present = list(map(is_not, self.missed_got, repeat(MISSING)))
-        pairs = list(compress(_paired(self.missed, self.missed_got), present))
-        at = list(compress(self.missed_at, present))
-        pairs.extend(_paired(self.extra, self.extra_values))
-        at.extend(self.extra_at)
-        return pairs, at
+        feature), and the index of the token of each; made once (:meth:`distinct_pairs` and
+        :func:`candidates` share them)."""
+        if self._pairs is None:
+            present = list(map(is_not, self.missed_got, repeat(MISSING)))
+            if False in present:
+                pairs = list(compress(_paired(self.missed, self.missed_got), present))
+                at = list(compress(self.missed_at, present))
+            else:   # every gold feature missed has a predicted value (C-level: no compress)
+                pairs, at = list(_paired(self.missed, self.missed_got)), list(self.missed_at)
+            pairs.extend(_paired(self.extra, self.extra_values))
+            at.extend(self.extra_at)
+            self._pairs = pairs, at
+        return self._pairs
 
     def distinct_pairs(self):
-        """The set of :meth:`pairs`, in C-level passes (TypeError when a value is unhashable)."""
-        found = set(_paired(self.missed, self.missed_got))
-        found = set(compress(found, map(is_not, map(_SECOND, found), repeat(MISSING))))
-        found.update(_paired(self.extra, self.extra_values))
-        return found
+        """The set of :meth:`pairs`, in C-level passes (TypeError when a value is unhashable); made once."""
+        if self._distinct is None:
+            self._distinct = set(self.pairs()[0])
+        return self._distinct
 
 
 class Prediction(list):
@@ -185,28 +191,29 @@ def token_marks(golds, preds, form_key, ignored):
         if type(pred) is not dict or pred.get(form_key) != gold.get(form_key):
             return None
         get = pred.get
-        n_gold = n_hits = n_found = 0   # n_found: the gold's keys that the prediction has
+        # per gold key: a hit costs one lookup and one comparison; the counts follow from the gold's length
+        n_ignored = n_missed = n_absent = 0   # n_absent: the gold's keys that the prediction lacks
         for key, value in gold.items():
             if key in ignored:
-                if key in pred:
-                    n_found += 1
+                n_ignored += 1
+                if key not in pred:
+                    n_absent += 1
                 continue
-            n_gold += 1
             got = get(key, missing)
             if got == value:   # as metrics.morph_marks: the predicted value first
-                n_hits += 1
-            else:
-                miss_at(at)
-                miss_key(key)
-                miss_value(value)
-                miss_got(got)
-                if got is missing:
-                    continue
-            n_found += 1
+                continue
+            n_missed += 1
+            miss_at(at)
+            miss_key(key)
+            miss_value(value)
+            miss_got(got)
+            if got is missing:
+                n_absent += 1
+        n_gold = len(gold) - n_ignored
         # metrics.morph_score_from_marks, inline (a call per token costs more than the arithmetic; the int
         # division is the float one, both operands being exact doubles)
-        if n_found == len(pred):   # no key the gold lacks
-            add_score(n_hits / n_gold if n_gold else 1.0)
+        if len(gold) - n_absent == len(pred):   # no key the gold lacks
+            add_score((n_gold - n_missed) / n_gold if n_gold else 1.0)
             continue
         n_extra = 0
         for key in pred:
@@ -215,7 +222,7 @@ def token_marks(golds, preds, form_key, ignored):
                 marks.extra_at.append(at)
                 marks.extra.append(key)
                 marks.extra_values.append(pred[key])
-        add_score((n_hits - n_extra) / (n_gold + n_extra) if n_gold else 1.0)
+        add_score((n_gold - n_missed - n_extra) / (n_gold + n_extra) if n_gold else 1.0)
     return marks
 
 
@@ -268,6 +275,20 @@ def feature_totals(ref, ignored):
     for (key, _), count in pairs.items():
         totals[key] = totals.get(key, 0) + count
     return totals
+
+
+def missed_values(pred):
+    """``(gold, got)``: values among which are every gold value and every predicted value of the features that
+    ``pred`` (a :class:`Prediction`) misses, as few as already known (for a check that holds for each of them when
+    it holds for each value given): the distinct values of the reference's (feature, value) pairs when
+    :func:`reference_features` has counted them, the distinct predicted values of :meth:`Marks.distinct_pairs` when
+    it has been made; else the marks' own lists (one value per feature missed)."""
+    marks = pred.marks
+    ref = pred.reference
+    gold_pairs = ref.features.get(pred.ignored) if type(ref) is Reference else None
+    gold = marks.missed_values if gold_pairs is None else list(map(_SECOND, gold_pairs))
+    got = marks.missed_got if marks._distinct is None else list(map(_SECOND, marks._distinct))
+    return gold, got
 
 
 def candidates(pred):
