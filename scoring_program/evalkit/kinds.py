@@ -632,19 +632,15 @@ class PairKind(Kind):
         (:meth:`_accepted`). Anything else goes through
         the sentence-by-sentence path, which gives the same result and says what is wrong where.
         """
-        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != _lengths(ref):
-            return None
-        tokens = list(chain.from_iterable(value))
-        try:
-            if set(map(list.__len__, tokens)) - _ONLY_TWO:
-                return None
-        except TypeError:   # a token that is not a list
+        lengths = _lengths(ref)
+        tokens = _pair_tokens(value, lengths)
+        if tokens is None:
             return None
         forms, flat = zip(*tokens) if tokens else ((), ())   # (both in one C-level pass, no call per token)
         if list(forms) != _flat_forms(ref):
             return None
         flat = list(flat)
-        accepted = self._accepted(_cut(flat, _lengths(ref)), flat, task)
+        accepted = self._accepted(_cut(flat, lengths), flat, task)
         if accepted is not None:
             accepted.flat = flat
         return accepted
