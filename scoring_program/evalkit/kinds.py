@@ -213,7 +213,6 @@ _ONLY_LIST = frozenset((list,))
 _ONLY_DICT = frozenset((dict,))
 _ONLY_TWO = frozenset((2,))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
-_CANDS_AND_LINE = itemgetter("masked_tokens", "masked")
 _NOT_NONE = partial(is_not, None)
 
 
@@ -904,30 +903,36 @@ def _topk_whole_file(ref_golds, pred, sentences, columns=None):
     if len(ref_golds) != len(pred):
         return None
     scored, lens, flat_golds = columns or gold_columns(ref_golds)
-    cands = pred if scored is None else list(compress(pred, scored))
     items = len(flat_golds)
-    zeroed = cands.count(None)
-    made = None
-    if zeroed:   # sentences scored 0 for their format: their golds aside
-        made = list(map(_NOT_NONE, cands))
-        cands, lens = list(compress(cands, made)), list(compress(lens, made))
-        flat_golds = list(chain.from_iterable(compress(
-            ref_golds if scored is None else compress(ref_golds, scored), made)))
-    try:
-        if list(map(len, cands)) != lens:
+    zeroed, made = 0, None
+    if columns is not None and getattr(pred, "columns", None) is columns and type(pred) is Accepted:
+        # accepted by its parse against these very columns (FillMaskKind._fast_parse): every scored sentence has one
+        # candidate list per gold, and its items end to end are those of the scored sentences
+        flat, owned, scored_count = pred.flat, True, len(lens)
+    else:
+        cands = pred if scored is None else list(compress(pred, scored))
+        zeroed = cands.count(None)
+        if zeroed:   # sentences scored 0 for their format: their golds aside
+            made = list(map(_NOT_NONE, cands))
+            cands, lens = list(compress(cands, made)), list(compress(lens, made))
+            flat_golds = list(chain.from_iterable(compress(
+                ref_golds if scored is None else compress(ref_golds, scored), made)))
+        try:
+            if list(map(len, cands)) != lens:
+                return None
+        except TypeError:   # a sentence that is not a list
             return None
-    except TypeError:   # a sentence that is not a list
-        return None
-    flat = labels.candidate_items(pred)
-    owned = type(pred) is Accepted
-    if flat is None or len(flat) != len(flat_golds):   # pred's items are not those of the scored sentences alone
-        flat, owned = list(chain.from_iterable(cands)), False
-    if not owned and set(map(type, flat)) - _SEQ_TYPES:
-        return None
+        flat = labels.candidate_items(pred)
+        owned = type(pred) is Accepted
+        if flat is None or len(flat) != len(flat_golds):   # pred's items are not those of the scored sentences alone
+            flat, owned = list(chain.from_iterable(cands)), False
+        if not owned and set(map(type, flat)) - _SEQ_TYPES:
+            return None
+        scored_count = len(cands)
     firsts = labels.first_candidates(pred if owned else None, flat)
     if firsts == flat_golds:   # every item right at rank 1 (and so within the candidates)
         hits1 = hits3 = len(flat_golds)
-        acc1 = [1.0] * len(cands) if made is None else list(map(float, made))
+        acc1 = [1.0] * scored_count if made is None else list(map(float, made))
         acc3 = list(acc1)
     else:
         missed = bytes(map(ne, firsts, flat_golds))
@@ -945,11 +950,14 @@ def _topk_whole_file(ref_golds, pred, sentences, columns=None):
         ends = list(accumulate(lens))
         misses = list(map(missed.count, repeat(1), chain((0,), ends), ends))
         hits = list(map(sub, lens, misses))
-        ends = list(accumulate(misses))
         acc1 = list(map(truediv, hits, lens))
-        acc3 = list(map(truediv, map(add, hits, map(rescued.count, repeat(1), chain((0,), ends), ends)), lens))
         hits1 = len(flat_golds) - len(missed_golds)
         hits3 = hits1 + rescued.count(1)
+        if hits3 == hits1:   # no miss rescued at rank 2 or 3: each sentence's acc@3 is its acc@1
+            acc3 = list(acc1)
+        else:
+            ends = list(accumulate(misses))
+            acc3 = list(map(truediv, map(add, hits, map(rescued.count, repeat(1), chain((0,), ends), ends)), lens))
         if made is not None:   # the sentences scored 0 for their format, in their places
             got1, got3 = iter(acc1), iter(acc3)
             acc1 = [next(got1) if m else 0.0 for m in made]
@@ -1365,28 +1373,23 @@ class FillMaskKind(Kind):
             sizes = list(map(len, compress(golds, given)))
             if False not in given:
                 given = None
-        try:   # C-level passes; dict.get and list.__len__ raise TypeError for any other type than their own
-            pairs = list(map(_CANDS_AND_LINE, value))
-        except KeyError:   # a sentence without "masked" (the reference's line then stands for it)
-            pairs = None
-        except TypeError:   # a sentence that is not an object
-            return None
-        try:
-            if pairs is None:
-                cands = list(map(dict.get, value, repeat("masked_tokens")))
-                if list(map(dict.get, value, repeat("masked"), lines)) != lines:
-                    return None
-            else:
-                cands, got = map(list, zip(*pairs)) if pairs else ([], [])
-                if got != lines:
-                    return None
+        try:   # C-level passes; dict.get and list.__len__ raise TypeError for any other type than their own. A
+            # sentence without "masked" has the reference's line in its place (as the walk reads it); the lines are
+            # compared without a list of them (``all`` stops at the first that differs)
+            cands = list(map(dict.get, value, repeat("masked_tokens")))
+            if not all(map(eq, map(dict.get, value, repeat("masked"), lines), lines)):
+                return None
             kept = cands if given is None else list(compress(cands, given))
             if list(map(list.__len__, kept)) != sizes:
                 return None
-        except TypeError:   # candidates that are not a list
+        except TypeError:   # a sentence that is not an object, candidates that are not a list
             return None
-        return _accepted_candidates(cands if given is None else list(map(getitem, zip(repeat(None), cands), given)),
-                                    list(chain.from_iterable(kept)), task.max_candidates)
+        accepted = _accepted_candidates(cands if given is None else list(map(getitem, zip(repeat(None), cands),
+                                                                                  given)),
+                                        list(chain.from_iterable(kept)), task.max_candidates)
+        if accepted is not None and type(ref) is GoldColumns:   # its shape checked against these columns
+            accepted.columns = ref.columns
+        return accepted
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         masked, golds = ref_sent
