@@ -874,7 +874,11 @@ def gold_columns(ref_golds):
 class GoldColumns(list):
     """A parsed reference (one item per sentence, as the kind's parse returns it) that also holds, in ``golds``,
     each sentence's gold sequence and, in ``columns``, their :func:`gold_columns`: computed by the parse while it
-    reads the golds, read by the scorer instead of walking the sentences again."""
+    reads the golds, read by the scorer instead of walking the sentences again. Every gold of a scored sentence is
+    a string (its parse checked them all): no ``null`` gold to look for (``golds_checked``, read by
+    :func:`evalkit.scoring.load_reference`)."""
+
+    golds_checked = True
 
     def __init__(self, sentences, golds, columns, lines=None, given=None, sizes=None):
         list.__init__(self, sentences)
