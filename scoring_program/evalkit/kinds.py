@@ -871,22 +871,36 @@ def gold_columns(ref_golds):
     return scored, list(map(len, golds)), list(chain.from_iterable(golds))
 
 
-class GoldColumns(list):
-    """A parsed reference (one item per sentence, as the kind's parse returns it) that also holds, in ``golds``,
-    each sentence's gold sequence and, in ``columns``, their :func:`gold_columns`: computed by the parse while it
-    reads the golds, read by the scorer instead of walking the sentences again. Every gold of a scored sentence is
-    a string (its parse checked them all): no ``null`` gold to look for (``golds_checked``, read by
-    :func:`evalkit.scoring.load_reference`)."""
+class GoldColumns(Sequence):
+    """A fill-mask reference parsed in columns: the sequence of its sentences ``(masked line, golds)`` (as the kind's
+    walk returns them), made from the columns on first use, and what its parse computed while it read the golds:
+    ``golds``, each sentence's gold sequence; ``columns``, their :func:`gold_columns` (read by the scorer instead of
+    walking the sentences again); ``lines``, each sentence's masked line; ``given``, which sentences have a gold
+    list (booleans, None when every one has); ``sizes``, the length of each such list (read by
+    ``FillMaskKind._fast_parse``). A file scored on its fast paths never has its sentence pairs made. Every gold of a
+    scored sentence is a string (its parse checked them all): no ``null`` gold to look for (``golds_checked``, read
+    by :func:`evalkit.scoring.load_reference`). A parsed reference is never changed."""
 
     golds_checked = True
 
-    def __init__(self, sentences, golds, columns, lines=None, given=None, sizes=None):
-        list.__init__(self, sentences)
-        self.golds = golds
-        self.columns = columns
-        # A fill-mask reference's masked lines (per sentence), which sentences have a gold list (booleans, None when
-        # every one has), and the length of each such list, when its parse has them (FillMaskKind._fast_parse).
-        self.lines, self.given, self.sizes = lines, given, sizes
+    def __init__(self, lines, golds, columns, given=None, sizes=None):
+        self.lines, self.golds, self.columns, self.given, self.sizes = lines, golds, columns, given, sizes
+        self._sentences = None
+
+    def __len__(self):
+        return len(self.golds)
+
+    def __getitem__(self, index):
+        return self.sentences()[index]
+
+    def __iter__(self):
+        return iter(self.sentences())
+
+    def sentences(self):
+        """The parsed sentences, ``[(masked line, golds), ...]``, made once."""
+        if self._sentences is None:
+            self._sentences = list(paired(self.lines, self.golds))
+        return self._sentences
 
 
 def _topk_whole_file(ref_golds, pred, sentences, columns=None):
@@ -1321,8 +1335,10 @@ class FillMaskKind(Kind):
         """Parsed sentences ``(masked line, golds)``; golds ``None`` for an excluded sentence."""
         check_sentence_list(value, name)
         try:   # C-level passes; a TypeError (a sentence that is not an object, golds that are not a list) is the
-            # walk's to locate: dict.get and list.__len__ accept only their own type
+            # walk's to locate: dict.get and list.__len__ accept only their own type. The lines are read while the
+            # sentence objects are at hand (a later pass comes back to them at a higher cost)
             golds = list(map(dict.get, value, repeat("masked_tokens")))
+            lines = list(map(dict.get, value, repeat("masked")))
             given = list(map(_NOT_NONE, golds))
             present = golds if False not in given else list(compress(golds, given))
             sizes = list(map(list.__len__, present))
@@ -1332,10 +1348,9 @@ class FillMaskKind(Kind):
             flat = list(chain.from_iterable(present))
             if not set(map(type, flat)) - _ONLY_STR:   # plain gold strings: the scorer's columns at once
                 scored = list(map(truth, golds))
-                lines = list(map(dict.get, value, repeat("masked")))
-                return GoldColumns(zip(lines, golds), golds,
+                return GoldColumns(lines, golds,
                                    (None if False not in scored else scored, list(filter(None, sizes)), flat),
-                                   lines, None if False not in given else given, sizes)
+                                   None if False not in given else given, sizes)
         ref = []
         for si, sent in enumerate(value):
             if type(sent) is not dict:
