@@ -915,7 +915,10 @@ def _topk_whole_file(ref_golds, pred, sentences, columns=None):
     1 (``first != gold``, as :func:`metrics.topk_accuracies` tests ``cands[0] == g``) are marked in bytes (1:
     missed), and those alone are asked whether their gold is among their candidates (``g in cands``: an item right
     at rank 1 always is); each sentence counts its misses on its slice of the marks (``bytes.count``), and its
-    rescued misses on its slice of those. A sentence's share is its hits divided by its item count as that function
+    rescued misses on its slice of those (when no miss is rescued, each sentence's acc@3 is its acc@1). A ``pred``
+    that its parse accepted against these very ``columns`` (an :class:`Accepted` whose ``columns`` attribute is
+    them, :meth:`FillMaskKind._fast_parse`) is taken as it is: every scored sentence has one candidate list per
+    gold, and its items end to end are those of the scored sentences. A sentence's share is its hits divided by its item count as that function
     divides them (integers exactly represented as floats: the same correctly rounded quotient), so the per-sentence
     lists, and their sums in file order, are the same numbers."""
     if len(ref_golds) != len(pred):
@@ -966,14 +969,15 @@ def _topk_whole_file(ref_golds, pred, sentences, columns=None):
                 return None
         rescued = bytes(map(contains, missed_cands, missed_golds))
         ends = list(accumulate(lens))
-        misses = list(map(missed.count, repeat(1), chain((0,), ends), ends))
-        hits = list(map(sub, lens, misses))
-        acc1 = list(map(truediv, hits, lens))
         hits1 = len(flat_golds) - len(missed_golds)
         hits3 = hits1 + rescued.count(1)
-        if hits3 == hits1:   # no miss rescued at rank 2 or 3: each sentence's acc@3 is its acc@1
+        if hits3 == hits1:   # no miss rescued at rank 2 or 3: each sentence's acc@3 is its acc@1 (one pass)
+            acc1 = list(map(truediv, map(sub, lens, map(missed.count, repeat(1), chain((0,), ends), ends)), lens))
             acc3 = list(acc1)
         else:
+            misses = list(map(missed.count, repeat(1), chain((0,), ends), ends))
+            hits = list(map(sub, lens, misses))
+            acc1 = list(map(truediv, hits, lens))
             ends = list(accumulate(misses))
             acc3 = list(map(truediv, map(add, hits, map(rescued.count, repeat(1), chain((0,), ends), ends)), lens))
         if made is not None:   # the sentences scored 0 for their format, in their places
@@ -1384,7 +1388,9 @@ class FillMaskKind(Kind):
     def _fast_parse(self, value, ref, task):
         """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`), in C-level
         passes: every sentence an object whose ``"masked"`` (when given) is the reference's and, where the
-        reference scores the sentence, whose ``"masked_tokens"`` is a list of one candidate list per gap."""
+        reference scores the sentence, whose ``"masked_tokens"`` is a list of one candidate list per gap. The
+        :class:`Accepted` it returns against a :class:`GoldColumns` carries the reference's ``columns`` (the
+        attribute): :func:`_topk_whole_file` then reads its items as they are, with no check of its shape again."""
         lines, given, sizes = getattr(ref, "lines", None), getattr(ref, "given", None), getattr(ref, "sizes", None)
         if sizes is None:   # a reference that is not a GoldColumns (a test phase's part): its columns now
             lines, golds = list(map(_FIRST, ref)), list(map(_SECOND, ref))
