@@ -1345,7 +1345,7 @@ class FillMaskKind(Kind):
             # sentence objects are at hand (a later pass comes back to them at a higher cost)
             golds = list(map(dict.get, value, repeat("masked_tokens")))
             lines = list(map(dict.get, value, repeat("masked")))
-            given = list(map(_NOT_NONE, golds))
+            given = list(map(is_not, golds, repeat(None)))   # (a partial costs a call more)
             present = golds if False not in given else list(compress(golds, given))
             sizes = list(map(list.__len__, present))
         except TypeError:
