@@ -890,6 +890,24 @@ def _long_first(cands):
         and _units(cands[0].strip() or cands[0]) > 1 else None
 
 
+def _few_long(firsts, distinct, items):
+    """Whether fewer than :data:`UNIT_SHARE` of ``items`` gaps can have a first candidate of several characters,
+    bounded from the first candidates ``firsts`` (strings; else False: unsure) joined, in C-level passes: each first
+    candidate of several characters adds at least one character beyond one per gap, each empty one takes one away
+    (counted only when ``""`` is among the ``distinct`` candidates, or these are not known), so such candidates
+    number at most ``len(joined) - len(firsts) + empty``.
+
+    >>> _few_long(["a", "b", "cd"], None, 3), _few_long(["ab", "", "cd"], {"ab", "", "cd"}, 3)
+    (True, False)
+    """
+    try:
+        length = len("".join(firsts))
+    except TypeError:   # a first candidate that is not a string (NO_CANDIDATE: an empty list)
+        return False
+    empty = firsts.count("") if distinct is None or "" in distinct else 0
+    return length - len(firsts) + empty < UNIT_SHARE * items
+
+
 def check_gap_units(pred, log, task, where):
     """One warning when the task's gaps hide one character each (``task.gap_unit == "character"``, a declared fact)
     and at least :data:`UNIT_SHARE` of the gaps of ``pred`` (per sentence one candidate sequence per gap, None for a
@@ -898,7 +916,8 @@ def check_gap_units(pred, log, task, where):
 
     The strings of several characters are found among the distinct candidates (those of the file the kind accepted
     as it is, else the distinct first candidates), the first candidates (:func:`first_candidates`, shared with the
-    scorer) marked and counted at C level, so a file without the warning costs a few set operations and one pass;
+    scorer) marked and counted at C level, so a file without the warning costs a few set operations and one pass
+    (none when the first candidates joined are too short to hold that many of several characters, :func:`_few_long`);
     the items are walked only when some gap is not a candidate sequence (:func:`_tally_items`)."""
     if getattr(task, "gap_unit", None) != "character":
         return
@@ -909,6 +928,8 @@ def check_gap_units(pred, log, task, where):
     long = None
     if flat is not None:
         firsts = first_candidates(pred if known is not None else None, flat)
+        if _few_long(firsts, known, len(flat)):
+            return
         try:   # the strings of several characters among the distinct candidates (or first candidates)
             long = frozenset(c for c in (set(firsts) if known is None else known) if _long_first((c,)) is not None)
         except TypeError:   # an unhashable first candidate (a list): the walk decides

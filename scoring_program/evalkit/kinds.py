@@ -213,7 +213,6 @@ _ONLY_LIST = frozenset((list,))
 _ONLY_DICT = frozenset((dict,))
 _ONLY_TWO = frozenset((2,))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
-_CANDS_AND_LINE = itemgetter("masked_tokens", "masked")
 _NOT_NONE = partial(is_not, None)
 
 
@@ -950,18 +949,36 @@ def gold_columns(ref_golds):
     return scored, list(map(len, golds)), list(chain.from_iterable(golds))
 
 
-class GoldColumns(list):
-    """A parsed reference (one item per sentence, as the kind's parse returns it) that also holds, in ``golds``,
-    each sentence's gold sequence and, in ``columns``, their :func:`gold_columns`: computed by the parse while it
-    reads the golds, read by the scorer instead of walking the sentences again."""
+class GoldColumns(Sequence):
+    """A fill-mask reference parsed in columns: the sequence of its sentences ``(masked line, golds)`` (as the kind's
+    walk returns them), made from the columns on first use, and what its parse computed while it read the golds:
+    ``golds``, each sentence's gold sequence; ``columns``, their :func:`gold_columns` (read by the scorer instead of
+    walking the sentences again); ``lines``, each sentence's masked line; ``given``, which sentences have a gold
+    list (booleans, None when every one has); ``sizes``, the length of each such list (read by
+    ``FillMaskKind._fast_parse``). A file scored on its fast paths never has its sentence pairs made. Every gold of a
+    scored sentence is a string (its parse checked them all): no ``null`` gold to look for (``golds_checked``, read
+    by :func:`evalkit.scoring.load_reference`). A parsed reference is never changed."""
 
-    def __init__(self, sentences, golds, columns, lines=None, given=None, sizes=None):
-        list.__init__(self, sentences)
-        self.golds = golds
-        self.columns = columns
-        # A fill-mask reference's masked lines (per sentence), which sentences have a gold list (booleans, None when
-        # every one has), and the length of each such list, when its parse has them (FillMaskKind._fast_parse).
-        self.lines, self.given, self.sizes = lines, given, sizes
+    golds_checked = True
+
+    def __init__(self, lines, golds, columns, given=None, sizes=None):
+        self.lines, self.golds, self.columns, self.given, self.sizes = lines, golds, columns, given, sizes
+        self._sentences = None
+
+    def __len__(self):
+        return len(self.golds)
+
+    def __getitem__(self, index):
+        return self.sentences()[index]
+
+    def __iter__(self):
+        return iter(self.sentences())
+
+    def sentences(self):
+        """The parsed sentences, ``[(masked line, golds), ...]``, made once."""
+        if self._sentences is None:
+            self._sentences = list(paired(self.lines, self.golds))
+        return self._sentences
 
 
 def _topk_whole_file(ref_golds, pred, sentences, columns=None):
@@ -976,42 +993,53 @@ def _topk_whole_file(ref_golds, pred, sentences, columns=None):
     1 (``first != gold``, as :func:`metrics.topk_accuracies` tests ``cands[0] == g``) are marked in bytes (1:
     missed), and those alone are asked whether their gold is among their candidates (``g in cands``: an item right
     at rank 1 always is); each sentence counts its misses on its slice of the marks (``bytes.count``), and its
-    rescued misses on its slice of those. A sentence's share is its hits divided by its item count as that function
+    rescued misses on its slice of those (when no miss is rescued, each sentence's acc@3 is its acc@1). A ``pred``
+    that its parse accepted against these very ``columns`` (an :class:`Accepted` whose ``columns`` attribute is
+    them, :meth:`FillMaskKind._fast_parse`) is taken as it is: every scored sentence has one candidate list per
+    gold, and its items end to end are those of the scored sentences. A sentence's share is its hits divided by its item count as that function
     divides them (integers exactly represented as floats: the same correctly rounded quotient), so the per-sentence
     lists, and their sums in file order, are the same numbers."""
     if len(ref_golds) != len(pred):
         return None
     scored, lens, flat_golds = columns or gold_columns(ref_golds)
-    cands = pred if scored is None else list(compress(pred, scored))
     items = len(flat_golds)
-    zeroed = cands.count(None)
-    made = None
-    if zeroed:   # sentences scored 0 for their format: their golds aside
-        made = list(map(_NOT_NONE, cands))
-        cands, lens = list(compress(cands, made)), list(compress(lens, made))
-        flat_golds = list(chain.from_iterable(compress(
-            ref_golds if scored is None else compress(ref_golds, scored), made)))
-    try:
-        if list(map(len, cands)) != lens:
+    zeroed, made = 0, None
+    if columns is not None and getattr(pred, "columns", None) is columns and type(pred) is Accepted:
+        # accepted by its parse against these very columns (FillMaskKind._fast_parse): every scored sentence has one
+        # candidate list per gold, and its items end to end are those of the scored sentences
+        flat, owned, scored_count = pred.flat, True, len(lens)
+    else:
+        cands = pred if scored is None else list(compress(pred, scored))
+        zeroed = cands.count(None)
+        if zeroed:   # sentences scored 0 for their format: their golds aside
+            made = list(map(_NOT_NONE, cands))
+            cands, lens = list(compress(cands, made)), list(compress(lens, made))
+            flat_golds = list(chain.from_iterable(compress(
+                ref_golds if scored is None else compress(ref_golds, scored), made)))
+        try:
+            if list(map(len, cands)) != lens:
+                return None
+        except TypeError:   # a sentence that is not a list
             return None
-    except TypeError:   # a sentence that is not a list
-        return None
-    flat = labels.candidate_items(pred)
-    owned = type(pred) is Accepted
-    if flat is None or len(flat) != len(flat_golds):   # pred's items are not those of the scored sentences alone
-        flat, owned = list(chain.from_iterable(cands)), False
-    if not owned and set(map(type, flat)) - _SEQ_TYPES:
-        return None
+        flat = labels.candidate_items(pred)
+        owned = type(pred) is Accepted
+        if flat is None or len(flat) != len(flat_golds):   # pred's items are not those of the scored sentences alone
+            flat, owned = list(chain.from_iterable(cands)), False
+        if not owned and set(map(type, flat)) - _SEQ_TYPES:
+            return None
+        scored_count = len(cands)
     firsts = labels.first_candidates(pred if owned else None, flat)
     if firsts == flat_golds:   # every item right at rank 1 (and so within the candidates)
         hits1 = hits3 = len(flat_golds)
-        acc1 = [1.0] * len(cands) if made is None else list(map(float, made))
+        acc1 = [1.0] * scored_count if made is None else list(map(float, made))
         acc3 = list(acc1)
     else:
         missed = bytes(map(ne, firsts, flat_golds))
         missed_golds, missed_cands = list(compress(flat_golds, missed)), list(compress(flat, missed))
         text = pred.text if owned else None   # every distinct candidate joined, when a check has done it
-        if text is not None and _text_nfc(text[1]):   # then the missed golds alone may be outside NFC
+        # checked in NFC as a whole when it holds about as few strings as the missed items (else those items' own)
+        if text is not None and len(text[0]) <= 3 * len(missed_golds) and _text_nfc(text[1]):
+            # then the missed golds alone may be outside NFC
             if not _all_nfc(missed_golds):
                 return None
         else:
@@ -1021,13 +1049,17 @@ def _topk_whole_file(ref_golds, pred, sentences, columns=None):
                 return None
         rescued = bytes(map(contains, missed_cands, missed_golds))
         ends = list(accumulate(lens))
-        misses = list(map(missed.count, repeat(1), chain((0,), ends), ends))
-        hits = list(map(sub, lens, misses))
-        ends = list(accumulate(misses))
-        acc1 = list(map(truediv, hits, lens))
-        acc3 = list(map(truediv, map(add, hits, map(rescued.count, repeat(1), chain((0,), ends), ends)), lens))
         hits1 = len(flat_golds) - len(missed_golds)
         hits3 = hits1 + rescued.count(1)
+        if hits3 == hits1:   # no miss rescued at rank 2 or 3: each sentence's acc@3 is its acc@1 (one pass)
+            acc1 = list(map(truediv, map(sub, lens, map(missed.count, repeat(1), chain((0,), ends), ends)), lens))
+            acc3 = list(acc1)
+        else:
+            misses = list(map(missed.count, repeat(1), chain((0,), ends), ends))
+            hits = list(map(sub, lens, misses))
+            acc1 = list(map(truediv, hits, lens))
+            ends = list(accumulate(misses))
+            acc3 = list(map(truediv, map(add, hits, map(rescued.count, repeat(1), chain((0,), ends), ends)), lens))
         if made is not None:   # the sentences scored 0 for their format, in their places
             got1, got3 = iter(acc1), iter(acc3)
             acc1 = [next(got1) if m else 0.0 for m in made]
@@ -1429,9 +1461,11 @@ class FillMaskKind(Kind):
         """Parsed sentences ``(masked line, golds)``; golds ``None`` for an excluded sentence."""
         check_sentence_list(value, name)
         try:   # C-level passes; a TypeError (a sentence that is not an object, golds that are not a list) is the
-            # walk's to locate: dict.get and list.__len__ accept only their own type
+            # walk's to locate: dict.get and list.__len__ accept only their own type. The lines are read while the
+            # sentence objects are at hand (a later pass comes back to them at a higher cost)
             golds = list(map(dict.get, value, repeat("masked_tokens")))
-            given = list(map(_NOT_NONE, golds))
+            lines = list(map(dict.get, value, repeat("masked")))
+            given = list(map(is_not, golds, repeat(None)))   # (a partial costs a call more)
             present = golds if False not in given else list(compress(golds, given))
             sizes = list(map(list.__len__, present))
         except TypeError:
@@ -1440,10 +1474,9 @@ class FillMaskKind(Kind):
             flat = list(chain.from_iterable(present))
             if not set(map(type, flat)) - _ONLY_STR:   # plain gold strings: the scorer's columns at once
                 scored = list(map(truth, golds))
-                lines = list(map(dict.get, value, repeat("masked")))
-                return GoldColumns(zip(lines, golds), golds,
+                return GoldColumns(lines, golds,
                                    (None if False not in scored else scored, list(filter(None, sizes)), flat),
-                                   lines, None if False not in given else given, sizes)
+                                   None if False not in given else given, sizes)
         ref = []
         for si, sent in enumerate(value):
             if type(sent) is not dict:
@@ -1477,7 +1510,9 @@ class FillMaskKind(Kind):
     def _fast_parse(self, value, ref, task):
         """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`), in C-level
         passes: every sentence an object whose ``"masked"`` (when given) is the reference's and, where the
-        reference scores the sentence, whose ``"masked_tokens"`` is a list of one candidate list per gap."""
+        reference scores the sentence, whose ``"masked_tokens"`` is a list of one candidate list per gap. The
+        :class:`Accepted` it returns against a :class:`GoldColumns` carries the reference's ``columns`` (the
+        attribute): :func:`_topk_whole_file` then reads its items as they are, with no check of its shape again."""
         lines, given, sizes = getattr(ref, "lines", None), getattr(ref, "given", None), getattr(ref, "sizes", None)
         if sizes is None:   # a reference that is not a GoldColumns (a test phase's part): its columns now
             lines, golds = list(map(_FIRST, ref)), list(map(_SECOND, ref))
@@ -1485,28 +1520,23 @@ class FillMaskKind(Kind):
             sizes = list(map(len, compress(golds, given)))
             if False not in given:
                 given = None
-        try:   # C-level passes; dict.get and list.__len__ raise TypeError for any other type than their own
-            pairs = list(map(_CANDS_AND_LINE, value))
-        except KeyError:   # a sentence without "masked" (the reference's line then stands for it)
-            pairs = None
-        except TypeError:   # a sentence that is not an object
-            return None
-        try:
-            if pairs is None:
-                cands = list(map(dict.get, value, repeat("masked_tokens")))
-                if list(map(dict.get, value, repeat("masked"), lines)) != lines:
-                    return None
-            else:
-                cands, got = map(list, zip(*pairs)) if pairs else ([], [])
-                if got != lines:
-                    return None
+        try:   # C-level passes; dict.get and list.__len__ raise TypeError for any other type than their own. A
+            # sentence without "masked" has the reference's line in its place (as the walk reads it); the lines are
+            # compared without a list of them (``all`` stops at the first that differs)
+            cands = list(map(dict.get, value, repeat("masked_tokens")))
+            if not all(map(eq, map(dict.get, value, repeat("masked"), lines), lines)):
+                return None
             kept = cands if given is None else list(compress(cands, given))
             if list(map(list.__len__, kept)) != sizes:
                 return None
-        except TypeError:   # candidates that are not a list
+        except TypeError:   # a sentence that is not an object, candidates that are not a list
             return None
-        return _accepted_candidates(cands if given is None else list(map(getitem, zip(repeat(None), cands), given)),
-                                    list(chain.from_iterable(kept)), task.max_candidates)
+        accepted = _accepted_candidates(cands if given is None else list(map(getitem, zip(repeat(None), cands),
+                                                                                  given)),
+                                        list(chain.from_iterable(kept)), task.max_candidates)
+        if accepted is not None and type(ref) is GoldColumns:   # its shape checked against these columns
+            accepted.columns = ref.columns
+        return accepted
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         masked, golds = ref_sent
