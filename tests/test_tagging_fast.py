@@ -262,10 +262,12 @@ def test_the_reference_splits_the_same_whatever_was_read_first(first):
 
 
 def test_a_kind_that_reads_the_sentences_has_its_reference_split_at_once():
-    candidates = kinds.KINDS["candidates"]
-    assert not candidates.lazy_reference and KIND.lazy_reference
-    ref = candidates.parse_reference([[["a", "x"], ["b", "y"]]], "reference", TASK)
+    class Eager(kinds.CandidatesKind):   # (both pair kinds of the kit read only the golds: lazy)
+        lazy_reference = False
+    assert kinds.KINDS["candidates"].lazy_reference and KIND.lazy_reference
+    ref = Eager().parse_reference([[["a", "x"], ["b", "y"]]], "reference", TASK)
     assert "sentences" in ref._known and list(ref) == [(["a", "b"], ["x", "y"])]
+    assert ref.flat_golds() == ["x", "y"] and ref.golds() == [["x", "y"]]
 
 
 def test_a_file_equal_to_a_reference_with_tags_outside_the_set_gets_the_same_warning():

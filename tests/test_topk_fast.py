@@ -60,6 +60,9 @@ CASES = [
     ([["a", "b"], [None]], [[(None, "a"), ("b", None)], [(None,)]]),
     # lists and tuples mixed, a miss everywhere
     ([["q", "r", "s"]], [[["x", "y", "z"], ("y",), ["q", "r", "s"]]]),
+    # misses, none of them rescued at rank 2 or 3 (acc@3 is acc@1), and the same with one rescued
+    ([["a", "b"], ["c"], ["d"]], [[("x", "y"), ("b",)], [("z", "q")], [("d",)]]),
+    ([["a", "b"], ["c"], ["d"]], [[("x", "y"), ("b",)], [("z", "c")], [("d",)]]),
     # no sentence scored at all
     ([[], None], [[], None]),
     ([], []),
@@ -173,6 +176,60 @@ def test_fill_mask_kind_scores_both_parses_as_the_metric_does():
     entry = score_both_parses("fill_mask", ref, flawless, messy)
     # the messy file: NFD candidate matched in NFC, the five candidates cut to three, the wrong count scored 0
     assert entry.per_sentence == {"acc1": [0.5, 1.0, 0.0], "acc3": [0.5, 1.0, 0.0]}
+
+
+def random_fill_mask(rng):
+    """A random fill-mask reference (gaps, no gap, excluded sentences, lines given or not) and a flawless prediction
+    for it (candidate lists of every length up to three, empty ones, hits at every rank, no hit, "masked" left out)."""
+    pool = ["a", "b", "\u00e9", "cd", " ", ""]
+    ref, pred = [], []
+    for si in range(rng.randrange(0, 10)):
+        golds = None if rng.random() < 0.1 else [rng.choice(pool[:4]) for _ in range(rng.randrange(0, 4))]
+        ref.append({"masked": "line %d" % si, "masked_tokens": golds})
+        cands = [[rng.choice(pool) for _ in range(rng.randrange(0, 4))] for _ in golds or ()]
+        sent = {"masked_tokens": cands} if rng.random() < 0.1 else {"masked": "line %d" % si, "masked_tokens": cands}
+        pred.append(sent)
+    return ref, pred
+
+
+def test_fill_mask_parse_and_scorer_on_random_files():
+    """The reference's columns (GoldColumns, a lazy sequence of the walk's sentences), the prediction accepted
+    against them (read as it is by the scorer) and the whole-file scorer give what the walk and the metric give."""
+    kind, task = kinds.KINDS["fill_mask"], task_of("fill_mask")
+    rng = random.Random(2024)
+    taken = 0
+    for _ in range(1500):
+        ref_value, value = random_fill_mask(rng)
+        ref = kind.parse_reference(ref_value, "ref", task)
+        assert type(ref) is kinds.GoldColumns and ref.golds_checked
+        walked = [(sent.get("masked"), kind._golds(sent, "ref", si)) for si, sent in enumerate(ref_value)]
+        assert len(ref) == len(walked) and list(ref) == walked and ref[-1:] == walked[-1:]
+        assert [ref[i] for i in range(len(ref))] == walked
+        pred = kind.parse_prediction(value, ref, MessageLog("f.json"), task)
+        assert isinstance(pred, kinds.Accepted) and pred.columns is ref.columns
+        golds = [g for _, g in walked]
+        entry = kind.score(ref, pred, task)
+        assert_same_entry(entry, sentence_path(golds, list(pred)))
+        assert_same_entry(entry, kind.score(walked, list(pred), task))   # no columns: the checks of shape again
+        taken += entry.scored_sentences > 0
+    assert taken > 500
+
+
+def test_few_long_bounds_the_count_of_long_first_candidates():
+    """``_few_long`` says "fewer than the share" only when fewer first candidates than that share are of several
+    characters (as ``_long_first`` counts them), whether the distinct candidates are known or not."""
+    rng = random.Random(5)
+    pool = ["a", "", "ab", "e\u0301", "xyz", " ", "  "]
+    said = 0
+    for _ in range(3000):
+        firsts = [rng.choice(pool) for _ in range(rng.randrange(0, 9))]
+        long = sum(inventory._long_first((c,)) is not None for c in firsts)
+        for distinct in (None, set(firsts)):
+            if inventory._few_long(firsts, distinct, len(firsts)):
+                said += 1
+                assert long < inventory.UNIT_SHARE * len(firsts)
+    assert said > 1000
+    assert not inventory._few_long(["a", inventory.NO_CANDIDATE], None, 2)   # not strings: unsure
 
 
 def test_candidates_kind_scores_both_parses_as_the_metric_does():

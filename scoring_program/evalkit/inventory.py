@@ -619,13 +619,32 @@ def _may_be_spaced(joined_text):
 _MAY_BE_JOINED = re.compile(r"(?<![^\x00])[^\x00]*[|\[\s][^\x00]*")
 
 
+#: One character that :func:`_joined` looks for (``|``, ``[``, whitespace as ``str.split`` means it).
+_JOINED_MARK = re.compile(r"[|\[\s]")
+#: :func:`_may_be_joined` finds at most this many strings one by one, then all of them with :data:`_MAY_BE_JOINED`.
+MAX_MARKED = 64
+
+
 def _may_be_joined(strings, joined_text):
     """The strings of ``strings`` (``joined_text``: them joined by NUL) that :func:`_joined` may accept: those
-    holding ``|``, ``[`` or whitespace, found by one regular-expression pass (all of them when a string holds a
-    NUL itself)."""
+    holding ``|``, ``[`` or whitespace, in order (all of them when a string holds a NUL itself). The marks are found
+    by one scan for the character class, each string holding one cut out at its NULs; past :data:`MAX_MARKED` such
+    strings, one pass of :data:`_MAY_BE_JOINED` finds them all (the same strings: it matches each whole string that
+    holds a mark)."""
     if joined_text.count("\x00") != max(len(strings) - 1, 0):
         return strings
-    return _MAY_BE_JOINED.findall(joined_text)
+    found, end = [], -1
+    find, rfind = joined_text.find, joined_text.rfind
+    for mark in _JOINED_MARK.finditer(joined_text):
+        at = mark.start()
+        if at < end:   # (a string already found)
+            continue
+        if len(found) == MAX_MARKED:
+            return _MAY_BE_JOINED.findall(joined_text)
+        end = find("\x00", at)
+        end = len(joined_text) if end < 0 else end
+        found.append(joined_text[rfind("\x00", 0, at) + 1:end])
+    return found
 
 
 def _tally_items(pred, pick):
@@ -871,6 +890,24 @@ def _long_first(cands):
         and _units(cands[0].strip() or cands[0]) > 1 else None
 
 
+def _few_long(firsts, distinct, items):
+    """Whether fewer than :data:`UNIT_SHARE` of ``items`` gaps can have a first candidate of several characters,
+    bounded from the first candidates ``firsts`` (strings; else False: unsure) joined, in C-level passes: each first
+    candidate of several characters adds at least one character beyond one per gap, each empty one takes one away
+    (counted only when ``""`` is among the ``distinct`` candidates, or these are not known), so such candidates
+    number at most ``len(joined) - len(firsts) + empty``.
+
+    >>> _few_long(["a", "b", "cd"], None, 3), _few_long(["ab", "", "cd"], {"ab", "", "cd"}, 3)
+    (True, False)
+    """
+    try:
+        length = len("".join(firsts))
+    except TypeError:   # a first candidate that is not a string (NO_CANDIDATE: an empty list)
+        return False
+    empty = firsts.count("") if distinct is None or "" in distinct else 0
+    return length - len(firsts) + empty < UNIT_SHARE * items
+
+
 def check_gap_units(pred, log, task, where):
     """One warning when the task's gaps hide one character each (``task.gap_unit == "character"``, a declared fact)
     and at least :data:`UNIT_SHARE` of the gaps of ``pred`` (per sentence one candidate sequence per gap, None for a
@@ -879,7 +916,8 @@ def check_gap_units(pred, log, task, where):
 
     The strings of several characters are found among the distinct candidates (those of the file the kind accepted
     as it is, else the distinct first candidates), the first candidates (:func:`first_candidates`, shared with the
-    scorer) marked and counted at C level, so a file without the warning costs a few set operations and one pass;
+    scorer) marked and counted at C level, so a file without the warning costs a few set operations and one pass
+    (none when the first candidates joined are too short to hold that many of several characters, :func:`_few_long`);
     the items are walked only when some gap is not a candidate sequence (:func:`_tally_items`)."""
     if getattr(task, "gap_unit", None) != "character":
         return
@@ -890,6 +928,8 @@ def check_gap_units(pred, log, task, where):
     long = None
     if flat is not None:
         firsts = first_candidates(pred if known is not None else None, flat)
+        if _few_long(firsts, known, len(flat)):
+            return
         try:   # the strings of several characters among the distinct candidates (or first candidates)
             long = frozenset(c for c in (set(firsts) if known is None else known) if _long_first((c,)) is not None)
         except TypeError:   # an unhashable first candidate (a list): the walk decides

@@ -26,7 +26,7 @@ scores what those passes leave.
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from itertools import accumulate, chain, compress, islice, repeat
+from itertools import accumulate, chain, compress, islice, repeat, zip_longest
 from functools import partial
 from operator import add, contains, eq, getitem, is_not, itemgetter, ne, not_, sub, truediv, truth
 
@@ -213,7 +213,6 @@ _ONLY_LIST = frozenset((list,))
 _ONLY_DICT = frozenset((dict,))
 _ONLY_TWO = frozenset((2,))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
-_CANDS_AND_LINE = itemgetter("masked_tokens", "masked")
 _NOT_NONE = partial(is_not, None)
 
 
@@ -227,30 +226,40 @@ def _flawless_candidate_lists(lists, max_candidates):
 
 
 def _distinct_candidates(lists, max_candidates):
-    """The set of the distinct candidates of ``lists`` when every item is a list of at most ``max_candidates``
-    strings (the whole-file form of :func:`_flawless_candidate_lists`: the types are those of the distinct
-    candidates), else None."""
-    try:   # list.__len__ accepts lists alone (TypeError otherwise): the type and the length in one C-level pass
-        if lists and max(map(list.__len__, lists)) > max_candidates:
+    """``(distinct, text, firsts)`` of ``lists`` when every item is a list of at most ``max_candidates`` strings (the
+    whole-file form of :func:`_flawless_candidate_lists`), else None: the set of the distinct candidates,
+    :func:`evalkit.inventory.candidate_text` of it and :func:`evalkit.inventory.first_candidates` of ``lists``.
+
+    C-level passes, each check made by a pass that is needed anyway: the lengths by ``len`` (an item without one
+    refused), the candidates' types by their join (``str.join`` refuses anything but a string; the set refuses a
+    list or an object), the items' type by ``list.__getitem__`` when the first candidates are read (it refuses
+    anything but a list: a string or an object, whose characters or keys the set would have taken)."""
+    try:
+        if lists and max(map(len, lists)) > max_candidates:
             return None
         distinct = set(chain.from_iterable(lists))
-    except TypeError:   # an item that is not a list, an unhashable candidate (a list, an object): not a string
-        return None
-    return None if set(map(type, distinct)) - _ONLY_STR else distinct
+        text = (distinct, "\x00".join(distinct)) if distinct else ([], "")   # (as candidate_text gives them)
+        firsts = list(map(list.__getitem__, lists, repeat(0)))
+    except TypeError:   # an item that is not a list, an unhashable candidate (a list, an object), a candidate that
+        return None     # is not a string
+    except IndexError:   # an empty candidate list: each item's type checked apart
+        if set(map(type, lists)) - _ONLY_LIST:
+            return None
+        firsts = labels.first_candidates(None, lists)
+    return distinct, text, firsts
 
 
 def _accepted_candidates(sentences, flat, max_candidates):
     """An :class:`Accepted` of ``sentences`` (per sentence its candidate lists, None for a sentence not scored) whose
     items ``flat`` (end to end) are all lists of at most ``max_candidates`` strings, else None: its distinct
-    candidates (:func:`_distinct_candidates`), its first candidates (``firsts``) and its distinct candidates joined
-    (``text``), read while the parse has the lists and strings at hand: a later pass over them costs several times
-    more once the file's other objects have been read in between."""
-    distinct = _distinct_candidates(flat, max_candidates)
-    if distinct is None:
+    candidates, their text and its first candidates (:func:`_distinct_candidates`), read while the parse has the
+    lists and strings at hand: a later pass over them costs several times more once the file's other objects have
+    been read in between."""
+    known = _distinct_candidates(flat, max_candidates)
+    if known is None:
         return None
-    accepted = Accepted(sentences, distinct, flat)
-    labels.first_candidates(accepted, flat)
-    accepted.text = labels.candidate_text(distinct)   # joined while the distinct strings are at hand too
+    accepted = Accepted(sentences, known[0], flat)
+    accepted.text, accepted.firsts = known[1], known[2]
     return accepted
 
 
@@ -416,13 +425,16 @@ class PairReference(Sequence):
     """A pair file's parsed reference: the sequence of its sentences ``(forms, golds)``, made from the JSON
     sentences (``raw``, lists of two-item lists, checked) on first use, and what the whole-file fast paths read
     instead, each made once when first asked for: the golds of each sentence (the lists the sentences hold), all
-    the golds in order, their counts and distinct values, the sentence lengths, all the forms in order. A file
-    scored on its fast paths never has its sentences split (a kind whose scoring reads them has them split at once:
+    the golds in order, their counts and distinct values, the sentence lengths, all the forms in order (the forms
+    and the golds in order read together from the tokens end to end, ``tokens``, which the parse's check made). A
+    file scored on its fast paths never has its sentences split, and the golds of each sentence are cut from the
+    golds in order only when read (a kind whose scoring reads the sentences has them split at once:
     :attr:`PairKind.lazy_reference`). A parsed reference is never changed."""
 
-    def __init__(self, raw):
+    def __init__(self, raw, tokens=None):
         self.raw = raw
         self._known = {}
+        self._tokens = tokens   # every token of ``raw`` end to end, when the parse has them (else made on first use)
 
     def __len__(self):
         return len(self.raw)
@@ -454,9 +466,18 @@ class PairReference(Sequence):
             map, repeat(_FIRST), self.raw))
         return list(paired(list(forms), known["golds"]))
 
+    def tokens(self):
+        """Every token (``[form, gold]``) of the file, in order."""
+        if self._tokens is None:
+            self._tokens = list(chain.from_iterable(self.raw))
+        return self._tokens
+
     def golds(self):
-        """The gold values of each sentence (the lists the parsed sentences hold)."""
+        """The gold values of each sentence (the lists the parsed sentences hold): the golds end to end cut into
+        sentences when those are known (C-level), else read sentence by sentence."""
         known = self._known
+        if "golds" not in known and "sentences" not in known and "flat_golds" in known:
+            known["golds"] = _cut(known["flat_golds"], self.lengths())
         return self._once("golds", lambda: list(map(_SECOND, known["sentences"])) if "sentences" in known
                           else [list(map(_SECOND, sent)) for sent in self.raw])
 
@@ -468,11 +489,31 @@ class PairReference(Sequence):
         """Every form of the file, in order."""
         known = self._known
         return self._once("flat_forms", lambda: list(chain.from_iterable(map(_FIRST, known["sentences"])))
-                          if "sentences" in known else list(map(_FIRST, chain.from_iterable(self.raw))))
+                          if "sentences" in known else self._columns()[0])
 
     def flat_golds(self):
-        """Every gold value of the file, in order."""
-        return self._once("flat_golds", lambda: list(chain.from_iterable(self.golds())))
+        """Every gold value of the file, in order (read from the tokens when the golds of each sentence are not
+        known yet: those are then cut from them)."""
+        known = self._known
+        return self._once("flat_golds", lambda: list(chain.from_iterable(known["golds"])) if "golds" in known
+                          else self._columns()[1])
+
+    def _columns(self):
+        """``(forms, golds)``, every form and every gold of the file in order, read from the tokens in one C-level
+        pass (``zip(*tokens)``: each token a checked two-item list) and kept: both are asked for by every kind."""
+        known = self._known
+        if "columns" not in known:
+            tokens = self.tokens()
+            forms, golds = zip(*tokens) if tokens else ((), ())
+            known["columns"] = (known.get("flat_forms") or list(forms), known.get("flat_golds") or list(golds))
+        return known["columns"]
+
+    def gold_columns(self):
+        """:func:`gold_columns` of :meth:`golds`, from the golds end to end and the sentence lengths (C-level)."""
+        lengths = self.lengths()
+        if 0 not in lengths:
+            return None, lengths, self.flat_golds()
+        return list(map(truth, lengths)), list(filter(None, lengths)), self.flat_golds()
 
     def gold_counts(self):
         """``{gold value: occurrences}`` over the whole file (a Counter)."""
@@ -560,12 +601,13 @@ class PairKind(Kind):
         (split on first use); any other goes sentence by sentence, which says where the first bad token is."""
         check_sentence_list(value, name)
         if not set(map(type, value)) - _ONLY_LIST:
+            tokens = list(chain.from_iterable(value))
             try:
-                lengths = set(map(list.__len__, chain.from_iterable(value)))
+                lengths = set(map(list.__len__, tokens))
             except TypeError:   # a token that is not a list
                 lengths = _ONLY_TWO | {None}
             if not lengths - _ONLY_TWO:
-                ref = PairReference(value)
+                ref = PairReference(value, tokens)
                 if not self.lazy_reference:
                     ref.sentences()
                 return ref
@@ -598,21 +640,19 @@ class PairKind(Kind):
 
         Whole-file checks with C-level passes: every sentence a list of the reference's length,
         every token a two-item list (``list.__len__``: a list, and its length, in one pass), every form
-        equal to the reference's, every value acceptable (:meth:`_accepted`). Anything else goes through
+        equal to the reference's (the forms and values read together by ``zip(*tokens)``), every value acceptable
+        (:meth:`_accepted`). Anything else goes through
         the sentence-by-sentence path, which gives the same result and says what is wrong where.
         """
-        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != _lengths(ref):
+        lengths = _lengths(ref)
+        tokens = _pair_tokens(value, lengths)
+        if tokens is None:
             return None
-        tokens = list(chain.from_iterable(value))
-        try:
-            if set(map(list.__len__, tokens)) - _ONLY_TWO:
-                return None
-        except TypeError:   # a token that is not a list
+        forms, flat = zip(*tokens) if tokens else ((), ())   # (both in one C-level pass, no call per token)
+        if list(forms) != _flat_forms(ref):
             return None
-        if list(map(_FIRST, tokens)) != _flat_forms(ref):
-            return None
-        flat = list(map(_SECOND, tokens))
-        accepted = self._accepted(_cut(flat, _lengths(ref)), flat, task)
+        flat = list(flat)
+        accepted = self._accepted(_cut(flat, lengths), flat, task)
         if accepted is not None:
             accepted.flat = flat
         return accepted
@@ -922,18 +962,36 @@ def gold_columns(ref_golds):
     return scored, list(map(len, golds)), list(chain.from_iterable(golds))
 
 
-class GoldColumns(list):
-    """A parsed reference (one item per sentence, as the kind's parse returns it) that also holds, in ``golds``,
-    each sentence's gold sequence and, in ``columns``, their :func:`gold_columns`: computed by the parse while it
-    reads the golds, read by the scorer instead of walking the sentences again."""
+class GoldColumns(Sequence):
+    """A fill-mask reference parsed in columns: the sequence of its sentences ``(masked line, golds)`` (as the kind's
+    walk returns them), made from the columns on first use, and what its parse computed while it read the golds:
+    ``golds``, each sentence's gold sequence; ``columns``, their :func:`gold_columns` (read by the scorer instead of
+    walking the sentences again); ``lines``, each sentence's masked line; ``given``, which sentences have a gold
+    list (booleans, None when every one has); ``sizes``, the length of each such list (read by
+    ``FillMaskKind._fast_parse``). A file scored on its fast paths never has its sentence pairs made. Every gold of a
+    scored sentence is a string (its parse checked them all): no ``null`` gold to look for (``golds_checked``, read
+    by :func:`evalkit.scoring.load_reference`). A parsed reference is never changed."""
 
-    def __init__(self, sentences, golds, columns, lines=None, given=None, sizes=None):
-        list.__init__(self, sentences)
-        self.golds = golds
-        self.columns = columns
-        # A fill-mask reference's masked lines (per sentence), which sentences have a gold list (booleans, None when
-        # every one has), and the length of each such list, when its parse has them (FillMaskKind._fast_parse).
-        self.lines, self.given, self.sizes = lines, given, sizes
+    golds_checked = True
+
+    def __init__(self, lines, golds, columns, given=None, sizes=None):
+        self.lines, self.golds, self.columns, self.given, self.sizes = lines, golds, columns, given, sizes
+        self._sentences = None
+
+    def __len__(self):
+        return len(self.golds)
+
+    def __getitem__(self, index):
+        return self.sentences()[index]
+
+    def __iter__(self):
+        return iter(self.sentences())
+
+    def sentences(self):
+        """The parsed sentences, ``[(masked line, golds), ...]``, made once."""
+        if self._sentences is None:
+            self._sentences = list(paired(self.lines, self.golds))
+        return self._sentences
 
 
 def _topk_whole_file(ref_golds, pred, sentences, columns=None):
@@ -948,42 +1006,53 @@ def _topk_whole_file(ref_golds, pred, sentences, columns=None):
     1 (``first != gold``, as :func:`metrics.topk_accuracies` tests ``cands[0] == g``) are marked in bytes (1:
     missed), and those alone are asked whether their gold is among their candidates (``g in cands``: an item right
     at rank 1 always is); each sentence counts its misses on its slice of the marks (``bytes.count``), and its
-    rescued misses on its slice of those. A sentence's share is its hits divided by its item count as that function
+    rescued misses on its slice of those (when no miss is rescued, each sentence's acc@3 is its acc@1). A ``pred``
+    that its parse accepted against these very ``columns`` (an :class:`Accepted` whose ``columns`` attribute is
+    them, :meth:`FillMaskKind._fast_parse`) is taken as it is: every scored sentence has one candidate list per
+    gold, and its items end to end are those of the scored sentences. A sentence's share is its hits divided by its item count as that function
     divides them (integers exactly represented as floats: the same correctly rounded quotient), so the per-sentence
     lists, and their sums in file order, are the same numbers."""
     if len(ref_golds) != len(pred):
         return None
     scored, lens, flat_golds = columns or gold_columns(ref_golds)
-    cands = pred if scored is None else list(compress(pred, scored))
     items = len(flat_golds)
-    zeroed = cands.count(None)
-    made = None
-    if zeroed:   # sentences scored 0 for their format: their golds aside
-        made = list(map(_NOT_NONE, cands))
-        cands, lens = list(compress(cands, made)), list(compress(lens, made))
-        flat_golds = list(chain.from_iterable(compress(
-            ref_golds if scored is None else compress(ref_golds, scored), made)))
-    try:
-        if list(map(len, cands)) != lens:
+    zeroed, made = 0, None
+    if columns is not None and getattr(pred, "columns", None) is columns and type(pred) is Accepted:
+        # accepted by its parse against these very columns (FillMaskKind._fast_parse): every scored sentence has one
+        # candidate list per gold, and its items end to end are those of the scored sentences
+        flat, owned, scored_count = pred.flat, True, len(lens)
+    else:
+        cands = pred if scored is None else list(compress(pred, scored))
+        zeroed = cands.count(None)
+        if zeroed:   # sentences scored 0 for their format: their golds aside
+            made = list(map(_NOT_NONE, cands))
+            cands, lens = list(compress(cands, made)), list(compress(lens, made))
+            flat_golds = list(chain.from_iterable(compress(
+                ref_golds if scored is None else compress(ref_golds, scored), made)))
+        try:
+            if list(map(len, cands)) != lens:
+                return None
+        except TypeError:   # a sentence that is not a list
             return None
-    except TypeError:   # a sentence that is not a list
-        return None
-    flat = labels.candidate_items(pred)
-    owned = type(pred) is Accepted
-    if flat is None or len(flat) != len(flat_golds):   # pred's items are not those of the scored sentences alone
-        flat, owned = list(chain.from_iterable(cands)), False
-    if not owned and set(map(type, flat)) - _SEQ_TYPES:
-        return None
+        flat = labels.candidate_items(pred)
+        owned = type(pred) is Accepted
+        if flat is None or len(flat) != len(flat_golds):   # pred's items are not those of the scored sentences alone
+            flat, owned = list(chain.from_iterable(cands)), False
+        if not owned and set(map(type, flat)) - _SEQ_TYPES:
+            return None
+        scored_count = len(cands)
     firsts = labels.first_candidates(pred if owned else None, flat)
     if firsts == flat_golds:   # every item right at rank 1 (and so within the candidates)
         hits1 = hits3 = len(flat_golds)
-        acc1 = [1.0] * len(cands) if made is None else list(map(float, made))
+        acc1 = [1.0] * scored_count if made is None else list(map(float, made))
         acc3 = list(acc1)
     else:
         missed = bytes(map(ne, firsts, flat_golds))
         missed_golds, missed_cands = list(compress(flat_golds, missed)), list(compress(flat, missed))
         text = pred.text if owned else None   # every distinct candidate joined, when a check has done it
-        if text is not None and _text_nfc(text[1]):   # then the missed golds alone may be outside NFC
+        # checked in NFC as a whole when it holds about as few strings as the missed items (else those items' own)
+        if text is not None and len(text[0]) <= 3 * len(missed_golds) and _text_nfc(text[1]):
+            # then the missed golds alone may be outside NFC
             if not _all_nfc(missed_golds):
                 return None
         else:
@@ -993,13 +1062,17 @@ def _topk_whole_file(ref_golds, pred, sentences, columns=None):
                 return None
         rescued = bytes(map(contains, missed_cands, missed_golds))
         ends = list(accumulate(lens))
-        misses = list(map(missed.count, repeat(1), chain((0,), ends), ends))
-        hits = list(map(sub, lens, misses))
-        ends = list(accumulate(misses))
-        acc1 = list(map(truediv, hits, lens))
-        acc3 = list(map(truediv, map(add, hits, map(rescued.count, repeat(1), chain((0,), ends), ends)), lens))
         hits1 = len(flat_golds) - len(missed_golds)
         hits3 = hits1 + rescued.count(1)
+        if hits3 == hits1:   # no miss rescued at rank 2 or 3: each sentence's acc@3 is its acc@1 (one pass)
+            acc1 = list(map(truediv, map(sub, lens, map(missed.count, repeat(1), chain((0,), ends), ends)), lens))
+            acc3 = list(acc1)
+        else:
+            misses = list(map(missed.count, repeat(1), chain((0,), ends), ends))
+            hits = list(map(sub, lens, misses))
+            acc1 = list(map(truediv, hits, lens))
+            ends = list(accumulate(misses))
+            acc3 = list(map(truediv, map(add, hits, map(rescued.count, repeat(1), chain((0,), ends), ends)), lens))
         if made is not None:   # the sentences scored 0 for their format, in their places
             got1, got3 = iter(acc1), iter(acc3)
             acc1 = [next(got1) if m else 0.0 for m in made]
@@ -1066,7 +1139,27 @@ def _score_candidates(ref, pred):
     :class:`GoldColumns`) and its parsed prediction."""
     if isinstance(ref, GoldColumns):
         return topk_entry(ref.golds, pred, len(ref), ref.columns)
+    if isinstance(ref, PairReference):   # its golds end to end, shared with the checks; cut into sentences if read
+        return topk_entry(_ReferenceGolds(ref), pred, len(ref), ref.gold_columns())
     return topk_entry(_golds(ref), pred, len(ref))
+
+
+class _ReferenceGolds(Sequence):
+    """The gold values of each sentence of a :class:`PairReference` (:meth:`PairReference.golds`), made only when
+    one is read: :func:`topk_entry` given the reference's :meth:`~PairReference.gold_columns` reads only their
+    count unless it scores sentence by sentence."""
+
+    def __init__(self, ref):
+        self.ref = ref
+
+    def __len__(self):
+        return len(self.ref)
+
+    def __getitem__(self, index):
+        return self.ref.golds()[index]
+
+    def __iter__(self):
+        return iter(self.ref.golds())
 
 
 class CandidatesKind(PairKind):
@@ -1080,6 +1173,27 @@ class CandidatesKind(PairKind):
                     "expected, several candidates joined into one string, the best candidate last")
     #: Ranked candidates, of which only the first ``task.max_candidates`` count (said when a file is refused).
     ranks_candidates = True
+    #: Its scoring reads only the golds (:meth:`PairReference.gold_columns`), its parse the forms end to end.
+    lazy_reference = True
+
+    def _fast_parse(self, value, ref, task):
+        """:meth:`PairKind._fast_parse` with the forms and values read together, and the tokens' shapes checked, by
+        one ``zip_longest(*tokens)``: it gives two columns exactly when the longest token has two items, and a token
+        of fewer items gets None for its value. Every value must be a list (:func:`_distinct_candidates`), so a
+        token that is not a pair is refused all the same: None, or a string (the second character of a string, the
+        second key of an object); anything else has no items at all."""
+        lengths = _lengths(ref)
+        if set(map(type, value)) - _ONLY_LIST or list(map(len, value)) != lengths:
+            return None
+        tokens = list(chain.from_iterable(value))
+        try:   # one C-level pass for both, no call per token: exactly two columns when the longest token has two
+            forms, flat = zip_longest(*tokens) if tokens else ((), ())
+        except (TypeError, ValueError):   # a token that is not a sequence, a token of more than two items
+            return None
+        if list(forms) != _flat_forms(ref):
+            return None
+        flat = list(flat)
+        return _accepted_candidates(_cut(flat, lengths), flat, task.max_candidates)
 
     def _accepted(self, values, flat, task):
         return _accepted_candidates(values, flat, task.max_candidates)
@@ -1371,9 +1485,11 @@ class FillMaskKind(Kind):
         """Parsed sentences ``(masked line, golds)``; golds ``None`` for an excluded sentence."""
         check_sentence_list(value, name)
         try:   # C-level passes; a TypeError (a sentence that is not an object, golds that are not a list) is the
-            # walk's to locate: dict.get and list.__len__ accept only their own type
+            # walk's to locate: dict.get and list.__len__ accept only their own type. The lines are read while the
+            # sentence objects are at hand (a later pass comes back to them at a higher cost)
             golds = list(map(dict.get, value, repeat("masked_tokens")))
-            given = list(map(_NOT_NONE, golds))
+            lines = list(map(dict.get, value, repeat("masked")))
+            given = list(map(is_not, golds, repeat(None)))   # (a partial costs a call more)
             present = golds if False not in given else list(compress(golds, given))
             sizes = list(map(list.__len__, present))
         except TypeError:
@@ -1382,10 +1498,9 @@ class FillMaskKind(Kind):
             flat = list(chain.from_iterable(present))
             if not set(map(type, flat)) - _ONLY_STR:   # plain gold strings: the scorer's columns at once
                 scored = list(map(truth, golds))
-                lines = list(map(dict.get, value, repeat("masked")))
-                return GoldColumns(zip(lines, golds), golds,
+                return GoldColumns(lines, golds,
                                    (None if False not in scored else scored, list(filter(None, sizes)), flat),
-                                   lines, None if False not in given else given, sizes)
+                                   None if False not in given else given, sizes)
         ref = []
         for si, sent in enumerate(value):
             if type(sent) is not dict:
@@ -1419,7 +1534,9 @@ class FillMaskKind(Kind):
     def _fast_parse(self, value, ref, task):
         """The parsed prediction when the whole file is flawless (see :meth:`PairKind._fast_parse`), in C-level
         passes: every sentence an object whose ``"masked"`` (when given) is the reference's and, where the
-        reference scores the sentence, whose ``"masked_tokens"`` is a list of one candidate list per gap."""
+        reference scores the sentence, whose ``"masked_tokens"`` is a list of one candidate list per gap. The
+        :class:`Accepted` it returns against a :class:`GoldColumns` carries the reference's ``columns`` (the
+        attribute): :func:`_topk_whole_file` then reads its items as they are, with no check of its shape again."""
         lines, given, sizes = getattr(ref, "lines", None), getattr(ref, "given", None), getattr(ref, "sizes", None)
         if sizes is None:   # a reference that is not a GoldColumns (a test phase's part): its columns now
             lines, golds = list(map(_FIRST, ref)), list(map(_SECOND, ref))
@@ -1427,28 +1544,23 @@ class FillMaskKind(Kind):
             sizes = list(map(len, compress(golds, given)))
             if False not in given:
                 given = None
-        try:   # C-level passes; dict.get and list.__len__ raise TypeError for any other type than their own
-            pairs = list(map(_CANDS_AND_LINE, value))
-        except KeyError:   # a sentence without "masked" (the reference's line then stands for it)
-            pairs = None
-        except TypeError:   # a sentence that is not an object
-            return None
-        try:
-            if pairs is None:
-                cands = list(map(dict.get, value, repeat("masked_tokens")))
-                if list(map(dict.get, value, repeat("masked"), lines)) != lines:
-                    return None
-            else:
-                cands, got = map(list, zip(*pairs)) if pairs else ([], [])
-                if got != lines:
-                    return None
+        try:   # C-level passes; dict.get and list.__len__ raise TypeError for any other type than their own. A
+            # sentence without "masked" has the reference's line in its place (as the walk reads it); the lines are
+            # compared without a list of them (``all`` stops at the first that differs)
+            cands = list(map(dict.get, value, repeat("masked_tokens")))
+            if not all(map(eq, map(dict.get, value, repeat("masked"), lines), lines)):
+                return None
             kept = cands if given is None else list(compress(cands, given))
             if list(map(list.__len__, kept)) != sizes:
                 return None
-        except TypeError:   # candidates that are not a list
+        except TypeError:   # a sentence that is not an object, candidates that are not a list
             return None
-        return _accepted_candidates(cands if given is None else list(map(getitem, zip(repeat(None), cands), given)),
-                                    list(chain.from_iterable(kept)), task.max_candidates)
+        accepted = _accepted_candidates(cands if given is None else list(map(getitem, zip(repeat(None), cands),
+                                                                                  given)),
+                                        list(chain.from_iterable(kept)), task.max_candidates)
+        if accepted is not None and type(ref) is GoldColumns:   # its shape checked against these columns
+            accepted.columns = ref.columns
+        return accepted
 
     def _parse_sentence(self, sent, ref_sent, log, si, task):
         masked, golds = ref_sent
