@@ -172,8 +172,11 @@ def worker(args):
 
 def extract(revision, work):
     """The folder holding git revision ``revision``'s ``scoring_program/`` (extracted once under ``work``)."""
-    commit = subprocess.check_output(["git", "rev-parse", "--verify", revision + "^{commit}"], cwd=ROOT,
-                                     universal_newlines=True).strip()
+    try:
+        commit = subprocess.check_output(["git", "rev-parse", "--verify", "--quiet", revision + "^{commit}"],
+                                         cwd=ROOT, universal_newlines=True).strip()
+    except subprocess.CalledProcessError:
+        raise SystemExit("bench: %s is not a git revision of this repository" % revision)
     target = os.path.join(work, "before-" + commit[:12])
     if not os.path.isdir(os.path.join(target, "scoring_program")):
         os.makedirs(target, exist_ok=True)
@@ -184,10 +187,10 @@ def extract(revision, work):
     return target, commit[:12]
 
 
-def before_after(args, rounds=3):
-    """``--before REV``: REV's scorer and this tree's, timed in worker processes taking turns for ``rounds`` rounds;
-    print each round and each side's best ratios; return the exit status of this tree's best ratios."""
-    before, commit = extract(args.before, args.work)
+def before_after(args, before, commit, rounds=3):
+    """``--before REV``: REV's scorer (extracted in folder ``before``, :func:`extract`; ``commit`` its short hash)
+    and this tree's, timed in worker processes taking turns for ``rounds`` rounds; print each round and each side's
+    best ratios; return the exit status of this tree's best ratios."""
     sides = (("before %s" % commit, os.path.join(before, "scoring_program")),
              ("after (this tree)", os.path.join(ROOT, "scoring_program")))
     best = dict((label, dict((name, float("inf")) for name, _ in SUBMISSIONS)) for label, _ in sides)
@@ -224,9 +227,10 @@ def main():
     if not os.path.isdir(args.data):
         print("bench: the release is not at %s; give --data (or SHARED=... to make)" % args.data)
         return 2
+    before = extract(args.before, args.work) if args.before else None   # an unknown revision stops here
     ref_dir, ref_files, subs = prepare(args.data, args.work)
-    if args.before:
-        return before_after(args)
+    if before:
+        return before_after(args, *before)
     worst = 0.0
     for name, (load, score) in sorted(measure_all(ref_dir, ref_files, subs, args.runs).items()):
         sub_files = subs[name][1]
