@@ -12,7 +12,8 @@ Rounds are interleaved and the best of each side is kept; the ratio is taken on 
 other processes on the machine disturb far less than wall time (both are printed).
 It prints both times and their ratio per submission and exits 1 when a ratio exceeds the target.
 
-``--before REV`` (``make bench BEFORE=REV``) measures the scoring program of git revision REV and this tree's in one
+``--by-task`` adds each task folder's times and ratio (where the time goes). ``--before REV`` (``make bench
+BEFORE=REV``) measures the scoring program of git revision REV and this tree's in one
 run: REV's ``scoring_program/`` is extracted under the work folder, and the two scorers are timed in worker processes
 taking turns, round after round, so that both see the same machine; each side's best ratios are compared.
 """
@@ -140,6 +141,54 @@ def compare(paths, ref_dir, sub_dir, runs):
 SUBMISSIONS = (("gold", False), ("noisy", True))
 
 
+def by_task(ref_files, subs, ref_dir, runs):
+    """``--by-task``: per task folder, the CPU time of json.load-ing its reference and submission files against the
+    scorer's time on them (reading its reference, then scoring its submission file: ``scoring.load_reference`` and
+    ``scoring.score_file``, timed from the outside), best of ``runs`` whole runs; what the whole run spends outside
+    the files (finding them, the report, the outputs, freeing each reference) is printed apart. The ratios read a
+    little higher than the whole run's (the timers' own cost)."""
+    from evalkit import scoring
+    timed = {}
+
+    def timer(stage, function):
+        def wrapper(task, *args, **kwargs):
+            start = time.process_time()
+            try:
+                return function(task, *args, **kwargs)
+            finally:
+                key = (stage, task.folder)
+                timed[key] = timed.get(key, 0.0) + time.process_time() - start
+        return wrapper
+
+    for name, _ in SUBMISSIONS:
+        sub_dir, sub_files = subs[name]
+        loads, best, best_total = {}, None, float("inf")
+        for _ in range(runs):
+            for path in ref_files + sub_files:
+                folder = os.path.basename(os.path.dirname(path))
+                cpu = measure(load_once, [path])[0]
+                loads[path] = (folder, min(cpu, loads.get(path, (folder, cpu))[1]))
+            timed.clear()
+            saved = scoring.load_reference, scoring.score_file
+            scoring.load_reference, scoring.score_file = timer("ref", saved[0]), timer("score", saved[1])
+            try:
+                total = measure(score_once, ref_dir, sub_dir)[0]
+            finally:
+                scoring.load_reference, scoring.score_file = saved
+            if total < best_total:
+                best_total, best = total, dict(timed)
+        per_folder = {}
+        for folder, cpu in loads.values():
+            per_folder[folder] = per_folder.get(folder, 0.0) + cpu
+        print("bench %s, by task folder (best of %d):" % (name, runs))
+        for folder in sorted(set(folder for _, folder in best)):
+            spent = best.get(("ref", folder), 0.0) + best.get(("score", folder), 0.0)
+            print("  %-16s json.load %.3f s; scorer %.3f s (reference %.3f, submission %.3f); ratio %.2f"
+                  % (folder, per_folder.get(folder, 0.0), spent, best.get(("ref", folder), 0.0),
+                     best.get(("score", folder), 0.0), spent / per_folder[folder] if per_folder.get(folder) else 0))
+        print("  outside the files: %.3f s of the run's %.3f s" % (best_total - sum(best.values()), best_total))
+
+
 def prepare(data, work):
     """Build the references and write the two submissions; return ``(ref_dir, ref_files, {name: (sub_dir,
     sub_files)})``."""
@@ -218,6 +267,7 @@ def main():
     parser.add_argument("--work", default=os.path.join(ROOT, "dist", "bench"))
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--before", metavar="REV", help="also time git revision REV's scorer, taking turns")
+    parser.add_argument("--by-task", action="store_true", help="also the time of each task folder")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--program", default=os.path.join(ROOT, "scoring_program"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -240,6 +290,8 @@ def main():
               "ratio %.2f (target <= %.1f)" % (name, len(ref_files) + len(sub_files),
                                                sum(os.path.getsize(p) for p in ref_files + sub_files) / 1e6,
                                                load[0], load[1], score[0], score[1], ratio, TARGET))
+    if args.by_task:
+        by_task(ref_files, subs, ref_dir, args.runs)
     print("bench: %s" % ("OK" if worst <= TARGET else "TOO SLOW"))
     return 0 if worst <= TARGET else 1
 
