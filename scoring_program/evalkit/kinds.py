@@ -651,7 +651,11 @@ class PairKind(Kind):
         forms, flat = zip(*tokens) if tokens else ((), ())   # (both in one C-level pass, no call per token)
         if list(forms) != _flat_forms(ref):
             return None
-        flat = list(flat)
+        return self._accepted_flat(list(flat), lengths, task)
+
+    def _accepted_flat(self, flat, lengths, task):
+        """:meth:`_accepted` of the file's values ``flat`` (in order) cut into sentences of ``lengths`` tokens, which
+        keeps ``flat`` (None when a value is not acceptable as it is)."""
         accepted = self._accepted(_cut(flat, lengths), flat, task)
         if accepted is not None:
             accepted.flat = flat
@@ -706,10 +710,8 @@ class TaggingKind(PairKind):
         tokens = _pair_tokens(value, lengths)
         if tokens is None or not all(map(eq, map(_FIRST, tokens), map(_FIRST, chain.from_iterable(ref.raw)))):
             return None
-        flat = list(map(_SECOND, tokens))
-        accepted = self._accepted(_cut(flat, lengths), flat, task)
+        accepted = self._accepted_flat(list(map(_SECOND, tokens)), lengths, task)
         if accepted is not None:
-            accepted.flat = flat
             try:   # what the per-tag table counts, made now: the distinct golds (blank rows, NFC) are then its keys
                 ref.gold_counts()
             except TypeError:   # a gold that is not hashable: counted (or not) where it is read, as before
@@ -1192,8 +1194,7 @@ class CandidatesKind(PairKind):
             return None
         if list(forms) != _flat_forms(ref):
             return None
-        flat = list(flat)
-        return _accepted_candidates(_cut(flat, lengths), flat, task.max_candidates)
+        return self._accepted_flat(list(flat), lengths, task)
 
     def _accepted(self, values, flat, task):
         return _accepted_candidates(values, flat, task.max_candidates)
