@@ -420,7 +420,7 @@ From the data to a checked submission. Python 3.7 or newer, standard library onl
 | File | What it is |
 |---|---|
 | `make_submission.py` | the baseline (each token's most frequent training tag) or the floor (`--system floor`, every token `O`) for `dev` or `test` |
-| `validate.py` | checks a submission against the public files of a split (file names, alignment, tags); prints dev scores |
+| `validate.py` | checks a submission against the public files of a split (file names, alignment, tags); prints dev scores, and says a file at or below the floor |
 | `data/` | `train/` and `dev/` files, `token<TAB>tag` per line, a blank line after each sentence |
 | `reference_data/dev/` | the development phase's reference, exactly as the platform scores it |
 | `scoring_program/` | the platform's scoring program, to score locally |
@@ -432,6 +432,9 @@ python3 make_submission.py --data data --split dev --out baseline-dev.zip
 python3 validate.py baseline-dev.zip --data data --split dev
 python3 scoring_program/evaluate.py --ref reference_data/dev --submission baseline-dev.zip --out scores/
 ```
+`validate.py` ends with one line: the errors, the warnings and the files known to score 0, then "ready to upload"
+only when nothing is known to cost score. It exits with 0 when no error was found and no file is known to score 0
+(warnings may remain: read them), 1 otherwise, 2 when `data/` has no file of the split.
 
 ## The submission
 A zip with @SUBMISSION_TEXT@. The tags: `B-X`, `I-X` or `O`, X one of @TYPE_LIST@. @METRIC_TEXT@
@@ -622,15 +625,31 @@ def test_the_baseline_beats_the_floor_and_the_conll_form_gets_no_warning(built):
         assert first.count("\\t") == 1
 
 
-def test_the_starting_kit_validates_the_baseline(built, tmp_path):
-    ref, dist = built
+def validate_dev(dist, tmp_path, system):
+    """The unpacked starting kit's validator run on the ``system`` dev submission (a CompletedProcess)."""
     with zipfile.ZipFile(os.path.join(dist, "starting_kit.zip")) as archive:
         archive.extractall(str(tmp_path))
     kit = os.path.join(str(tmp_path), "%s-starting-kit" % CID)
-    run = subprocess.run([sys.executable, "validate.py", os.path.join(dist, "submissions", "%s-dev-baseline.zip" % CID),
-                          "--data", "data", "--split", "dev"], cwd=kit, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, universal_newlines=True)
-    assert run.returncode == 0 and "0 error(s)" in run.stdout, run.stdout
+    return subprocess.run([sys.executable, "validate.py", os.path.join(dist, "submissions", "%s-dev-%s.zip" % (CID, system)),
+                           "--data", "data", "--split", "dev"], cwd=kit, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, universal_newlines=True)
+
+
+def test_the_starting_kit_validates_the_baseline(built, tmp_path):
+    run = validate_dev(built[1], tmp_path, "baseline")
+    assert run.returncode == 0 and run.stdout.rstrip().endswith(
+        "0 errors, 0 warnings, 0 files will score 0 -- ready to upload"), run.stdout
+
+
+def test_the_starting_kit_says_the_floor_and_counts_the_files_that_will_score_0(built, tmp_path):
+    ref, dist = built
+    run = validate_dev(dist, tmp_path, "floor")
+    report = scoring.evaluate(declarations.load(CID), os.path.join(ref, "dev"),
+                              os.path.join(dist, "submissions", "%s-dev-floor.zip" % CID))
+    zero = [entry["file"] for entry in report["entries"] if entry["score"] == 0]
+    assert run.stdout.count("at the floor of this phase") == len(report["entries"]), run.stdout
+    assert "%d file%s will score 0" % (len(zero), "" if len(zero) == 1 else "s") in run.stdout, run.stdout
+    assert run.returncode == (1 if zero else 0), run.stdout
 '''
 
 TEMPLATES = {

@@ -89,7 +89,7 @@ def test_the_guides_worked_example_builds_checks_and_passes_its_tests_touching_o
     outputs = dict((command.split()[0] + " " + command.split()[1], out) for command, _, out, _ in steps)
     assert "all rules pass" in outputs["make check"]
     assert "audited with its CodaLab twin histner.zip, audited above" in outputs["make check"]
-    assert re.search(r"\b3 passed\b", steps[-1][2]) and re.search(r"\b3 passed\b", json_steps[-1][2])
+    assert re.search(r"\b4 passed\b", steps[-1][2]) and re.search(r"\b4 passed\b", json_steps[-1][2])
     assert len(json_steps) == len(JSON_COMMANDS) and "all rules pass" in json_steps[2][2]
     status, out, _ = run("git status --porcelain --untracked-files=all", copy)
     changed = [line[3:] for line in out.splitlines()]

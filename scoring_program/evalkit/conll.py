@@ -196,10 +196,13 @@ def write_split_reference(decl, data, split, out):
     return written, gold, absent
 
 
-def validate(decl, submission, data, split, write=print):
+def validate(decl, submission, data, split, write=print, kit=None):
     """Check ``submission`` against the ``split`` files of ``data`` with the scoring program's own code; print its
-    messages (and the scores of the datasets with gold); return the exit status (0 fine, 1 errors, 2 no data)."""
-    from . import scoring
+    messages (and the scores of the datasets with gold) and the summary line of :func:`evalkit.verdict.conclude`;
+    return its exit status (0 nothing known to cost score, 1 an error or a file known to score 0) or 2 (no data).
+    Where a split's file holds the gold (dev), a file at or below the floor of ``kit``'s development reference is
+    said (:func:`evalkit.floor.judge`), and a file that scores 0 counts as one that will."""
+    from . import floor, scoring, verdict
     from .layout import NothingToScore
     tmp = tempfile.mkdtemp(prefix="kit-validate-")
     try:
@@ -215,7 +218,9 @@ def validate(decl, submission, data, split, write=print):
             return 1
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    errors = [m for m in result["messages"] if m["severity"] == "error"]
+    def with_gold(entry):
+        return reference_name(decl, decl.TASKS_BY_FOLDER[entry["task"]], entry["lang"]) in gold
+    result = floor.judge(result, decl, scoring.KINDS, kit, with_gold)
     for message in result["messages"]:
         write("%s: %s%s: %s" % (message["severity"], message["file"],
                                 ", " + message["where"] if message["where"] else "", message["text"]))
@@ -226,19 +231,22 @@ def validate(decl, submission, data, split, write=print):
                                                     entry["scored_sentences"], score))
     if absent:
         write("not checked (no %s file in the data): %s" % (split, ", ".join(absent)))
-    warnings = sum(1 for m in result["messages"] if m["severity"] == "warning")
-    write("%d error(s), %d warning(s)" % (len(errors), warnings))
-    return 1 if errors else 0
+    status, summary = verdict.conclude(result)
+    write(summary)
+    return status
 
 
-def validate_main(decl, argv=None):
-    """The starting kit's ``validate.py``: ``SUBMISSION --data DIR [--split test|dev]``; its exit status."""
+def validate_main(decl, argv=None, kit=None):
+    """The starting kit's ``validate.py``: ``SUBMISSION --data DIR [--split test|dev]``; its exit status
+    (:func:`validate`). ``kit``: the starting kit's folder, whose development reference holds the floor file (default:
+    the folder of the running script)."""
     parser = argparse.ArgumentParser(description="Check a submission against the public files of a split.")
     parser.add_argument("submission", help="the submission zip (or a folder)")
     parser.add_argument("--data", required=True, help="the release folder (%s)" % decl.RELEASE_FILE)
     parser.add_argument("--split", default="test", choices=("test", "dev"))
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    return validate(decl, args.submission, args.data, args.split)
+    kit = kit or os.path.dirname(os.path.abspath(sys.argv[0]))
+    return validate(decl, args.submission, args.data, args.split, kit=kit)
 
 
 def make_submission_main(decl, argv=None):
