@@ -411,13 +411,18 @@ def _ranks_warning(answers, log):
                     len(ranked), len(scored), printable(ranked[0], 60)), kind="ranks")
 
 
-#: Ties at the top are reported when at least this share of the sets answered with scores has one (a few ties are
-#: what a model may give; many are constant scores or probabilities that underflowed to one number).
+#: Ties at the top are reported when at least this share of the sets answered with scores has one of 3 sentences or
+#: more, or of the whole set (a few ties are what a model may give; many are constant scores or probabilities that
+#: underflowed to one number)...
 TIES_SHARE = 0.1
+#: ... or when at least this share has a tie of any size: two sentences sharing the top (the same unknown word in
+#: both, for a model with one unknown-word class) are what an honest model gives now and then.
+PAIR_TIES_SHARE = 0.3
 
 
 def _ties_warning(answers, log):
-    """One warning when many sets answered with scores have their top score shared by several sentences: a tie
+    """One warning when many sets answered with scores have their top score shared by several sentences
+    (:data:`TIES_SHARE` of them by 3 or more or by the whole set, or :data:`PAIR_TIES_SHARE` by any number): a tie
     splits the credit (k sentences at the top earn 1/k), so constant scores, or probabilities that underflow to
     the same number (0.0), score like a random choice. Counts the sets, names the first ones and the fix."""
     scored = [(set_id, answer) for set_id, answer in answers.items() if isinstance(answer, list) and len(answer) > 1]
@@ -426,7 +431,8 @@ def _ties_warning(answers, log):
         top = max(answer)
         if answer.count(top) > 1:
             tied.append((set_id, answer.count(top), len(answer), top))
-    if not tied or len(tied) < TIES_SHARE * len(scored):
+    wide = sum(1 for _, count, size, _ in tied if count >= 3 or count == size)
+    if not tied or (wide < TIES_SHARE * len(scored) and len(tied) < PAIR_TIES_SHARE * len(scored)):
         return
     constant = sum(1 for _, count, size, _ in tied if count == size)
     zero = sum(1 for _, _, _, top in tied if top == 0)
@@ -608,6 +614,36 @@ def _count_hint(data, reference, cases):
     return ""
 
 
+def _answer_type_hint(data, reference, cases):
+    """A sentence naming what most answers of the wrong type (``cases``) are, else "": one number per set that is not
+    an index (a single score for the set), objects (the list or index wrapped in an object), or the chosen
+    sentence's text. Only called when some set has such an answer."""
+    sets = dict((entry["id"], entry) for entry in reference)
+    values = [(set_id, data[set_id]) for set_id, _, _ in cases]
+    half = len(values) / 2.0
+    floats = sum(1 for _, value in values if _is_number(value) and not _is_index(value) and
+                 not float(value).is_integer())
+    if floats > half:
+        return ("%d of them are one number for the set that is not an index: one score per set? Give the list of "
+                "every sentence's score (or the integer index of the chosen sentence)." % floats)
+    objects = [value for _, value in values if isinstance(value, dict)]
+    by_text = sum(1 for set_id, value in values if isinstance(value, dict) and value and
+                  set(value) <= set(sets[set_id]["sentences"]))
+    if by_text > half:
+        return ("%d of them are JSON objects keyed by the sentences' text: give a list of the scores instead, the i-th "
+                "score for the i-th sentence of the set (sets.jsonl order)." % by_text)
+    if len(objects) > half:
+        keys = Counter(key for value in objects for key in list(value)[:5]).most_common(3)
+        return ("%d of them are JSON objects (keys such as %s): give the list of scores, or the index, itself as the "
+                "value of the set id ({\"%s\": [-42.1, ...]})." % (
+                    len(objects), ", ".join(quoted(key, 30) for key, _ in keys), printable(reference[0]["id"], 30)))
+    texts = sum(1 for set_id, value in values if isinstance(value, str) and value in sets[set_id]["sentences"])
+    if texts > half:
+        return ("%d of them are the text of one of the set's sentences: give the 0-based index of the chosen sentence "
+                "(its position in the set's list), or the scores of all its sentences." % texts)
+    return ""
+
+
 def _not_an_object_hint(data, reference):
     """A sentence saying what a submission that is a JSON list looks like (one answer per set in a list, or
     records with an id), and how to key it by set id; "" for other values."""
@@ -667,6 +703,10 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
             extra["missing"] = hint
     one_based = sum(1 for entry in reference if _is_index(data.get(entry["id"])) and
                     data[entry["id"]] == len(entry["sentences"]))
+    if problems.count("answer_type"):
+        hint = _answer_type_hint(data, reference, problems.found["answer_type"])
+        if hint:
+            extra["answer_type"] = hint
     if problems.count("count"):
         hint = _count_hint(data, reference, problems.found["count"])
         if hint:

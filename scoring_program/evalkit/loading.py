@@ -34,7 +34,7 @@ def decode_utf8(data, name):
 
 
 def _syntax_hint(text, msg, pos, col):
-    """A sentence naming the usual cause of a JSON syntax error, else "" (only called on an error): more than one
+    r"""A sentence naming the usual cause of a JSON syntax error, else "" (only called on an error): more than one
     value, one a line (JSON Lines where one JSON value is expected), or single quotes (Python's ``repr``/``str`` of
     a dict instead of ``json.dump``).
 
