@@ -903,8 +903,20 @@ class ChoiceKind(object):
     #: What usually puts a file of this kind at its floor (evalkit/floor.py).
     floor_causes = ("scores whose direction is reversed (perplexities, losses or surprisals, where a higher "
                     "score must mean more likely: negate them), probabilities that underflow to the same number "
-                    "(use log-probabilities), indices counted from 1, scores for another order of the sentences")
+                    "(use log-probabilities), indices counted from 1, scores for another order of the sentences, answers "
+                    "paired with the wrong set ids (ids and answers taken in different orders)")
     reads_text = True
+
+    @staticmethod
+    def floor_margin(floor, count):
+        """Two standard errors of a random choice's accuracy over ``count`` sets whose expected accuracy is ``floor``
+        (the constant chooser's, the floor): a file that scores within it of the floor chooses no better than chance
+        (answers paired with the wrong sets, sentences in another order) and is said as such (:mod:`evalkit.floor`).
+
+        >>> round(ChoiceKind.floor_margin(0.0323, 1000), 4)
+        0.0112
+        """
+        return 2.0 * math.sqrt(max(floor * (1.0 - floor), 0.0) / count)
 
     def parse_reference_text(self, data, name, task, lang, redacted=False):
         """The parsed :class:`ChoiceReference` of a ``reference.jsonl`` file; DataError when broken or empty.
