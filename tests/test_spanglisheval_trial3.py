@@ -28,7 +28,10 @@ from conftest import ROOT
 from evalkit import choice
 from evalkit.messages import DataError
 
-VALIDATE = os.path.join(ROOT, "competitions", "spanglisheval", "starting_kit", "validate.py")
+SPAN_DIR = os.path.join(ROOT, "competitions", "spanglisheval")
+VALIDATE = os.path.join(SPAN_DIR, "starting_kit", "validate.py")
+if SPAN_DIR not in sys.path:
+    sys.path.append(SPAN_DIR)
 SOME = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -315,3 +318,61 @@ def test_two_way_ties_are_what_a_model_gives_wide_ties_are_warned(monkeypatch, s
         assert found[0].text.startswith("%d of the 30 sets answered with scores" % (wide + pairs))
         assert found[0].where == "set dev-0001"
     same_score_without(monkeypatch, "_ties_warning", lambda *args: None, data, sets, answers)
+
+
+# --------------------------------------------------------------------------- within chance of the floor
+
+@SOME
+@given(floor_score=st.floats(0.01, 0.5), count=st.integers(20, 3000), offset=st.floats(-0.05, 0.2))
+def test_a_choice_file_within_chance_of_the_floor_is_said_and_other_kinds_keep_the_exact_floor(floor_score, count,
+                                                                                              offset):
+    from evalkit import floor, scoring
+    score = min(1.0, max(0.0, floor_score + offset))
+    entry = {"file": "predictions.json", "task": "sets", "lang": "en_es", "status": "scored", "score": score,
+             "sentences": count}
+    margin = 2.0 * (floor_score * (1 - floor_score) / count) ** 0.5
+    task = type("Task", (), {"kind": "choice", "label": "Sets", "folder": "sets"})
+    found = floor.below_floor([entry], {"sets/en_es": floor_score}, "floor", {"sets": task}, scoring.KINDS)
+    assert len(found) == (1 if score <= floor_score + max(floor.EPSILON, margin) and score < 1.0 else 0)
+    if found and score > floor_score + floor.EPSILON:
+        assert found[0].text.startswith("this file scores %.4f, within chance of the floor of this phase (%.4f, the "
+                                        "trivial baseline of the starting kit; chance alone gives up to %.4f more on "
+                                        "%d items)" % (score, floor_score, margin, count)), found[0].text
+        assert "answers paired with the wrong set ids" in found[0].text
+    # a kind without a margin (every other kind): the exact floor, as before
+    other = type("Task", (), {"kind": "tagging", "label": "Tags", "folder": "sets"})
+    exact = floor.below_floor([entry], {"sets/en_es": floor_score}, "floor", {"sets": other}, scoring.KINDS)
+    assert len(exact) == (1 if score <= floor_score + floor.EPSILON and score < 1.0 else 0)
+
+
+def test_answers_paired_with_the_wrong_ids_among_sets_of_one_size_are_said_on_dev(tmp_path):
+    """Sets of one size: a rotation of the answers gives no length message, scores about the floor, and is said;
+    the scores are those of the same file without the floor file."""
+    import spanglisheval
+    from evalkit import floor, scoring
+    assert spanglisheval.TASKS[0].kind == "choice"
+    rng = random.Random(11)
+    sets = reference_sets(rng, count=200, sizes=(10, 10))
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    with open(str(ref / "reference.jsonl"), "w") as handle:
+        for entry in sets:
+            handle.write(json.dumps(entry) + "\n")
+    with open(str(ref / "phase.json"), "w") as handle:
+        json.dump({"phase": "dev", "gold": "public"}, handle)
+    honest = [[(5.0 if i == s["gold"] else 0.0) - rng.random() * 4 - 1 for i in range(10)] for s in sets]
+    sub = str(tmp_path / "rotated.zip")
+    with zipfile.ZipFile(sub, "w") as archive:
+        archive.writestr("predictions.json", json.dumps(dict((s["id"], honest[(n + 1) % 200])
+                                                             for n, s in enumerate(sets))))
+    quiet = scoring.evaluate(spanglisheval, str(ref), sub)
+    with open(str(ref / floor.FILE_NAME), "w") as handle:
+        json.dump({"label": "floor", "files": {"sets/en_es": 0.1}, "sentences": {"sets/en_es": 200}}, handle)
+    report = scoring.evaluate(spanglisheval, str(ref), sub)
+    score = report["entries"][0]["score"]
+    assert not [m for m in report["messages"] if m["severity"] == "error"]
+    said = [m for m in report["messages"] if "the trivial baseline of the starting kit" in m["text"]]
+    assert score <= 0.1 + 2 * (0.1 * 0.9 / 200) ** 0.5   # chance: the rotation keeps no gold in front
+    assert len(said) == 1 and said[0]["where"] == "whole file"
+    assert said[0]["text"].startswith("this file scores %.4f, " % score)
+    assert report["scores"] == quiet["scores"]
