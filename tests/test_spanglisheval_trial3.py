@@ -213,6 +213,23 @@ def test_per_token_scores_are_named(monkeypatch, eos):
     same_score_without(monkeypatch, "_count_hint", lambda *args: "", data, sets, answers)
 
 
+@pytest.mark.parametrize("share", [1.0, 0.6, 0.3])
+def test_scores_in_one_item_lists_are_named(monkeypatch, share):
+    rng = random.Random(6)
+    sets = reference_sets(rng)
+    column = int(share * 30)
+    data = dict((s["id"], [[x] for x in log_probs(rng, len(s["sentences"]))] if n < column else
+                 [x if i else [x, x] for i, x in enumerate(log_probs(rng, len(s["sentences"])))])
+                for n, s in enumerate(sets))
+    answers, messages = parsed(data, sets)
+    nested = [m for m in messages if m.text.startswith("a list or object among the scores: 30 of 30 sets")]
+    assert len(nested) == 1 and nested[0].where == "set dev-0001, sentence 0"
+    said = "%d of them hold every score in a one-item list ([[-42.1], [-40.3], ...]: an array of shape (n, 1)?): " \
+           "flatten it to one number per sentence." % column
+    assert (said in nested[0].text) == (column * 2 > 30), nested[0].text
+    same_score_without(monkeypatch, "_nested_hint", lambda *args: "", data, sets, answers)
+
+
 def test_an_index_written_in_a_list_is_named(monkeypatch):
     sets = reference_sets(random.Random(4), sizes=(3, 5))
     data = dict((s["id"], [s["gold"]]) for s in sets)

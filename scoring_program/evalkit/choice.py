@@ -614,6 +614,17 @@ def _count_hint(data, reference, cases):
     return ""
 
 
+def _nested_hint(data, cases):
+    """A sentence naming why the scores of ``cases`` (sets with a list among their scores) are nested, else "": every
+    score in a one-item list (an array of shape (n, 1)). Only called when some set has a nested score."""
+    column = sum(1 for set_id, _, _ in cases if all(type(score) is list and len(score) == 1 and _is_number(score[0])
+                                                     for score in data[set_id]))
+    if column * 2 > len(cases):
+        return ("%d of them hold every score in a one-item list ([[-42.1], [-40.3], ...]: an array of shape (n, 1)?): "
+                "flatten it to one number per sentence." % column)
+    return ""
+
+
 def _answer_type_hint(data, reference, cases):
     """A sentence naming what most answers of the wrong type (``cases``) are, else "": one number per set that is not
     an index (a single score for the set), objects (the list or index wrapped in an object), or the chosen
@@ -707,6 +718,10 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
         hint = _answer_type_hint(data, reference, problems.found["answer_type"])
         if hint:
             extra["answer_type"] = hint
+    if problems.count("nested"):
+        hint = _nested_hint(data, problems.found["nested"])
+        if hint:
+            extra["nested"] = hint
     if problems.count("count"):
         hint = _count_hint(data, reference, problems.found["count"])
         if hint:
