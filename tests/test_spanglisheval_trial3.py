@@ -393,3 +393,26 @@ def test_answers_paired_with_the_wrong_ids_among_sets_of_one_size_are_said_on_de
     assert len(said) == 1 and said[0]["where"] == "whole file"
     assert said[0]["text"].startswith("this file scores %.4f, " % score)
     assert report["scores"] == quiet["scores"]
+
+
+# --------------------------------------------------------------------------- the hints never raise
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+                    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=20)
+KEYS = st.one_of(st.text(max_size=10), st.from_regex(r"\A\s*(dev|DEV|test)-0*[0-9]{1,5}\s*\Z"),
+                 st.from_regex(r"\A\s*[0-9\u0660-\u0669]{1,4}\s*\Z"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.one_of(st.dictionaries(KEYS, JSON, max_size=8), st.lists(JSON, max_size=6)),
+       count=st.integers(0, 4))
+def test_the_hints_never_raise_whatever_the_object(data, count):
+    sets = reference_sets(random.Random(count), count=count, sizes=(2, 4))
+    try:
+        answers, messages = choice.parse_submission(data, sets, "predictions.json")
+    except DataError as err:
+        assert isinstance(data, list) and str(err).startswith("predictions.json: expected a JSON object")
+        return
+    assert sorted(answers) == sorted(s["id"] for s in sets)
+    assert all(len(m.text) <= 2000 for m in messages)

@@ -567,7 +567,7 @@ def _unknown_ids_hint(unknown, data, reference, missing):
     """A sentence naming why the unknown ids of ``data`` are unknown, else "": set ids of this phase written
     differently (letter case, spaces, zero padding), positions of the sets instead of their ids, or the answers
     wrapped in one object under a key of their own. Only called when some ids are unknown (no cost otherwise)."""
-    if not unknown:
+    if not unknown or not reference:
         return ""
     keys = dict((_id_key(set_id), set_id) for set_id in missing)
     respelt = [(set_id, keys[_id_key(set_id)]) for set_id in unknown if _id_key(set_id) in keys]
