@@ -34,6 +34,7 @@ Rules for edge cases (the metric card):
 import json
 import math
 import re
+import unicodedata
 from collections import Counter, OrderedDict
 
 from .kinds import Entry
@@ -405,17 +406,23 @@ def _ranks_warning(answers, log):
         log.add(WARNING, _where(ranked[0]), "the scores of %d of the %d sets answered with scores are the integers "
                 "0 to n-1 (or 1 to n), each once: they look like ranks (e.g. set %s). Higher is better here: the "
                 "sentence with the highest score is chosen, so rank 0 (the best) counts as the worst. Did you "
-                "submit ranks? Submit -rank, or the log-probability of each sentence." % (
+                "submit ranks? Submit -rank, or the log-probability of each sentence. (Sentence indices sorted by "
+                "score, an argsort, look the same: they are not a score per sentence, and -argsort is no better.)" % (
                     len(ranked), len(scored), printable(ranked[0], 60)), kind="ranks")
 
 
-#: Ties at the top are reported when at least this share of the sets answered with scores has one (a few ties are
-#: what a model may give; many are constant scores or probabilities that underflowed to one number).
+#: Ties at the top are reported when at least this share of the sets answered with scores has one of 3 sentences or
+#: more, or of the whole set (a few ties are what a model may give; many are constant scores or probabilities that
+#: underflowed to one number)...
 TIES_SHARE = 0.1
+#: ... or when at least this share has a tie of any size: two sentences sharing the top (the same unknown word in
+#: both, for a model with one unknown-word class) are what an honest model gives now and then.
+PAIR_TIES_SHARE = 0.3
 
 
 def _ties_warning(answers, log):
-    """One warning when many sets answered with scores have their top score shared by several sentences: a tie
+    """One warning when many sets answered with scores have their top score shared by several sentences
+    (:data:`TIES_SHARE` of them by 3 or more or by the whole set, or :data:`PAIR_TIES_SHARE` by any number): a tie
     splits the credit (k sentences at the top earn 1/k), so constant scores, or probabilities that underflow to
     the same number (0.0), score like a random choice. Counts the sets, names the first ones and the fix."""
     scored = [(set_id, answer) for set_id, answer in answers.items() if isinstance(answer, list) and len(answer) > 1]
@@ -424,7 +431,8 @@ def _ties_warning(answers, log):
         top = max(answer)
         if answer.count(top) > 1:
             tied.append((set_id, answer.count(top), len(answer), top))
-    if not tied or len(tied) < TIES_SHARE * len(scored):
+    wide = sum(1 for _, count, size, _ in tied if count >= 3 or count == size)
+    if not tied or (wide < TIES_SHARE * len(scored) and len(tied) < PAIR_TIES_SHARE * len(scored)):
         return
     constant = sum(1 for _, count, size, _ in tied if count == size)
     zero = sum(1 for _, _, _, top in tied if top == 0)
@@ -437,6 +445,43 @@ def _ties_warning(answers, log):
                 if zero else "", "; ".join("set %s (%d of %d tied)" % (printable(set_id, 40), count, size)
                                            for set_id, count, size, _ in tied[:3])),
             kind="ties at the top of a set")
+
+
+#: Positive scores are reported when at least this share of the sets answered with scores has them (see
+#: :func:`_direction_warning`).
+DIRECTION_SHARE = 0.1
+
+
+def looks_reversed(scores):
+    """Whether a set's scores are all at least 0 with one above 1: no log-probability (at most 0) nor probability
+    (at most 1) looks so, perplexities, losses and surprisals (lower = more likely) do. Ranks are left to the ranks
+    warning.
+
+    >>> looks_reversed([12.5, 40.1, 33.0]), looks_reversed([-12.5, -3.0]), looks_reversed([0.2, 0.9, 1.0])
+    (True, False, False)
+    >>> looks_reversed([2.0, 0.0, 1.0])   # ranks
+    False
+    """
+    return min(scores) >= 0 and max(scores) > 1 and not looks_like_ranks(scores)
+
+
+def _direction_warning(answers, log):
+    """One warning when many sets answered with scores have only positive scores, some above 1 (:func:`looks_reversed`):
+    perplexities or losses, where lower means more likely, choose the least likely sentence here. Counts the sets,
+    names the first ones, and says when the other sets have scores at most 0 (two kinds of score in one file)."""
+    scored = [(set_id, answer) for set_id, answer in answers.items() if type(answer) is list and len(answer) > 1]
+    positive = [(set_id, answer) for set_id, answer in scored if looks_reversed(answer)]
+    if not positive or len(positive) < DIRECTION_SHARE * len(scored):
+        return
+    negative = sum(1 for _, answer in scored if max(answer) <= 0)
+    log.add(WARNING, _where(positive[0][0]), "%d of the %d sets answered with scores have only scores of 0 or more, "
+            "some above 1 (first at %s): log-probabilities are at most 0 and probabilities at most 1, so these "
+            "look like perplexities, losses or surprisals, where lower means more likely. Higher must mean more "
+            "likely here (the highest score is chosen): if they are, negate them, or submit log-probabilities.%s" % (
+                len(positive), len(scored), "; ".join("set %s: %.6g to %.6g" % (printable(set_id, 40), min(a), max(a))
+                                                      for set_id, a in positive[:3]),
+                " The other %d sets have scores of at most 0: two kinds of score in one file?" % negative
+                if negative else ""), kind="scores whose direction looks reversed")
 
 
 #: Indices are reported when at least this share of the sets answered with an index give the same one (and at
@@ -507,6 +552,124 @@ def _other_phase_hint(unknown, reference):
             "predictions made for another phase?" % (printable(prefix, 30), printable(own.pop(), 30)))
 
 
+def _id_key(set_id):
+    """A set id with what a participant's program may change in it undone: Unicode form, surrounding spaces, letter
+    case, the zero padding of its numbers (``' DEV-1'`` and ``'dev-0001'`` have the same key).
+
+    >>> _id_key(" DEV-01 ") == _id_key("dev-0001"), _id_key("dev-0010") == _id_key("dev-0001")
+    (True, False)
+    """
+    text = unicodedata.normalize("NFC", set_id).strip().casefold()
+    return re.sub(r"[0-9]+", lambda found: found.group(0).lstrip("0") or "0", text)
+
+
+def _unknown_ids_hint(unknown, data, reference, missing):
+    """A sentence naming why the unknown ids of ``data`` are unknown, else "": set ids of this phase written
+    differently (letter case, spaces, zero padding), positions of the sets instead of their ids, or the answers
+    wrapped in one object under a key of their own. Only called when some ids are unknown (no cost otherwise)."""
+    if not unknown or not reference:
+        return ""
+    keys = dict((_id_key(set_id), set_id) for set_id in missing)
+    respelt = [(set_id, keys[_id_key(set_id)]) for set_id in unknown if _id_key(set_id) in keys]
+    if respelt:
+        return ("%d of them are ids of this phase's sets written differently (%s): write every id exactly as "
+                "sets.jsonl does (letter case, spaces, zero padding); until then those sets count as missing." % (
+                    len(respelt), "; ".join("%s for %s" % (quoted(given, 30), quoted(own, 30))
+                                            for given, own in respelt[:SHOWN_SETS])))
+    numbers = [set_id for set_id in unknown if re.match(r"^\s*[0-9]{1,9}\s*$", set_id)]
+    if len(numbers) * 2 > len(unknown) and all(int(n) <= len(reference) for n in numbers):
+        return ("%d of them are numbers from %d to %d: positions of the sets (line numbers, list indices), not their "
+                "ids. Key every answer by its set's id (\"%s\": ...), as sets.jsonl names it." % (
+                    len(numbers), min(int(n) for n in numbers), max(int(n) for n in numbers),
+                    printable(reference[0]["id"], 30)))
+    own = set(entry["id"] for entry in reference)
+    for set_id in unknown:
+        inner = data.get(set_id)
+        if isinstance(inner, dict) and sum(1 for key in inner if key in own) * 2 > len(own):
+            return ("The answers are inside the object under %s: the set ids must be the keys of the file's "
+                    "top-level object ({\"%s\": ...}), not nested one level down." % (
+                        quoted(set_id, 30), printable(reference[0]["id"], 30)))
+    return ""
+
+
+def _count_hint(data, reference, cases):
+    """A sentence naming why the lists of ``cases`` (the sets with the wrong number of scores) are so, else "": their
+    lengths are the sizes of other sets (answers paired with the wrong ids), the number of the set's words (one score
+    per token), or one integer in a list (an index written as a list). Only called when some set has such a list."""
+    sizes = dict((entry["id"], entry) for entry in reference)
+    given = [(set_id, data[set_id]) for set_id, _, _ in cases]
+    if all(len(value) == 1 and _is_index(value[0]) for _, value in given):
+        return "Each is one integer in a list: write a chosen index without brackets (7, not [7])."
+    words = sum(1 for set_id, value in given if len(value) in (
+        sum(len(sentence.split()) for sentence in sizes[set_id]["sentences"]),
+        sum(len(sentence.split()) + 1 for sentence in sizes[set_id]["sentences"])))
+    if words * 2 > len(given):
+        return ("%d of them have as many scores as the set has words: one score per token? Give one score per "
+                "sentence (the sum of its tokens' log-probabilities)." % words)
+    if len(given) >= 2 and sorted(len(value) for _, value in given) == sorted(
+            len(sizes[set_id]["sentences"]) for set_id, _ in given):
+        return ("Their lengths are the sizes of other sets of this phase: the answers were paired with the wrong set "
+                "ids (ids and answers taken in different orders, or shifted by one). Among sets of the same size such "
+                "a pairing cannot be seen, so other sets may be wrong too: pair each set's id with its own scores.")
+    return ""
+
+
+def _nested_hint(data, cases):
+    """A sentence naming why the scores of ``cases`` (sets with a list among their scores) are nested, else "": every
+    score in a one-item list (an array of shape (n, 1)). Only called when some set has a nested score."""
+    column = sum(1 for set_id, _, _ in cases if all(type(score) is list and len(score) == 1 and _is_number(score[0])
+                                                     for score in data[set_id]))
+    if column * 2 > len(cases):
+        return ("%d of them hold every score in a one-item list ([[-42.1], [-40.3], ...]: an array of shape (n, 1)?): "
+                "flatten it to one number per sentence." % column)
+    return ""
+
+
+def _answer_type_hint(data, reference, cases):
+    """A sentence naming what most answers of the wrong type (``cases``) are, else "": one number per set that is not
+    an index (a single score for the set), objects (the list or index wrapped in an object), or the chosen
+    sentence's text. Only called when some set has such an answer."""
+    sets = dict((entry["id"], entry) for entry in reference)
+    values = [(set_id, data[set_id]) for set_id, _, _ in cases]
+    half = len(values) / 2.0
+    floats = sum(1 for _, value in values if _is_number(value) and not _is_index(value) and
+                 not float(value).is_integer())
+    if floats > half:
+        return ("%d of them are one number for the set that is not an index: one score per set? Give the list of "
+                "every sentence's score (or the integer index of the chosen sentence)." % floats)
+    objects = [value for _, value in values if isinstance(value, dict)]
+    by_text = sum(1 for set_id, value in values if isinstance(value, dict) and value and
+                  set(value) <= set(sets[set_id]["sentences"]))
+    if by_text > half:
+        return ("%d of them are JSON objects keyed by the sentences' text: give a list of the scores instead, the i-th "
+                "score for the i-th sentence of the set (sets.jsonl order)." % by_text)
+    if len(objects) > half:
+        keys = Counter(key for value in objects for key in list(value)[:5]).most_common(3)
+        return ("%d of them are JSON objects (keys such as %s): give the list of scores, or the index, itself as the "
+                "value of the set id ({\"%s\": [-42.1, ...]})." % (
+                    len(objects), ", ".join(quoted(key, 30) for key, _ in keys), printable(reference[0]["id"], 30)))
+    texts = sum(1 for set_id, value in values if isinstance(value, str) and value in sets[set_id]["sentences"])
+    if texts > half:
+        return ("%d of them are the text of one of the set's sentences: give the 0-based index of the chosen sentence "
+                "(its position in the set's list), or the scores of all its sentences." % texts)
+    return ""
+
+
+def _not_an_object_hint(data, reference):
+    """A sentence saying what a submission that is a JSON list looks like (one answer per set in a list, or
+    records with an id), and how to key it by set id; "" for other values."""
+    if not isinstance(data, list) or not data:
+        return ""
+    example = printable(reference[0]["id"], 30) if reference else "the set id"
+    if all(isinstance(item, dict) for item in data[:50]):
+        return (" Its items are objects (records%s): turn them into one object {\"%s\": [scores...], ...}, one key "
+                "per set." % (" with \"id\"" if "id" in data[0] else "", example))
+    if len(data) == len(reference):
+        return (" It has one item per set of this phase, in a list: key each answer by its set's id "
+                "({\"%s\": ...}); a list loses the pairing of answers and sets." % example)
+    return ""
+
+
 def parse_submission(data, reference, file="predictions.json", log=None, duplicates=None):
     """Validate a parsed submission against the reference; return ({set id: answer or None}, messages).
 
@@ -525,8 +688,8 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
     warning: predictions.json, set zz: an id that is not a set of this phase: 1 id (set zz); expected the set ids of this phase's sets.jsonl; ignored.
     """
     if not isinstance(data, dict):
-        raise DataError(file, "", "expected a JSON object {set id: list of scores or sentence index}, got %s"
-                        % _describe(data))
+        raise DataError(file, "", "expected a JSON object {set id: list of scores or sentence index}, got %s.%s"
+                        % (_describe(data), _not_an_object_hint(data, reference)))
     own = log is None
     log = MessageLog(file) if own else log
     problems = Problems()
@@ -543,18 +706,32 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
     for set_id in unknown:
         problems.add("unknown", set_id)
     extra = {}
-    hint = _other_phase_hint(unknown, reference)
+    hint = _unknown_ids_hint(unknown, data, reference, [set_id for set_id, _, _ in problems.found.get("missing", ())]) \
+        or _other_phase_hint(unknown, reference)
     if hint:
         extra["unknown"] = hint
         if problems.count("missing") * 2 > len(reference):
             extra["missing"] = hint
     one_based = sum(1 for entry in reference if _is_index(data.get(entry["id"])) and
                     data[entry["id"]] == len(entry["sentences"]))
+    if problems.count("answer_type"):
+        hint = _answer_type_hint(data, reference, problems.found["answer_type"])
+        if hint:
+            extra["answer_type"] = hint
+    if problems.count("nested"):
+        hint = _nested_hint(data, problems.found["nested"])
+        if hint:
+            extra["nested"] = hint
+    if problems.count("count"):
+        hint = _count_hint(data, reference, problems.found["count"])
+        if hint:
+            extra["count"] = hint
     if one_based * 2 >= max(problems.count("range"), 1):
         extra["range"] = "Most of them are the set's size: indices start at 0 (were these 1-based?)."
     problems.report(log, extra, len(reference))
     _ranks_warning(answers, log)
     _ties_warning(answers, log)
+    _direction_warning(answers, log)
     _same_index_warning(answers, log)
     _same_top_warning(answers, log)
     return dict(answers), log.close() if own else []
@@ -741,8 +918,20 @@ class ChoiceKind(object):
     #: What usually puts a file of this kind at its floor (evalkit/floor.py).
     floor_causes = ("scores whose direction is reversed (perplexities, losses or surprisals, where a higher "
                     "score must mean more likely: negate them), probabilities that underflow to the same number "
-                    "(use log-probabilities), indices counted from 1, scores for another order of the sentences")
+                    "(use log-probabilities), indices counted from 1, scores for another order of the sentences, answers "
+                    "paired with the wrong set ids (ids and answers taken in different orders)")
     reads_text = True
+
+    @staticmethod
+    def floor_margin(floor, count):
+        """Two standard errors of a random choice's accuracy over ``count`` sets whose expected accuracy is ``floor``
+        (the constant chooser's, the floor): a file that scores within it of the floor chooses no better than chance
+        (answers paired with the wrong sets, sentences in another order) and is said as such (:mod:`evalkit.floor`).
+
+        >>> round(ChoiceKind.floor_margin(0.0323, 1000), 4)
+        0.0112
+        """
+        return 2.0 * math.sqrt(max(floor * (1.0 - floor), 0.0) / count)
 
     def parse_reference_text(self, data, name, task, lang, redacted=False):
         """The parsed :class:`ChoiceReference` of a ``reference.jsonl`` file; DataError when broken or empty.

@@ -67,6 +67,15 @@ def causes(task, kind):
     return getattr(task, "floor_causes", None) or getattr(kind, "floor_causes", None) or GENERIC_CAUSES
 
 
+def chance_margin(kind, floor, entry):
+    """How far above ``floor`` a file of ``entry``'s size still scores by chance: the kind's ``floor_margin(floor,
+    count)`` when it declares one (a floor that is an expected score, such as a random choice's, is met or passed
+    by luck half of the time), else 0.0 (the floor is the baseline's exact score)."""
+    margin = getattr(kind, "floor_margin", None)
+    count = entry.get("sentences")
+    return float(margin(floor, count)) if callable(margin) and type(count) is int and count > 0 else 0.0
+
+
 def below_floor(entries, floors, label, tasks, kinds):
     """One warning per scored entry of ``entries`` (report entry dicts) whose score is at or below its floor in
     ``floors`` (:func:`read_floor`): the score, the floor and the likely causes of its task kind. ``tasks``: the
@@ -79,15 +88,20 @@ def below_floor(entries, floors, label, tasks, kinds):
         floor = _floor_of(floors, entry)
         if floor is None or entry.get("status") != "scored" or entry.get("score") is None:
             continue
-        if entry["score"] > floor + EPSILON or entry["score"] >= 1.0 - EPSILON:   # above it, or perfect (a floor of 1)
-            continue
         task = tasks.get(entry.get("task"))
         kind = kinds.get(getattr(task, "kind", None))
+        margin = chance_margin(kind, floor, entry)
+        if entry["score"] > floor + max(EPSILON, margin) or entry["score"] >= 1.0 - EPSILON:   # above, or perfect
+            continue
+        where = "below" if entry["score"] < floor - EPSILON else "at" if entry["score"] <= floor + EPSILON else \
+            "within chance of"
         found.append(Message(entry["file"], WARNING, "whole file", (
-            "this file scores %.4f%s, %s the %s of this phase (%.4f, the trivial baseline of the starting kit): a "
+            "this file scores %.4f%s, %s the %s of this phase (%.4f, the trivial baseline of the starting kit%s): a "
             "well-formed file that does no better almost always holds a systematic mistake. Likely causes for this "
             "task: %s." % (entry["score"], (" in %s" % task.label) if shared.get(entry.get("file"), 0) > 1 else "",
-                           "below" if entry["score"] < floor - EPSILON else "at", label, floor, causes(task, kind)))))
+                           where, label, floor, "; chance alone gives up to %.4f more on %d items" % (
+                               margin, entry["sentences"]) if where == "within chance of" else "",
+                           causes(task, kind)))))
     return found
 
 

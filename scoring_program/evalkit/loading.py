@@ -26,8 +26,30 @@ def decode_utf8(data, name):
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
+        utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
         raise DataError(name, "byte %d (line %d)" % (err.start, line),
-                        "the file is not valid UTF-8 (%s); save it as UTF-8" % err.reason)
+                        "the file is not valid UTF-8 (%s)%s; save it as UTF-8" % (
+                            err.reason, ": it starts with a UTF-16 byte-order mark, so it was saved as UTF-16"
+                            if utf16 else ""))
+
+
+def _syntax_hint(text, msg, pos, col):
+    r"""A sentence naming the usual cause of a JSON syntax error, else "" (only called on an error): more than one
+    value, one a line (JSON Lines where one JSON value is expected), or single quotes (Python's ``repr``/``str`` of
+    a dict instead of ``json.dump``).
+
+    >>> _syntax_hint('{"a": 1}\n{"b": 2}\n', "Extra data", 9, 1)[:44]
+    ' (the file holds one JSON value a line, as J'
+    >>> _syntax_hint("{'a': 1}", "Expecting property name enclosed in double quotes", 1, 2)[:35]
+    " (single quotes: Python's repr or s"
+    """
+    if msg == "Extra data" and col == 1:
+        return (" (the file holds one JSON value a line, as JSON Lines does; this task expects one JSON value for the "
+                "whole file: write it with one json.dump)")
+    if "double quotes" in msg and text[pos:pos + 1] == "'":
+        return (" (single quotes: Python's repr or str of the data, not JSON; write the file with json.dump, "
+                "which writes double quotes)")
+    return ""
 
 
 def parse_json_bytes(data, name, max_bytes, **decoder):
@@ -47,7 +69,8 @@ def parse_json_bytes(data, name, max_bytes, **decoder):
     except ValueError as err:
         line, col = _line_col(text, getattr(err, "pos", 0) or 0)
         msg = getattr(err, "msg", str(err))
-        raise DataError(name, "line %d, column %d" % (line, col), "invalid JSON: %s" % msg)
+        raise DataError(name, "line %d, column %d" % (line, col), "invalid JSON: %s%s" % (
+            msg, _syntax_hint(text, msg, getattr(err, "pos", 0) or 0, col)))
     except RecursionError:
         raise DataError(name, "", "the JSON is nested far too deeply for this task's format")
 
