@@ -117,6 +117,16 @@ def kit_floor_file(kit_folder, competition_id):
 
 def gold_scores(report, with_gold):
     """``{file: score}`` of the scored entries of ``report`` whose reference holds the gold (``with_gold(entry)``):
-    what evalkit/verdict.py counts as scoring 0 when a score is 0."""
-    return dict((entry["file"], entry["score"]) for entry in report.get("entries", [])
-                if entry.get("status") == "scored" and with_gold(entry))
+    what evalkit/verdict.py counts as scoring 0 when a score is 0. Where several tasks score the same submitted
+    file (a folder of per-document files scored by two tasks), the file keeps its lowest score: one task's 0 is
+    not hidden by another task's score of the same file.
+
+    >>> gold_scores({"entries": [{"file": "f", "task": "a", "status": "scored", "score": 0.0},
+    ...                          {"file": "f", "task": "b", "status": "scored", "score": 1.0}]}, lambda e: True)
+    {'f': 0.0}
+    """
+    scores = {}
+    for entry in report.get("entries", []):
+        if entry.get("status") == "scored" and with_gold(entry):
+            scores[entry["file"]] = min(entry["score"], scores.get(entry["file"], entry["score"]))
+    return scores
