@@ -14,12 +14,17 @@ the submission, see :func:`evalkit.scoring.score_file` and :func:`evalkit.lines.
 Reference file (one per task, what the competition's reference builder writes), JSON::
 
     {"format": "anafora-documents-1", "gold": "full" | "spans",
-     "documents": [{"name": "<doc>", "dct": "1998-08-07", "text": "...", "xml": "<data>...</data>"}, ...]}
+     "documents": [{"name": "<doc>", "dct": "1998-08-07", "text": "...", "xml": "<data>...</data>"}, ...],
+     "other_splits": {"<split>": ["<doc>", ...], ...}}
+
+``other_splits`` (optional): the names of the documents of the data's other splits, so that files submitted for
+another split's documents are said to be so.
 
 The document creation time reaches the interpreter as a date only (``dct[:10]``). Every XML file, the reference's
 and the participant's, is read by :mod:`.anafora` (no DTD, no entities, bounded; spans checked against the text).
 Standard library only, Python 3.7+.
 """
+import difflib
 import json
 import re
 import time
@@ -59,13 +64,15 @@ class Gold(object):
 
 
 class Reference(object):
-    """A parsed reference file: its documents in order and whether the gold is ``full`` or ``spans``."""
+    """A parsed reference file: its documents in order, whether the gold is ``full`` or ``spans``, and the document
+    names of the data's other splits (``{split: set of names}``, empty when the file does not give them)."""
 
-    def __init__(self, documents, gold, size):
+    def __init__(self, documents, gold, size, other_splits=None):
         self.documents = documents
         self.gold = gold
         self.size = size
         self.by_name = OrderedDict((doc.name, doc) for doc in documents)
+        self.other_splits = other_splits or {}
 
     def __len__(self):
         return len(self.documents)
@@ -122,7 +129,33 @@ def parse_reference(data, name, expect_gold, redacted=False):
         documents.append(Gold(doc, dct, text, document, len(xml)))
     if not documents:
         raise DataError(name, "documents", "expected at least one document, got none")
-    return Reference(documents, gold, len(data))
+    others = value.get("other_splits")
+    others = dict((split, frozenset(n for n in names if isinstance(n, str))) for split, names in others.items()
+                  if isinstance(split, str) and isinstance(names, list)) if isinstance(others, dict) else {}
+    return Reference(documents, gold, len(data), others)
+
+
+def other_split(extra, ref):
+    """The split of the data (:attr:`Reference.other_splits`) that at least half of the ``extra`` document names
+    (files for documents this phase does not have) belong to, or ""."""
+    counts = sorted(((sum(1 for doc in extra if doc in names), split) for split, names in ref.other_splits.items()),
+                    reverse=True)
+    return counts[0][1] if counts and counts[0][0] and 2 * counts[0][0] >= len(extra) else ""
+
+
+def extra_hints(extra, missing):
+    """``[(extra document, the missing document it most likely is)]``: names that differ from one of ``missing``
+    only in letter case, by a file extension left on (``.tml``, ``.txt``), or by a close spelling."""
+    found = []
+    for doc in extra:
+        known = naming.case_match(doc, missing) or next((m for m in missing if doc.lower().startswith(m.lower() + ".")
+                                                         and doc[len(m) + 1:].isalpha()), "")
+        if not known:
+            close = difflib.get_close_matches(doc, missing, n=1, cutoff=0.85)
+            known = close[0] if close else ""
+        if known:
+            found.append((doc, known))
+    return found
 
 
 #: A prediction's link graph may unfold (every entity's tree of linked entities, shared parts repeated, summed
@@ -332,21 +365,28 @@ class AnaforaKind(object):
         extra = sorted(set(found) - set(ref.by_name))
         if extra and not cache.get(("extra", tuple(extra))):
             cache[("extra", tuple(extra))] = True
-            cased = [(doc, naming.case_match(doc, ref.by_name)) for doc in extra]
-            cased = [(doc, known) for doc, known in cased if known]
+            hints = extra_hints(extra, missing)
+            cased = [(doc, known) for doc, known in hints if doc.lower() == known.lower()]
             hint = (" Document names are compared with their letter case: did you mean %s?" % ", ".join(
                 "%s for %s" % (known, doc) for doc, known in cased[:5])) if cased else ""
+            other = [(doc, known) for doc, known in hints if doc.lower() != known.lower()]
+            hint += (" Did you mean %s?" % ", ".join("%s for %s" % (known, doc) for doc, known in other[:5])
+                     if other else "")
+            split = other_split(extra, ref)
+            if split:
+                hint += (" These are documents of the %s split: were these predictions made for another split than "
+                         "this phase's?" % split)
             log.messages.append(Message(found[extra[0]], WARNING, "layout",
                                         "%d file(s) for documents this phase does not have (ignored): %s%s.%s"
-                                        % (len(extra), ", ".join(extra[:5]), ", ..." if len(extra) > 5 else "",
-                                           hint)))
+                                        % (len(extra), ", ".join(extra[:5]), ", and %d more" % (len(extra) - 5)
+                                           if len(extra) > 5 else "", hint)))
         return predictions
 
     def _empty_documents(self, predictions, found, cache, log):
         """One warning per class, for the whole submission (once, whatever the tasks that read it): documents whose
         entities are outside the ``<annotations>`` element (ignored, as by Anafora's reader), and documents read
         without any entity. Counts, the first documents, and the fix."""
-        stray, empty, other = [], [], []
+        stray, empty, other, unscored = [], [], [], []
         for name, document in predictions.items():
             if document is None:
                 continue
@@ -358,6 +398,15 @@ class AnaforaKind(object):
                 other.append((name, others, other_line, tags))
             elif not document.entities:
                 empty.append(name)
+            elif all(entity.type in ENTITY_SKIP for entity in document.entities):
+                unscored.append(name)
+        if unscored and not cache.get(("unscored", len(unscored))):
+            cache[("unscored", len(unscored))] = True
+            log.messages.append(Message(found[unscored[0]], WARNING, "whole file", (
+                "%d of %d documents hold only entities of the types no metric scores (%s; first: %s): they predict "
+                "nothing that scores. Time expressions have the SCATE schema's other types (Year, Month-Of-Year, "
+                "Last, ...)." % (len(unscored), len(predictions), ", ".join(sorted(ENTITY_SKIP)),
+                                 ", ".join(unscored[:3]) + (", ..." if len(unscored) > 3 else "")))))
         if other and not cache.get(("other", len(other))):
             cache[("other", len(other))] = True
             name, count, line, _ = other[0]
