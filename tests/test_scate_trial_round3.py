@@ -415,3 +415,27 @@ def test_a_declared_encoding_is_not_second_guessed():
     data = "<?xml version='1.0' encoding='ISO-8859-1'?><data><annotations><!-- \u00e8 --></annotations></data>"
     document = anafora.read_anafora(data.encode("latin-1"), "d.xml")
     assert document.entities == []
+
+
+@settings(**SETTINGS)
+@given(copies=st.integers(1, 4), empty_first=st.booleans())
+def test_second_files_of_a_document_are_one_message_whatever_the_tasks(refs, tmp_path, copies, empty_first):
+    """Every document submitted again under other folders: one message for the submission (before: one per file
+    and per task reading it, 2 x documents x copies lines), naming the file read; the score is that of the files
+    read alone."""
+    ref = os.path.join(refs, "dev")
+    members, read = {}, {}
+    for doc in DOCS:
+        first = EMPTY if empty_first else GOLD[doc]
+        members[scate_data.submission_name(doc)] = first
+        read[scate_data.submission_name(doc)] = first
+        for copy in range(copies):
+            members["run%d/%s" % (copy, scate_data.submission_name(doc))] = GOLD[doc] if empty_first else EMPTY
+    report = score(ref, members, tmp_path)
+    found = texts(report, "for documents that already have one")
+    assert len(found) == 1 and found[0]["where"] == "layout", [m["text"] for m in report["messages"]]
+    assert found[0]["text"].startswith("%d file(s) for documents that already have one (ignored: the first file found "
+                                       "for a document is the one read): run0/%s ignored, %s read for %s" % (
+                                           copies * len(DOCS), scate_data.submission_name(DOCS[0]),
+                                           scate_data.submission_name(DOCS[0]), DOCS[0]))
+    assert score(ref, read, tmp_path, "read.zip")["scores"] == report["scores"]

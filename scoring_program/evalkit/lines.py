@@ -78,8 +78,10 @@ def document_matcher(pattern):
 def _claim_documents(names, pairs, files, ignored):
     """Claim the member ``names`` that match a per-document task's pattern (``task.documents``): sets
     ``files[pair]`` (the pattern) and returns ``{pair: {document: path}}``; the rest of ``names``. A second
-    file for one document is reported in ``ignored`` (:class:`~evalkit.layout.IgnoredNames`)."""
+    file for one document is reported in ``ignored`` (:class:`~evalkit.layout.IgnoredNames`): one message for the
+    whole submission, however many documents and tasks, with the count and the first files read and ignored."""
     documents, rest = {}, []
+    seconds = OrderedDict()   # ignored name -> (document, the name read)
     matchers = [(pair, document_matcher(pair[0].documents)) for pair in pairs if getattr(pair[0], "documents", None)]
     for name in names:
         claimed = False
@@ -90,14 +92,20 @@ def _claim_documents(names, pairs, files, ignored):
             claimed = True
             found = documents.setdefault((task.folder, lang), {})
             if doc in found and found[doc] != name:
-                ignored.add("second files for a document", name, WARNING, lambda: Message(
-                    name, WARNING, "layout", "a second file for document %s (the first is %s): ignored"
-                    % (doc, found[doc])))
+                seconds.setdefault(name, (doc, found[doc]))
                 continue
             found.setdefault(doc, name)
             files[(task.folder, lang)] = task.documents
         if not claimed:
             rest.append(name)
+    if seconds:
+        shown = list(seconds.items())[:3]
+        ignored.messages.append(Message(shown[0][0], WARNING, "layout", (
+            "%d file(s) for documents that already have one (ignored: the first file found for a document is the one "
+            "read): %s%s. Keep one file per document." % (
+                len(seconds), "; ".join("%s ignored, %s read for %s" % (printable(name, 80), printable(first, 80), doc)
+                                        for name, (doc, first) in shown),
+                ", and %d more" % (len(seconds) - 3) if len(seconds) > 3 else ""))))
     return documents, rest
 
 
