@@ -27,7 +27,6 @@ Classes (before -> now):
 """
 import io
 import os
-import random
 import re
 import subprocess
 import sys
@@ -37,26 +36,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, load_by_path
 from evalkit import floor, layout, lines, scoring
 from evalkit.timenorm import anafora, schema
 from evalkit.timenorm import kind as anafora_kind
 
-SCATE_DIR = os.path.join(ROOT, "competitions", "scate")
-SAMPLE = os.path.join(SCATE_DIR, "sample_data")
-KIT = os.path.join(SCATE_DIR, "starting_kit")
-for _path in (SCATE_DIR, KIT):
-    if _path not in sys.path:
-        sys.path.append(_path)
+from test_scate_warnings import DOCS, GOLD, KIT, SAMPLE, TEXT, reference, scate, scate_data
 
-import scate  # noqa: E402
-import scate_data  # noqa: E402
-
-reference = load_by_path("scate_reference_round3", os.path.join(SCATE_DIR, "reference.py"))
-DOCS = scate_data.documents(SAMPLE, "dev")
-GOLD = dict((doc, io.open(scate_data.gold_path(os.path.join(SAMPLE, "train_dev", "AQUAINT"), doc), encoding="utf-8")
-             .read()) for doc in DOCS)
-TEXT = dict((doc, scate_data.read_text(SAMPLE, "dev", doc)[0]) for doc in DOCS)
 EMPTY = "<data><annotations></annotations></data>\n"
 SETTINGS = dict(max_examples=10, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
