@@ -187,7 +187,10 @@ def test_named_files_and_documents_are_summarised_too(tmp_path, monkeypatch):
                                          [(doc_task, "x")], {}, ignored)
     ignored.close()
     assert found == {("docs", "x"): {"a": "a/a.xml"}} and rest == []
-    assert len(documents) == 4 and documents[-1].text.startswith("5 more of this kind (second files for a document")
+    assert len(documents) == 1 and documents[0].text.startswith(
+        "8 file(s) for documents that already have one (ignored: the first file found for a document is the one read): "
+        "run0/a/a.xml ignored, a/a.xml read for a; run1/a/a.xml ignored"), documents[0].text
+    assert documents[0].text.endswith(", and 5 more. Keep one file per document.") and documents[0].file == "run0/a/a.xml"
 
 
 # --------------------------------------------------------------------------- peak memory of every scorer

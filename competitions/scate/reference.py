@@ -65,14 +65,28 @@ def phase_documents(data, phase, test_gold=None):
     return ("full" if full else "spans") if found else None, found, missing
 
 
-def reference_bytes(gold, found):
-    """The reference file (JSON bytes) of the documents ``found``."""
+def other_splits(data, phase):
+    """``{split: [document names]}`` of the data's splits other than ``phase`` (the reference's ``other_splits``:
+    files submitted for another split's documents are said to be so); splits without documents are left out, and
+    so is the test split from the other phases' references (its input is released when the test phase opens)."""
+    found = {}
+    for split in sorted(scate_data.SPLITS):
+        docs = scate_data.documents(data, split) if split not in (phase, "test") else []
+        if docs:
+            found[split] = docs
+    return found
+
+
+def reference_bytes(gold, found, others=None):
+    """The reference file (JSON bytes) of the documents ``found``; ``others``: :func:`other_splits`."""
     documents = []
     for doc, path, text, dct in found:
         with open(path, "rb") as handle:
             xml = handle.read().decode("utf-8")
         documents.append({"name": doc, "dct": dct, "text": text, "xml": xml})
     value = {"format": REFERENCE_FORMAT, "gold": gold, "documents": documents}
+    if others:
+        value["other_splits"] = others
     return json.dumps(value, ensure_ascii=False, indent=0).encode("utf-8")
 
 
@@ -98,7 +112,7 @@ def build(data, out, test_gold=None):
         gold, found, missing = phase_documents(data, phase, test_gold)
         written = []
         if gold is not None:
-            payload = reference_bytes(gold, found)
+            payload = reference_bytes(gold, found, other_splits(data, phase))
             for task in scate.TASKS:
                 if task.kind == "scate_intervals" and gold != "full":
                     missing[scate.REFERENCE_FILE.format(task=task.key, lang="en")] = (

@@ -131,16 +131,27 @@ def kit_floor_file(kit_folder, competition_id):
 
 def gold_scores(report, with_gold):
     """``{file: score}`` of the scored entries of ``report`` whose reference holds the gold (``with_gold(entry)``):
-    what evalkit/verdict.py counts as scoring 0 when a score is 0."""
-    return dict((entry["file"], entry["score"]) for entry in report.get("entries", [])
-                if entry.get("status") == "scored" and with_gold(entry))
+    what evalkit/verdict.py counts as scoring 0 when a score is 0. Where several tasks score the same submitted
+    file (a folder of per-document files scored by two tasks), the file keeps its lowest score: one task's 0 is
+    not hidden by another task's score of the same file.
+
+    >>> gold_scores({"entries": [{"file": "f", "task": "a", "status": "scored", "score": 0.0},
+    ...                          {"file": "f", "task": "b", "status": "scored", "score": 1.0}]}, lambda e: True)
+    {'f': 0.0}
+    """
+    scores = {}
+    for entry in report.get("entries", []):
+        if entry.get("status") == "scored" and with_gold(entry):
+            scores[entry["file"]] = min(entry["score"], scores.get(entry["file"], entry["score"]))
+    return scores
 
 
 def judge(report, competition, kinds, kit_folder, with_gold):
     """``report`` (a starting kit validator's, scored against references written from a split's files) as the kit's
     verdict reads it (:func:`evalkit.verdict.conclude`): the warnings of the files whose reference holds the gold
     (``with_gold(entry)``) at or below the kit's floor (:func:`kit_floor_file` of ``kit_folder``, read only when such a
-    file was scored; none when ``kit_folder`` is None), and ``report["gold_scores"]``, their scores (a 0 there is a file that will score 0)."""
+    file was scored; none when ``kit_folder`` is None), and ``report["gold_scores"]``, their scores (a 0 there is a
+    file that will score 0)."""
     scored = {"entries": [entry for entry in report["entries"] if with_gold(entry)]}
     path = kit_floor_file(kit_folder, competition.COMPETITION_ID) if scored["entries"] and kit_folder else None
     if path:

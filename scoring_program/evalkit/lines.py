@@ -78,8 +78,10 @@ def document_matcher(pattern):
 def _claim_documents(names, pairs, files, ignored):
     """Claim the member ``names`` that match a per-document task's pattern (``task.documents``): sets
     ``files[pair]`` (the pattern) and returns ``{pair: {document: path}}``; the rest of ``names``. A second
-    file for one document is reported in ``ignored`` (:class:`~evalkit.layout.IgnoredNames`)."""
+    file for one document is reported in ``ignored`` (:class:`~evalkit.layout.IgnoredNames`): one message for the
+    whole submission, however many documents and tasks, with the count and the first files read and ignored."""
     documents, rest = {}, []
+    seconds = OrderedDict()   # ignored name -> (document, the name read)
     matchers = [(pair, document_matcher(pair[0].documents)) for pair in pairs if getattr(pair[0], "documents", None)]
     for name in names:
         claimed = False
@@ -90,14 +92,20 @@ def _claim_documents(names, pairs, files, ignored):
             claimed = True
             found = documents.setdefault((task.folder, lang), {})
             if doc in found and found[doc] != name:
-                ignored.add("second files for a document", name, WARNING, lambda: Message(
-                    name, WARNING, "layout", "a second file for document %s (the first is %s): ignored"
-                    % (doc, found[doc])))
+                seconds.setdefault(name, (doc, found[doc]))
                 continue
             found.setdefault(doc, name)
             files[(task.folder, lang)] = task.documents
         if not claimed:
             rest.append(name)
+    if seconds:
+        shown = list(seconds.items())[:3]
+        ignored.messages.append(Message(shown[0][0], WARNING, "layout", (
+            "%d file(s) for documents that already have one (ignored: the first file found for a document is the one "
+            "read): %s%s. Keep one file per document." % (
+                len(seconds), "; ".join("%s ignored, %s read for %s" % (printable(name, 80), printable(first, 80), doc)
+                                        for name, (doc, first) in shown),
+                ", and %d more" % (len(seconds) - 3) if len(seconds) > 3 else ""))))
     return documents, rest
 
 
@@ -113,13 +121,22 @@ def _listed(names):
         ", and %d more" % more if more > 0 else "")
 
 
-def _document_stem(name):
+def _document_stem(name, known=None):
     """The document a member name most likely holds, or "": the folder of ``<doc>/<doc>...`` when the file
     name starts with it, else the file name without its trailing extensions (dot-separated words of letters
-    only: ``.TimeNorm.gold.completed.xml``, ``.xml``; a numeric part such as ``.0261`` is kept)."""
+    only: ``.TimeNorm.gold.completed.xml``, ``.xml``; a numeric part such as ``.0261`` is kept). When the file
+    name gives a longer document name than its folder (a folder named ``APW19980807`` for the file
+    ``APW19980807.0261...``), or a name of the phase's ``known`` documents (lower-cased), the file name's stem wins.
+
+    >>> _document_stem("APW19980807/APW19980807.0261.TimeNorm.system.completed.xml"), _document_stem("d1/d1.gold.xml")
+    ('APW19980807.0261', 'd1')
+    """
     parts = name.split("/")
     base = parts[-1]
     if len(parts) > 1 and base.startswith(parts[-2] + ".") and parts[-2]:
+        stem = _document_stem(base, known)
+        if stem.startswith(parts[-2] + ".") and (known is None or stem.lower() in known):
+            return stem
         return parts[-2]
     pieces = base.split(".")
     while len(pieces) > 1 and pieces[-1].isalpha():
@@ -141,16 +158,42 @@ def document_name_hint(names, pattern, known=None):
     extension = "." + pattern.rsplit(".", 1)[-1].lower() if "." in pattern.rsplit("/", 1)[-1] else ""
     unpacked = [(n, (naming.compressed(n) or (n,))[0]) for n in names]   # d/d.xml.gz stands for d/d.xml
     cased = dict((doc.lower(), doc) for doc in known or ())
+    lowered = set(cased) if known is not None else None
     renamed = [(name, pattern.replace("{doc}", cased.get(stem.lower(), stem)))
-               for name, stem in ((n, _document_stem(u)) for n, u in unpacked)
-               if stem and (naming.compressed(name) or (name,))[0].lower().endswith(extension)]
+               for name, stem in ((n, _document_stem(u, lowered)) for n, u in unpacked)
+               if stem and (naming.compressed(name) or (name,))[0].lower().endswith(extension)
+               or stem.lower() in cased and (naming.compressed(name) or _without_extension(name, pattern))]
     if not renamed:
         return ""
     first, target = renamed[0]
-    packed = naming.compressed_why(first)
+    packed = _archive_why(first, extension) or naming.compressed_why(first) or _without_extension(first, pattern)
     return "%sDid you mean %s for %s%s?" % (packed[:1].upper() + packed[1:] + ". " if packed else "", target, first,
                                             " (and the same for %d more of these files)" % (len(renamed) - 1)
                                             if len(renamed) > 1 else "")
+
+
+#: The compressed formats (:data:`evalkit.naming.COMPRESSED`) that hold several files.
+ARCHIVES = ("zip", "7-Zip", "RAR", "tar")
+
+
+def _archive_why(name, extension):
+    """The sentence saying that the member ``name`` is an archive of files (``<doc>.zip``, not ``<doc>.xml.zip``)
+    inside the uploaded zip, or ""."""
+    found = naming.compressed(name)
+    if found is None or found[1] not in ARCHIVES or found[0].lower().endswith(extension):
+        return ""
+    return ("the file is an archive (%s) inside the uploaded zip: put the files it holds in the uploaded zip itself "
+            "(the scorer does not unpack archives inside it)" % found[1])
+
+
+def _without_extension(name, pattern):
+    """The sentence saying that the member ``name`` ends as ``pattern`` does but for its extension (``.xml``
+    left out), or ""."""
+    tail = pattern.rsplit("/", 1)[-1].replace("{doc}", "")
+    stem, extension = tail.rsplit(".", 1) if "." in tail else (tail, "")
+    if extension and stem and name.endswith(stem) and not name.lower().endswith("." + extension.lower()):
+        return "the file name lacks its extension .%s" % extension
+    return ""
 
 
 def _unmatched_documents(names, pattern, messages, known_documents=None):

@@ -79,7 +79,9 @@ def build_reference(scate, data, split, out, reference_format):
             with_gold += 1
         documents.append({"name": doc, "dct": dct or "2000-01-01", "text": text, "xml": xml})
     gold = ("full" if full else "spans") if with_gold == len(documents) and documents else None
-    value = {"format": reference_format, "gold": gold or "spans", "documents": documents}
+    others = dict((other, scate_data.documents(data, other)) for other in sorted(scate_data.SPLITS) if other != split)
+    value = {"format": reference_format, "gold": gold or "spans", "documents": documents,
+             "other_splits": dict((other, docs) for other, docs in others.items() if docs)}
     for task in scate.TASKS:
         if task.kind == "scate_intervals" and gold != "full":
             continue

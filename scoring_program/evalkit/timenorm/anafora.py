@@ -19,15 +19,17 @@ MAX_SPANS = 64
 
 
 class Element(object):
-    """A minimal XML element: tag, children, text (concatenated character data) and source line."""
+    """A minimal XML element: tag, children, text (concatenated character data), source line and attributes
+    (``{name: value}``, what a file that writes values as attributes is told about)."""
 
-    __slots__ = ("tag", "children", "parts", "line")
+    __slots__ = ("tag", "children", "parts", "line", "attributes")
 
-    def __init__(self, tag, line):
+    def __init__(self, tag, line, attributes=None):
         self.tag = tag
         self.children = []
         self.parts = []
         self.line = line
+        self.attributes = attributes or {}
 
     @property
     def text(self):
@@ -58,6 +60,9 @@ def parse_xml(data, file):
     """
     if len(data) > MAX_BYTES:
         raise DataError(file, "", "expected at most %d bytes, got %d" % (MAX_BYTES, len(data)))
+    if not data.strip():
+        raise DataError(file, "whole file", "expected Anafora XML (<data><annotations>...), got an empty file (%d "
+                        "bytes)" % len(data))
     parser = xml.parsers.expat.ParserCreate()
     parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.StartDoctypeDeclHandler = _refuse("doctype", "a document type declaration (DTD)")
@@ -73,7 +78,7 @@ def parse_xml(data, file):
             raise _Refused("more than %d elements" % MAX_ELEMENTS)
         if len(stack) >= MAX_DEPTH:
             raise _Refused("elements nested deeper than %d" % MAX_DEPTH)
-        element = Element(tag, parser.CurrentLineNumber)
+        element = Element(tag, parser.CurrentLineNumber, attributes)
         if stack:
             stack[-1].children.append(element)
         else:
@@ -97,27 +102,55 @@ def parse_xml(data, file):
         raise DataError(file, where, "expected plain Anafora XML, got %s (refused)" % error)
     except xml.parsers.expat.ExpatError as error:
         where = "line %d, column %d" % (error.lineno, error.offset + 1)
-        raise DataError(file, where, "expected well-formed XML without entities, got: %s"
-                        % xml.parsers.expat.ErrorString(error.code))
+        raise DataError(file, where, "expected well-formed XML without entities, got: %s%s"
+                        % (xml.parsers.expat.ErrorString(error.code), _error_cause(data, error)))
     return root_holder[0]
+
+
+#: The five entities XML itself defines; any other (``&nbsp;``, ``&eacute;``) is an HTML one.
+_XML_ENTITIES = ("amp", "lt", "gt", "quot", "apos")
+
+
+def _error_cause(data, error):
+    """What most likely made expat fail on ``data`` when it is not the XML itself (bytes in another encoding
+    than the one declared or implied, an HTML entity), as a sentence to append, or ""."""
+    if error.code == xml.parsers.expat.errors.codes.get(xml.parsers.expat.errors.XML_ERROR_UNDEFINED_ENTITY):
+        found = re.search(br"&([A-Za-z][A-Za-z0-9]*);", data)
+        if found and found.group(1).decode("ascii") not in _XML_ENTITIES:
+            return (" (&%s; is an HTML entity: XML knows only &amp; &lt; &gt; &quot; &apos;; write the character "
+                    "itself, or &#160;)" % found.group(1).decode("ascii"))
+        return ""
+    declared = re.match(br"\s*<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9._-]+)", data)
+    if declared or data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:3] == b"\xef\xbb\xbf":
+        return ""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return (" (the file is not UTF-8: byte 0x%02x at offset %d; write it in UTF-8, or declare its encoding in "
+                "<?xml version='1.0' encoding='...'?>)" % (bytearray(data[err.start:err.start + 1])[0], err.start))
+    return ""
 
 
 class Entity(object):
     """One Anafora entity: id, type, parentsType, sorted spans and properties.
 
     ``properties`` maps a property name to the list of its non-empty values, in document order (an empty
-    ``<Interval></Interval>`` is absent, as in the reference reader).
+    ``<Interval></Interval>`` is absent, as in the reference reader). ``misplaced``: ``(property name, where)``
+    of what looks like a property but is not read, as the reference reader does not read it: an element
+    directly under ``<entity>`` ("outside <properties>"), or a property whose value is in an attribute
+    ("in an attribute").
     """
 
-    __slots__ = ("id", "type", "parents_type", "spans", "properties", "line")
+    __slots__ = ("id", "type", "parents_type", "spans", "properties", "line", "misplaced")
 
-    def __init__(self, id, type, parents_type, spans, properties, line=0):
+    def __init__(self, id, type, parents_type, spans, properties, line=0, misplaced=()):
         self.id = id
         self.type = type
         self.parents_type = parents_type
         self.spans = sorted(spans)
         self.properties = properties
         self.line = line
+        self.misplaced = list(misplaced)
 
     @property
     def full_span(self):
@@ -210,8 +243,12 @@ def _spans(text, file, where, text_length):
     for part in text.split(";"):
         match = _SPAN.match(part)
         if match is None:
+            numbers = re.findall(r"[0-9]+", part) if re.match(r"^\s*[0-9]+(\s*,\s*[0-9]+)+\s*$", part) else []
+            joined = ";".join("%s,%s" % (numbers[i], numbers[i + 1]) for i in range(0, len(numbers) - 1, 2))
             raise DataError(file, where, "expected a span 'start,end' of two non-negative integers (1 to 9 digits "
-                            "0-9 each), got %s" % quoted(part, 40))
+                            "0-9 each), got %s%s" % (quoted(part, 40), (
+                                " (several spans are separated by ';': %s)" % quoted(joined, 60))
+                                if len(numbers) > 2 and len(numbers) % 2 == 0 else ""))
         start, end = int(match.group(1)), int(match.group(2))
         if start > end:
             raise DataError(file, where, "expected span start <= end, got %d,%d" % (start, end))
@@ -227,8 +264,15 @@ def _spans(text, file, where, text_length):
 def _single(element, tag, file, where, required=True):
     found = element.find_all(tag)
     if len(found) > 1 or (required and not found):
-        raise DataError(file, where, "expected one <%s>, got %d" % (tag, len(found)))
+        held = sorted(element.attributes) if not found else []
+        raise DataError(file, where, "expected one <%s>, got %d%s" % (tag, len(found), (
+            " (the <%s> element has the attribute(s) %s: Anafora writes each as a child element, <%s>...</%s>)"
+            % (element.tag, ", ".join(quoted(name, 20) for name in held[:5]), tag, tag)) if held else ""))
     return found[0].text if found else ""
+
+
+#: The children of an Anafora ``<entity>`` that are not properties (``<addition>``: Anafora's own notes).
+_ENTITY_PARTS = frozenset(["id", "span", "type", "parentsType", "properties", "addition"])
 
 
 def _entity(element, file, text_length):
@@ -243,14 +287,21 @@ def _entity(element, file, text_length):
     for span_element in span_elements:
         spans.extend(_spans(span_element.text, file, where, text_length))
     properties = {}
+    misplaced = []
+    for child in element.children:
+        if child.tag not in _ENTITY_PARTS:   # a property under <entity> itself, or in a wrapper of another name
+            misplaced.extend([(grand.tag, "in <%s>, not <properties>," % child.tag) for grand in child.children]
+                             or [(child.tag, "outside <properties>")])
     for holder in element.find_all("properties"):
         for prop in holder.children:
             value = prop.text
             properties.setdefault(prop.tag, [])
             if value:
                 properties[prop.tag].append(value)
+            elif prop.attributes:
+                misplaced.append((prop.tag, "in an attribute"))
     parents = _single(element, "parentsType", file, where, required=False)
-    return Entity(entity_id, entity_type, parents, spans, properties, element.line)
+    return Entity(entity_id, entity_type, parents, spans, properties, element.line, misplaced)
 
 
 def read_anafora(data, file, text=None):
@@ -274,19 +325,42 @@ def read_anafora(data, file, text=None):
             entities.append(_entity(element, file, text_length))
     document = Document(entities, file, text)
     document.stray_entities = stray_entities(root)
+    document.other_elements = other_elements(root)
     return document
+
+
+def other_elements(root):
+    """``(count, first line, {tag: count})`` of the elements directly inside an ``<annotations>`` element of the
+    tree ``root`` that are not ``<entity>`` (``<relation>``, ``<annotation>``, ...): the reader ignores them (SCATE
+    annotations are entities only); ``(0, None, {})`` when there is none.
+
+    >>> other_elements(parse_xml(b"<data><annotations><relation/><relation/><entity/></annotations></data>", "a"))
+    (2, 1, {'relation': 2})
+    """
+    tags, first = {}, None
+    for annotations in root.find_all("annotations"):
+        for element in annotations.children:
+            if element.tag != "entity":
+                tags[element.tag] = tags.get(element.tag, 0) + 1
+                first = element.line if first is None else min(first, element.line)
+    return sum(tags.values()), first, tags
 
 
 def stray_entities(root):
     """``(count, first line)`` of the ``<entity>`` elements of the tree ``root`` that are not children of an
-    ``<annotations>`` element of the root (under ``<data>`` itself, under ``<annotation>``, ...): the reader, as
-    Anafora's, ignores them, so the document predicts less than it holds (``(0, None)`` when there is none).
+    ``<annotations>`` element of the root (under ``<data>`` itself, under ``<annotation>``, inside an
+    ``<annotations>`` nested in another, ...): the reader, as Anafora's, ignores them, so the document predicts less
+    than it holds (``(0, None)`` when there is none).
 
     >>> stray_entities(parse_xml(b"<data><entity><id>1</id></entity><annotations/></data>", "a.xml"))
+    (1, 1)
+    >>> stray_entities(parse_xml(b"<data><annotations><annotations><entity/></annotations></annotations></data>", "a"))
     (1, 1)
     """
     count, first = 0, None
     pending = [child for child in root.children if child.tag != "annotations"]
+    pending.extend(child for annotations in root.find_all("annotations") for child in annotations.children
+                   if child.tag != "entity")
     while pending:
         element = pending.pop()
         if element.tag == "entity":

@@ -14,13 +14,19 @@ the submission, see :func:`evalkit.scoring.score_file` and :func:`evalkit.lines.
 Reference file (one per task, what the competition's reference builder writes), JSON::
 
     {"format": "anafora-documents-1", "gold": "full" | "spans",
-     "documents": [{"name": "<doc>", "dct": "1998-08-07", "text": "...", "xml": "<data>...</data>"}, ...]}
+     "documents": [{"name": "<doc>", "dct": "1998-08-07", "text": "...", "xml": "<data>...</data>"}, ...],
+     "other_splits": {"<split>": ["<doc>", ...], ...}}
+
+``other_splits`` (optional): the names of the documents of the data's other splits, so that files submitted for
+another split's documents are said to be so.
 
 The document creation time reaches the interpreter as a date only (``dct[:10]``). Every XML file, the reference's
 and the participant's, is read by :mod:`.anafora` (no DTD, no entities, bounded; spans checked against the text).
 Standard library only, Python 3.7+.
 """
+import difflib
 import json
+import re
 import time
 from collections import OrderedDict
 
@@ -58,13 +64,15 @@ class Gold(object):
 
 
 class Reference(object):
-    """A parsed reference file: its documents in order and whether the gold is ``full`` or ``spans``."""
+    """A parsed reference file: its documents in order, whether the gold is ``full`` or ``spans``, and the document
+    names of the data's other splits (``{split: set of names}``, empty when the file does not give them)."""
 
-    def __init__(self, documents, gold, size):
+    def __init__(self, documents, gold, size, other_splits=None):
         self.documents = documents
         self.gold = gold
         self.size = size
         self.by_name = OrderedDict((doc.name, doc) for doc in documents)
+        self.other_splits = other_splits or {}
 
     def __len__(self):
         return len(self.documents)
@@ -121,7 +129,33 @@ def parse_reference(data, name, expect_gold, redacted=False):
         documents.append(Gold(doc, dct, text, document, len(xml)))
     if not documents:
         raise DataError(name, "documents", "expected at least one document, got none")
-    return Reference(documents, gold, len(data))
+    others = value.get("other_splits")
+    others = dict((split, frozenset(n for n in names if isinstance(n, str))) for split, names in others.items()
+                  if isinstance(split, str) and isinstance(names, list)) if isinstance(others, dict) else {}
+    return Reference(documents, gold, len(data), others)
+
+
+def other_split(extra, ref):
+    """The split of the data (:attr:`Reference.other_splits`) that at least half of the ``extra`` document names
+    (files for documents this phase does not have) belong to, or ""."""
+    counts = sorted(((sum(1 for doc in extra if doc in names), split) for split, names in ref.other_splits.items()),
+                    reverse=True)
+    return counts[0][1] if counts and counts[0][0] and 2 * counts[0][0] >= len(extra) else ""
+
+
+def extra_hints(extra, missing):
+    """``[(extra document, the missing document it most likely is)]``: names that differ from one of ``missing``
+    only in letter case, by a file extension left on (``.tml``, ``.txt``), or by a close spelling."""
+    found = []
+    for doc in extra:
+        known = naming.case_match(doc, missing) or next((m for m in missing if doc.lower().startswith(m.lower() + ".")
+                                                         and doc[len(m) + 1:].isalpha()), "")
+        if not known:
+            close = difflib.get_close_matches(doc, missing, n=1, cutoff=0.85)
+            known = close[0] if close else ""
+        if known:
+            found.append((doc, known))
+    return found
 
 
 #: A prediction's link graph may unfold (every entity's tree of linked entities, shared parts repeated, summed
@@ -172,12 +206,37 @@ def duplicate_ids(document, name):
     for ident in document.duplicate_ids:
         counts[ident] = counts.get(ident, 1) + 1
     first = [e for e in document.entities if e.id == document.duplicate_ids[0]][1]   # its second use
-    shown = ", ".join("%s x%d" % (quoted(ident, 60), count) for ident, count in list(counts.items())[:3])
+    shown = ", ".join("%s x%d" % (quoted(ident, 60) if ident else "'' (an empty <id>)", count)
+                      for ident, count in list(counts.items())[:3])
     return [Message(name, WARNING, _where(first), "%d entity id%s used more than once: %s%s. A link to such an id "
                     "reaches only the last entity that has it; the others are never linked to. Give every entity an "
                     "id of its own (Anafora's <number>@e@<document>@system)." % (
                         len(counts), "" if len(counts) == 1 else "s", shown,
                         ", and %d more" % (len(counts) - 3) if len(counts) > 3 else ""))]
+
+
+#: Anafora's entity ids: ``<number>@e@<document>@<annotator>``.
+_ANAFORA_ID = re.compile(r"^[0-9]+@e@(.+)@[^@]*$")
+
+
+def named_document(document, own):
+    """The other document that most of ``document``'s entity ids name (Anafora ids ``<n>@e@<document>@...``),
+    when at least half of its entities name one same document other than ``own``; else None (ids of another form
+    name nothing).
+
+    >>> from .anafora import Entity
+    >>> named_document(Document([Entity("1@e@B@gold", "Year", "", [(0, 4)], {})]), "A")
+    'B'
+    """
+    named = {}
+    for entity in document.entities:
+        match = _ANAFORA_ID.match(entity.id)
+        if match:
+            named[match.group(1)] = named.get(match.group(1), 0) + 1
+    if not named:
+        return None
+    best = max(sorted(named), key=lambda doc: named[doc])
+    return best if best != own and 2 * named[best] >= len(document.entities) else None
 
 
 #: A prediction's time expressions may have at most this many intervals in all, per document (an expression
@@ -302,32 +361,67 @@ class AnaforaKind(object):
                 cache[path] = self._read(submission, path, doc, log, file_limit)
             predictions[doc.name] = self._prepared(cache, path, doc, log)
         self._empty_documents(predictions, found, cache, log)
+        self._other_documents_ids(predictions, found, ref, cache, log)
         extra = sorted(set(found) - set(ref.by_name))
         if extra and not cache.get(("extra", tuple(extra))):
             cache[("extra", tuple(extra))] = True
-            cased = [(doc, naming.case_match(doc, ref.by_name)) for doc in extra]
-            cased = [(doc, known) for doc, known in cased if known]
+            hints = extra_hints(extra, missing)
+            cased = [(doc, known) for doc, known in hints if doc.lower() == known.lower()]
             hint = (" Document names are compared with their letter case: did you mean %s?" % ", ".join(
                 "%s for %s" % (known, doc) for doc, known in cased[:5])) if cased else ""
+            other = [(doc, known) for doc, known in hints if doc.lower() != known.lower()]
+            hint += (" Did you mean %s?" % ", ".join("%s for %s" % (known, doc) for doc, known in other[:5])
+                     if other else "")
+            split = other_split(extra, ref)
+            if split:
+                hint += (" These are documents of the %s split: were these predictions made for another split than "
+                         "this phase's?" % split)
             log.messages.append(Message(found[extra[0]], WARNING, "layout",
                                         "%d file(s) for documents this phase does not have (ignored): %s%s.%s"
-                                        % (len(extra), ", ".join(extra[:5]), ", ..." if len(extra) > 5 else "",
-                                           hint)))
+                                        % (len(extra), ", ".join(extra[:5]), ", and %d more" % (len(extra) - 5)
+                                           if len(extra) > 5 else "", hint)))
         return predictions
 
     def _empty_documents(self, predictions, found, cache, log):
         """One warning per class, for the whole submission (once, whatever the tasks that read it): documents whose
         entities are outside the ``<annotations>`` element (ignored, as by Anafora's reader), and documents read
         without any entity. Counts, the first documents, and the fix."""
-        stray, empty = [], []
+        stray, empty, other, unscored = [], [], [], []
         for name, document in predictions.items():
             if document is None:
                 continue
             count, line = getattr(document, "stray_entities", (0, None))
+            others, other_line, tags = getattr(document, "other_elements", (0, None, {}))
             if count:
                 stray.append((name, count, line))
+            elif others:
+                other.append((name, others, other_line, tags))
             elif not document.entities:
                 empty.append(name)
+            elif all(entity.type in ENTITY_SKIP for entity in document.entities):
+                unscored.append(name)
+        if unscored and not cache.get(("unscored", len(unscored))):
+            cache[("unscored", len(unscored))] = True
+            log.messages.append(Message(found[unscored[0]], WARNING, "whole file", (
+                "%d of %d documents hold only entities of the types no metric scores (%s; first: %s): they predict "
+                "nothing that scores. Time expressions have the SCATE schema's other types (Year, Month-Of-Year, "
+                "Last, ...)." % (len(unscored), len(predictions), ", ".join(sorted(ENTITY_SKIP)),
+                                 ", ".join(unscored[:3]) + (", ..." if len(unscored) > 3 else "")))))
+        if other and not cache.get(("other", len(other))):
+            cache[("other", len(other))] = True
+            name, count, line, _ = other[0]
+            tags = {}
+            for _, _, _, tagged in other:
+                for tag, number in tagged.items():
+                    tags[tag] = tags.get(tag, 0) + number
+            log.messages.append(Message(found[name], WARNING, "line %d" % line, (
+                "%d of %d documents hold elements other than <entity> inside <annotations> (%s; first: %s): they are "
+                "ignored (the annotations scored are <entity> elements only), so these documents predict less than "
+                "they hold. Write every time expression as <entity><id>..</id><span>..</span><type>..</type>"
+                "<properties>..</properties></entity>." % (
+                    len(other), len(predictions), ", ".join("%s x%d" % (quoted(tag, 30), number)
+                                                            for tag, number in sorted(tags.items())[:3]),
+                    "; ".join("%s (%d, line %d)" % (n, c, l) for n, c, l, _ in other[:3])))))
         if stray and not cache.get(("stray", len(stray))):
             cache[("stray", len(stray))] = True
             name, count, line = stray[0]
@@ -344,6 +438,23 @@ class AnaforaKind(object):
                 "missing. If your system found no time expression there, this is right; otherwise check that the "
                 "file written is the one your system produced." % (
                     len(empty), len(predictions), ", ".join(empty[:3]) + (", ..." if len(empty) > 3 else "")))))
+
+    def _other_documents_ids(self, predictions, found, ref, cache, log):
+        """One warning for the whole submission (once) when files hold entities whose Anafora ids name another
+        document of the phase (:func:`named_document`): files swapped or written under the wrong document's name,
+        whose offsets then count another text. The documents and the names their ids give."""
+        swapped = [(name, named_document(document, name)) for name, document in predictions.items()
+                   if document is not None]
+        swapped = [(name, other) for name, other in swapped if other is not None and other in ref.by_name]
+        if not swapped or cache.get(("swapped", tuple(swapped))):
+            return
+        cache[("swapped", tuple(swapped))] = True
+        log.messages.append(Message(found[swapped[0][0]], WARNING, "whole file", (
+            "%d of %d documents have a file whose entity ids name another document of this phase (%s%s): is each the "
+            "other document's file, written under the wrong name? Spans count the characters of the document the "
+            "file is named after, so another document's entities match nothing there." % (
+                len(swapped), len(predictions), "; ".join("the file of %s holds ids of %s" % pair for pair in swapped[:3]),
+                ", ..." if len(swapped) > 3 else ""))))
 
     def _read(self, submission, path, doc, log, file_limit):
         """The parsed prediction of ``doc`` at member ``path``, or None after a message."""

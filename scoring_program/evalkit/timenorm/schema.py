@@ -137,6 +137,9 @@ TYPES = OrderedDict([
     ("NotNormalizable", OrderedDict()),
 ])
 
+#: Every property name of the schema.
+_PROPERTY_NAMES = frozenset(name for props in TYPES.values() for name in props)
+
 #: Text forms: name -> (regular expression, integer range or None, what is expected).
 FORMS = {
     "year": (r"[0-9]{1,4}[?]*", None, "1 to 4 characters: digits 0-9, then '?' for unknown digits (199?)"),
@@ -222,7 +225,22 @@ _WHAT = OrderedDict([
               "offset off by one?)",
               "spans start or end inside a word or on a space, or are empty (gold spans almost never do: is an "
               "offset off by one?)")),
+    ("placement", ("property is outside its entity's <properties> element or holds its value in an attribute (it is "
+                   "not read: write <properties><Value>1998</Value></properties>)",
+                   "properties are outside their entity's <properties> element or hold their value in an attribute "
+                   "(they are not read: write <properties><Value>1998</Value></properties>)")),
+    ("repeat", ("entity repeats an earlier entity of the file (same spans, type and properties, another id): a "
+                "repeated time expression is one more that pairs with no gold one, and costs interval precision",
+                "entities repeat an earlier entity of the file (same spans, type and properties, another id): a "
+                "repeated time expression is one more that pairs with no gold one, and costs interval precision")),
 ])
+
+#: The types of TimeML (TIMEX3 and its types, events, signals): a file that uses them is a TimeML annotation.
+TIMEML_TYPES = frozenset(["TIMEX3", "DATE", "TIME", "DURATION", "SET", "EVENT", "SIGNAL", "MAKEINSTANCE", "TLINK",
+                          "ALINK", "SLINK"])
+#: Said once in the type class's message when a file uses :data:`TIMEML_TYPES`.
+TIMEML_NOTE = (" %s %s TimeML: is this a TimeML annotation (such as the data's .TimeML.gold.completed.xml files)? A "
+               "SCATE file annotates a date by its parts (Year, Month-Of-Year, Day-Of-Month...) linked by properties.")
 
 
 def _is_number(value):
@@ -255,9 +273,16 @@ def _value_problem(prop, value, document):
 
 
 def _check_properties(entity, props, document, found):
-    """Report ``entity``'s properties outside ``props`` and values that do not fit; return the names of the
-    schema properties that an unknown property probably meant (not to report them missing too)."""
+    """Report ``entity``'s properties outside ``props`` and values that do not fit, and what looks like a
+    property but is not read (outside ``<properties>``, in an attribute); return the names of the schema properties
+    that an unknown or misplaced property probably meant (not to report them missing too)."""
     meant = set()
+    for name, where in entity.misplaced:
+        hint = suggest(name, props)
+        if hint or name in _PROPERTY_NAMES:   # an element of another kind (a note, say) is no property
+            meant.add(hint)
+            found["placement"].add(entity, "%s %s on %s" % (quoted(name, 40), where, entity.type),
+                                   hint if hint != name else "")
     for name, values in entity.properties.items():
         prop = props.get(name)
         if prop is None:
@@ -268,11 +293,20 @@ def _check_properties(entity, props, document, found):
         if len(values) > 1 and not prop.many:
             found["value"].add(entity, "%s of %s: %d values, the schema allows one" % (name, entity.type, len(values)))
         for value in values:
-            problem = _value_problem(prop, value, document)
+            problem = _value_problem(prop, value, document) or _short_year(entity, name, value)
             if problem is not None:
                 found["value"].add(entity, "%s of %s %s: %s" % (name, entity.type, quoted(value, 40), problem[0]),
                                    problem[1])
     return meant
+
+
+def _short_year(entity, name, value):
+    """(what is wrong, did-you-mean) for a Year whose Value has one or two digits (the year 98 of our era, where
+    the text says '98: a Two-Digit-Year, or 1998), else None."""
+    if entity.type != "Year" or name != "Value" or not value.isdigit() or len(value) > 2:
+        return None
+    return ("a Year of %d digit(s) is the year %s of our era (write '98 as a Two-Digit-Year, or as the Year 1998)"
+            % (len(value), value.lstrip("0") or "0"), "")
 
 
 def _check_required(entity, props, meant, found):
@@ -298,7 +332,7 @@ def _cuts(text, start, end):
 
 #: The classes :func:`check_document` reports by default: what costs score whatever is scored (entity
 #: identification included). A missing required property costs only interval scores.
-READING = ("type", "property", "value", "span")
+READING = ("type", "property", "value", "span", "placement", "repeat")
 
 
 def check_document(document, file, classes=READING):
@@ -307,10 +341,14 @@ def check_document(document, file, classes=READING):
     ``document.text`` when known)."""
     found = OrderedDict((key, ProblemClass(what)) for key, what in _WHAT.items())
     text = document.text
+    timeml, cut, seen = [], [], {}
     for entity in document.entities:
         props = TYPES.get(entity.type)
         if props is None:
-            found["type"].add(entity, quoted(entity.type, 40), suggest(entity.type, TYPES))
+            found["type"].add(entity, quoted(entity.type, 40), suggest(entity.type, TYPES)
+                              if entity.type.upper() not in TIMEML_TYPES else "")
+            if entity.type.upper() in TIMEML_TYPES and entity.type not in timeml:
+                timeml.append(entity.type)
         else:
             meant = _check_properties(entity, props, document, found)
             _check_required(entity, props, meant, found)
@@ -319,4 +357,70 @@ def check_document(document, file, classes=READING):
             if bad:
                 start, end = bad[0]
                 found["span"].add(entity, "%d,%d %s" % (start, end, quoted(text[start:end], 30)))
-    return [found[key].message(file) for key in found if key in classes and found[key].count]
+                cut.extend(bad)
+        key = _entity_key(entity, document)
+        if key in seen:
+            found["repeat"].add(entity, "%s %s (as entity %s)" % (entity.type, _span_text(entity), quoted(seen[key], 40)))
+        else:
+            seen[key] = entity.id
+    messages = []
+    for key in found:
+        if key in classes and found[key].count:
+            message = found[key].message(file)
+            if key == "type" and timeml:
+                message.text += TIMEML_NOTE % (", ".join(timeml[:4]), "is" if len(timeml) == 1 else "are")
+            if key == "span" and text is not None:
+                message.text += shifted_spans(text, cut)
+            messages.append(message)
+    return messages
+
+
+def _span_text(entity):
+    """The spans of ``entity`` as written in Anafora (``start,end;start,end``)."""
+    return ";".join("%d,%d" % span for span in entity.spans)
+
+
+def _entity_key(entity, document):
+    """What makes two entities of ``document`` the same annotation: spans, type, and properties whose links are
+    compared by the spans and type of the entity they name (ids aside)."""
+    props = []
+    for name in sorted(entity.properties):
+        values = []
+        for value in entity.properties[name]:
+            target = document.by_id.get(value)
+            values.append((target.type, tuple(target.spans)) if target is not None and target is not entity else value)
+        props.append((name, tuple(values)))
+    return tuple(entity.spans), entity.type, tuple(props)
+
+
+#: The shifts :func:`shifted_spans` tries: a text stripped of its first characters, offsets from 1, ...
+SHIFTS = (-3, -2, -1, 1, 2, 3)
+
+
+def shifted_spans(text, spans):
+    """A sentence to add to the span class's message when most of the ``spans`` that cut words would start and end
+    on word boundaries shifted by one same number of characters (offsets counted in another text: one stripped of
+    its leading blank lines, offsets from 1, end offsets inclusive), else "".
+
+    >>> print(shifted_spans("  May 1998 and June", [(0, 3), (4, 8), (13, 17)]).split(":")[0])
+     Shifted by +2 characters, 3 of these 3 spans would start and end on word boundaries
+    >>> print(shifted_spans("May 1998 and June", [(0, 2), (4, 7), (13, 16)]).split(":")[0])
+     With the end offset one further, 3 of these 3 spans would start and end on word boundaries
+    """
+    if len(spans) < 3:
+        return ""
+    best, fixed = 0, 0
+    for delta in SHIFTS:
+        count = sum(1 for s, e in spans if 0 <= s + delta < e + delta <= len(text) and not _cuts(text, s + delta, e + delta))
+        if count > fixed:
+            best, fixed = delta, count
+    ends = sum(1 for s, e in spans if e + 1 <= len(text) and not _cuts(text, s, e + 1))
+    if ends > fixed and 3 * ends >= 2 * len(spans):
+        return (" With the end offset one further, %d of these %d spans would start and end on word boundaries: are "
+                "the end offsets inclusive? Anafora's end offset is the first character after the span." % (
+                    ends, len(spans)))
+    if 3 * fixed < 2 * len(spans):
+        return ""
+    return (" Shifted by %+d characters, %d of these %d spans would start and end on word boundaries: are the offsets "
+            "counted from the start of this document's text, from 0, and with the end excluded?" % (
+                best, fixed, len(spans)))
