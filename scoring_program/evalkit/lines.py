@@ -328,14 +328,24 @@ def find_named_files(source, competition, pairs, messages, known_documents=None)
 
 # --------------------------------------------------------------------------- reading text
 
-def _text_lines(data, name, max_bytes):
-    """The lines of UTF-8 ``data`` (``\\r`` dropped); DataError when too large, not UTF-8 or empty."""
+def _text_lines(data, name, max_bytes, log=None):
+    """The lines of UTF-8 ``data`` (``\\r`` dropped); DataError when too large, not UTF-8 or empty.
+
+    A text whose lines end with a carriage return alone (classic Mac OS; no ``\\n`` at all) is split at the
+    ``\\r``: read as it was meant, with one warning in ``log`` (a MessageLog) when one is given.
+    """
     if len(data) > max_bytes:
         raise DataError(name, "", "the file is %d bytes; at most %d are accepted for this dataset"
                         % (len(data), max_bytes))
     text = decode_utf8(data, name)
     if not text or text.isspace():
         raise DataError(name, "", "the file is empty; expected one label per line")
+    if "\n" not in text and "\r" in text.rstrip("\r"):
+        text = text.replace("\r", "\n")
+        if log is not None:
+            log.add(WARNING, "line 1", "the lines end with a carriage return alone (CR, the line end of classic "
+                    "Mac OS), not a line feed: read as line ends, nothing lost. Save the file with LF (\\n) "
+                    "line ends", kind="lines ended by CR alone")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -749,7 +759,8 @@ class TokenLabelsKind(TextKind):
 
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """Align the file's labels with the reference tokens; report misalignments and unknown labels."""
-        blocks = _label_blocks(_text_lines(data, log.file, max_bytes), log, getattr(task, "token_column", False))
+        lines = _text_lines(data, log.file, max_bytes, log)
+        blocks = _label_blocks(lines, log, getattr(task, "token_column", False))
         lengths = [len(tokens) for tokens, _ in ref.sentences]
         aligned, first_bad = align_blocks(blocks, lengths)
         self._report_alignment(blocks, lengths, aligned, first_bad, log)
@@ -773,6 +784,9 @@ class TokenLabelsKind(TextKind):
                     % (got, lengths[first_bad]))
             return
         lost = [i for i, sent in enumerate(aligned) if sent is None]
+        if not lost:   # more blocks than sentences, and every sentence aligned: the extra blocks alone are left out
+            _report_extra_blocks(blocks, lengths, first_bad, log)
+            return
         if len(blocks) == len(lengths):   # the blank lines match: each wrong sentence stays on its own
             for i in lost:
                 log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the input file has %d tokens: "
@@ -802,6 +816,23 @@ class TokenLabelsKind(TextKind):
                                 "predicted": sum(stats["span_predicted"])}
         zeroed = sum(1 for labels in pred if labels is None)
         return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details, per_sentence=stats)
+
+
+def _report_extra_blocks(blocks, lengths, first_bad, log):
+    """One warning for the blocks of labels that match no sentence (the file has more blocks than the input has
+    sentences, and :func:`align_blocks` paired every sentence with the blocks before and after them): a sentence
+    written twice, or labels after the last sentence. They were left out; nothing of the score is lost."""
+    extra = blocks[first_bad:first_bad + len(blocks) - len(lengths)]
+    where = "line %d" % extra[0][0][0]
+    after = ("after the last sentence of the input file" if first_bad >= len(lengths)
+             else "between sentences %d and %d of the input file" % (first_bad, first_bad + 1) if first_bad
+             else "before its first sentence")
+    log.add(WARNING, where, "%d block%s of labels (%d labels, from %s, %s) match%s no sentence of the input file "
+            "(%d blocks for %d sentences): left out; every sentence of the input file was aligned and scored. Remove "
+            "%s (a sentence written twice, or predictions of sentences that are not in the input file?)"
+            % (len(extra), "" if len(extra) == 1 else "s", sum(len(b) for b in extra), where, after,
+               "es" if len(extra) == 1 else "", len(blocks), len(lengths), "it" if len(extra) == 1 else "them"),
+            kind="blocks of labels that match no sentence")
 
 
 def _empty_label_hint(blocks, lengths, first_bad):
@@ -839,7 +870,7 @@ class SentenceLabelsKind(TextKind):
 
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """One label per reference sentence, or DataError when the number of labels differs."""
-        lines = _text_lines(data, log.file, max_bytes)
+        lines = _text_lines(data, log.file, max_bytes, log)
         flat, blank = [], []
         for number, line in enumerate(lines, 1):
             stripped = line.strip()
