@@ -27,6 +27,7 @@ Standard library only, Python 3.7+.
 import difflib
 import os
 import re
+import unicodedata
 from collections import Counter, OrderedDict
 from operator import itemgetter
 
@@ -503,7 +504,7 @@ def guess_label(label, labels, aliases=None):
     >>> guess_label("", ["lang1"]), guess_label("B-PRE", ["O", "B-PER"])
     ('', 'B-PER')
     """
-    key = label.strip().lower()
+    key = unicodedata.normalize("NFKC", label).strip().lower()   # full-width letters, ligatures: their plain form
     if not key:
         return ""
     lowered = dict((choice.lower(), choice) for choice in labels)
@@ -567,14 +568,84 @@ def _check_labels(flat, labels, log, task=None, lang=None):
     other = _other_label_set(bad, len(flat), log.file, label_sets)
     first = next(iter(lines.values()))[0]
     every = total == len(flat)   # not one label can match: the whole file scores 0 (an error, not a warning)
+    shape = _line_shape_hint(bad, lines, allowed)
     log.add(ERROR if every else WARNING, "line %d" % first, "%d label%s of %d (%d distinct) %s not in this dataset's "
-            "label set and never match: %s%s.%s This dataset's labels: %s.%s" % (
+            "label set and never match: %s%s.%s%s This dataset's labels: %s.%s" % (
                 total, "" if total == 1 else "s", len(flat), len(bad), "is" if total == 1 else "are", "; ".join(parts),
                 "; and %d more distinct label%s" % (more, "" if more == 1 else "s") if more else "",
-                " Most of them are labels of %s: is this that dataset's file?" % other if other else "",
+                " Most of them are labels of %s: is this that dataset's file?" % other if other else "", shape,
                 ", ".join(labels), (" Every label is outside the set: %s." % ZERO_NOTE) if every else ""),
             kind="label outside the label set")
     return set(bad)
+
+
+def _line_shape_hint(bad, lines, allowed):
+    """A sentence naming what the lines of labels outside the set hold when it is a shape, not a spelling ("" when
+    not): JSON (the first starts with ``[`` or ``{``), several labels of the set on one line (separated by spaces,
+    commas or semicolons: a sentence per line), or other words before a label (``token label`` with a space).
+    ``bad``: a Counter of the labels outside the set; ``lines``: their first line numbers; ``allowed``: the set.
+
+    >>> _line_shape_hint({"a b a": 2}, {"a b a": [1, 2]}, {"a", "b"})[:60]
+    ' 2 lines hold several labels of the set (e.g. line 1: 3 label'
+    """
+    first = next(iter(lines))
+    if first.lstrip()[:1] in ("[", "{"):
+        return (" The file looks like JSON (line %d starts with %s): write plain text, one label per line and a blank "
+                "line after each sentence." % (lines[first][0], quoted(first.lstrip()[:1])))
+    several, worded = Counter(), Counter()
+    for label, count in bad.items():
+        words = [word.strip("\"'") for word in re.split(r"[\s,;]+", label.strip("[]() ")) if word.strip("\"'")]
+        if len(words) > 1 and all(word in allowed for word in words):
+            several[label] = count
+        elif len(words) > 1 and words[-1] in allowed:
+            worded[label] = count
+    if several and sum(several.values()) >= sum(worded.values()):
+        label = next(iter(several))
+        return (" %d line%s hold%s several labels of the set (e.g. line %d: %d labels): write one label per line, one "
+                "line per token, and a blank line after each sentence." % (
+                    sum(several.values()), "" if sum(several.values()) == 1 else "s",
+                    "s" if sum(several.values()) == 1 else "", lines[label][0], len(re.split(r"[\s,;]+", label))))
+    if worded:
+        label = next(iter(worded))
+        return (" %d line%s hold%s other words before a label (e.g. line %d, %s): write the label alone on each line "
+                "(or token<TAB>label)." % (sum(worded.values()), "" if sum(worded.values()) == 1 else "s",
+                                           "s" if sum(worded.values()) == 1 else "", lines[label][0],
+                                           quoted(label, 40)))
+    return ""
+
+
+#: A file of at least this many labels, all one label of the set, gets the constant-prediction warning.
+CONSTANT_MIN_LABELS = 20
+
+
+def check_degenerate(flat, bad, log, task):
+    """Predictions that no system means, whatever the gold: one message per file.
+
+    - A task scored by entity spans (``task.metric == "span_f1"``) whose file opens no span (no ``B-`` or ``I-``
+      label of the set: every label ``O``, or outside the set): its span F1 is 0 whatever the gold, an error that
+      says the file scores 0 (:data:`~evalkit.messages.ZERO_NOTE`).
+    - Otherwise, a file of at least :data:`CONSTANT_MIN_LABELS` labels that are all one label of the set: a
+      constant prediction (a model collapsed to one class, or a default label written on every line); a warning.
+
+    ``flat``: the file's ``(line number, label)``; ``bad``: the labels outside the set (already reported, and a
+    file of them alone is already an error). A C-level pass over the labels on the happy path.
+    """
+    labels = list(map(itemgetter(1), flat))
+    if not labels or len(bad) and not (set(labels) - set(bad)):
+        return
+    if getattr(task, "metric", None) == "span_f1":
+        if "\x00B-" in "\x00" + "\x00".join(labels) or "\x00I-" in "\x00" + "\x00".join(labels):
+            return
+        log.add(ERROR, "line %d" % flat[0][0], "not one entity is predicted (no B- or I- label in %d labels): entity-"
+                "span F1 is 0 whatever the gold, %s. Write B-<type> on the first token of each entity found and I-<type> "
+                "on the tokens after it" % (len(labels), ZERO_NOTE), kind="no entity predicted")
+        return
+    if len(labels) < CONSTANT_MIN_LABELS or labels.count(labels[0]) != len(labels) or labels[0] in bad:
+        return
+    log.add(WARNING, "line %d" % flat[0][0], "every one of the %d labels is %s: a constant prediction (a model "
+            "collapsed to one class, or one default label written on every line) scores as a majority baseline at "
+            "best. Check that the system's predictions were written" % (len(labels), quoted(labels[0], 40)),
+            kind="constant prediction")
 
 
 #: Spans opened by ``I-`` are reported when at least this share of the predicted spans is (a few are the usual
@@ -766,6 +837,7 @@ class TokenLabelsKind(TextKind):
         self._report_alignment(blocks, lengths, aligned, first_bad, log)
         flat = [item for block in blocks for item in block]
         bad = _check_labels(flat, ref.labels, log, task, ref.lang)
+        check_degenerate(flat, bad, log, task)
         if getattr(task, "metric", None) == "span_f1":
             check_span_openings(blocks, flat, log)
         return [None if sent is None else [None if label in bad else label for _, label in sent] for sent in aligned]
@@ -889,6 +961,7 @@ class SentenceLabelsKind(TextKind):
                             "label per line for each sentence, in order" % (len(flat), len(ref), hint),
                             status="sentence_count_mismatch")
         bad = _check_labels(flat, ref.labels, log, task, ref.lang)
+        check_degenerate(flat, bad, log, task)
         return [None if label in bad else label for _, label in flat]
 
     def score(self, ref, pred, task):
