@@ -585,8 +585,8 @@ def _line_shape_hint(bad, lines, allowed):
     commas or semicolons: a sentence per line), or other words before a label (``token label`` with a space).
     ``bad``: a Counter of the labels outside the set; ``lines``: their first line numbers; ``allowed``: the set.
 
-    >>> _line_shape_hint({"a b a": 2}, {"a b a": [1, 2]}, {"a", "b"})[:60]
-    ' 2 lines hold several labels of the set (e.g. line 1: 3 label'
+    >>> _line_shape_hint({"a b a": 2}, {"a b a": [1, 2]}, {"a", "b"})[:55]
+    ' 2 lines hold several labels of the set (e.g. line 1: 3'
     """
     first = next(iter(lines))
     if first.lstrip()[:1] in ("[", "{"):
