@@ -582,7 +582,8 @@ def _check_labels(flat, labels, log, task=None, lang=None):
 def _line_shape_hint(bad, lines, allowed):
     """A sentence naming what the lines of labels outside the set hold when it is a shape, not a spelling ("" when
     not): JSON (the first starts with ``[`` or ``{``), several labels of the set on one line (separated by spaces,
-    commas or semicolons: a sentence per line), or other words before a label (``token label`` with a space).
+    commas or semicolons: a sentence per line), or other words beside a label (``token label`` with a space, a
+    label and its probability).
     ``bad``: a Counter of the labels outside the set; ``lines``: their first line numbers; ``allowed``: the set.
 
     >>> _line_shape_hint({"a b a": 2}, {"a b a": [1, 2]}, {"a", "b"})[:55]
@@ -597,7 +598,7 @@ def _line_shape_hint(bad, lines, allowed):
         words = [word.strip("\"'") for word in re.split(r"[\s,;]+", label.strip("[]() ")) if word.strip("\"'")]
         if len(words) > 1 and all(word in allowed for word in words):
             several[label] = count
-        elif len(words) > 1 and words[-1] in allowed:
+        elif len(words) > 1 and (words[-1] in allowed or words[0] in allowed):
             worded[label] = count
     if several and sum(several.values()) >= sum(worded.values()):
         label = next(iter(several))
@@ -607,8 +608,7 @@ def _line_shape_hint(bad, lines, allowed):
                     "s" if sum(several.values()) == 1 else "", lines[label][0], len(re.split(r"[\s,;]+", label))))
     if worded:
         label = next(iter(worded))
-        return (" %d line%s hold%s other words before a label (e.g. line %d, %s): write the label alone on each line "
-                "(or token<TAB>label)." % (sum(worded.values()), "" if sum(worded.values()) == 1 else "s",
+        return (" %d line%s hold%s other words beside a label (e.g. line %d, %s): write the label alone on each line." % (sum(worded.values()), "" if sum(worded.values()) == 1 else "s",
                                            "s" if sum(worded.values()) == 1 else "", lines[label][0],
                                            quoted(label, 40)))
     return ""
@@ -634,11 +634,16 @@ def check_degenerate(flat, bad, log, task):
     if not labels or len(bad) and not (set(labels) - set(bad)):
         return
     if getattr(task, "metric", None) == "span_f1":
-        if "\x00B-" in "\x00" + "\x00".join(labels) or "\x00I-" in "\x00" + "\x00".join(labels):
+        joined = "\x00" + "\x00".join(label for label in labels if label not in bad) if bad else \
+            "\x00" + "\x00".join(labels)
+        if "\x00B-" in joined or "\x00I-" in joined:
             return
-        log.add(ERROR, "line %d" % flat[0][0], "not one entity is predicted (no B- or I- label in %d labels): entity-"
-                "span F1 is 0 whatever the gold, %s. Write B-<type> on the first token of each entity found and I-<type> "
-                "on the tokens after it" % (len(labels), ZERO_NOTE), kind="no entity predicted")
+        outside = sum(1 for label in labels if label in bad)
+        log.add(ERROR, "line %d" % flat[0][0], "not one entity is predicted (no B- or I- label of the set in %d "
+                "labels%s): entity-span F1 is 0 whatever the gold, %s. Write B-<type> on the first token of each "
+                "entity found and I-<type> on the tokens after it" % (
+                    len(labels), "; the %d outside the label set, reported apart, never open one" % outside
+                    if outside else "", ZERO_NOTE), kind="no entity predicted")
         return
     if len(labels) < CONSTANT_MIN_LABELS or labels.count(labels[0]) != len(labels) or labels[0] in bad:
         return
