@@ -962,8 +962,14 @@ class SentenceLabelsKind(TextKind):
                         "expected?)" % (len(blank), "" if len(blank) == 1 else "s",
                                         ", ".join(str(n) for n in blank[:SHOWN_LINES]),
                                         ", ..." if len(blank) > SHOWN_LINES else ""))
+            outside = Counter(label for _, label in flat if label not in ref.labels)
+            firsts = OrderedDict()
+            for number, label in flat:
+                if label in outside:
+                    firsts.setdefault(label, [number])
+            shape = _line_shape_hint(outside, firsts, set(ref.labels)) if outside else ""
             raise DataError(log.file, "", "the file has %d labels, the input file has %d sentences%s: give exactly one "
-                            "label per line for each sentence, in order" % (len(flat), len(ref), hint),
+                            "label per line for each sentence, in order.%s" % (len(flat), len(ref), hint, shape),
                             status="sentence_count_mismatch")
         bad = _check_labels(flat, ref.labels, log, task, ref.lang)
         check_degenerate(flat, bad, log, task)

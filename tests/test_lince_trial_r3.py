@@ -1,0 +1,234 @@
+"""The third round of issue 24's trial on LinCE, generated over the sample's ten datasets: each mistake's message
+(quoted), its position, and the score unchanged by the message (equal to the score with the check switched off,
+or to that of the file without the harmless fault).
+
+- blocks of labels that match no sentence (a sentence written twice, labels after the last sentence or before the
+  first): one warning, no longer an internal error (exit 3) or an error while nothing is lost (exit 1);
+- lines ended by a carriage return alone (classic Mac OS): read as lines, one warning;
+- the shape of the lines of labels outside the set is named (JSON, a sentence per line, words beside a label)
+  instead of only a misalignment;
+- a constant file (one label on every line) is one warning; an entity file that opens no span is an error that
+  says it scores 0, and the validator exits 1 on it on the test split too;
+- full-width labels get their did-you-mean.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from evalkit import lines, verdict
+from evalkit.messages import ERROR, WARNING, ZERO_NOTE
+from evalkit.scoring import evaluate
+from lince_helpers import KIT, SAMPLE, build_sample_reference, gold_submission, lince, sample_gold, write_files
+
+VALIDATE = os.path.join(KIT, "validate.py")
+FILES = dict((lince.SUBMISSION_FILE.format(task=task.key, lang=pair), (task, pair)) for task, pair in lince.DATASETS)
+TOKEN_FILES = sorted(name for name, (task, _) in FILES.items() if task.kind == "token_labels")
+ENTITY_FILES = sorted(name for name, (task, _) in FILES.items() if task.metric == "span_f1")
+PLAIN_FILES = sorted(name for name, (task, _) in FILES.items() if task.metric != "span_f1")
+
+
+@pytest.fixture(scope="module")
+def refs(tmp_path_factory):
+    out = tmp_path_factory.mktemp("lince_r3_ref")
+    build_sample_reference(out)
+    return dict((split, os.path.join(str(out), split)) for split in ("dev", "test"))
+
+
+@pytest.fixture(scope="module")
+def gold_files():
+    return gold_submission(sample_gold("dev"))
+
+
+def report_of(ref, name, text, folder):
+    """The scorer's report of a submission holding the one file ``name``."""
+    return evaluate(lince, ref, write_files(folder, {name: text}))
+
+
+def entry_of(report, name):
+    return next(e for e in report["entries"] if e["file"] == name)
+
+
+def messages_of(report, name, needle):
+    return [m for m in report["messages"] if m["file"] == name and needle in m["text"]]
+
+
+def validator(submission, split="dev"):
+    """The starting kit's validator in its own process, as a participant runs it: (exit status, output)."""
+    proc = subprocess.run([sys.executable, VALIDATE, submission, "--data", SAMPLE, "--split", split],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def sentences_of(text):
+    """The blocks of a token file's text, each a list of label lines."""
+    return [block.split("\n") for block in text.strip("\n").split("\n\n")]
+
+
+def text_of(blocks):
+    return "".join("\n".join(block) + "\n\n" for block in blocks)
+
+
+# --------------------------------------------------------------------------- blocks that match no sentence
+
+def with_extra_block(text, where):
+    """``text`` with one block of labels that matches no sentence, the line where that block starts and its size."""
+    blocks = sentences_of(text)
+    if where == "end":
+        extra, at = [blocks[-1][0]] * 2, len(blocks)
+    elif where == "start":
+        extra, at = [blocks[0][0]] * (len(blocks[0]) + 1), 0
+    else:   # a sentence written twice, where its neighbour has another length
+        at = next(i for i in range(1, len(blocks) - 1) if len(blocks[i]) != len(blocks[i + 1])) + 1
+        extra = list(blocks[at - 1])
+    new = blocks[:at] + [extra] + blocks[at:]
+    return text_of(new), sum(len(block) + 1 for block in new[:at]) + 1, len(extra)
+
+
+@pytest.mark.parametrize("where", ["end", "middle", "start"])
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_a_block_that_matches_no_sentence_is_one_warning_and_costs_nothing(refs, gold_files, tmp_path, name, where):
+    text, line, size = with_extra_block(gold_files[name], where)
+    report = report_of(refs["dev"], name, text, tmp_path / "extra")
+    found = messages_of(report, name, "match")
+    assert len(found) == 1, report["messages"]
+    assert found[0]["severity"] == WARNING and found[0]["where"] == "line %d" % line
+    assert "1 block of labels (%d labels, from line %d, " % (size, line) in found[0]["text"]
+    assert "matches no sentence of the input file" in found[0]["text"]
+    assert "every sentence of the input file was aligned and scored" in found[0]["text"]
+    assert not [m for m in report["messages"] if m["file"] == name and m["severity"] == ERROR]
+    clean = report_of(refs["dev"], name, gold_files[name], tmp_path / "clean")
+    assert entry_of(report, name)["components"] == entry_of(clean, name)["components"]
+    assert entry_of(report, name)["scored_sentences"] == entry_of(clean, name)["scored_sentences"]
+
+
+def test_labels_after_the_last_sentence_no_longer_stop_the_validator(gold_files, tmp_path):
+    name = TOKEN_FILES[0]
+    text, line, _ = with_extra_block(gold_files[name], "end")
+    status, out = validator(write_files(tmp_path / "sub", {name: text}))
+    assert status == 0, out
+    assert "Internal error" not in out
+    assert "warning: %s, line %d: 1 block of labels" % (name, line) in out
+    assert "0 errors, 2 warnings, 0 files will score 0" in out   # this one, and the line of the files not submitted
+
+
+# --------------------------------------------------------------------------- lines ended by CR alone
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_lines_ended_by_cr_alone_are_read_with_one_warning(refs, gold_files, tmp_path, name):
+    report = report_of(refs["dev"], name, gold_files[name].replace("\n", "\r"), tmp_path / "cr")
+    found = messages_of(report, name, "carriage return alone")
+    assert len(found) == 1 and found[0]["severity"] == WARNING and found[0]["where"] == "line 1", report["messages"]
+    assert "read as line ends, nothing lost" in found[0]["text"]
+    clean = report_of(refs["dev"], name, gold_files[name], tmp_path / "lf")
+    assert entry_of(report, name)["components"] == entry_of(clean, name)["components"]
+    assert [m for m in report["messages"] if m["file"] == name] == found
+
+
+# --------------------------------------------------------------------------- the shape of the lines
+
+def shapes(text, task):
+    """``(shape, corrupted text, the words the message must hold)`` of one file."""
+    blocks = sentences_of(text) if task.kind == "token_labels" else [[row] for row in text.split()]
+    if task.kind == "token_labels":
+        for sep in (" ", ",", ";", ", "):
+            yield ("sentence per line %r" % sep, "\n".join(sep.join(block) for block in blocks) + "\n",
+                   "lines hold several labels of the set")
+    yield "json", json.dumps(blocks), "The file looks like JSON (line 1 starts with '['): write plain text"
+    yield ("token before the label", text_of([["tok%d %s" % (i, label) for i, label in enumerate(block)]
+                                               for block in blocks]),
+           "other words beside a label (e.g. line 1, 'tok0 ")
+    yield ("probability after the label", text_of([["%s 0.93" % label for label in block] for block in blocks]),
+           "other words beside a label (e.g. line 1, '")
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_the_shape_of_the_lines_is_named_and_changes_no_score(refs, gold_files, tmp_path, monkeypatch, name):
+    task, _ = FILES[name]
+    for number, (shape, text, words) in enumerate(shapes(gold_files[name], task)):
+        report = report_of(refs["dev"], name, text, tmp_path / ("on%d" % number))
+        found = messages_of(report, name, words)
+        assert len(found) == 1, (shape, report["messages"])
+        # said with the labels outside the set (their first line), or with a count that differs (the whole file)
+        assert "never match" in found[0]["text"] and found[0]["where"].startswith("line ") \
+            or "give exactly one label per line" in found[0]["text"] and ZERO_NOTE in found[0]["text"]
+        with monkeypatch.context() as patch:
+            patch.setattr(lines, "_line_shape_hint", lambda *args: "")
+            plain = report_of(refs["dev"], name, text, tmp_path / ("off%d" % number))
+        assert not messages_of(plain, name, words)
+        assert entry_of(report, name)["components"] == entry_of(plain, name)["components"], shape
+
+
+# --------------------------------------------------------------------------- degenerate files
+
+@pytest.mark.parametrize("name", PLAIN_FILES)
+def test_a_constant_file_is_one_warning_and_changes_no_score(refs, gold_files, tmp_path, monkeypatch, name):
+    task, pair = FILES[name]
+    gold = gold_files[name]
+    for label in (task.labels[pair][0], task.labels[pair][-1]):
+        text = "\n".join(label if row.strip() else row for row in gold.split("\n"))
+        report = report_of(refs["dev"], name, text, tmp_path / label)
+        found = messages_of(report, name, "a constant prediction")
+        count = sum(1 for row in gold.split("\n") if row.strip())
+        assert len(found) == 1 and found[0]["severity"] == WARNING and found[0]["where"] == "line 1"
+        assert "every one of the %d labels is '%s'" % (count, label) in found[0]["text"]
+        with monkeypatch.context() as patch:
+            patch.setattr(lines, "check_degenerate", lambda *args: None)
+            plain = report_of(refs["dev"], name, text, tmp_path / ("off" + label))
+        assert not messages_of(plain, name, "a constant prediction")
+        assert entry_of(report, name)["components"] == entry_of(plain, name)["components"]
+
+
+@pytest.mark.parametrize("typed", [False, True])
+@pytest.mark.parametrize("name", ENTITY_FILES)
+def test_an_entity_file_that_opens_no_span_is_an_error_that_says_it_scores_0(refs, gold_files, tmp_path, monkeypatch,
+                                                                             name, typed):
+    # every label O, or the entity types written without their B-/I- (outside the set: said apart)
+    text = "\n".join((row[2:] if typed and row[:2] in ("B-", "I-") else "O") if row.strip() else row
+                     for row in gold_files[name].split("\n"))
+    report = report_of(refs["dev"], name, text, tmp_path / "on")
+    found = messages_of(report, name, "not one entity is predicted")
+    assert len(found) == 1 and found[0]["severity"] == ERROR and ZERO_NOTE in found[0]["text"], report["messages"]
+    assert found[0]["where"] == "line 1"
+    assert ("outside the label set, reported apart, never open one" in found[0]["text"]) == typed
+    assert name in verdict.zero_files(report)
+    with monkeypatch.context() as patch:
+        patch.setattr(lines, "check_degenerate", lambda *args: None)
+        plain = report_of(refs["dev"], name, text, tmp_path / "off")
+    assert entry_of(report, name)["score"] == entry_of(plain, name)["score"] == 0
+
+
+def test_the_validator_exits_1_on_an_entity_file_without_a_span_on_the_test_split(tmp_path):
+    test_gold = gold_submission(sample_gold("test"))
+    name = ENTITY_FILES[0]
+    text = "\n".join("O" if row.strip() else row for row in test_gold[name].split("\n"))
+    status, out = validator(write_files(tmp_path / "sub", {name: text}), "test")
+    assert status == 1, out
+    assert "error: %s, line 1: not one entity is predicted" % name in out
+    assert "1 file will score 0 (%s)" % name in out
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_gold_files_get_none_of_these_messages(refs, tmp_path, split):
+    files = gold_submission(sample_gold(split))
+    report = evaluate(lince, refs[split], write_files(tmp_path / split, files))
+    for needle in ("constant prediction", "not one entity", "carriage return", "match no sentence",
+                   "matches no sentence"):
+        assert not [m for m in report["messages"] if needle in m["text"]], needle
+
+
+# --------------------------------------------------------------------------- full-width labels
+
+@pytest.mark.parametrize("name", PLAIN_FILES)
+def test_full_width_labels_get_their_did_you_mean(refs, gold_files, tmp_path, name):
+    task, pair = FILES[name]
+    wide = dict((label, "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in label))
+                for label in task.labels[pair])
+    text = "\n".join(wide[row] if row.strip() else row for row in gold_files[name].split("\n"))
+    report = report_of(refs["dev"], name, text, tmp_path / "wide")
+    found = messages_of(report, name, "never match")
+    assert len(found) == 1
+    first = next(row for row in gold_files[name].split("\n") if row.strip())
+    assert "%r" % wide[first] in found[0]["text"] and "did you mean %r?" % first in found[0]["text"]
