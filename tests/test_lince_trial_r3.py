@@ -232,3 +232,29 @@ def test_full_width_labels_get_their_did_you_mean(refs, gold_files, tmp_path, na
     assert len(found) == 1
     first = next(row for row in gold_files[name].split("\n") if row.strip())
     assert "%r" % wide[first] in found[0]["text"] and "did you mean %r?" % first in found[0]["text"]
+
+
+# --------------------------------------------------------------------------- the input's tokens as labels
+
+@pytest.mark.parametrize("form", ["tokens", "label<TAB>token"])
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_a_file_of_the_inputs_tokens_is_told_so_and_changes_no_score(refs, gold_files, tmp_path, monkeypatch, name,
+                                                                     form):
+    task, pair = FILES[name]
+    sentences = sample_gold("dev")[(task, pair)]
+    rows = [(row[0], row[-1]) for _, block in sentences for row in block]
+    tokens = iter(rows)
+    text = "\n".join((lambda token, label: token if form == "tokens" else "%s\t%s" % (label, token))(*next(tokens))
+                     if row.strip() else row for row in gold_files[name].split("\n"))
+    report = report_of(refs["dev"], name, text, tmp_path / "on")
+    found = messages_of(report, name, "never match")
+    assert len(found) == 1, report["messages"]
+    first = next(i for i, (token, _) in enumerate(rows) if token not in task.labels[pair])
+    line = [number for number, row in enumerate(gold_files[name].split("\n"), 1) if row.strip()][first]
+    assert "of them are the input file's own tokens at their lines (e.g. line %d, " % line in found[0]["text"]
+    assert "the file holds the tokens, not their labels" in found[0]["text"]
+    with monkeypatch.context() as patch:
+        patch.setattr(lines, "_tokens_hint", lambda *args: "")
+        plain = report_of(refs["dev"], name, text, tmp_path / "off")
+    assert "own tokens" not in messages_of(plain, name, "never match")[0]["text"]
+    assert entry_of(report, name)["components"] == entry_of(plain, name)["components"]

@@ -540,9 +540,13 @@ def _other_label_set(bad, flat_count, own, label_sets):
     return _alternatives([name for name, count in counts.items() if count == best])
 
 
-def _check_labels(flat, labels, log, task=None, lang=None):
+def _check_labels(flat, labels, log, task=None, lang=None, tokens=None):
     """Report the predicted labels outside ``labels`` in one message (count, first lines, did-you-mean); return
     the set of them (they never match).
+
+    ``tokens``: a function giving the input's tokens in order (one per label line), called only when labels are
+    outside the set: when most of those are the input's own tokens at their lines, the message says the file
+    holds the tokens.
 
     ``task`` may carry ``label_aliases[lang]`` (other spellings, for the did-you-mean) and ``label_sets``
     (every dataset's label set by file name: a file holding another dataset's labels is told so); both are
@@ -568,7 +572,7 @@ def _check_labels(flat, labels, log, task=None, lang=None):
     other = _other_label_set(bad, len(flat), log.file, label_sets)
     first = next(iter(lines.values()))[0]
     every = total == len(flat)   # not one label can match: the whole file scores 0 (an error, not a warning)
-    shape = _line_shape_hint(bad, lines, allowed)
+    shape = _line_shape_hint(bad, lines, allowed) or _tokens_hint(flat, bad, tokens() if tokens else None)
     log.add(ERROR if every else WARNING, "line %d" % first, "%d label%s of %d (%d distinct) %s not in this dataset's "
             "label set and never match: %s%s.%s%s This dataset's labels: %s.%s" % (
                 total, "" if total == 1 else "s", len(flat), len(bad), "is" if total == 1 else "are", "; ".join(parts),
@@ -577,6 +581,22 @@ def _check_labels(flat, labels, log, task=None, lang=None):
                 ", ".join(labels), (" Every label is outside the set: %s." % ZERO_NOTE) if every else ""),
             kind="label outside the label set")
     return set(bad)
+
+
+def _tokens_hint(flat, bad, tokens):
+    """A sentence saying the file holds the input's tokens when at least half of its labels outside the set (``bad``,
+    a Counter) are the token of the input (``tokens``, in order, or None) at their line; else "".
+
+    >>> _tokens_hint([(1, "hola"), (2, "lang1"), (3, "amigo")], {"hola": 1, "amigo": 1}, ["hola", "x", "amigo"])[:79]
+    " 2 of them are the input file's own tokens at their lines (e.g. line 1, 'hola')"
+    """
+    if not tokens or len(tokens) != len(flat):
+        return ""
+    same = [(number, label) for (number, label), token in zip_checked(flat, tokens) if label == token and label in bad]
+    if not same or len(same) * 2 < sum(bad.values()):
+        return ""
+    return (" %d of them are the input file's own tokens at their lines (e.g. line %d, %s): the file holds the tokens, "
+            "not their labels (the columns mixed up?)." % (len(same), same[0][0], quoted(same[0][1], 40)))
 
 
 def _line_shape_hint(bad, lines, allowed):
@@ -608,7 +628,8 @@ def _line_shape_hint(bad, lines, allowed):
                     "s" if sum(several.values()) == 1 else "", lines[label][0], len(re.split(r"[\s,;]+", label))))
     if worded:
         label = next(iter(worded))
-        return (" %d line%s hold%s other words beside a label (e.g. line %d, %s): write the label alone on each line." % (sum(worded.values()), "" if sum(worded.values()) == 1 else "s",
+        return (" %d line%s hold%s other words beside a label (e.g. line %d, %s): write the label alone on each "
+                "line." % (sum(worded.values()), "" if sum(worded.values()) == 1 else "s",
                                            "s" if sum(worded.values()) == 1 else "", lines[label][0],
                                            quoted(label, 40)))
     return ""
@@ -841,7 +862,8 @@ class TokenLabelsKind(TextKind):
         aligned, first_bad = align_blocks(blocks, lengths)
         self._report_alignment(blocks, lengths, aligned, first_bad, log)
         flat = [item for block in blocks for item in block]
-        bad = _check_labels(flat, ref.labels, log, task, ref.lang)
+        bad = _check_labels(flat, ref.labels, log, task, ref.lang,
+                            lambda: [token for tokens, _ in ref.sentences for token in tokens])
         check_degenerate(flat, bad, log, task)
         if getattr(task, "metric", None) == "span_f1":
             check_span_openings(blocks, flat, log)
