@@ -258,3 +258,11 @@ def test_a_file_of_the_inputs_tokens_is_told_so_and_changes_no_score(refs, gold_
         plain = report_of(refs["dev"], name, text, tmp_path / "off")
     assert "own tokens" not in messages_of(plain, name, "never match")[0]["text"]
     assert entry_of(report, name)["components"] == entry_of(plain, name)["components"]
+
+
+def test_a_message_about_the_submission_is_printed_without_an_empty_file_name(gold_files, tmp_path):
+    name = TOKEN_FILES[0]
+    status, out = validator(write_files(tmp_path / "sub", {name: gold_files[name]}))
+    assert status == 0, out
+    assert "warning: submission: %d of %d expected files not submitted" % (len(FILES) - 1, len(FILES)) in out
+    assert "warning: , " not in out

@@ -85,9 +85,9 @@ def report(lince, result, gold, absent, split):
     """Print the messages (and the scores of datasets with gold); return the exit status (evalkit/verdict.py)."""
     from evalkit import verdict
     result = judge(lince, result, gold)
-    for message in result["messages"]:
-        where = (", " + message["where"]) if message["where"] else ""
-        print("%s: %s%s: %s" % (message["severity"], message["file"], where, message["text"]))
+    for message in result["messages"]:   # a message about the whole submission has no file: "warning: submission: ..."
+        place = ", ".join(part for part in (message["file"], message["where"]) if part)
+        print("%s: %s%s" % (message["severity"], place + ": " if place else "", message["text"]))
     for entry in result["entries"]:
         task = lince.TASKS_BY_FOLDER[entry["task"]]
         ident = lince.dataset_id(task, entry["lang"])
