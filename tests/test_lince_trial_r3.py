@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 
 import pytest
 
@@ -266,3 +267,48 @@ def test_a_message_about_the_submission_is_printed_without_an_empty_file_name(go
     assert status == 0, out
     assert "warning: submission: %d of %d expected files not submitted" % (len(FILES) - 1, len(FILES)) in out
     assert "warning: , " not in out
+
+
+# --------------------------------------------------------------------------- the kit's scripts on a wrong --data
+
+MAKE = os.path.join(KIT, "make_submission.py")
+
+
+def run_kit(script, *args):
+    proc = subprocess.run([sys.executable, script] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_make_submission_without_the_split_files_writes_no_zip_and_exits_2(tmp_path, split):
+    # the README: before the test files are unzipped into data/, make_submission says so, exit status 2
+    data = tmp_path / "data"
+    for task, pair in lince.DATASETS:
+        ident = lince.dataset_id(task, pair)
+        write_files(data / ident, {"train.conll": open(os.path.join(SAMPLE, ident, "train.conll")).read()})
+    out = tmp_path / "sub" / "baseline.zip"
+    status, text = run_kit(MAKE, "--data", str(data), "--split", split, "--out", str(out))
+    assert status == 2, text
+    assert not out.exists()
+    assert "No train.conll or %s.conll file of any LinCE dataset under %s" % (split, data) in text
+    assert "wrote" not in text
+
+
+def test_make_submission_creates_the_folder_of_its_zip(tmp_path):
+    out = tmp_path / "new" / "folder" / "baseline.zip"
+    status, text = run_kit(MAKE, "--data", SAMPLE, "--split", "dev", "--out", str(out))
+    assert status == 0 and out.exists(), text
+    assert "Traceback" not in text
+
+
+@pytest.mark.parametrize("script", ["validate", "make_submission"])
+def test_a_zip_given_as_data_is_told_to_be_unzipped(tmp_path, script):
+    data = str(tmp_path / "lince-test.zip")
+    with zipfile.ZipFile(data, "w") as archive:
+        archive.writestr("lid_spaeng/test.conll", "hola\n\n")
+    args = ([os.path.join(KIT, "validate.py"), str(tmp_path / "sub.zip")] if script == "validate" else
+            [MAKE, "--out", str(tmp_path / "sub.zip")]) + ["--data", data, "--split", "test"]
+    status, text = run_kit(*args)
+    assert status == 2, text
+    assert "%s is a file, not a folder (a zip): unzip it into a folder (e.g. unzip %s -d data)" % (data, data) in text
