@@ -19,7 +19,7 @@ import zipfile
 
 import pytest
 
-from evalkit import lines, verdict
+from evalkit import floor, lines, verdict
 from evalkit.messages import ERROR, WARNING, ZERO_NOTE
 from evalkit.scoring import evaluate
 from lince_helpers import KIT, SAMPLE, build_sample_reference, gold_submission, lince, sample_gold, write_files
@@ -35,6 +35,9 @@ PLAIN_FILES = sorted(name for name, (task, _) in FILES.items() if task.metric !=
 def refs(tmp_path_factory):
     out = tmp_path_factory.mktemp("lince_r3_ref")
     build_sample_reference(out)
+    for split, gold in (("dev", "public"), ("test", "hidden")):   # as make and the bundles stamp each phase
+        with open(os.path.join(str(out), split, "phase.json"), "w") as handle:
+            json.dump({"phase": split, "gold": gold}, handle)
     return dict((split, os.path.join(str(out), split)) for split in ("dev", "test"))
 
 
@@ -312,3 +315,66 @@ def test_a_zip_given_as_data_is_told_to_be_unzipped(tmp_path, script):
     status, text = run_kit(*args)
     assert status == 2, text
     assert "%s is a file, not a folder (a zip): unzip it into a folder (e.g. unzip %s -d data)" % (data, data) in text
+
+
+# --------------------------------------------------------------------------- two labels swapped, above the floor
+
+def two_most_frequent(text):
+    """The two most frequent labels of ``text`` and whether swapping them is within the check's reach: each
+    frequent enough, and chance alone would predict each right often enough (floor.SWAP_MIN_CHANCE)."""
+    counts = {}
+    for row in text.split("\n"):
+        if row.strip():
+            counts[row] = counts.get(row, 0) + 1
+    (a, na), (b, nb) = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:2]
+    total = sum(counts.values())
+    return a, b, min(na, nb) >= max(floor.SWAP_MIN_GOLD, floor.SWAP_MIN_SHARE * total) \
+        and float(na) * nb / total >= floor.SWAP_MIN_CHANCE
+
+
+SWAPPABLE = [name for name in sorted(FILES) if two_most_frequent(gold_submission(sample_gold("dev"))[name])[2]]
+
+
+def test_the_swap_check_is_tried_on_most_datasets():
+    assert len(SWAPPABLE) >= 5, SWAPPABLE
+
+
+@pytest.mark.parametrize("name", SWAPPABLE)
+def test_two_labels_swapped_throughout_are_named_and_change_no_score(refs, gold_files, tmp_path, monkeypatch, name):
+    a, b, _ = two_most_frequent(gold_files[name])
+    swap = {a: b, b: a}
+    text = "\n".join(swap.get(row, row) for row in gold_files[name].split("\n"))
+    report = report_of(refs["dev"], name, text, tmp_path / "on")
+    found = messages_of(report, name, "labels that look swapped throughout")
+    assert len(found) == 1 and found[0]["severity"] == WARNING and found[0]["where"] == "whole file", report
+    assert "'%s' and '%s' (of " % (a, b) in found[0]["text"] or "'%s' and '%s' (of " % (b, a) in found[0]["text"]
+    assert "Check how the system's label ids map to the label names" in found[0]["text"]
+    with monkeypatch.context() as patch:
+        patch.setattr(floor, "swapped_labels", lambda *args: [])
+        plain = report_of(refs["dev"], name, text, tmp_path / "off")
+    assert not messages_of(plain, name, "look swapped")
+    assert entry_of(report, name)["components"] == entry_of(plain, name)["components"]
+    status, out = validator(write_files(tmp_path / "sub", {name: text}))
+    assert "warning: %s, whole file: labels that look swapped throughout: " % name in out, out
+
+
+@pytest.mark.parametrize("name", SWAPPABLE)
+def test_a_misordered_constant_or_right_file_is_not_called_swapped(refs, gold_files, tmp_path, name):
+    task, pair = FILES[name]
+    gold = gold_files[name]
+    blocks = sentences_of(gold) if task.kind == "token_labels" else [[row] for row in gold.split()]
+    candidates = {"gold": gold, "reversed": text_of(blocks[::-1]) if task.kind == "token_labels"
+                  else "\n".join(row for block in blocks[::-1] for row in block) + "\n",
+                  "constant": "\n".join(task.labels[pair][0] if row.strip() else row for row in gold.split("\n"))}
+    for what, text in candidates.items():
+        report = report_of(refs["dev"], name, text, tmp_path / what)
+        assert not messages_of(report, name, "look swapped"), what
+
+
+def test_the_swap_check_never_runs_where_the_gold_is_hidden(refs, tmp_path):
+    test_gold = gold_submission(sample_gold("test"))
+    name = SWAPPABLE[0]
+    a, b, _ = two_most_frequent(test_gold[name])
+    text = "\n".join({a: b, b: a}.get(row, row) for row in test_gold[name].split("\n"))
+    report = report_of(refs["test"], name, text, tmp_path / "test")
+    assert not [m for m in report["messages"] if "look swapped" in m["text"]]

@@ -731,6 +731,8 @@ class TextKind(object):
     name = None
     reads_text = True
     sentence_level = False
+    #: Where the gold is public, two labels swapped throughout are said (evalkit/floor.py, from ``per_tag``).
+    label_swaps = True
 
     def parse_reference_text(self, data, name, task, lang, redacted=False):
         """The parsed :class:`Reference` of one reference file (``task.labels[lang]`` is its label set; ``redacted``:
