@@ -19,7 +19,7 @@ import zipfile
 
 import pytest
 
-from evalkit import floor, lines, verdict
+from evalkit import floor, lines, policy, verdict
 from evalkit.messages import ERROR, WARNING, ZERO_NOTE
 from evalkit.scoring import evaluate
 from lince_helpers import KIT, SAMPLE, build_sample_reference, gold_submission, lince, sample_gold, write_files
@@ -378,3 +378,61 @@ def test_the_swap_check_never_runs_where_the_gold_is_hidden(refs, tmp_path):
     text = "\n".join({a: b, b: a}.get(row, row) for row in test_gold[name].split("\n"))
     report = report_of(refs["test"], name, text, tmp_path / "test")
     assert not [m for m in report["messages"] if "look swapped" in m["text"]]
+
+
+# --------------------------------------------------------------------------- labels shifted by a line
+
+def shifted_text(text, direction, filler):
+    """The gold ``text`` with each sentence's labels one line later (a start symbol's label first, the last token's
+    dropped) or earlier (the first token's dropped, ``filler`` last); and the share of labels right as written."""
+    blocks = sentences_of(text)
+    moved = [[filler] + block[:-1] if direction == "later" else block[1:] + [filler] for block in blocks]
+    right = sum(1 for block, new in zip(blocks, moved) for g, p in zip(block, new) if g == p)
+    return text_of(moved), float(right) / sum(len(block) for block in blocks)
+
+
+@pytest.mark.parametrize("direction", ["later", "earlier"])
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_labels_shifted_by_a_line_are_named_and_change_no_score(refs, gold_files, tmp_path, monkeypatch, name,
+                                                                direction):
+    task, pair = FILES[name]
+    text, right = shifted_text(gold_files[name], direction, task.labels[pair][0])
+    if right > 1 - lines.SHIFT_GAIN - 0.05:   # neighbours agree so often that a shift costs little: not said
+        pytest.skip("a shift costs %.2f of this sample file" % (1 - right))
+    report = report_of(refs["dev"], name, text, tmp_path / "on")
+    found = messages_of(report, name, "the labels look shifted by one line within each sentence")
+    assert len(found) == 1 and found[0]["severity"] == WARNING and found[0]["where"] == "whole file", report
+    back = "earlier" if direction == "later" else "later"
+    assert "read one line %s, " % back in found[0]["text"]
+    assert "against %.1f%% as written" % (100 * right) in found[0]["text"]
+    with monkeypatch.context() as patch:
+        patch.setattr(floor, "shifted_labels", lambda *args: [])
+        plain = report_of(refs["dev"], name, text, tmp_path / "off")
+    assert not messages_of(plain, name, "look shifted")
+    assert entry_of(report, name)["components"] == entry_of(plain, name)["components"]
+
+
+def test_the_shift_check_is_tried_on_most_token_files(gold_files):
+    tried = [name for name in TOKEN_FILES
+             if shifted_text(gold_files[name], "later", "O")[1] <= 1 - lines.SHIFT_GAIN - 0.05]
+    assert len(tried) >= 6, tried
+
+
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_a_right_misordered_or_constant_file_is_not_called_shifted(refs, gold_files, tmp_path, name):
+    task, pair = FILES[name]
+    gold = gold_files[name]
+    for what, text in (("gold", gold), ("reversed", text_of(sentences_of(gold)[::-1])),
+                       ("constant", "\n".join(task.labels[pair][0] if row.strip() else row for row in gold.split("\n")))):
+        report = report_of(refs["dev"], name, text, tmp_path / what)
+        assert not messages_of(report, name, "look shifted"), what
+
+
+def test_the_shift_check_never_runs_where_the_gold_is_hidden(refs, tmp_path):
+    name = TOKEN_FILES[0]
+    task, pair = FILES[name]
+    text, _ = shifted_text(gold_submission(sample_gold("test"))[name], "later", task.labels[pair][0])
+    report = report_of(refs["test"], name, text, tmp_path / "test")
+    assert not [m for m in report["messages"] if "look shifted" in m["text"]]
+    shown = policy.apply(report, policy.read(refs["test"]))   # what a hidden phase's report keeps: no details
+    assert "shifted" not in json.dumps(entry_of(shown, name))

@@ -159,6 +159,34 @@ def swapped_labels(entries, tasks, kinds):
     return found
 
 
+def shifted_labels(entries):
+    """One warning per scored entry of ``entries`` whose details hold ``shifted`` (a kind found its labels match the
+    gold better one line away within each sentence: :func:`evalkit.lines.shifted_agreement`). Only where the gold is
+    public (the callers')."""
+    found = []
+    for entry in entries:
+        shifted = (entry.get("details") or {}).get("shifted")
+        if entry.get("status") != "scored" or type(shifted) is not dict:
+            continue
+        later = shifted.get("direction") == "later"
+        why = ("Each label stands one line after its token: was the label of a start symbol ([CLS], <s>) written and "
+               "the last token's left out?" if later else "Each label stands one line before its token: was the first "
+               "token's label left out?")
+        found.append(Message(entry["file"], WARNING, "whole file", (
+            "the labels look shifted by one line within each sentence: read one line %s, %.1f%% of them would match "
+            "the gold, against %.1f%% as written. %s" % (
+                "earlier" if later else "later", 100.0 * shifted["shifted"] / max(shifted["pairs"], 1),
+                100.0 * shifted["in_place"] / max(shifted["items"], 1), why))))
+    return found
+
+
+def public_gold_messages(entries, tasks, kinds):
+    """The messages that read the per-label and per-line results against the gold, for every file: two labels
+    swapped (:func:`swapped_labels`), labels shifted by a line (:func:`shifted_labels`). Only where the gold is
+    public (the scorer's development report, the kits' validators on dev)."""
+    return swapped_labels(entries, tasks, kinds) + shifted_labels(entries)
+
+
 def check_report(report, floor_path, competition, kinds):
     """The warnings of :func:`below_floor` for ``report`` (a scored report on a gold-public reference) with the
     floor file at ``floor_path``; [] when there is none. For the starting kits' validators, which score the
@@ -166,7 +194,7 @@ def check_report(report, floor_path, competition, kinds):
     label, floors = read_floor(floor_path)
     tasks = dict((task.folder, task) for task in competition.TASKS)
     found = below_floor(report["entries"], floors, label, tasks, kinds) if floors else []
-    return [message.as_dict() for message in found + swapped_labels(report["entries"], tasks, kinds)]
+    return [message.as_dict() for message in found + public_gold_messages(report["entries"], tasks, kinds)]
 
 
 def kit_floor_file(kit_folder, competition_id):

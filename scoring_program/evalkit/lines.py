@@ -912,6 +912,9 @@ class TokenLabelsKind(TextKind):
         stats = sentence_statistics(gold_sents, pred_sents, ref.labels, task.components)
         components = _file_components(self, stats, task)
         details = {"per_tag": _per_tag(metrics.label_counts(gold, flat))}
+        shifted = shifted_agreement(gold_sents, pred_sents, sum(stats["correct"]), len(gold))
+        if shifted:   # only when the labels match better one line away: a normal report is unchanged
+            details["shifted"] = shifted
         if task.metric == "span_f1":
             details["spans"] = {"correct": sum(stats["span_correct"]), "gold": sum(stats["span_gold"]),
                                 "predicted": sum(stats["span_predicted"])}
@@ -934,6 +937,37 @@ def _report_extra_blocks(blocks, lengths, first_bad, log):
             % (len(extra), "" if len(extra) == 1 else "s", sum(len(b) for b in extra), where, after,
                "es" if len(extra) == 1 else "", len(blocks), len(lengths), "it" if len(extra) == 1 else "them"),
             kind="blocks of labels that match no sentence")
+
+
+#: The labels read one line away must match the gold at least this much more often (a share of the labels) than
+#: as written for :func:`shifted_agreement` to report them (neighbouring gold labels agree often: one line away, a
+#: right file matches less, never more).
+SHIFT_GAIN = 0.1
+
+
+def shifted_agreement(gold_sents, pred_sents, correct, items):
+    """``{"direction", "shifted", "pairs", "in_place", "items"}`` when the predicted labels, read one line away
+    within each sentence, match the gold at least :data:`SHIFT_GAIN` more often than as written (``correct`` of
+    ``items``); else None. ``direction`` "later": each label stands one line after its token (``pred[i + 1]``
+    matches ``gold[i]``, as when a start symbol's label is kept and the last token's dropped); "earlier": one line
+    before. Only the predictions' own sentences are compared (a sentence not aligned counts for nothing).
+
+    >>> shifted_agreement([["a", "b", "c"]], [["x", "a", "b"]], 0, 3)["direction"]
+    'later'
+    >>> shifted_agreement([["a", "b", "c"]], [["a", "b", "c"]], 3, 3) is None
+    True
+    """
+    later = earlier = pairs = 0
+    for gold, pred in zip_checked(gold_sents, pred_sents):
+        if len(gold) < 2:
+            continue
+        pairs += len(gold) - 1
+        later += sum(1 for g, p in zip_checked(gold[:-1], pred[1:]) if p is not None and g == p)
+        earlier += sum(1 for g, p in zip_checked(gold[1:], pred[:-1]) if p is not None and g == p)
+    best, direction = max((later, "later"), (earlier, "earlier"))
+    if not pairs or not items or float(best) / pairs < float(correct) / items + SHIFT_GAIN:
+        return None
+    return {"direction": direction, "shifted": best, "pairs": pairs, "in_place": correct, "items": items}
 
 
 def _empty_label_hint(blocks, lengths, first_bad):
