@@ -957,6 +957,8 @@ def shifted_agreement(gold_sents, pred_sents, correct, items):
     >>> shifted_agreement([["a", "b", "c"]], [["a", "b", "c"]], 3, 3) is None
     True
     """
+    if not items or float(correct) / items + SHIFT_GAIN > 1:   # no reading can match that much better: no pass
+        return None
     later = earlier = pairs = 0
     for gold, pred in zip_checked(gold_sents, pred_sents):
         if len(gold) < 2:
