@@ -64,8 +64,8 @@ def validator(submission, split="dev"):
 
 def shown(message):
     """A report message as the validator prints it."""
-    where = (", " + message["where"]) if message["where"] else ""
-    return "%s: %s%s: %s" % (message["severity"], message["file"], where, message["text"])
+    place = ", ".join(part for part in (message["file"], message["where"]) if part)
+    return "%s: %s%s" % (message["severity"], place + ": " if place else "", message["text"])
 
 
 # --------------------------------------------------------------------------- labels outside the label set

@@ -13,6 +13,10 @@ The scoring program reads it only where the phase's gold is public (:mod:`evalki
 phase); the starting kits' validators read the one their kit ships. A message of this module therefore speaks of
 a score, and never runs where the gold is hidden.
 
+Where the gold is public too, :func:`swapped_labels` names two labels swapped throughout (each mostly missed while
+the other is predicted in its place), from the per-label counts of the report, for the kinds that declare
+``label_swaps``: above the floor as well (a swap of two small classes costs less than the floor).
+
 The likely causes are a fact of the task's kind (a kind's ``floor_causes``), or of the task itself when its
 declaration says more (``Task.floor_causes``); the machinery names no competition.
 """
@@ -105,15 +109,106 @@ def below_floor(entries, floors, label, tasks, kinds):
     return found
 
 
+#: A label counts in :func:`swapped_labels` when the gold holds it at least this many times, and this share of the
+#: file's items.
+SWAP_MIN_GOLD = 10
+SWAP_MIN_SHARE = 0.01
+#: A label counts as missed on purpose when it is predicted right at most this share of the times chance alone
+#: would (its gold count times the share of the file's predictions that are this label: what a misordered or
+#: random file gets), and chance would give at least :data:`SWAP_MIN_CHANCE`.
+SWAP_MAX_OF_CHANCE = 0.25
+SWAP_MIN_CHANCE = 5
+
+
+def _swapped_pairs(per_tag):
+    """The pairs of labels of ``per_tag`` (``{label: {"tp", "fp", "fn"}}``) that look swapped: each missed on
+    purpose (right far less often than chance: :data:`SWAP_MAX_OF_CHANCE`) while the other is wrongly predicted
+    about as often (at least half as often) as the
+    first is missed. Each label is in one pair at most, the best matched first."""
+    counts = dict((label, c) for label, c in per_tag.items() if label != "null" and type(c) is dict
+                  and all(type(c.get(k)) is int for k in ("tp", "fp", "fn")))
+    items = sum(c["tp"] + c["fn"] for c in counts.values())
+    least = max(SWAP_MIN_GOLD, SWAP_MIN_SHARE * items)
+    missed = []
+    for label, c in counts.items():
+        chance = float(c["tp"] + c["fn"]) * (c["tp"] + c["fp"]) / items if items else 0.0
+        if c["tp"] + c["fn"] >= least and chance >= SWAP_MIN_CHANCE and c["tp"] <= SWAP_MAX_OF_CHANCE * chance:
+            missed.append(label)
+    candidates = []
+    for i, a in enumerate(missed):
+        for b in missed[i + 1:]:
+            ca, cb = counts[a], counts[b]
+            if cb["fp"] * 2 >= ca["fn"] and ca["fp"] * 2 >= cb["fn"]:
+                match = min(cb["fp"], ca["fn"]) + min(ca["fp"], cb["fn"])
+                candidates.append((-match, a, b))
+    pairs, used = [], set()
+    for _, a, b in sorted(candidates):
+        if a not in used and b not in used:
+            pairs.append((a, b))
+            used.update((a, b))
+    return [(a, b, counts[a], counts[b]) for a, b in pairs]
+
+
+def swapped_labels(entries, tasks, kinds):
+    """One warning per scored entry of ``entries`` whose kind checks label swaps (``label_swaps``) and whose
+    per-label counts (``details["per_tag"]``) show two labels swapped throughout (:func:`_swapped_pairs`): each
+    mostly missed while the other is predicted in its place. Only where the gold is public (the callers')."""
+    found = []
+    for entry in entries:
+        task = tasks.get(entry.get("task"))
+        kind = kinds.get(getattr(task, "kind", None))
+        per_tag = (entry.get("details") or {}).get("per_tag")
+        if not getattr(kind, "label_swaps", False) or entry.get("status") != "scored" or type(per_tag) is not dict:
+            continue
+        pairs = _swapped_pairs(per_tag)
+        if not pairs:
+            continue
+        said = "; ".join("'%s' and '%s' (of {:,} gold '%s', {:,} predicted right, while '%s' is wrongly predicted {:,} "
+                         "times; of {:,} gold '%s', {:,} right, while '%s' is wrongly predicted {:,} times)".format(
+                             ca["tp"] + ca["fn"], ca["tp"], cb["fp"], cb["tp"] + cb["fn"], cb["tp"], ca["fp"])
+                         % (a, b, a, b, b, a) for a, b, ca, cb in pairs)
+        found.append(Message(entry["file"], WARNING, "whole file", (
+            "labels that look swapped throughout: %s. Check how the system's label ids map to the label names."
+            % said)))
+    return found
+
+
+def shifted_labels(entries):
+    """One warning per scored entry of ``entries`` whose details hold ``shifted`` (a kind found its labels match the
+    gold better one line away within each sentence: :func:`evalkit.lines.shifted_agreement`). Only where the gold is
+    public (the callers')."""
+    found = []
+    for entry in entries:
+        shifted = (entry.get("details") or {}).get("shifted")
+        if entry.get("status") != "scored" or type(shifted) is not dict:
+            continue
+        later = shifted.get("direction") == "later"
+        why = ("Each label stands one line after its token: was the label of a start symbol ([CLS], <s>) written and "
+               "the last token's left out?" if later else "Each label stands one line before its token: was the first "
+               "token's label left out?")
+        found.append(Message(entry["file"], WARNING, "whole file", (
+            "the labels look shifted by one line within each sentence: read one line %s, %.1f%% of them would match "
+            "the gold, against %.1f%% as written. %s" % (
+                "earlier" if later else "later", 100.0 * shifted["shifted"] / max(shifted["pairs"], 1),
+                100.0 * shifted["in_place"] / max(shifted["items"], 1), why))))
+    return found
+
+
+def public_gold_messages(entries, tasks, kinds):
+    """The messages that read the per-label and per-line results against the gold, for every file: two labels
+    swapped (:func:`swapped_labels`), labels shifted by a line (:func:`shifted_labels`). Only where the gold is
+    public (the scorer's development report, the kits' validators on dev)."""
+    return swapped_labels(entries, tasks, kinds) + shifted_labels(entries)
+
+
 def check_report(report, floor_path, competition, kinds):
     """The warnings of :func:`below_floor` for ``report`` (a scored report on a gold-public reference) with the
     floor file at ``floor_path``; [] when there is none. For the starting kits' validators, which score the
     development split against the gold they ship and read the kit's own floor file."""
     label, floors = read_floor(floor_path)
-    if not floors:
-        return []
     tasks = dict((task.folder, task) for task in competition.TASKS)
-    return [message.as_dict() for message in below_floor(report["entries"], floors, label, tasks, kinds)]
+    found = below_floor(report["entries"], floors, label, tasks, kinds) if floors else []
+    return [message.as_dict() for message in found + public_gold_messages(report["entries"], tasks, kinds)]
 
 
 def kit_floor_file(kit_folder, competition_id):

@@ -27,6 +27,7 @@ Standard library only, Python 3.7+.
 import difflib
 import os
 import re
+import unicodedata
 from collections import Counter, OrderedDict
 from operator import itemgetter
 
@@ -371,14 +372,24 @@ def find_named_files(source, competition, pairs, messages, known_documents=None)
 
 # --------------------------------------------------------------------------- reading text
 
-def _text_lines(data, name, max_bytes):
-    """The lines of UTF-8 ``data`` (``\\r`` dropped); DataError when too large, not UTF-8 or empty."""
+def _text_lines(data, name, max_bytes, log=None):
+    """The lines of UTF-8 ``data`` (``\\r`` dropped); DataError when too large, not UTF-8 or empty.
+
+    A text whose lines end with a carriage return alone (classic Mac OS; no ``\\n`` at all) is split at the
+    ``\\r``: read as it was meant, with one warning in ``log`` (a MessageLog) when one is given.
+    """
     if len(data) > max_bytes:
         raise DataError(name, "", "the file is %d bytes; at most %d are accepted for this dataset"
                         % (len(data), max_bytes))
     text = decode_utf8(data, name)
     if not text or text.isspace():
         raise DataError(name, "", "the file is empty; expected one label per line")
+    if "\n" not in text and "\r" in text.rstrip("\r"):
+        text = text.replace("\r", "\n")
+        if log is not None:
+            log.add(WARNING, "line 1", "the lines end with a carriage return alone (CR, the line end of classic "
+                    "Mac OS), not a line feed: read as line ends, nothing lost. Save the file with LF (\\n) "
+                    "line ends", kind="lines ended by CR alone")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -536,7 +547,7 @@ def guess_label(label, labels, aliases=None):
     >>> guess_label("", ["lang1"]), guess_label("B-PRE", ["O", "B-PER"])
     ('', 'B-PER')
     """
-    key = label.strip().lower()
+    key = unicodedata.normalize("NFKC", label).strip().lower()   # full-width letters, ligatures: their plain form
     if not key:
         return ""
     lowered = dict((choice.lower(), choice) for choice in labels)
@@ -572,9 +583,13 @@ def _other_label_set(bad, flat_count, own, label_sets):
     return _alternatives([name for name, count in counts.items() if count == best])
 
 
-def _check_labels(flat, labels, log, task=None, lang=None):
+def _check_labels(flat, labels, log, task=None, lang=None, tokens=None):
     """Report the predicted labels outside ``labels`` in one message (count, first lines, did-you-mean); return
     the set of them (they never match).
+
+    ``tokens``: a function giving the input's tokens in order (one per label line), called only when labels are
+    outside the set: when most of those are the input's own tokens at their lines, the message says the file
+    holds the tokens.
 
     ``task`` may carry ``label_aliases[lang]`` (other spellings, for the did-you-mean) and ``label_sets``
     (every dataset's label set by file name: a file holding another dataset's labels is told so); both are
@@ -600,14 +615,106 @@ def _check_labels(flat, labels, log, task=None, lang=None):
     other = _other_label_set(bad, len(flat), log.file, label_sets)
     first = next(iter(lines.values()))[0]
     every = total == len(flat)   # not one label can match: the whole file scores 0 (an error, not a warning)
+    shape = _line_shape_hint(bad, lines, allowed) or _tokens_hint(flat, bad, tokens() if tokens else None)
     log.add(ERROR if every else WARNING, "line %d" % first, "%d label%s of %d (%d distinct) %s not in this dataset's "
-            "label set and never match: %s%s.%s This dataset's labels: %s.%s" % (
+            "label set and never match: %s%s.%s%s This dataset's labels: %s.%s" % (
                 total, "" if total == 1 else "s", len(flat), len(bad), "is" if total == 1 else "are", "; ".join(parts),
                 "; and %d more distinct label%s" % (more, "" if more == 1 else "s") if more else "",
-                " Most of them are labels of %s: is this that dataset's file?" % other if other else "",
+                " Most of them are labels of %s: is this that dataset's file?" % other if other else "", shape,
                 ", ".join(labels), (" Every label is outside the set: %s." % ZERO_NOTE) if every else ""),
             kind="label outside the label set")
     return set(bad)
+
+
+def _tokens_hint(flat, bad, tokens):
+    """A sentence saying the file holds the input's tokens when at least half of its labels outside the set (``bad``,
+    a Counter) are the token of the input (``tokens``, in order, or None) at their line; else "".
+
+    >>> _tokens_hint([(1, "hola"), (2, "lang1"), (3, "amigo")], {"hola": 1, "amigo": 1}, ["hola", "x", "amigo"])[:79]
+    " 2 of them are the input file's own tokens at their lines (e.g. line 1, 'hola')"
+    """
+    if not tokens or len(tokens) != len(flat):
+        return ""
+    same = [(number, label) for (number, label), token in zip_checked(flat, tokens) if label == token and label in bad]
+    if not same or len(same) * 2 < sum(bad.values()):
+        return ""
+    return (" %d of them are the input file's own tokens at their lines (e.g. line %d, %s): the file holds the tokens, "
+            "not their labels (the columns mixed up?)." % (len(same), same[0][0], quoted(same[0][1], 40)))
+
+
+def _line_shape_hint(bad, lines, allowed):
+    """A sentence naming what the lines of labels outside the set hold when it is a shape, not a spelling ("" when
+    not): JSON (the first starts with ``[`` or ``{``), several labels of the set on one line (separated by spaces,
+    commas or semicolons: a sentence per line), or other words beside a label (``token label`` with a space, a
+    label and its probability).
+    ``bad``: a Counter of the labels outside the set; ``lines``: their first line numbers; ``allowed``: the set.
+
+    >>> _line_shape_hint({"a b a": 2}, {"a b a": [1, 2]}, {"a", "b"})[:55]
+    ' 2 lines hold several labels of the set (e.g. line 1: 3'
+    """
+    first = next(iter(lines))
+    if first.lstrip()[:1] in ("[", "{"):
+        return (" The file looks like JSON (line %d starts with %s): write plain text, one label per line and a blank "
+                "line after each sentence." % (lines[first][0], quoted(first.lstrip()[:1])))
+    several, worded = Counter(), Counter()
+    for label, count in bad.items():
+        words = [word.strip("\"'") for word in re.split(r"[\s,;]+", label.strip("[]() ")) if word.strip("\"'")]
+        if len(words) > 1 and all(word in allowed for word in words):
+            several[label] = count
+        elif len(words) > 1 and (words[-1] in allowed or words[0] in allowed):
+            worded[label] = count
+    if several and sum(several.values()) >= sum(worded.values()):
+        label = next(iter(several))
+        return (" %d line%s hold%s several labels of the set (e.g. line %d: %d labels): write one label per line, one "
+                "line per token, and a blank line after each sentence." % (
+                    sum(several.values()), "" if sum(several.values()) == 1 else "s",
+                    "s" if sum(several.values()) == 1 else "", lines[label][0], len(re.split(r"[\s,;]+", label))))
+    if worded:
+        label = next(iter(worded))
+        return (" %d line%s hold%s other words beside a label (e.g. line %d, %s): write the label alone on each "
+                "line." % (sum(worded.values()), "" if sum(worded.values()) == 1 else "s",
+                                           "s" if sum(worded.values()) == 1 else "", lines[label][0],
+                                           quoted(label, 40)))
+    return ""
+
+
+#: A file of at least this many labels, all one label of the set, gets the constant-prediction warning.
+CONSTANT_MIN_LABELS = 20
+
+
+def check_degenerate(flat, bad, log, task):
+    """Predictions that no system means, whatever the gold: one message per file.
+
+    - A task scored by entity spans (``task.metric == "span_f1"``) whose file opens no span (no ``B-`` or ``I-``
+      label of the set: every label ``O``, or outside the set): its span F1 is 0 whatever the gold, an error that
+      says the file scores 0 (:data:`~evalkit.messages.ZERO_NOTE`).
+    - Otherwise, a file of at least :data:`CONSTANT_MIN_LABELS` labels that are all one label of the set: a
+      constant prediction (a model collapsed to one class, or a default label written on every line); a warning.
+
+    ``flat``: the file's ``(line number, label)``; ``bad``: the labels outside the set (already reported, and a
+    file of them alone is already an error). A C-level pass over the labels on the happy path.
+    """
+    labels = list(map(itemgetter(1), flat))
+    if not labels or len(bad) and not (set(labels) - set(bad)):
+        return
+    if getattr(task, "metric", None) == "span_f1":
+        joined = "\x00" + "\x00".join(label for label in labels if label not in bad) if bad else \
+            "\x00" + "\x00".join(labels)
+        if "\x00B-" in joined or "\x00I-" in joined:
+            return
+        outside = sum(1 for label in labels if label in bad)
+        log.add(ERROR, "line %d" % flat[0][0], "not one entity is predicted (no B- or I- label of the set in %d "
+                "labels%s): entity-span F1 is 0 whatever the gold, %s. Write B-<type> on the first token of each "
+                "entity found and I-<type> on the tokens after it" % (
+                    len(labels), "; the %d outside the label set, reported apart, never open one" % outside
+                    if outside else "", ZERO_NOTE), kind="no entity predicted")
+        return
+    if len(labels) < CONSTANT_MIN_LABELS or labels.count(labels[0]) != len(labels) or labels[0] in bad:
+        return
+    log.add(WARNING, "line %d" % flat[0][0], "every one of the %d labels is %s: a constant prediction (a model "
+            "collapsed to one class, or one default label written on every line) scores as a majority baseline at "
+            "best. Check that the system's predictions were written" % (len(labels), quoted(labels[0], 40)),
+            kind="constant prediction")
 
 
 #: Spans opened by ``I-`` are reported when at least this share of the predicted spans is (a few are the usual
@@ -667,6 +774,8 @@ class TextKind(object):
     name = None
     reads_text = True
     sentence_level = False
+    #: Where the gold is public, two labels swapped throughout are said (evalkit/floor.py, from ``per_tag``).
+    label_swaps = True
 
     def parse_reference_text(self, data, name, task, lang, redacted=False):
         """The parsed :class:`Reference` of one reference file (``task.labels[lang]`` is its label set; ``redacted``:
@@ -792,12 +901,15 @@ class TokenLabelsKind(TextKind):
 
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """Align the file's labels with the reference tokens; report misalignments and unknown labels."""
-        blocks = _label_blocks(_text_lines(data, log.file, max_bytes), log, getattr(task, "token_column", False))
+        lines = _text_lines(data, log.file, max_bytes, log)
+        blocks = _label_blocks(lines, log, getattr(task, "token_column", False))
         lengths = [len(tokens) for tokens, _ in ref.sentences]
         aligned, first_bad = align_blocks(blocks, lengths)
         self._report_alignment(blocks, lengths, aligned, first_bad, log)
         flat = [item for block in blocks for item in block]
-        bad = _check_labels(flat, ref.labels, log, task, ref.lang)
+        bad = _check_labels(flat, ref.labels, log, task, ref.lang,
+                            lambda: [token for tokens, _ in ref.sentences for token in tokens])
+        check_degenerate(flat, bad, log, task)
         if getattr(task, "metric", None) == "span_f1":
             check_span_openings(blocks, flat, log)
         return [None if sent is None else [None if label in bad else label for _, label in sent] for sent in aligned]
@@ -816,6 +928,9 @@ class TokenLabelsKind(TextKind):
                     % (got, lengths[first_bad]))
             return
         lost = [i for i, sent in enumerate(aligned) if sent is None]
+        if not lost:   # more blocks than sentences, and every sentence aligned: the extra blocks alone are left out
+            _report_extra_blocks(blocks, lengths, first_bad, log)
+            return
         if len(blocks) == len(lengths):   # the blank lines match: each wrong sentence stays on its own
             for i in lost:
                 log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the input file has %d tokens: "
@@ -840,11 +955,64 @@ class TokenLabelsKind(TextKind):
         stats = sentence_statistics(gold_sents, pred_sents, ref.labels, task.components)
         components = _file_components(self, stats, task)
         details = {"per_tag": _per_tag(metrics.label_counts(gold, flat))}
+        shifted = shifted_agreement(gold_sents, pred_sents, sum(stats["correct"]), len(gold))
+        if shifted:   # only when the labels match better one line away: a normal report is unchanged
+            details["shifted"] = shifted
         if task.metric == "span_f1":
             details["spans"] = {"correct": sum(stats["span_correct"]), "gold": sum(stats["span_gold"]),
                                 "predicted": sum(stats["span_predicted"])}
         zeroed = sum(1 for labels in pred if labels is None)
         return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details, per_sentence=stats)
+
+
+def _report_extra_blocks(blocks, lengths, first_bad, log):
+    """One warning for the blocks of labels that match no sentence (the file has more blocks than the input has
+    sentences, and :func:`align_blocks` paired every sentence with the blocks before and after them): a sentence
+    written twice, or labels after the last sentence. They were left out; nothing of the score is lost."""
+    extra = blocks[first_bad:first_bad + len(blocks) - len(lengths)]
+    where = "line %d" % extra[0][0][0]
+    after = ("after the last sentence of the input file" if first_bad >= len(lengths)
+             else "between sentences %d and %d of the input file" % (first_bad, first_bad + 1) if first_bad
+             else "before its first sentence")
+    log.add(WARNING, where, "%d block%s of labels (%d labels, from %s, %s) match%s no sentence of the input file "
+            "(%d blocks for %d sentences): left out; every sentence of the input file was aligned and scored. Remove "
+            "%s (a sentence written twice, or predictions of sentences that are not in the input file?)"
+            % (len(extra), "" if len(extra) == 1 else "s", sum(len(b) for b in extra), where, after,
+               "es" if len(extra) == 1 else "", len(blocks), len(lengths), "it" if len(extra) == 1 else "them"),
+            kind="blocks of labels that match no sentence")
+
+
+#: The labels read one line away must match the gold at least this much more often (a share of the labels) than
+#: as written for :func:`shifted_agreement` to report them (neighbouring gold labels agree often: one line away, a
+#: right file matches less, never more).
+SHIFT_GAIN = 0.1
+
+
+def shifted_agreement(gold_sents, pred_sents, correct, items):
+    """``{"direction", "shifted", "pairs", "in_place", "items"}`` when the predicted labels, read one line away
+    within each sentence, match the gold at least :data:`SHIFT_GAIN` more often than as written (``correct`` of
+    ``items``); else None. ``direction`` "later": each label stands one line after its token (``pred[i + 1]``
+    matches ``gold[i]``, as when a start symbol's label is kept and the last token's dropped); "earlier": one line
+    before. Only the predictions' own sentences are compared (a sentence not aligned counts for nothing).
+
+    >>> shifted_agreement([["a", "b", "c"]], [["x", "a", "b"]], 0, 3)["direction"]
+    'later'
+    >>> shifted_agreement([["a", "b", "c"]], [["a", "b", "c"]], 3, 3) is None
+    True
+    """
+    if not items or float(correct) / items + SHIFT_GAIN > 1:   # no reading can match that much better: no pass
+        return None
+    later = earlier = pairs = 0
+    for gold, pred in zip_checked(gold_sents, pred_sents):
+        if len(gold) < 2:
+            continue
+        pairs += len(gold) - 1
+        later += sum(1 for g, p in zip_checked(gold[:-1], pred[1:]) if p is not None and g == p)
+        earlier += sum(1 for g, p in zip_checked(gold[1:], pred[:-1]) if p is not None and g == p)
+    best, direction = max((later, "later"), (earlier, "earlier"))
+    if not pairs or not items or float(best) / pairs < float(correct) / items + SHIFT_GAIN:
+        return None
+    return {"direction": direction, "shifted": best, "pairs": pairs, "in_place": correct, "items": items}
 
 
 def _empty_label_hint(blocks, lengths, first_bad):
@@ -882,7 +1050,7 @@ class SentenceLabelsKind(TextKind):
 
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """One label per reference sentence, or DataError when the number of labels differs."""
-        lines = _text_lines(data, log.file, max_bytes)
+        lines = _text_lines(data, log.file, max_bytes, log)
         flat, blank = [], []
         for number, line in enumerate(lines, 1):
             stripped = line.strip()
@@ -897,10 +1065,17 @@ class SentenceLabelsKind(TextKind):
                         "expected?)" % (len(blank), "" if len(blank) == 1 else "s",
                                         ", ".join(str(n) for n in blank[:SHOWN_LINES]),
                                         ", ..." if len(blank) > SHOWN_LINES else ""))
+            outside = Counter(label for _, label in flat if label not in ref.labels)
+            firsts = OrderedDict()
+            for number, label in flat:
+                if label in outside:
+                    firsts.setdefault(label, [number])
+            shape = _line_shape_hint(outside, firsts, set(ref.labels)) if outside else ""
             raise DataError(log.file, "", "the file has %d labels, the input file has %d sentences%s: give exactly one "
-                            "label per line for each sentence, in order" % (len(flat), len(ref), hint),
+                            "label per line for each sentence, in order.%s" % (len(flat), len(ref), hint, shape),
                             status="sentence_count_mismatch")
         bad = _check_labels(flat, ref.labels, log, task, ref.lang)
+        check_degenerate(flat, bad, log, task)
         return [None if label in bad else label for _, label in flat]
 
     def score(self, ref, pred, task):

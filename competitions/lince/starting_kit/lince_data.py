@@ -33,6 +33,16 @@ def read_conll(path):
     return sentences
 
 
+def no_data_message(data, split, first="train.conll or "):
+    """What to say when no dataset of ``data`` has its ``split`` file (``first``: the other file the caller needs,
+    said with it): the folder expected, or, for a zip given in its place, how to unzip it."""
+    if os.path.isfile(data):
+        return ("%s is a file, not a folder%s: unzip it into a folder (e.g. unzip %s -d data) and give that folder "
+                "to --data.\n" % (data, " (a zip)" if data.lower().endswith(".zip") else "", data))
+    return ("No %s%s.conll file of any LinCE dataset under %s (expected e.g. %s).\n"
+            % (first, split, data, os.path.join(data, "lid_spaeng", split + ".conll")))
+
+
 def has_gold(sentences, task, pair):
     """Whether the sentences carry the task's gold labels (SA: in the header; else a last column)."""
     if task.kind == "sentence_labels":

@@ -6,7 +6,8 @@
 For every dataset present in ``LINCE_DIR`` (``lid_spaeng/train.conll`` and ``<split>.conll``) it writes
 ``lid_spa_eng.txt``, ... : one label per token line and a blank line after each sentence, aligned with
 the split file (SA: one label per line, one line per sentence). Datasets without a train or split file
-are skipped (and said so). Standard library only, Python 3.7 or newer.
+are skipped (and said so); when none has both, no zip is written and the exit status is 2 (the folder
+given to ``--data``, or a zip given in its place, is said). Standard library only, Python 3.7 or newer.
 """
 import argparse
 import os
@@ -33,8 +34,15 @@ def main(argv=None):
         sys.stderr.write("lince.py was not found; give --scorer DIR.\n")
         return 2
     lince = lince_data.load_program(found)[0]
-    for ident, what in make(lince, args.data, args.split, args.system, args.out):
+    if os.path.dirname(args.out):
+        os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    done = make(lince, args.data, args.split, args.system, args.out)
+    for ident, what in done:
         print("%s: %s" % (ident, what))
+    if all(what.startswith("skipped") for _, what in done):   # an empty zip would score nothing: none is left
+        os.remove(args.out)
+        sys.stderr.write(lince_data.no_data_message(args.data, args.split))
+        return 2
     print("wrote %s" % args.out)
     return 0
 

@@ -37,8 +37,8 @@ for _path in [p for p in (os.path.join(f, "evalkit", "entry.py") for f in SCORER
     with open(_path) as _handle:
         exec(compile(_handle.read(), _path, "exec"), ENTRY)
 
-from lince_data import (find_program, has_gold, load_program, other_split_document, read_conll,  # noqa: E402
-                        reference_text)
+from lince_data import (find_program, has_gold, load_program, no_data_message, other_split_document,  # noqa: E402
+                        read_conll, reference_text)
 
 
 def build_reference(lince, data, split, out):
@@ -85,9 +85,9 @@ def report(lince, result, gold, absent, split):
     """Print the messages (and the scores of datasets with gold); return the exit status (evalkit/verdict.py)."""
     from evalkit import verdict
     result = judge(lince, result, gold)
-    for message in result["messages"]:
-        where = (", " + message["where"]) if message["where"] else ""
-        print("%s: %s%s: %s" % (message["severity"], message["file"], where, message["text"]))
+    for message in result["messages"]:   # a message about the whole submission has no file: "warning: submission: ..."
+        place = ", ".join(part for part in (message["file"], message["where"]) if part)
+        print("%s: %s%s" % (message["severity"], place + ": " if place else "", message["text"]))
     for entry in result["entries"]:
         task = lince.TASKS_BY_FOLDER[entry["task"]]
         ident = lince.dataset_id(task, entry["lang"])
@@ -118,8 +118,7 @@ def main(argv=None):
     try:
         written, gold, absent = build_reference(lince, args.data, args.split, tmp)
         if not written:
-            sys.stderr.write("No %s.conll file of any LinCE dataset under %s (expected e.g. %s).\n"
-                             % (args.split, args.data, os.path.join(args.data, "lid_spaeng", args.split + ".conll")))
+            sys.stderr.write(no_data_message(args.data, args.split, ""))
             return 2
         other = other_split_document(lince, args.data, args.split)
         if other:   # predictions for the other split are named as such, as on the platform
