@@ -203,9 +203,10 @@ def public_gold_messages(entries, tasks, kinds):
 
 def check_report(report, floor_path, competition, kinds):
     """The warnings of :func:`below_floor` for ``report`` (a scored report on a gold-public reference) with the
-    floor file at ``floor_path``; [] when there is none. For the starting kits' validators, which score the
-    development split against the gold they ship and read the kit's own floor file."""
-    label, floors = read_floor(floor_path)
+    floor file at ``floor_path`` (none when it is None or holds no floor), and :func:`public_gold_messages`. For the
+    starting kits' validators, which score the development split against the gold they ship and read the kit's own
+    floor file."""
+    label, floors = read_floor(floor_path) if floor_path else ("", {})
     tasks = dict((task.folder, task) for task in competition.TASKS)
     found = below_floor(report["entries"], floors, label, tasks, kinds) if floors else []
     return [message.as_dict() for message in found + public_gold_messages(report["entries"], tasks, kinds)]
@@ -245,11 +246,11 @@ def judge(report, competition, kinds, kit_folder, with_gold):
     """``report`` (a starting kit validator's, scored against references written from a split's files) as the kit's
     verdict reads it (:func:`evalkit.verdict.conclude`): the warnings of the files whose reference holds the gold
     (``with_gold(entry)``) at or below the kit's floor (:func:`kit_floor_file` of ``kit_folder``, read only when such a
-    file was scored; none when ``kit_folder`` is None), and ``report["gold_scores"]``, their scores (a 0 there is a
-    file that will score 0)."""
+    file was scored; none when ``kit_folder`` is None) or read wrong by :func:`public_gold_messages`, and
+    ``report["gold_scores"]``, their scores (a 0 there is a file that will score 0)."""
     scored = {"entries": [entry for entry in report["entries"] if with_gold(entry)]}
-    path = kit_floor_file(kit_folder, competition.COMPETITION_ID) if scored["entries"] and kit_folder else None
-    if path:
+    if scored["entries"]:
+        path = kit_floor_file(kit_folder, competition.COMPETITION_ID) if kit_folder else None
         report["messages"] = report["messages"] + check_report(scored, path, competition, kinds)
     report["gold_scores"] = gold_scores(report, with_gold)
     return report

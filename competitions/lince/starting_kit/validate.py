@@ -68,17 +68,11 @@ def plural(count, word):
 
 def judge(lince, result, gold):
     """``result`` with, on the datasets whose split has gold, the files at or below the kit's floor
-    (``floor_scores.json`` of the development reference: evalkit/floor.py) and their scores (evalkit/verdict.py
-    counts a 0 as a file that will score 0)."""
+    (``floor_scores.json`` of the development reference), two labels swapped or labels shifted by a line, and their
+    scores (evalkit/verdict.py counts a 0 as a file that will score 0): evalkit/floor.py's ``judge``."""
     from evalkit import floor, scoring
-    def with_gold(entry):
-        return lince.dataset_id(lince.TASKS_BY_FOLDER[entry["task"]], entry["lang"]) in gold
-    scored = {"entries": [entry for entry in result["entries"] if with_gold(entry)]}
-    path = floor.kit_floor_file(HERE, lince.COMPETITION_ID)
-    if path and scored["entries"]:
-        result["messages"] = result["messages"] + floor.check_report(scored, path, lince, scoring.KINDS)
-    result["gold_scores"] = floor.gold_scores(result, with_gold)
-    return result
+    return floor.judge(result, lince, scoring.KINDS, HERE, lambda entry: lince.dataset_id(
+        lince.TASKS_BY_FOLDER[entry["task"]], entry["lang"]) in gold)
 
 
 def report(lince, result, gold, absent, split):
