@@ -1175,6 +1175,8 @@ class CandidatesKind(PairKind):
                     "expected, several candidates joined into one string, the best candidate last")
     #: Ranked candidates, of which only the first ``task.max_candidates`` count (said when a file is refused).
     ranks_candidates = True
+    #: The top-1 and top-k components of its score, and k (:func:`evalkit.floor.inverted_ranks`).
+    ranked_components = ("acc1", "acc3", 3)
     #: Its scoring reads only the golds (:meth:`PairReference.gold_columns`), its parse the forms end to end.
     lazy_reference = True
 
@@ -1481,6 +1483,7 @@ class FillMaskKind(Kind):
                     "the candidates of another gap or sentence, several candidates in one string, the best "
                     "candidate last")
     ranks_candidates = True   # see CandidatesKind
+    ranked_components = CandidatesKind.ranked_components
 
     def parse_reference(self, value, name, task):
         """Parsed sentences ``(masked line, golds)``; golds ``None`` for an excluded sentence."""
