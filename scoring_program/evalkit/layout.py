@@ -590,7 +590,9 @@ def _suggest(word, choices, aliases=None, fuzzy=True):
     if key in lowered or not fuzzy:
         return lowered.get(key, "")
     close = difflib.get_close_matches(key, list(lowered), n=1, cutoff=0.75)
-    return lowered[close[0]] if close else ""
+    if not close and len(key) >= 3:   # a short form of one choice only (``pos`` for ``pos_tagging``)
+        close = [choice for choice in lowered if choice.startswith(key)]
+    return lowered[close[0]] if len(close) == 1 else ""
 
 
 #: Split names a participant may leave in a file name (``<code>_valid.json``): the submission's names have none.
