@@ -1211,6 +1211,7 @@ class CandidatesKind(PairKind):
         labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where, distinct=distinct, text=text)
         labels.check_unmatchable_candidates(pred, log, _lemma_where, distinct=distinct, text=text)
         labels.check_subword_pieces(pred, log, _lemma_where, distinct=distinct, text=text)
+        labels.check_empty_first(pred, log, _lemma_where, task, distinct=distinct)
         labels.check_no_candidate(pred, log, _lemma_where)
 
     def score(self, ref, pred, task):
@@ -1603,6 +1604,7 @@ class FillMaskKind(Kind):
         labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else (), distinct=distinct,
                                             text=text)
         labels.check_subword_pieces(pred, log, _mask_where, distinct=distinct, text=text)
+        labels.check_empty_first(pred, log, _mask_where, task, distinct=distinct)
         labels.check_no_candidate(pred, log, _mask_where)
 
     def scorable(self, ref):
