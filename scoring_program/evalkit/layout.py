@@ -590,7 +590,7 @@ def _suggest(word, choices, aliases=None, fuzzy=True):
     if key in lowered or not fuzzy:
         return lowered.get(key, "")
     close = difflib.get_close_matches(key, list(lowered), n=1, cutoff=0.75)
-    if not close and len(key) >= 3:   # a short form of one choice only (``pos`` for ``pos_tagging``)
+    if not close and len(key) >= 3:   # a short form of one choice only (the first letters of one folder name)
         close = [choice for choice in lowered if choice.startswith(key)]
     return lowered[close[0]] if len(close) == 1 else ""
 
