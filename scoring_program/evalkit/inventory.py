@@ -957,14 +957,21 @@ def check_gap_units(pred, log, task, where):
 EMPTY_FIRST_SHARE = 0.05
 
 
+def _any_string(candidates):
+    """Whether ``candidates`` hold a non-empty string (a candidate that could match)."""
+    return any(type(c) is str and c for c in candidates)
+
+
 def check_empty_first(pred, log, where, task=None, distinct=False):
     """One warning when at least :data:`EMPTY_FIRST_SHARE` of the items of ``pred`` (per sentence one candidate
-    sequence per item, None for a sentence not scored) have ``""`` as their first candidate: it never matches, so
-    the first rank (acc@1) is lost on them. ``""`` is padding, a list reversed or padded in front puts it first; and
+    sequence per item, None for a sentence not scored) have ``""`` as their first candidate and a non-empty one
+    after it: ``""`` never matches, so the first rank (acc@1) is lost on them (``[""]`` alone is no answer, as
+    ``[]``: nothing is said). ``""`` is padding, a list reversed or padded in front puts it first; and
     where the gaps hide one character (``task.gap_unit == "character"``), a space stripped away (``.strip()``)
     leaves ``""`` where the answer was a space. A file without ``""`` among its candidates costs one set lookup
     (``distinct``: :func:`distinct_candidates`, when the caller has it); one with ``""`` one C-level count over the
-    first candidates the scorer uses (:func:`first_candidates`). ``where(si, ti)``: a position."""
+    first candidates the scorer uses (:func:`first_candidates`), then a look at the items whose first is ``""``.
+    ``where(si, ti)``: a position."""
     distinct = distinct_candidates(pred) if distinct is False else distinct
     if not distinct or "" not in distinct:
         return
@@ -974,8 +981,13 @@ def check_empty_first(pred, log, where, task=None, distinct=False):
     firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat)
     if firsts.count("") < EMPTY_FIRST_SHARE * len(flat):
         return
-    marks = bytes(map(eq, firsts, repeat("")))   # 1: an empty first candidate
-    tally, items = _tally_marked(pred, flat, marks, lambda at: [""] * len(at))
+    lost = [i for i in compress(count(), map(eq, firsts, repeat(""))) if _any_string(flat[i][1:])]
+    if len(lost) < EMPTY_FIRST_SHARE * len(flat):   # "" alone is no answer, as an empty list: no rank lost
+        return
+    marks = bytearray(len(flat))   # 1: "" first, a candidate that could match after it
+    for i in lost:
+        marks[i] = 1
+    tally, items = _tally_marked(pred, flat, bytes(marks), lambda at: [""] * len(at))
     if not tally.tokens:
         return
     space = (" A gap of this task may hide a space: keep \" \" as it is (a candidate is not stripped)."
