@@ -212,3 +212,23 @@ def test_a_short_form_of_one_task_folder_gets_a_did_you_mean():
     assert layout._suggest("lemma", folders) == "lemmatisation"
     assert layout._suggest("fill", folders) == ""     # two folders begin so: no guess
     assert layout._suggest("po", folders) == ""       # too short to tell
+
+
+@pytest.mark.parametrize("wrap", ["out/predictions/", "a/b/c/"])
+def test_task_folders_wrapped_twice_are_named_as_such(tmp_path, wrap):
+    """One wrapping folder is forgiven; deeper, nothing is scored and the message names the folders that wrap the
+    task folders (before: "unexpected folder" for the top one, which pointed elsewhere)."""
+    root = str(tmp_path)
+    refs = write_release(root, [[{"upos": "NOUN", "lemma": "a", "feats": {}}] * 3] * 2)
+    pred = as_prediction(refs)
+    sub = submission(root, dict((wrap + path, value) for path, value in pred.items()))
+    with pytest.raises(layout.NothingToScore) as caught:
+        scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
+    depth = wrap.count("/")
+    assert str(caught.value).startswith(
+        "no expected file was found in the submission: the task folders are inside %s, %d folders deep; they must "
+        "be at the root of the zip (one wrapping folder is forgiven, not %d). Zip the task folders themselves: "
+        "cd %s && zip -r ../submission.zip ." % (wrap, depth, depth, wrap)), str(caught.value)
+    once = submission(root, dict(("x/" + path, value) for path, value in pred.items()), "once")
+    assert scoring.evaluate(st2024, os.path.join(root, "ref"), once)["scores"] == \
+        scoring.evaluate(st2024, os.path.join(root, "ref"), submission(root, pred, "flat"))["scores"]
