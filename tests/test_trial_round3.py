@@ -37,6 +37,16 @@ def _public(ref):
     write_json(os.path.join(ref, "phase.json"), {"phase": "dev", "gold": "public"})
 
 
+def _same_scores_without(monkeypatch, module, check, root, sub, report, off=None):
+    """The scores of ``sub`` with ``module.check`` switched off (returning ``off``) are ``report``'s: the warning
+    changes no number. Returns the messages of ``report`` that the check alone gave."""
+    with monkeypatch.context() as patch:
+        patch.setattr(module, check, lambda *args, **kwargs: off)
+        quiet = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
+    assert quiet["scores"] == report["scores"]
+    return [m for m in report["messages"] if m not in quiet["messages"]]
+
+
 def _entry(report, name):
     return [e for e in report["entries"] if e["file"] == name][0]
 
@@ -80,11 +90,8 @@ def test_candidates_ranked_best_last_get_one_warning_where_the_gold_is_public(tm
         checked, _, _, _ = V.check(sub, os.path.join(root, "data"), "valid", gold=ref)
         assert [m["text"] for m in of_file(checked["messages"], LAT_LEMMA, "less often")] == [said[0]["text"]]
     assert not of_file(hidden["messages"], LAT_LEMMA, "less often")   # hidden gold: never a word on it
-    with monkeypatch.context() as patch:
-        patch.setattr(floor, "inverted_ranks", lambda *args: [])
-        quiet = scoring.evaluate(st2024, ref, sub)
-    assert quiet["scores"] == report["scores"] == hidden["scores"]
-    assert not of_file(quiet["messages"], LAT_LEMMA, "less often")
+    assert hidden["scores"] == report["scores"]
+    assert _same_scores_without(monkeypatch, floor, "inverted_ranks", root, sub, report, []) == said
 
 
 def test_a_small_file_or_a_chance_ranking_is_not_said_to_be_reversed():
@@ -128,11 +135,7 @@ def test_an_empty_first_candidate_gets_one_warning(tmp_path_factory, monkeypatch
         assert "\"\" never matches, so the first rank is lost on each: write each list best first, with \"\" " \
                "(padding, not needed) last or left out." in said[0]["text"]
         assert "hide a space" not in said[0]["text"]   # lemmas are no character gaps
-    with monkeypatch.context() as patch:
-        patch.setattr(inventory, "check_empty_first", lambda *args, **kwargs: None)
-        quiet = scoring.evaluate(st2024, os.path.join(root, "ref"), sub)
-    assert quiet["scores"] == report["scores"]
-    assert not of_file(quiet["messages"], LAT_LEMMA, "as their first candidate")
+    assert _same_scores_without(monkeypatch, inventory, "check_empty_first", root, sub, report) == said
 
 
 @settings(**SETTINGS)
@@ -153,9 +156,7 @@ def test_a_space_stripped_from_a_character_gap_is_said(tmp_path_factory, monkeyp
     assert said[0]["text"].endswith("A gap of this task may hide a space: keep \" \" as it is (a candidate is not "
                                     "stripped).")
     assert _entry(report, name)["score"] == 0.0
-    with monkeypatch.context() as patch:
-        patch.setattr(inventory, "check_empty_first", lambda *args, **kwargs: None)
-        assert scoring.evaluate(st2024, os.path.join(root, "ref"), sub)["scores"] == report["scores"]
+    assert _same_scores_without(monkeypatch, inventory, "check_empty_first", root, sub, report) == said
 
 
 # --------------------------------------------------------------------------- 4. misnamed files score 0
