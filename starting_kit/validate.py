@@ -352,7 +352,8 @@ def check(submission, data_dir, split, subtask="unconstrained", scorer=None, exc
         except layout.NothingToScore as err:
             return ({"messages": [{"file": os.path.basename(submission), "severity": "error", "where": "layout",
                                    "text": "%s Expected <task>/<lang>.json at the root of the zip, e.g. %s/%s.json."
-                                   % (err, written[0][0].folder, written[0][1])}], "entries": []},
+                                   % (err, written[0][0].folder, written[0][1])}],
+                     "entries": [{"file": "%s/%s.json" % (t.folder, l), "status": "missing"} for t, l in written]},
                     [(t.folder, l, p) for t, l, p in missing], len(written), 0)
     finally:
         _remove_tree(tmp)

@@ -85,8 +85,10 @@ def test_validator_counts_found_and_expected_files(tmp_path):
     assert status == 1
     expected = sum(len(t.languages) for t in st2024.TASKS)
     assert output.splitlines()[-1] == ("%s: 0 of %d expected files found and checked against the valid input; "
-                                       "1 error, 0 warnings, 0 files will score 0 -- fix it before uploading"
-                                       % (empty, expected))
+                                       "1 error, 0 warnings, %d files will score 0 (pos_tagging/chu.json, "
+                                       "pos_tagging/cop.json, pos_tagging/fro.json, pos_tagging/got.json, "
+                                       "pos_tagging/grc.json, and %d more) -- fix them before uploading"
+                                       % (empty, expected, expected, expected - 5))
 
 
 # --------------------------------------------------------------------------- point 9: format rules
@@ -121,12 +123,17 @@ def test_candidate_rule_fewer_is_fine_and_empty_strings_never_match(tmp_path):
     ref = _fill_mask_reference(tmp_path)
     report = _score(tmp_path, ref, [{"masked_tokens": [["", "", "b"]]}, {"masked_tokens": [["x"], []]},
                                     {"masked_tokens": []}])
-    assert [m for m in report["messages"] if m["file"] == "fill_mask_word/lat.json"] == []
+    # "" is accepted and never matches; put in front of a candidate it costs that candidate its rank: one warning
+    # (evalkit/inventory.py check_empty_first), which changes no score
+    said = [m for m in report["messages"] if m["file"] == "fill_mask_word/lat.json"]
+    assert [m["where"] for m in said] == ['sentence 1, mask 1 ($[0]["masked_tokens"][0])']
+    assert said[0]["text"].startswith('1 of 3 items have "" as their first candidate'), said[0]["text"]
     assert report["scores"]["lat_fill_mask_word_acc1"] == 0.25       # (0 + 1/2) / 2
     assert report["scores"]["lat_fill_mask_word_acc3"] == 0.75       # (1 + 1/2) / 2
     report = _score(tmp_path, ref, [{"masked_tokens": [["", "", ""]]}, {"masked_tokens": [[""], [""]]},
                                     {"masked_tokens": []}])
     assert report["scores"]["lat_fill_mask_word"] == 0.0
+    assert not [m for m in report["messages"] if "as their first candidate" in m["text"]]   # "" alone: no answer
     assert "up to 3 candidates count, in order" in readme()
     assert "empty strings are accepted and never match" in readme()
 

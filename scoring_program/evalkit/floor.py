@@ -109,6 +109,37 @@ def below_floor(entries, floors, label, tasks, kinds):
     return found
 
 
+#: Below this share of items right within the first candidates, a file says too little for :func:`inverted_ranks`.
+MIN_RANKED_SHARE = 0.05
+#: A file of fewer items is too small for :func:`inverted_ranks` to tell a reversed ranking from chance.
+MIN_RANKED_ITEMS = 20
+
+
+def inverted_ranks(entries, tasks, kinds):
+    """One warning per scored entry of ``entries`` whose first candidate is right less often than a random one of
+    its first k would be: over the file's items (its ``micro`` scores), top-k accuracy above k times top-1 accuracy
+    (a kind's ``ranked_components``: the top-1 and the top-k component and k), in a file of at least
+    :data:`MIN_RANKED_ITEMS` items. A ranking that is no better than chance still has top-k at most k times top-1;
+    candidates written best last, or padded in front with "", have much more. Read from the scores already
+    computed: it costs no pass over a file."""
+    found = []
+    for entry in entries:
+        task = tasks.get(entry.get("task"))
+        ranked = getattr(kinds.get(getattr(task, "kind", None)), "ranked_components", None)
+        components = entry.get("micro") if entry.get("status") == "scored" else None
+        if not ranked or type(components) is not dict or not entry.get("items", 0) >= MIN_RANKED_ITEMS:
+            continue
+        first, top, k = ranked
+        at_1, at_k = components.get(first), components.get(top)
+        if type(at_1) is not float or type(at_k) is not float or at_k < MIN_RANKED_SHARE or at_k <= k * at_1:
+            continue
+        found.append(Message(entry["file"], WARNING, "whole file", (
+            "%s %.4f but %s %.4f: the first candidate is right less often than a random one of the first %d would "
+            "be. The candidates are probably ranked best last (a list reversed, or sorted by a score where lower is "
+            "better) or padded in front (\"\" first); write each list best first." % (first, at_1, top, at_k, k))))
+    return found
+
+
 #: A label counts in :func:`swapped_labels` when the gold holds it at least this many times, and this share of the
 #: file's items.
 SWAP_MIN_GOLD = 10
@@ -195,10 +226,11 @@ def shifted_labels(entries):
 
 
 def public_gold_messages(entries, tasks, kinds):
-    """The messages that read the per-label and per-line results against the gold, for every file: two labels
-    swapped (:func:`swapped_labels`), labels shifted by a line (:func:`shifted_labels`). Only where the gold is
-    public (the scorer's development report, the kits' validators on dev)."""
-    return swapped_labels(entries, tasks, kinds) + shifted_labels(entries)
+    """The messages that read the per-label, per-line and per-rank results against the gold, for every file: two
+    labels swapped (:func:`swapped_labels`), labels shifted by a line (:func:`shifted_labels`), candidates ranked best
+    last (:func:`inverted_ranks`). Only where the gold is public (the scorer's development report, the kits'
+    validators on dev)."""
+    return swapped_labels(entries, tasks, kinds) + shifted_labels(entries) + inverted_ranks(entries, tasks, kinds)
 
 
 def check_report(report, floor_path, competition, kinds):

@@ -30,7 +30,7 @@ from bisect import bisect_right
 from collections import Counter, OrderedDict
 from heapq import heapify, heappop, heappush
 from itertools import accumulate, chain, compress, count, repeat
-from operator import itemgetter
+from operator import eq, itemgetter
 
 from .loading import read_optional_json
 from .messages import ERROR, WARNING, ZERO_NOTE, printable, quoted
@@ -951,6 +951,52 @@ def check_gap_units(pred, log, task, where):
           "character itself, best first: [\"t\", \"d\", \"r\"]." % (
               "{:,}".format(tally.tokens), _count(gaps, "gap"), tally.examples(_quoted, where, 2)),
           kind="several characters for a character gap")
+
+
+#: An empty first candidate is reported when at least this share of the items has one.
+EMPTY_FIRST_SHARE = 0.05
+
+
+def _any_string(candidates):
+    """Whether ``candidates`` hold a non-empty string (a candidate that could match)."""
+    return any(type(c) is str and c for c in candidates)
+
+
+def check_empty_first(pred, log, where, task=None, distinct=False):
+    """One warning when at least :data:`EMPTY_FIRST_SHARE` of the items of ``pred`` (per sentence one candidate
+    sequence per item, None for a sentence not scored) have ``""`` as their first candidate and a non-empty one
+    after it: ``""`` never matches, so the first rank (acc@1) is lost on them (``[""]`` alone is no answer, as
+    ``[]``: nothing is said). ``""`` is padding, a list reversed or padded in front puts it first; and
+    where the gaps hide one character (``task.gap_unit == "character"``), a space stripped away (``.strip()``)
+    leaves ``""`` where the answer was a space. A file without ``""`` among its candidates costs one set lookup
+    (``distinct``: :func:`distinct_candidates`, when the caller has it); one with ``""`` one C-level count over the
+    first candidates the scorer uses (:func:`first_candidates`), then a look at the items whose first is ``""``.
+    ``where(si, ti)``: a position."""
+    distinct = distinct_candidates(pred) if distinct is False else distinct
+    if not distinct or "" not in distinct:
+        return
+    flat = _sequence_items(pred)
+    if not flat:
+        return
+    firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat)
+    if firsts.count("") < EMPTY_FIRST_SHARE * len(flat):
+        return
+    lost = [i for i in compress(count(), map(eq, firsts, repeat(""))) if _any_string(flat[i][1:])]
+    if len(lost) < EMPTY_FIRST_SHARE * len(flat):   # "" alone is no answer, as an empty list: no rank lost
+        return
+    marks = bytearray(len(flat))   # 1: "" first, a candidate that could match after it
+    for i in lost:
+        marks[i] = 1
+    tally, items = _tally_marked(pred, flat, bytes(marks), lambda at: [""] * len(at))
+    if not tally.tokens:
+        return
+    space = (" A gap of this task may hide a space: keep \" \" as it is (a candidate is not stripped)."
+             if getattr(task, "gap_unit", None) == "character" else "")
+    _warn(log, where(*tally.positions[0]), "%s of %s have \"\" as their first candidate; first at %s. \"\" never "
+          "matches, so the first rank is lost on each: write each list best first, with \"\" (padding, not needed) "
+          "last or left out.%s" % ("{:,}".format(tally.tokens), _count(items, "item"),
+                                   "; ".join(where(*position) for position in tally.positions), space),
+          kind="empty first candidate")
 
 
 # --------------------------------------------------------------------------- nothing to match

@@ -1175,6 +1175,8 @@ class CandidatesKind(PairKind):
                     "expected, several candidates joined into one string, the best candidate last")
     #: Ranked candidates, of which only the first ``task.max_candidates`` count (said when a file is refused).
     ranks_candidates = True
+    #: The top-1 and top-k components of its score, and k (:func:`evalkit.floor.inverted_ranks`).
+    ranked_components = ("acc1", "acc3", 3)
     #: Its scoring reads only the golds (:meth:`PairReference.gold_columns`), its parse the forms end to end.
     lazy_reference = True
 
@@ -1209,6 +1211,7 @@ class CandidatesKind(PairKind):
         labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where, distinct=distinct, text=text)
         labels.check_unmatchable_candidates(pred, log, _lemma_where, distinct=distinct, text=text)
         labels.check_subword_pieces(pred, log, _lemma_where, distinct=distinct, text=text)
+        labels.check_empty_first(pred, log, _lemma_where, task, distinct=distinct)
         labels.check_no_candidate(pred, log, _lemma_where)
 
     def score(self, ref, pred, task):
@@ -1481,6 +1484,7 @@ class FillMaskKind(Kind):
                     "the candidates of another gap or sentence, several candidates in one string, the best "
                     "candidate last")
     ranks_candidates = True   # see CandidatesKind
+    ranked_components = CandidatesKind.ranked_components
 
     def parse_reference(self, value, name, task):
         """Parsed sentences ``(masked line, golds)``; golds ``None`` for an excluded sentence."""
@@ -1600,6 +1604,7 @@ class FillMaskKind(Kind):
         labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else (), distinct=distinct,
                                             text=text)
         labels.check_subword_pieces(pred, log, _mask_where, distinct=distinct, text=text)
+        labels.check_empty_first(pred, log, _mask_where, task, distinct=distinct)
         labels.check_no_candidate(pred, log, _mask_where)
 
     def scorable(self, ref):

@@ -590,7 +590,9 @@ def _suggest(word, choices, aliases=None, fuzzy=True):
     if key in lowered or not fuzzy:
         return lowered.get(key, "")
     close = difflib.get_close_matches(key, list(lowered), n=1, cutoff=0.75)
-    return lowered[close[0]] if close else ""
+    if not close and len(key) >= 3:   # a short form of one choice only (the first letters of one folder name)
+        close = [choice for choice in lowered if choice.startswith(key)]
+    return lowered[close[0]] if len(close) == 1 else ""
 
 
 #: Split names a participant may leave in a file name (``<code>_valid.json``): the submission's names have none.
@@ -789,13 +791,31 @@ def each_file_hint(messages):
     return " Each file: %s%s" % (" | ".join(shown), " | and %d more" % more if more else "")
 
 
-def _nothing_found(names, messages=()):
-    """The NothingToScore for a submission without any expected file (naming a zip inside, if any), with the
-    hint of each name not scored (``messages``, see :func:`each_file_hint`)."""
+def _deep_prefix(names, task_folders):
+    """The one folder path (``"out/predictions/"``) that holds the task folders of ``names`` deeper than the one
+    wrapping folder forgiven (:func:`_wrapping_prefix`), or "" when there is none or several."""
+    found = set()
+    for name in names:
+        parts = name.split("/")
+        inner = [k for k in range(2, len(parts) - 1) if parts[k] in task_folders]
+        if inner:
+            found.add("/".join(parts[:inner[0]]) + "/")
+    return found.pop() if len(found) == 1 else ""
+
+
+def _nothing_found(names, messages=(), task_folders=()):
+    """The NothingToScore for a submission without any expected file (naming a zip inside, if any, or the folders
+    that wrap the task folders), with the hint of each name not scored (``messages``, see :func:`each_file_hint`)."""
     zips = [n for n in names if n.lower().endswith(".zip") and not posixpath.splitext(n[:-4])[1]]
     if zips:
         return NothingToScore("no expected file was found in the submission, but it holds a zip inside the zip (%s): "
                               "upload that zip itself, with the task folders at its root." % ", ".join(zips[:5]))
+    deep = _deep_prefix(names, task_folders)
+    if deep:
+        return NothingToScore("no expected file was found in the submission: the task folders are inside %s, %d "
+                              "folders deep; they must be at the root of the zip (one wrapping folder is forgiven, "
+                              "not %d). Zip the task folders themselves: cd %s && zip -r ../submission.zip ."
+                              % (printable(deep, 120), deep.count("/"), deep.count("/"), printable(deep, 120)))
     return NothingToScore("no expected file was found in the submission." + each_file_hint(messages))
 
 
@@ -831,7 +851,7 @@ def find_submission_files(source, expected, task_folders, languages, aliases, me
             files[found] = relative
     ignored.close()
     if not files:
-        raise _nothing_found([n for n in names if n not in ROOT_IGNORED], messages[start:])
+        raise _nothing_found([n for n in names if n not in ROOT_IGNORED], messages[start:], task_folders)
     return Submission(source, prefix, files, messages)
 
 

@@ -5,20 +5,42 @@ A validator must not say "ready to upload", nor exit 0, when it knows a file wil
 not be read or has the wrong number of sentences, a file none of whose sentences can be scored (every one of
 the wrong length, none aligned), an error that says the whole file scores 0 (:data:`evalkit.messages.ZERO_NOTE`:
 every label outside the label set), and, where the validator scores against a gold (the development split), a
-file whose score is 0. "Ready to upload" only when nothing is known to cost score: no error, no warning about a
+file whose score is 0, and an expected file submitted under a name that is not scored (a did-you-mean names
+it: :func:`misnamed_files`). "Ready to upload" only when nothing is known to cost score: no error, no warning about a
 file (the one line naming the files not submitted is about the submission, not a file).
 
 Exit statuses (every kit's ``validate.py``): :data:`OK` (0) nothing known to cost score, or only warnings;
 :data:`FAILED` (1) an error, or a file known to score 0; 2 and 3 are the kits' own (nothing could be checked,
 internal error).
 """
+import re
 from collections import OrderedDict
 
 from .messages import ERROR, WARNING, ZERO_NOTE
 
 OK, FAILED = 0, 1
-#: Entry statuses of a file that scores 0 as a whole (``missing`` is not one: a subset may be submitted).
+#: Entry statuses of a file that scores 0 as a whole (``missing`` is not one: a subset may be submitted, unless
+#: the file was submitted under another name: :func:`misnamed_files`).
 FAILED_STATUSES = ("unreadable", "sentence_count_mismatch")
+#: The did-you-mean that ends a layout message about a name that is not scored (evalkit/layout.py).
+DID_YOU_MEAN = re.compile(r" Did you mean ([^ ?]+)\?$")
+
+
+def misnamed_files(report):
+    """``{expected file: the name it was submitted under}`` of the files ``report`` lists as missing whose
+    did-you-mean a layout message names (one suggestion only: a file, or a folder for every missing file in it): a
+    file submitted under a misnamed name or folder is not scored, so it scores 0 although it was meant to count."""
+    missing = [entry["file"] for entry in report.get("entries", []) if entry.get("status") == "missing"]
+    found = OrderedDict()
+    for message in report.get("messages", []):
+        match = DID_YOU_MEAN.search(message["text"]) if message.get("where") == "layout" and message["file"] else None
+        if not match:
+            continue
+        meant = match.group(1)
+        for name in missing:
+            if name == meant or (meant.endswith("/") and name.startswith(meant)):
+                found.setdefault(name, message["file"])
+    return found
 
 
 def zero_files(report, scored=False):
@@ -38,6 +60,12 @@ def zero_files(report, scored=False):
             found.setdefault(entry["file"], "every sentence scored 0")
         elif status == "scored" and scored and entry.get("score") == 0:
             found.setdefault(entry["file"], "scored 0")
+    for name, given in misnamed_files(report).items():
+        found.setdefault(name, "submitted as %s" % given)
+    entries = report.get("entries", [])
+    if entries and all(entry.get("status") == "missing" for entry in entries):   # nothing recognisable at all
+        for entry in entries:
+            found.setdefault(entry["file"], "not submitted")
     for name, score in sorted((report.get("gold_scores") or {}).items()):   # scored apart against a gold
         if score == 0:
             found.setdefault(name, "scored 0")
