@@ -519,9 +519,8 @@ def _document_names(competition, pairs, paths):
 def floor_messages(ref_dir, entries, tasks):
     """The warnings of the files at or below the phase's floor (:mod:`evalkit.floor`; none without a floor file) and
     of those with two labels swapped, labels shifted by a line or candidates ranked best last
-    (:func:`evalkit.floor.public_gold_messages`). The
-    caller asks only where the phase's gold is public (its ``phase.json``), so a message never depends on a hidden
-    gold."""
+    (:func:`evalkit.floor.public_gold_messages`). The caller asks only where the phase's gold is public (its
+    ``phase.json``), so a message never depends on a hidden gold."""
     path = os.path.join(ref_dir, floor.FILE_NAME)
     label, floors = floor.read_floor(path) if os.path.isfile(path) else ("", {})
     found = floor.below_floor(entries, floors, label, tasks, KINDS) if floors else []
