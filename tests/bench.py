@@ -6,8 +6,8 @@ Targets: scoring the whole validation set, with every check, takes at most 1.5 t
 1.98x were that submission's), and at most 2.1 times for the noisy one (every warning class fires on it; a guard
 against regressions: its best measured 1.78-1.95 when the gold one's measured 1.35-1.46, and at 1.5 it would have to
 cost what the gold one costs, its per-item work being what the metrics define). The script builds the dev
-references from the release (``python -m organiser reference``, cached under dist/bench/), writes two submissions derived
-from them (the gold one, and a deterministic noisy one where about a fifth of the items are wrong,
+references from the release (``python -m organiser reference``, cached under dist/bench/), writes two submissions
+derived from them (the gold one, and a deterministic noisy one where about a fifth of the items are wrong,
 which takes the slow paths of the scorer), then times, best of N runs each:
   load:  json.load of every reference and submission file;
   score: the whole scoring program in-process (load, check, score, write scores.txt/json/html).
