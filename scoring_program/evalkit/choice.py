@@ -475,13 +475,45 @@ def _direction_warning(answers, log):
         return
     negative = sum(1 for _, answer in scored if max(answer) <= 0)
     log.add(WARNING, _where(positive[0][0]), "%d of the %d sets answered with scores have only scores of 0 or more, "
-            "some above 1 (first at %s): log-probabilities are at most 0 and probabilities at most 1, so these "
-            "look like perplexities, losses or surprisals, where lower means more likely. Higher must mean more "
-            "likely here (the highest score is chosen): if they are, negate them, or submit log-probabilities.%s" % (
+            "some above 1 (first at %s): log-probabilities are at most 0 and probabilities at most 1, so these may "
+            "be perplexities, losses or surprisals, where lower means more likely, or scores where higher already "
+            "means more likely (logits, reranker or classifier scores). The highest score is chosen here: negate "
+            "them only if lower means more likely in them (or submit log-probabilities); leave them as they are "
+            "otherwise. On dev, the validator compares both directions against the gold.%s" % (
                 len(positive), len(scored), "; ".join("set %s: %.6g to %.6g" % (printable(set_id, 40), min(a), max(a))
                                                       for set_id, a in positive[:3]),
                 " The other %d sets have scores of at most 0: two kinds of score in one file?" % negative
                 if negative else ""), kind="scores whose direction looks reversed")
+
+
+def direction_counts(reference, answers):
+    """Where the gold is public, which direction the scores of the sets that look reversed (:func:`looks_reversed`,
+    when they are at least :data:`DIRECTION_SHARE` of the sets answered with scores, as for the warning) choose the
+    gold in: ``{"sets", "as_written", "negated", "total", "unit"}`` (credits summed over those sets, as written and
+    with every score negated; ``total``: the reference's sets), or None. Read by :func:`evalkit.floor.reversed_scores`.
+
+    >>> ref = [{"id": "a", "sentences": ["x", "y", "z"], "gold": 0, "gold_type": "cs"},
+    ...        {"id": "b", "sentences": ["x", "y"], "gold": 1, "gold_type": "en"}]
+    >>> direction_counts(ref, {"a": [1.5, 9.0, 4.0], "b": [7.0, 3.0]})   # perplexities: negated, both are won
+    {'sets': 2, 'as_written': 0.0, 'negated': 2.0, 'total': 2, 'unit': 'sets'}
+    >>> direction_counts(ref, {"a": [-1.5, -9.0, -4.0], "b": [-7.0, -3.0]}) is None   # log-probabilities
+    True
+    """
+    scored = positive = 0
+    as_written = negated = 0.0
+    for entry in reference:
+        answer = answers.get(entry["id"])
+        if type(answer) is not list or len(answer) < 2:
+            continue
+        scored += 1
+        if looks_reversed(answer):
+            positive += 1
+            size = len(entry["sentences"])
+            as_written += set_accuracy(answer, entry["gold"], size)
+            negated += set_accuracy([-score for score in answer], entry["gold"], size)
+    if not positive or positive < DIRECTION_SHARE * scored:
+        return None
+    return {"sets": positive, "as_written": as_written, "negated": negated, "total": len(reference), "unit": "sets"}
 
 
 #: Indices are reported when at least this share of the sets answered with an index give the same one (and at
@@ -871,11 +903,12 @@ def wrong_sample(reference, answers, limit=WRONG_SAMPLE):
 
 def details(reference, answers):
     """The detailed results of one scored file: counts per group and a sample of wrong sets, as the generic
-    ``tables`` the report writers show (``{"title", "columns", "rows", "note"}``)."""
+    ``tables`` the report writers show (``{"title", "columns", "rows", "note"}``), and ``direction``
+    (:func:`direction_counts`) when many sets' scores look reversed (a hidden phase's report keeps no details)."""
     groups = group_scores(reference, answers)
     wrong = sum(1 for s in reference if set_accuracy(answers.get(s["id"]), s["gold"], len(s["sentences"])) < 1.0)
     sample = wrong_sample(reference, answers)
-    return {"groups": groups, "wrong_sets": wrong, "tables": [
+    found = {"groups": groups, "wrong_sets": wrong, "tables": [
         {"title": "Per gold type", "columns": ["Gold type", "Sets", "Accuracy", "WER"],
          "rows": [[g["label"], g["sets"], g["accuracy"], g["wer"]] for g in groups],
          "note": "Accuracy: share of sets whose gold is chosen (a k-way tie with the gold earns 1/k). WER: word "
@@ -883,6 +916,10 @@ def details(reference, answers):
         {"title": "Sets not won (first %d of %d)" % (len(sample), wrong),
          "columns": ["Set", "Gold type", "Credit", "Gold sentence", "Chosen sentence"], "rows": sample,
          "note": "Credit below 1: the gold was not chosen, or shared the top score with other sentences."}]}
+    direction = direction_counts(reference, answers)
+    if direction:   # only when many sets' scores look reversed: a normal report is unchanged
+        found["direction"] = direction
+    return found
 
 
 def set_statistics(reference, answers):
@@ -907,6 +944,10 @@ def set_statistics(reference, answers):
     return stats
 
 
+#: The chance band above the floor (:meth:`ChoiceKind.floor_margin`) is used over at least this many sets.
+MIN_CHANCE_SETS = 100
+
+
 class ChoiceKind(object):
     """The scorer's kind for choice sets (``reads_text``: JSON Lines reference, one JSON object submitted).
 
@@ -928,10 +969,20 @@ class ChoiceKind(object):
         (the constant chooser's, the floor): a file that scores within it of the floor chooses no better than chance
         (answers paired with the wrong sets, sentences in another order) and is said as such (:mod:`evalkit.floor`).
 
-        >>> round(ChoiceKind.floor_margin(0.0323, 1000), 4)
+        Only where the sample can tell a weak model from chance: over at least :data:`MIN_CHANCE_SETS` sets, and
+        while the band is no wider than the floor itself (else a file scoring nearly twice a random choice, a weak
+        but honest model such as a unigram one on a small sample, would be said to hold a mistake); elsewhere 0.0
+        (the exact floor alone is said).
+
+        >>> round(ChoiceKind.floor_margin(0.0323, 1000), 4)   # the real dev set: 0.033 is said
         0.0112
+        >>> ChoiceKind.floor_margin(0.0325, 40), ChoiceKind.floor_margin(0.5, 50)   # too few sets
+        (0.0, 0.0)
         """
-        return 2.0 * math.sqrt(max(floor * (1.0 - floor), 0.0) / count)
+        if count < MIN_CHANCE_SETS:
+            return 0.0
+        margin = 2.0 * math.sqrt(max(floor * (1.0 - floor), 0.0) / count)
+        return margin if margin <= floor else 0.0
 
     def parse_reference_text(self, data, name, task, lang, redacted=False):
         """The parsed :class:`ChoiceReference` of a ``reference.jsonl`` file; DataError when broken or empty.

@@ -23,7 +23,7 @@ declaration says more (``Task.floor_causes``); the machinery names no competitio
 import os
 
 from .loading import read_optional_json
-from .messages import Message, WARNING
+from .messages import INFO, Message, WARNING, printable
 
 FILE_NAME = "floor_scores.json"
 #: A score within this of the floor counts as at the floor (the floor's own file, rounding aside).
@@ -225,12 +225,50 @@ def shifted_labels(entries):
     return found
 
 
+def reversed_scores(entries):
+    """One message per scored entry whose details hold ``direction`` (a kind found many items whose scores look
+    reversed: every score 0 or more, some above 1, e.g. :func:`evalkit.choice.direction_counts`): how often those
+    items are won as written and once every score is negated, which the warning given without the gold cannot
+    know. Negating wins clearly (the difference at least two standard errors of a sign test, 2 * sqrt(sum), and at
+    least one item): a warning to negate them; as written wins clearly: a note that their direction is right (a
+    logit or a reranker's score, higher = more likely, must not be negated); else a note that the items are too
+    few to tell. Only where the gold is public (the callers')."""
+    found = []
+    for entry in entries:
+        direction = (entry.get("details") or {}).get("direction")
+        if entry.get("status") != "scored" or type(direction) is not dict:
+            continue
+        sets, written, negated = direction.get("sets"), direction.get("as_written"), direction.get("negated")
+        total = direction.get("total") or sets
+        if not all(type(v) in (int, float) for v in (sets, written, negated, total)) or not sets:
+            continue
+        unit = printable(direction.get("unit"), 20) if type(direction.get("unit")) is str else "items"
+        said = ("the %d %s whose scores are all 0 or more (some above 1) are won %.1f times as written and %.1f "
+                "times once every score is negated" % (sets, unit, written, negated))
+        clear = abs(negated - written) >= max(1.0, 2.0 * (written + negated) ** 0.5)
+        if clear and negated > written:
+            found.append(Message(entry["file"], WARNING, "whole file", (
+                "%s: in these scores lower means more likely (perplexities, losses, surprisals), while the highest "
+                "score is chosen here. Negate them (here, about %+.4f accuracy), or submit log-probabilities."
+                % (said, (negated - written) / float(total)))))
+        elif clear:
+            found.append(Message(entry["file"], INFO, "whole file", (
+                "%s: in these scores higher means more likely, as it must here; leave their direction as it is (the "
+                "warning about their direction does not apply to them)." % said)))
+        else:
+            found.append(Message(entry["file"], INFO, "whole file", (
+                "%s: too few to tell which direction is right; more of them, or the model's own "
+                "definition of its score, says which." % said)))
+    return found
+
+
 def public_gold_messages(entries, tasks, kinds):
     """The messages that read the per-label, per-line and per-rank results against the gold, for every file: two
     labels swapped (:func:`swapped_labels`), labels shifted by a line (:func:`shifted_labels`), candidates ranked best
-    last (:func:`inverted_ranks`). Only where the gold is public (the scorer's development report, the kits'
-    validators on dev)."""
-    return swapped_labels(entries, tasks, kinds) + shifted_labels(entries) + inverted_ranks(entries, tasks, kinds)
+    last (:func:`inverted_ranks`), scores whose direction looks reversed tried both ways (:func:`reversed_scores`).
+    Only where the gold is public (the scorer's development report, the kits' validators on dev)."""
+    return (swapped_labels(entries, tasks, kinds) + shifted_labels(entries) + inverted_ranks(entries, tasks, kinds)
+            + reversed_scores(entries))
 
 
 def check_report(report, floor_path, competition, kinds):
