@@ -627,11 +627,18 @@ def _unknown_ids_hint(unknown, data, reference, missing):
 def _count_hint(data, reference, cases):
     """A sentence naming why the lists of ``cases`` (the sets with the wrong number of scores) are so, else "": their
     lengths are the sizes of other sets (answers paired with the wrong ids), the number of the set's words (one score
-    per token), or one integer in a list (an index written as a list). Only called when some set has such a list."""
+    per token), one integer in a list (an index written as a list), or distinct indices (a top-k). Only called when
+    some set has such a list."""
     sizes = dict((entry["id"], entry) for entry in reference)
     given = [(set_id, data[set_id]) for set_id, _, _ in cases]
     if all(len(value) == 1 and _is_index(value[0]) for _, value in given):
         return "Each is one integer in a list: write a chosen index without brackets (7, not [7])."
+    picked = sum(1 for set_id, value in given if 2 <= len(value) < len(sizes[set_id]["sentences"])
+                 and all(_is_index(i) and 0 <= i < len(sizes[set_id]["sentences"]) for i in value)
+                 and len(set(value)) == len(value))
+    if picked * 2 > len(given):
+        return ("%d of them are lists of distinct sentence indices shorter than their set: the indices of the top "
+                "sentences (a top-k)? Give the index of the one chosen sentence (7), or one score per sentence." % picked)
     words = sum(1 for set_id, value in given if len(value) in (
         sum(len(sentence.split()) for sentence in sizes[set_id]["sentences"]),
         sum(len(sentence.split()) + 1 for sentence in sizes[set_id]["sentences"])))
@@ -643,6 +650,19 @@ def _count_hint(data, reference, cases):
         return ("Their lengths are the sizes of other sets of this phase: the answers were paired with the wrong set "
                 "ids (ids and answers taken in different orders, or shifted by one). Among sets of the same size such "
                 "a pairing cannot be seen, so other sets may be wrong too: pair each set's id with its own scores.")
+    return ""
+
+
+def _not_finite_hint(data, cases):
+    """A sentence naming why the scores of ``cases`` (sets with a score that is not finite) are so, else "": most are
+    -Infinity, the log of a probability of 0 (a word the model never saw, without smoothing). Only called when some
+    set has such a score."""
+    minus = sum(1 for set_id, sentence, _ in cases if type(data.get(set_id)) is list and sentence is not None
+                and sentence < len(data[set_id]) and data[set_id][sentence] == -float("inf"))
+    if minus * 2 > len(cases):
+        return ("%d of them are -Infinity: the log of a probability of 0 (a word the model never saw, without "
+                "smoothing?). One such score makes the whole set count as wrong: smooth the model, or give such a "
+                "sentence a finite low score (-1e9) so that the set is still chosen among the others." % minus)
     return ""
 
 
@@ -750,6 +770,10 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
         hint = _answer_type_hint(data, reference, problems.found["answer_type"])
         if hint:
             extra["answer_type"] = hint
+    if problems.count("not_finite"):
+        hint = _not_finite_hint(data, problems.found["not_finite"])
+        if hint:
+            extra["not_finite"] = hint
     if problems.count("nested"):
         hint = _nested_hint(data, problems.found["nested"])
         if hint:
@@ -959,7 +983,8 @@ class ChoiceKind(object):
     #: What usually puts a file of this kind at its floor (evalkit/floor.py).
     floor_causes = ("scores whose direction is reversed (perplexities, losses or surprisals, where a higher "
                     "score must mean more likely: negate them), probabilities that underflow to the same number "
-                    "(use log-probabilities), indices counted from 1, scores for another order of the sentences, answers "
+                    "(use log-probabilities), indices counted from 1, indices of the lowest score (an argmin "
+                    "over log-probabilities), scores for another order of the sentences, answers "
                     "paired with the wrong set ids (ids and answers taken in different orders)")
     reads_text = True
 
