@@ -258,3 +258,18 @@ def test_minus_infinity_scores_name_a_probability_of_zero(monkeypatch, seed, eve
         text = [m.text for m in choice.parse_submission(only_nan, sets, "predictions.json")[1]
                 if m.text.startswith("a score that is not a finite number")]
         assert text and "-Infinity: the log" not in text[0]
+
+
+# --------------------------------------------------------------------------- positions as ids, never a traceback
+
+@pytest.mark.parametrize("space", ["\x1f", "\x1c", "\x85", "\u2028", "\u3000", " \t"])
+def test_positions_as_ids_with_any_whitespace_never_raise_and_are_named(space):
+    """int() refuses some characters that the regular expression's \\s matches (U+001F): a traceback before."""
+    sets = reference_sets(random.Random(2), count=4)
+    data = dict(("%d%s" % (n, space), 0) for n in range(1, 5))
+    answers, messages = choice.parse_submission(data, sets, "predictions.json")
+    assert all(answers[s["id"]] is None for s in sets)
+    unknown = [m for m in messages if m.text.startswith("an id that is not a set of this phase")]
+    assert len(unknown) == 1 and unknown[0].text.endswith(
+        "4 of them are numbers from 1 to 4: positions of the sets (line numbers, list indices), not their ids. Key "
+        "every answer by its set's id (\"dev-0001\": ...), as sets.jsonl names it.")

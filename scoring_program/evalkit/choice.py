@@ -608,11 +608,13 @@ def _unknown_ids_hint(unknown, data, reference, missing):
                 "sets.jsonl does (letter case, spaces, zero padding); until then those sets count as missing." % (
                     len(respelt), "; ".join("%s for %s" % (quoted(given, 30), quoted(own, 30))
                                             for given, own in respelt[:SHOWN_SETS])))
-    numbers = [set_id for set_id in unknown if re.match(r"^\s*[0-9]{1,9}\s*$", set_id)]
-    if len(numbers) * 2 > len(unknown) and all(int(n) <= len(reference) for n in numbers):
+    # the digits alone are converted: int() refuses some characters that \s matches (U+001F)
+    numbers = [int(found.group(1)) for found in (re.match(r"^\s*([0-9]{1,9})\s*$", set_id) for set_id in unknown)
+               if found]
+    if len(numbers) * 2 > len(unknown) and all(n <= len(reference) for n in numbers):
         return ("%d of them are numbers from %d to %d: positions of the sets (line numbers, list indices), not their "
                 "ids. Key every answer by its set's id (\"%s\": ...), as sets.jsonl names it." % (
-                    len(numbers), min(int(n) for n in numbers), max(int(n) for n in numbers),
+                    len(numbers), min(numbers), max(numbers),
                     printable(reference[0]["id"], 30)))
     own = set(entry["id"] for entry in reference)
     for set_id in unknown:
