@@ -273,3 +273,57 @@ def test_positions_as_ids_with_any_whitespace_never_raise_and_are_named(space):
     assert len(unknown) == 1 and unknown[0].text.endswith(
         "4 of them are numbers from 1 to 4: positions of the sets (line numbers, list indices), not their ids. Key "
         "every answer by its set's id (\"dev-0001\": ...), as sets.jsonl names it.")
+
+
+# --------------------------------------------------------------------------- off by one, null, comments, commas
+
+@SOME
+@given(seed=st.integers(0, 10 ** 6), offset=st.sampled_from([1, -1]))
+def test_one_score_more_or_less_in_every_set_is_named_an_off_by_one(monkeypatch, seed, offset):
+    rng = random.Random(seed)
+    sets = reference_sets(rng, count=15)
+    good = honest(rng, sets)
+    data = dict((k, v + [-99.0] if offset == 1 else v[:-1]) for k, v in good.items())
+    answers, messages = choice.parse_submission(data, sets, "predictions.json")
+    found = [m for m in messages if m.text.startswith("a list with the wrong number of scores: 15 of 15 sets")]
+    assert len(found) == 1 and found[0].where == "set dev-0001"
+    assert found[0].text.endswith(
+        "Every one has one score %s than its set has sentences: an off-by-one (%s); give exactly one score per "
+        "sentence of the set." % (("more", "a score for an empty last line, a header or an end-of-set symbol?")
+                                  if offset == 1 else ("less", "the last or the first sentence left out of a loop?")))
+    same_score_without(monkeypatch, "_count_hint", lambda *args: "", data, sets, answers)
+
+
+@SOME
+@given(seed=st.integers(0, 10 ** 6), every=st.integers(1, 3))
+def test_null_scores_name_a_sentence_left_unscored(monkeypatch, seed, every):
+    rng = random.Random(seed)
+    sets = reference_sets(rng, count=12)
+    data = honest(rng, sets)
+    for n, entry in enumerate(sets):
+        if n % every == 0:
+            data[entry["id"]][1] = None
+    answers, messages = choice.parse_submission(data, sets, "predictions.json")
+    found = [m for m in messages if m.text.startswith("a score that is not a number")]
+    assert len(found) == 1 and found[0].where == "set dev-0001, sentence 1"
+    assert found[0].text.endswith("%d of them are null (None): a sentence the model did not score? One such score "
+                                  "makes the whole set count as wrong: give every sentence a finite score (a very low "
+                                  "one, -1e9, for a sentence the model cannot score)." % len(range(0, 12, every)))
+    same_score_without(monkeypatch, "_not_finite_hint", lambda *args: "", data, sets, answers)
+
+
+@pytest.mark.parametrize("text, line, said", [
+    ('// kneser-ney, run 3\n{"dev-0001": 0}', 1, "(a comment: JSON has none; remove it, or write the file with "
+                                                  "json.dump alone)"),
+    ('# model\n{"dev-0001": 0}', 1, "(a comment: JSON has none"),
+    ('{"dev-0001": 0, /* best */ "dev-0002": 1}', 1, "(a comment: JSON has none"),
+    ('{\n "dev-0001": 0,\n}\n', 3, "(a comma after the last item, before the closing }: JSON allows none; write the "
+                                   "file with json.dump)"),
+    ('{"dev-0001": [-1.0, -2.0, ], "dev-0002": 0}', 1, "(a comma after the last item, before the closing ]"),
+])
+def test_comments_and_trailing_commas_name_their_cause(text, line, said):
+    from evalkit.messages import DataError
+    with pytest.raises(DataError) as err:
+        choice.load_submission(text.encode("utf-8"), "predictions.json", 1 << 20)
+    assert err.value.message.where.startswith("line %d, column" % line)
+    assert said in err.value.message.text

@@ -629,8 +629,8 @@ def _unknown_ids_hint(unknown, data, reference, missing):
 def _count_hint(data, reference, cases):
     """A sentence naming why the lists of ``cases`` (the sets with the wrong number of scores) are so, else "": their
     lengths are the sizes of other sets (answers paired with the wrong ids), the number of the set's words (one score
-    per token), one integer in a list (an index written as a list), or distinct indices (a top-k). Only called when
-    some set has such a list."""
+    per token), one integer in a list (an index written as a list), distinct indices (a top-k), or one score more or
+    less than the set's size in every one (an off-by-one). Only called when some set has such a list."""
     sizes = dict((entry["id"], entry) for entry in reference)
     given = [(set_id, data[set_id]) for set_id, _, _ in cases]
     if all(len(value) == 1 and _is_index(value[0]) for _, value in given):
@@ -647,6 +647,12 @@ def _count_hint(data, reference, cases):
     if words * 2 > len(given):
         return ("%d of them have as many scores as the set has words: one score per token? Give one score per "
                 "sentence (the sum of its tokens' log-probabilities)." % words)
+    offsets = set(len(value) - len(sizes[set_id]["sentences"]) for set_id, value in given)
+    if len(given) >= 2 and len(offsets) == 1 and abs(next(iter(offsets))) == 1:
+        more = next(iter(offsets)) == 1
+        return ("Every one has one score %s than its set has sentences: an off-by-one (%s); give exactly one score "
+                "per sentence of the set." % ("more" if more else "less", "a score for an empty last line, a header "
+                "or an end-of-set symbol?" if more else "the last or the first sentence left out of a loop?"))
     if len(given) >= 2 and sorted(len(value) for _, value in given) == sorted(
             len(sizes[set_id]["sentences"]) for set_id, _ in given):
         return ("Their lengths are the sizes of other sets of this phase: the answers were paired with the wrong set "
@@ -656,11 +662,17 @@ def _count_hint(data, reference, cases):
 
 
 def _not_finite_hint(data, cases):
-    """A sentence naming why the scores of ``cases`` (sets with a score that is not finite) are so, else "": most are
-    -Infinity, the log of a probability of 0 (a word the model never saw, without smoothing). Only called when some
-    set has such a score."""
+    """A sentence naming why the scores of ``cases`` (sets with a score that is not finite, or not a number) are so,
+    else "": most are -Infinity, the log of a probability of 0 (a word the model never saw, without smoothing), or
+    null, a sentence left unscored. Only called when some set has such a score."""
     minus = sum(1 for set_id, sentence, _ in cases if type(data.get(set_id)) is list and sentence is not None
                 and sentence < len(data[set_id]) and data[set_id][sentence] == -float("inf"))
+    null = sum(1 for set_id, sentence, _ in cases if type(data.get(set_id)) is list and sentence is not None
+               and sentence < len(data[set_id]) and data[set_id][sentence] is None)
+    if null * 2 > len(cases):
+        return ("%d of them are null (None): a sentence the model did not score? One such score makes the whole set "
+                "count as wrong: give every sentence a finite score (a very low one, -1e9, for a sentence the model "
+                "cannot score)." % null)
     if minus * 2 > len(cases):
         return ("%d of them are -Infinity: the log of a probability of 0 (a word the model never saw, without "
                 "smoothing?). One such score makes the whole set count as wrong: smooth the model, or give such a "
@@ -772,10 +784,10 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
         hint = _answer_type_hint(data, reference, problems.found["answer_type"])
         if hint:
             extra["answer_type"] = hint
-    if problems.count("not_finite"):
-        hint = _not_finite_hint(data, problems.found["not_finite"])
+    for problem in ("not_finite", "not_number"):
+        hint = _not_finite_hint(data, problems.found[problem]) if problems.count(problem) else ""
         if hint:
-            extra["not_finite"] = hint
+            extra[problem] = hint
     if problems.count("nested"):
         hint = _nested_hint(data, problems.found["nested"])
         if hint:

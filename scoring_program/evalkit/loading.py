@@ -35,13 +35,17 @@ def decode_utf8(data, name):
 
 def _syntax_hint(text, msg, pos, col):
     r"""A sentence naming the usual cause of a JSON syntax error, else "" (only called on an error): more than one
-    value, one a line (JSON Lines where one JSON value is expected), or single quotes (Python's ``repr``/``str`` of
-    a dict instead of ``json.dump``).
+    value, one a line (JSON Lines where one JSON value is expected), single quotes (Python's ``repr``/``str`` of
+    a dict instead of ``json.dump``), a comment (``//``, ``/*``, ``#``), or a comma after the last item.
 
     >>> _syntax_hint('{"a": 1}\n{"b": 2}\n', "Extra data", 9, 1)[:44]
     ' (the file holds one JSON value a line, as J'
     >>> _syntax_hint("{'a': 1}", "Expecting property name enclosed in double quotes", 1, 2)[:35]
     " (single quotes: Python's repr or s"
+    >>> _syntax_hint('// run 3\n{"a": 1}', "Expecting value", 0, 1)[:34]
+    ' (a comment: JSON has none; remove'
+    >>> _syntax_hint('{"a": 1,\n}', "Expecting property name enclosed in double quotes", 9, 1)[:55]
+    ' (a comma after the last item, before the closing }: JS'
     """
     if msg == "Extra data" and col == 1:
         return (" (the file holds one JSON value a line, as JSON Lines does; this task expects one JSON value for the "
@@ -49,6 +53,11 @@ def _syntax_hint(text, msg, pos, col):
     if "double quotes" in msg and text[pos:pos + 1] == "'":
         return (" (single quotes: Python's repr or str of the data, not JSON; write the file with json.dump, "
                 "which writes double quotes)")
+    if text[pos:pos + 2] in ("//", "/*") or text[pos:pos + 1] == "#":
+        return " (a comment: JSON has none; remove it, or write the file with json.dump alone)"
+    if text[pos:pos + 1] in ("}", "]") and text[max(0, pos - 200):pos].rstrip().endswith(","):
+        return (" (a comma after the last item, before the closing %s: JSON allows none; write the file with "
+                "json.dump)" % text[pos])
     return ""
 
 
