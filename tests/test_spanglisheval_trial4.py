@@ -61,6 +61,16 @@ def honest(rng, sets, skill=0.7):
     return data
 
 
+def assert_named(monkeypatch, data, sets, prefix, where, ending, hint):
+    """One message of ``data`` contains ``prefix``, at ``where``, ends with ``ending``; the score is that of the same
+    file parsed with the hint function ``hint`` of evalkit.choice silenced."""
+    answers, messages = choice.parse_submission(data, sets, "predictions.json")
+    found = [m for m in messages if prefix in m.text]
+    assert len(found) == 1 and found[0].where == where, [str(m) for m in messages]
+    assert found[0].text.endswith(ending), found[0].text
+    same_score_without(monkeypatch, hint, lambda *args: "", data, sets, answers)
+
+
 # --------------------------------------------------------------------------- the chance band
 
 def expected_margin(floor_score, count):
@@ -208,7 +218,7 @@ def test_argmin_indices_and_scores_in_another_order_are_said_on_dev(tmp_path_fac
         assert score < 0.1 and " below the floor of this phase (0.1000" in said[0]["text"]
 
 
-# --------------------------------------------------------------------------- top-k lists, -Infinity
+# --------------------------------------------------------------------------- top-k lists, -Infinity, null
 
 @SOME
 @given(seed=st.integers(0, 10 ** 6), k=st.integers(2, 4), share=st.floats(0.6, 1.0))
@@ -224,38 +234,41 @@ def test_the_indices_of_the_top_sentences_are_named(monkeypatch, seed, k, share)
             topk += 1
         else:
             data[entry["id"]] = scores
-    answers, messages = choice.parse_submission(data, sets, "predictions.json")
-    found = [m for m in messages if "a list with the wrong number of scores" in m.text]
-    assert len(found) == 1 and found[0].where == "set dev-0001"
-    assert found[0].text.endswith("%d of them are lists of distinct sentence indices shorter than their set: the "
-                                  "indices of the top sentences (a top-k)? Give the index of the one chosen sentence "
-                                  "(7), or one score per sentence." % topk)
-    same_score_without(monkeypatch, "_count_hint", lambda *args: "", data, sets, answers)
+    assert_named(monkeypatch, data, sets, "a list with the wrong number of scores", "set dev-0001",
+                 "%d of them are lists of distinct sentence indices shorter than their set: the indices of the top "
+                 "sentences (a top-k)? Give the index of the one chosen sentence (7), or one score per sentence." % topk,
+                 "_count_hint")
+
+
+UNSCORED = {
+    "-Infinity": ("a score that is not a finite number", "%d of them are -Infinity: the log of a probability of 0 (a "
+                  "word the model never saw, without smoothing?). One such score makes the whole set count as wrong: "
+                  "smooth the model, or give such a sentence a finite low score (-1e9) so that the set is still "
+                  "chosen among the others."),
+    "null": ("a score that is not a number", "%d of them are null (None): a sentence the model did not score? One "
+             "such score makes the whole set count as wrong: give every sentence a finite score (a very low one, "
+             "-1e9, for a sentence the model cannot score)."),
+}
 
 
 @SOME
-@given(seed=st.integers(0, 10 ** 6), every=st.integers(1, 4))
-def test_minus_infinity_scores_name_a_probability_of_zero(monkeypatch, seed, every):
+@given(seed=st.integers(0, 10 ** 6), every=st.integers(1, 4), how=st.sampled_from(sorted(UNSCORED)))
+def test_minus_infinity_or_null_for_a_sentence_the_model_cannot_score_is_named(monkeypatch, seed, every, how):
     rng = random.Random(seed)
     sets = reference_sets(rng, count=20)
     data = honest(rng, sets)
     hit = 0
     for n, entry in enumerate(sets):
         if n % every == 0:
-            data[entry["id"]][-1] = -float("inf")
+            data[entry["id"]][-1] = -float("inf") if how == "-Infinity" else None
             hit += 1
-    answers, messages = choice.parse_submission(data, sets, "predictions.json")
-    found = [m for m in messages if m.text.startswith("a score that is not a finite number")]
-    assert len(found) == 1 and found[0].where == "set dev-0001, sentence %d" % (len(sets[0]["sentences"]) - 1)
-    assert found[0].text.endswith("%d of them are -Infinity: the log of a probability of 0 (a word the model never "
-                                  "saw, without smoothing?). One such score makes the whole set count as wrong: "
-                                  "smooth the model, or give such a sentence a finite low score (-1e9) so that the "
-                                  "set is still chosen among the others." % hit)
-    same_score_without(monkeypatch, "_not_finite_hint", lambda *args: "", data, sets, answers)
-    nan = dict(data, **{sets[0]["id"]: [float("nan")] * len(sets[0]["sentences"])}) if every > 1 else None
-    if nan:   # NaN alone (no -Infinity majority) gets no such hint
-        only_nan = dict((k, v) for k, v in nan.items() if k == sets[0]["id"] or -float("inf") not in v)
-        text = [m.text for m in choice.parse_submission(only_nan, sets, "predictions.json")[1]
+    prefix, ending = UNSCORED[how]
+    assert_named(monkeypatch, data, sets, prefix, "set dev-0001, sentence %d" % (len(sets[0]["sentences"]) - 1),
+                 ending % hit, "_not_finite_hint")
+    if how == "-Infinity" and every > 1:   # NaN alone (no -Infinity majority) gets no such hint
+        nan = dict((k, v) for k, v in data.items() if -float("inf") not in v)
+        nan[sets[0]["id"]] = [float("nan")] * len(sets[0]["sentences"])
+        text = [m.text for m in choice.parse_submission(nan, sets, "predictions.json")[1]
                 if m.text.startswith("a score that is not a finite number")]
         assert text and "-Infinity: the log" not in text[0]
 
@@ -275,7 +288,7 @@ def test_positions_as_ids_with_any_whitespace_never_raise_and_are_named(space):
         "every answer by its set's id (\"dev-0001\": ...), as sets.jsonl names it.")
 
 
-# --------------------------------------------------------------------------- off by one, null, comments, commas
+# --------------------------------------------------------------------------- off by one, comments, commas
 
 @SOME
 @given(seed=st.integers(0, 10 ** 6), offset=st.sampled_from([1, -1]))
@@ -284,32 +297,12 @@ def test_one_score_more_or_less_in_every_set_is_named_an_off_by_one(monkeypatch,
     sets = reference_sets(rng, count=15)
     good = honest(rng, sets)
     data = dict((k, v + [-99.0] if offset == 1 else v[:-1]) for k, v in good.items())
-    answers, messages = choice.parse_submission(data, sets, "predictions.json")
-    found = [m for m in messages if m.text.startswith("a list with the wrong number of scores: 15 of 15 sets")]
-    assert len(found) == 1 and found[0].where == "set dev-0001"
-    assert found[0].text.endswith(
-        "Every one has one score %s than its set has sentences: an off-by-one (%s); give exactly one score per "
-        "sentence of the set." % (("more", "a score for an empty last line, a header or an end-of-set symbol?")
-                                  if offset == 1 else ("less", "the last or the first sentence left out of a loop?")))
-    same_score_without(monkeypatch, "_count_hint", lambda *args: "", data, sets, answers)
-
-
-@SOME
-@given(seed=st.integers(0, 10 ** 6), every=st.integers(1, 3))
-def test_null_scores_name_a_sentence_left_unscored(monkeypatch, seed, every):
-    rng = random.Random(seed)
-    sets = reference_sets(rng, count=12)
-    data = honest(rng, sets)
-    for n, entry in enumerate(sets):
-        if n % every == 0:
-            data[entry["id"]][1] = None
-    answers, messages = choice.parse_submission(data, sets, "predictions.json")
-    found = [m for m in messages if m.text.startswith("a score that is not a number")]
-    assert len(found) == 1 and found[0].where == "set dev-0001, sentence 1"
-    assert found[0].text.endswith("%d of them are null (None): a sentence the model did not score? One such score "
-                                  "makes the whole set count as wrong: give every sentence a finite score (a very low "
-                                  "one, -1e9, for a sentence the model cannot score)." % len(range(0, 12, every)))
-    same_score_without(monkeypatch, "_not_finite_hint", lambda *args: "", data, sets, answers)
+    assert_named(monkeypatch, data, sets, "a list with the wrong number of scores: 15 of 15 sets", "set dev-0001",
+                 "Every one has one score %s than its set has sentences: an off-by-one (%s); give exactly one score "
+                 "per sentence of the set." % (("more", "a score for an empty last line, a header or an end-of-set "
+                                                "symbol?") if offset == 1 else
+                                               ("less", "the last or the first sentence left out of a loop?")),
+                 "_count_hint")
 
 
 @pytest.mark.parametrize("text, line, said", [
