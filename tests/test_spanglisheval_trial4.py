@@ -10,8 +10,10 @@ its position, and the score unchanged by the message (the same answers scored wi
   (:func:`evalkit.floor.reversed_scores`): negate (with the gain), their direction is right (a note), or too few to
   tell; never where the gold is hidden;
 - argmin indices, scores in another order of the sentences: said on dev by the floor (argmin named among the causes);
-- the indices of the top sentences (a top-k list) instead of one index or one score per sentence, and -Infinity
-  scores (a probability of 0): the error names the cause.
+- the indices of the top sentences (a top-k list) instead of one index or one score per sentence, -Infinity (a
+  probability of 0) or null for a sentence the model cannot score, one score more or less than the set's sentences in
+  every list (an off-by-one), a comment or a comma after the last item in the JSON: the error names the cause;
+- positions given as ids followed by a control whitespace (U+001F) raised a traceback in the ids hint.
 """
 import json
 import random
