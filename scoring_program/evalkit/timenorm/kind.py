@@ -197,6 +197,22 @@ def check_graph(document, name):
                         % MAX_UNFOLDED)
 
 
+def dropped_entities(document, name, length):
+    """One warning when entities of ``document`` (file ``name``, of a text of ``length`` characters) were dropped
+    for a span ending after the text (:func:`.anafora.read_anafora`'s ``drop_outside``), else none: the count, the
+    first, and the likely causes; the rest of the file is scored."""
+    if not getattr(document, "dropped", None):
+        return []
+    ident, line, (start, end) = document.dropped[0]
+    count = len(document.dropped)
+    return [Message(name, WARNING, "entity %s (line %d)" % (ident, line), (
+        "%d entit%s with a span ending after the document's text (%d characters; first: span %d,%d): %s dropped "
+        "(%s nothing), the rest of the file is scored. Spans are 0-based character offsets, end excluded, into the "
+        "document's text as given: are these offsets counted from 1, in bytes, or over another document's text?" % (
+            count, "y" if count == 1 else "ies", length, start, end, "it is" if count == 1 else "they are",
+            "it predicts" if count == 1 else "they predict")))]
+
+
 def duplicate_ids(document, name):
     """One warning when entity ids of ``document`` (file ``name``) are used more than once, else none: a link to
     such an id reaches only the last entity that has it, and the others can never be linked to."""
@@ -396,7 +412,7 @@ class AnaforaKind(object):
                 stray.append((name, count, line))
             elif others:
                 other.append((name, others, other_line, tags))
-            elif not document.entities:
+            elif not document.entities and not getattr(document, "dropped", None):
                 empty.append(name)
             elif all(entity.type in ENTITY_SKIP for entity in document.entities):
                 unscored.append(name)
@@ -466,12 +482,13 @@ class AnaforaKind(object):
                 raise DataError(path, "", "the file has %s bytes; at most %d are accepted for this document (%d times "
                                 "its gold file, plus %d)" % (size if size > limit else "more than %d" % limit, limit,
                                                              SIZE_FACTOR, SLACK_BYTES))
-            document = read_anafora(data, path, doc.text)
+            document = read_anafora(data, path, doc.text, drop_outside=True)
             check_graph(document, path)
         except DataError as err:
             err.message.text += " (this document counts as predicting nothing)"
             log.messages.append(err.message)
             return None
+        log.messages.extend(dropped_entities(document, path, len(doc.text)))
         log.messages.extend(duplicate_ids(document, path))
         log.messages.extend(check_document(document, path))
         return document
