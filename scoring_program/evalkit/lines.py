@@ -76,13 +76,14 @@ def document_matcher(pattern):
     return match
 
 
-def _claim_documents(names, pairs, files, ignored):
+def _claim_documents(names, pairs, files, ignored, seconds=None):
     """Claim the member ``names`` that match a per-document task's pattern (``task.documents``): sets
     ``files[pair]`` (the pattern) and returns ``{pair: {document: path}}``; the rest of ``names``. A second
     file for one document is reported in ``ignored`` (:class:`~evalkit.layout.IgnoredNames`): one message for the
-    whole submission, however many documents and tasks, with the count and the first files read and ignored."""
+    whole submission, however many documents and tasks, with the count and the first files read and ignored;
+    ``seconds`` (an OrderedDict, when given) receives ``{ignored name: (document, the name read)}``."""
     documents, rest = {}, []
-    seconds = OrderedDict()   # ignored name -> (document, the name read)
+    seconds = OrderedDict() if seconds is None else seconds   # ignored name -> (document, the name read)
     matchers = [(pair, document_matcher(pair[0].documents)) for pair in pairs if getattr(pair[0], "documents", None)]
     for name in names:
         claimed = False
@@ -338,7 +339,8 @@ def find_named_files(source, competition, pairs, messages, known_documents=None)
     names = [n for n in source.names() if not _is_junk(n) and n not in ROOT_IGNORED]
     files = {}
     ignored = IgnoredNames(messages)
-    documents, names = _claim_documents(names, pairs, files, ignored)
+    seconds = OrderedDict()
+    documents, names = _claim_documents(names, pairs, files, ignored, seconds)
     patterns = [task.documents for task, _ in pairs if getattr(task, "documents", None)]
     if patterns and len(patterns) == len(pairs):   # only per-document files are expected: one message for the rest
         _unmatched_documents(names, patterns[0], messages, known_documents)
@@ -367,6 +369,7 @@ def find_named_files(source, competition, pairs, messages, known_documents=None)
         raise NothingToScore(nothing_found(names, prefix, expected, declared, aliases))
     submission = Submission(source, prefix, files, messages)
     submission.documents = documents
+    submission.second_files = dict((doc, name) for name, (doc, _) in reversed(list(seconds.items())))
     return submission
 
 

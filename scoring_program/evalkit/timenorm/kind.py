@@ -33,7 +33,7 @@ from collections import OrderedDict
 from .. import naming
 from ..kinds import Entry
 from ..metrics import f1_from_counts, ratio
-from ..messages import DataError, Message, ERROR, WARNING, quoted
+from ..messages import DataError, Message, ERROR, WARNING, printable, quoted
 from . import types as T
 from .anafora import MAX_BYTES, Document, read_anafora
 from .calendar import TimeError
@@ -157,6 +157,9 @@ def extra_hints(extra, missing):
             found.append((doc, known))
     return found
 
+
+#: A submission whose scored entities all have one type gets a warning from this many entities on.
+CONSTANT_MIN = 5
 
 #: A prediction's link graph may unfold (every entity's tree of linked entities, shared parts repeated, summed
 #: over all entities) into at most this many entities: the interpreter and the composition metric walk those
@@ -376,8 +379,9 @@ class AnaforaKind(object):
             if path is not None and path not in cache:
                 cache[path] = self._read(submission, path, doc, log, file_limit)
             predictions[doc.name] = self._prepared(cache, path, doc, log)
-        self._empty_documents(predictions, found, cache, log)
+        self._empty_documents(predictions, found, cache, log, getattr(submission, "second_files", {}))
         self._other_documents_ids(predictions, found, ref, cache, log)
+        self._constant_type(predictions, found, ref, cache, log)
         extra = sorted(set(found) - set(ref.by_name))
         if extra and not cache.get(("extra", tuple(extra))):
             cache[("extra", tuple(extra))] = True
@@ -398,10 +402,11 @@ class AnaforaKind(object):
                                            if len(extra) > 5 else "", hint)))
         return predictions
 
-    def _empty_documents(self, predictions, found, cache, log):
+    def _empty_documents(self, predictions, found, cache, log, seconds=None):
         """One warning per class, for the whole submission (once, whatever the tasks that read it): documents whose
         entities are outside the ``<annotations>`` element (ignored, as by Anafora's reader), and documents read
-        without any entity. Counts, the first documents, and the fix."""
+        without any entity. Counts, the first documents, and the fix; ``seconds`` (``{document: a second file of
+        it, ignored}``) names the second files of the documents read empty: the entities may be there."""
         stray, empty, other, unscored = [], [], [], []
         for name, document in predictions.items():
             if document is None:
@@ -449,11 +454,18 @@ class AnaforaKind(object):
                     "; ".join("%s (%d, line %d)" % (n, c, l) for n, c, l in stray[:3])))))
         if empty and not cache.get(("empty", len(empty))):
             cache[("empty", len(empty))] = True
+            twice = [(doc, seconds[doc]) for doc in empty if doc in (seconds or {})]
             log.messages.append(Message(found[empty[0]], WARNING, "whole file", (
                 "%d of %d documents have a file without any entity (first: %s): they predict nothing and score as "
-                "missing. If your system found no time expression there, this is right; otherwise check that the "
-                "file written is the one your system produced." % (
-                    len(empty), len(predictions), ", ".join(empty[:3]) + (", ..." if len(empty) > 3 else "")))))
+                "missing. %s" % (
+                    len(empty), len(predictions), ", ".join(empty[:3]) + (", ..." if len(empty) > 3 else ""), (
+                        "%d of them also have a second file, ignored (the first file found is the one read): %s%s. "
+                        "Keep one file per document, the one with the entities." % (
+                            len(twice), "; ".join("%s read for %s, %s ignored" % (
+                                printable(found[doc], 80), doc, printable(other, 80)) for doc, other in twice[:3]),
+                            ", ..." if len(twice) > 3 else "")
+                        if twice else "If your system found no time expression there, this is right; otherwise check "
+                        "that the file written is the one your system produced.")))))
 
     def _other_documents_ids(self, predictions, found, ref, cache, log):
         """One warning for the whole submission (once) when files hold entities whose Anafora ids name another
@@ -471,6 +483,35 @@ class AnaforaKind(object):
             "file is named after, so another document's entities match nothing there." % (
                 len(swapped), len(predictions), "; ".join("the file of %s holds ids of %s" % pair for pair in swapped[:3]),
                 ", ..." if len(swapped) > 3 else ""))))
+
+    def _constant_type(self, predictions, found, ref, cache, log):
+        """One warning for the whole submission (once) when every scored entity of its files (at least
+        :data:`CONSTANT_MIN` of them) has one same type while the phase's gold has several, and that type is less
+        than half of the gold's entities: a type written as a constant (a default, a column read wrong) matches
+        only the gold entities of that type."""
+        types, first = {}, None
+        for name, document in predictions.items():
+            for entity in (document.entities if document is not None else ()):
+                if entity.type not in ENTITY_SKIP:
+                    types[entity.type] = types.get(entity.type, 0) + 1
+                    first = first or (name, entity)
+        if len(types) != 1 or sum(types.values()) < CONSTANT_MIN:
+            return
+        gold = {}
+        for doc in ref.documents:
+            for entity in doc.document.entities:
+                if entity.type not in ENTITY_SKIP:
+                    gold[entity.type] = gold.get(entity.type, 0) + 1
+        kind = next(iter(types))
+        if len(gold) < 2 or 2 * gold.get(kind, 0) >= sum(gold.values()) or cache.get(("constant", kind)):
+            return
+        cache[("constant", kind)] = True
+        log.messages.append(Message(found[first[0]], WARNING, _where(first[1]), (
+            "all %d entities of the submission have the type %s, while the gold of this phase has %d types (%s is %d "
+            "of its %d entities): is the type written as a constant (a default, a column read wrong)? An entity "
+            "matches only a gold entity of its own type; give each its SCATE type (Year, Month-Of-Year, Day-Of-Week, "
+            "Last, ...)." % (types[kind], quoted(kind, 40), len(gold), quoted(kind, 40), gold.get(kind, 0),
+                             sum(gold.values())))))
 
     def _read(self, submission, path, doc, log, file_limit):
         """The parsed prediction of ``doc`` at member ``path``, or None after a message."""
