@@ -18,13 +18,16 @@ Reference file (one per task, what the competition's reference builder writes), 
      "other_splits": {"<split>": ["<doc>", ...], ...}}
 
 ``other_splits`` (optional): the names of the documents of the data's other splits, so that files submitted for
-another split's documents are said to be so.
+another split's documents are said to be so. A name may be given as its digest, ``"sha256:<hex>"``
+(:func:`name_digest`): a split whose input is not yet released (the test split, from the development phase's
+reference) is named without its document names being written.
 
 The document creation time reaches the interpreter as a date only (``dct[:10]``). Every XML file, the reference's
 and the participant's, is read by :mod:`.anafora` (no DTD, no entities, bounded; spans checked against the text).
 Standard library only, Python 3.7+.
 """
 import difflib
+import hashlib
 import json
 import re
 import time
@@ -135,11 +138,25 @@ def parse_reference(data, name, expect_gold, redacted=False):
     return Reference(documents, gold, len(data), others)
 
 
+def name_digest(name):
+    """The digest of a document name as :data:`Reference.other_splits` may hold it: ``"sha256:<hex>"`` of its UTF-8.
+
+    >>> name_digest("a")[:15]
+    'sha256:ca978112'
+    """
+    return "sha256:" + hashlib.sha256(name.encode("utf-8")).hexdigest()
+
+
+def _member(doc, names):
+    """Whether the document name ``doc`` is among ``names`` (names or their :func:`name_digest`)."""
+    return doc in names or name_digest(doc) in names
+
+
 def other_split(extra, ref):
-    """The split of the data (:attr:`Reference.other_splits`) that at least half of the ``extra`` document names
-    (files for documents this phase does not have) belong to, or ""."""
-    counts = sorted(((sum(1 for doc in extra if doc in names), split) for split, names in ref.other_splits.items()),
-                    reverse=True)
+    """The split of the data (:attr:`Reference.other_splits`, names or their :func:`name_digest`) that at least
+    half of the ``extra`` document names (files for documents this phase does not have) belong to, or ""."""
+    counts = sorted(((sum(1 for doc in extra if _member(doc, names)), split)
+                     for split, names in ref.other_splits.items()), reverse=True)
     return counts[0][1] if counts and counts[0][0] and 2 * counts[0][0] >= len(extra) else ""
 
 
@@ -385,7 +402,8 @@ class AnaforaKind(object):
         extra = sorted(set(found) - set(ref.by_name))
         if extra and not cache.get(("extra", tuple(extra))):
             cache[("extra", tuple(extra))] = True
-            hints = extra_hints(extra, missing)
+            hints = [(doc, known) for doc, known in extra_hints(extra, missing)   # not for another split's files
+                     if not any(_member(doc, names) for names in ref.other_splits.values())]
             cased = [(doc, known) for doc, known in hints if doc.lower() == known.lower()]
             hint = (" Document names are compared with their letter case: did you mean %s?" % ", ".join(
                 "%s for %s" % (known, doc) for doc, known in cased[:5])) if cased else ""
