@@ -156,15 +156,25 @@ def document_name_hint(names, pattern, known=None):
     'Did you mean d1/d1.system.xml for d1/d1.gold.xml (and the same for 1 more of these files)?'
     >>> document_name_hint(["APW1998.0261.xml"], "{doc}/{doc}.system.xml")
     'Did you mean APW1998.0261/APW1998.0261.system.xml for APW1998.0261.xml?'
+    >>> document_name_hint(["predictions.xml"], "{doc}/{doc}.system.xml", ["d1", "d2"])
+    'predictions.xml names no document of this phase (such as d1, d2): a submission holds one file per document, \
+named after the document, as <doc>/<doc>.system.xml.'
     """
     extension = "." + pattern.rsplit(".", 1)[-1].lower() if "." in pattern.rsplit("/", 1)[-1] else ""
     unpacked = [(n, (naming.compressed(n) or (n,))[0]) for n in names]   # d/d.xml.gz stands for d/d.xml
     cased = dict((doc.lower(), doc) for doc in known or ())
     lowered = set(cased) if known is not None else None
-    renamed = [(name, pattern.replace("{doc}", cased.get(stem.lower(), stem)))
-               for name, stem in ((n, _document_stem(u, lowered)) for n, u in unpacked)
-               if stem and (naming.compressed(name) or (name,))[0].lower().endswith(extension)
-               or stem.lower() in cased and (naming.compressed(name) or _without_extension(name, pattern))]
+    stems = [(name, stem) for name, stem in ((n, _document_stem(u, lowered)) for n, u in unpacked)
+             if stem and (naming.compressed(name) or (name,))[0].lower().endswith(extension)
+             or stem.lower() in cased and (naming.compressed(name) or _without_extension(name, pattern))]
+    if cased:   # the phase's documents are known: a name that is none of them is no document's file
+        others = [name for name, stem in stems if stem.lower() not in cased]
+        stems = [(name, stem) for name, stem in stems if stem.lower() in cased]
+        if others and not stems:
+            return ("%s names no document of this phase (such as %s): a submission holds one file per document, "
+                    "named after the document, as %s." % (printable(others[0], 80), ", ".join(sorted(known)[:2]),
+                                                         pattern.replace("{doc}", "<doc>")))
+    renamed = [(name, pattern.replace("{doc}", cased.get(stem.lower(), stem))) for name, stem in stems]
     if not renamed:
         return ""
     first, target = renamed[0]

@@ -121,6 +121,11 @@ def _error_cause(data, error):
                     "itself, or &#160;)" % found.group(1).decode("ascii"))
         return ""
     utf16 = _utf16(data)
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if not utf16 and head and head != b"<":
+        return (" (the file does not start with '<' but with %s: it is not XML; is it the document's text, or "
+                "another format (JSON, TSV)? Each file holds Anafora XML, <data><annotations><entity>...)"
+                % quoted(data.lstrip(b"\xef\xbb\xbf \t\r\n")[:20].decode("utf-8", "replace"), 30))
     declared = re.search(br"<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9._-]+)",
                          data[:200].decode("utf-16-le" if utf16 == "UTF-16LE" else "utf-16-be", "replace")
                          .encode("ascii", "replace") if utf16 else data[:200])
@@ -268,10 +273,11 @@ def _spans(text, file, where, text_length, outside=None):
             raise DataError(file, where, "expected a span 'start,end' of two non-negative integers (1 to 9 digits "
                             "0-9 each), got %s%s" % (quoted(part, 40), (
                                 " (several spans are separated by ';': %s)" % quoted(joined, 60))
-                                if len(numbers) > 2 and len(numbers) % 2 == 0 else ""))
+                                if len(numbers) > 2 and len(numbers) % 2 == 0 else _span_hint(part)))
         start, end = int(match.group(1)), int(match.group(2))
         if start > end:
-            raise DataError(file, where, "expected span start <= end, got %d,%d" % (start, end))
+            raise DataError(file, where, "expected span start <= end, got %d,%d (a span is start,end, the end "
+                            "excluded: if %d is a length, the span is %d,%d)" % (start, end, end, start, start + end))
         if text_length is not None and end > text_length and outside is not None:
             outside.append((start, end))
             continue
@@ -282,6 +288,23 @@ def _spans(text, file, where, text_length, outside=None):
     if len(spans) > MAX_SPANS:
         raise DataError(file, where, "expected at most %d spans, got %d" % (MAX_SPANS, len(spans)))
     return spans
+
+
+def _span_hint(part):
+    """What a span text that is not ``start,end`` most likely meant, as a sentence in brackets, or "": two
+    offsets written otherwise (``16-20``, ``(16, 20)``, ``16.0,20.0``), or a negative offset.
+
+    >>> _span_hint("16-20"), _span_hint("-1,4")
+    (" (write it '16,20': two integers separated by a comma)", ' (offsets count characters from 0: -1 is no position)')
+    """
+    numbers = re.findall(r"(?<![0-9])-?[0-9]+(?:\.0+)?(?![0-9])", part)
+    if len(numbers) != 2 or re.search(r"[A-Za-z]", part):
+        return ""
+    negative = [n for n in numbers if n.startswith("-") and not re.match(r"^\s*[0-9]+\s*-", part)]
+    if negative:
+        return " (offsets count characters from 0: %s is no position)" % negative[0].split(".")[0]
+    values = [int(float(n.lstrip("-"))) for n in numbers]
+    return " (write it '%d,%d': two integers separated by a comma)" % (values[0], values[1])
 
 
 def _single(element, tag, file, where, required=True):
