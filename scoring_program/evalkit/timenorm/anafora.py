@@ -70,6 +70,7 @@ def parse_xml(data, file):
     parser.ExternalEntityRefHandler = _refuse("external", "an external entity reference")
     root_holder = []
     stack = []
+    closed = []   # (tag, line) of the root element's end
     count = [0]
 
     def start(tag, attributes):
@@ -87,6 +88,8 @@ def parse_xml(data, file):
 
     def end(tag):
         stack.pop()
+        if not stack:
+            closed.append((tag, parser.CurrentLineNumber))
 
     def chars(text):
         if stack:
@@ -102,8 +105,10 @@ def parse_xml(data, file):
         raise DataError(file, where, "expected plain Anafora XML, got %s (refused)" % error)
     except xml.parsers.expat.ExpatError as error:
         where = "line %d, column %d" % (error.lineno, error.offset + 1)
+        after = (" (the root element <%s> ended on line %d: the file goes on after it; two documents in one file, or "
+                 "a stray end tag?)" % (closed[0][0], closed[0][1])) if closed else ""
         raise DataError(file, where, "expected well-formed XML without entities, got: %s%s"
-                        % (xml.parsers.expat.ErrorString(error.code), _error_cause(data, error)))
+                        % (xml.parsers.expat.ErrorString(error.code), after or _error_cause(data, error)))
     return root_holder[0]
 
 
@@ -297,6 +302,8 @@ def _span_hint(part):
     >>> _span_hint("16-20"), _span_hint("-1,4")
     (" (write it '16,20': two integers separated by a comma)", ' (offsets count characters from 0: -1 is no position)')
     """
+    if not part.strip():
+        return " (an empty span: a ';' with nothing after it, or two in a row?)"
     numbers = re.findall(r"(?<![0-9])-?[0-9]+(?:\.0+)?(?![0-9])", part)
     if len(numbers) != 2 or re.search(r"[A-Za-z]", part):
         return ""
