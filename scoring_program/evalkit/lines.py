@@ -167,6 +167,7 @@ named after the document, as <doc>/<doc>.system.xml.'
     stems = [(name, stem) for name, stem in ((n, _document_stem(u, lowered)) for n, u in unpacked)
              if stem and (naming.compressed(name) or (name,))[0].lower().endswith(extension)
              or stem.lower() in cased and (naming.compressed(name) or _without_extension(name, pattern))]
+    others = []
     if cased:   # the phase's documents are known: a name that is none of them is no document's file
         others = [name for name, stem in stems if stem.lower() not in cased]
         stems = [(name, stem) for name, stem in stems if stem.lower() in cased]
@@ -179,9 +180,11 @@ named after the document, as <doc>/<doc>.system.xml.'
         return ""
     first, target = renamed[0]
     packed = _archive_why(first, extension) or naming.compressed_why(first) or _without_extension(first, pattern)
-    return "%sDid you mean %s for %s%s?" % (packed[:1].upper() + packed[1:] + ". " if packed else "", target, first,
-                                            " (and the same for %d more of these files)" % (len(renamed) - 1)
-                                            if len(renamed) > 1 else "")
+    return "%sDid you mean %s for %s%s?%s" % (
+        packed[:1].upper() + packed[1:] + ". " if packed else "", target, first,
+        " (and the same for %d more of these files)" % (len(renamed) - 1) if len(renamed) > 1 else "",
+        " %d other file(s) name no document of this phase (first: %s)." % (len(others), printable(others[0], 80))
+        if others else "")
 
 
 #: The compressed formats (:data:`evalkit.naming.COMPRESSED`) that hold several files.

@@ -304,13 +304,15 @@ def _span_hint(part):
     """
     if not part.strip():
         return " (an empty span: a ';' with nothing after it, or two in a row?)"
-    numbers = re.findall(r"(?<![0-9])-?[0-9]+(?:\.0+)?(?![0-9])", part)
+    numbers = re.findall(r"(?<![0-9.])-?[0-9]+(?:\.0+)?(?![0-9.])", part)
     if len(numbers) != 2 or re.search(r"[A-Za-z]", part):
         return ""
     negative = [n for n in numbers if n.startswith("-") and not re.match(r"^\s*[0-9]+\s*-", part)]
     if negative:
         return " (offsets count characters from 0: %s is no position)" % negative[0].split(".")[0]
-    values = [int(float(n.lstrip("-"))) for n in numbers]
+    if any(len(n.split(".")[0]) > 9 for n in numbers):
+        return ""
+    values = [int(n.split(".")[0]) for n in numbers]
     return " (write it '%d,%d': two integers separated by a comma)" % (values[0], values[1])
 
 
