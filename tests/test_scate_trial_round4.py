@@ -145,6 +145,9 @@ def test_every_entity_of_one_type_is_said_once(refs, tmp_path, monkeypatch, kind
                                        "phase has " % (total, kind))
     assert "('%s' is %d of its %d entities)" % (kind, gold, total) in found[0]["text"]
     first = _span_pieces(GOLD[DOCS[0]])[0][1]
+    assert report["messages"].index(found[0]) < min(
+        [report["messages"].index(m) for m in texts(report, "SCATE schema")] or [len(report["messages"])]), \
+        "the cause comes before the warnings that follow from it"
     assert found[0]["file"] == scate_data.submission_name(DOCS[0])
     assert found[0]["where"].startswith("entity %s (line " % first)
     with monkeypatch.context() as patch:

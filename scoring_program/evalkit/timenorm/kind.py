@@ -382,6 +382,7 @@ class AnaforaKind(object):
         scores as if nothing were predicted; a file for a document the reference lacks is reported and ignored.
         """
         found = submission.documents.get((task.folder, lang), {})
+        first_message = len(log.messages)
         predictions = OrderedDict()
         missing = [doc.name for doc in ref.documents if doc.name not in found]
         if getattr(submission, "parsed_documents", None) is None:
@@ -398,7 +399,7 @@ class AnaforaKind(object):
             predictions[doc.name] = self._prepared(cache, path, doc, log)
         self._empty_documents(predictions, found, cache, log, getattr(submission, "second_files", {}))
         self._other_documents_ids(predictions, found, ref, cache, log)
-        self._constant_type(predictions, found, ref, cache, log)
+        self._constant_type(predictions, found, ref, cache, log, first_message)
         extra = sorted(set(found) - set(ref.by_name))
         if extra and not cache.get(("extra", tuple(extra))):
             cache[("extra", tuple(extra))] = True
@@ -502,11 +503,12 @@ class AnaforaKind(object):
                 len(swapped), len(predictions), "; ".join("the file of %s holds ids of %s" % pair for pair in swapped[:3]),
                 ", ..." if len(swapped) > 3 else ""))))
 
-    def _constant_type(self, predictions, found, ref, cache, log):
+    def _constant_type(self, predictions, found, ref, cache, log, before):
         """One warning for the whole submission (once) when every scored entity of its files (at least
         :data:`CONSTANT_MIN` of them) has one same type while the phase's gold has several, and that type is less
         than half of the gold's entities: a type written as a constant (a default, a column read wrong) matches
-        only the gold entities of that type."""
+        only the gold entities of that type. It goes at ``before`` in ``log.messages``, ahead of the files'
+        warnings that follow from it (properties of other types, required properties missing)."""
         types, first = {}, None
         for name, document in predictions.items():
             for entity in (document.entities if document is not None else ()):
@@ -524,12 +526,12 @@ class AnaforaKind(object):
         if len(gold) < 2 or 2 * gold.get(kind, 0) >= sum(gold.values()) or cache.get(("constant", kind)):
             return
         cache[("constant", kind)] = True
-        log.messages.append(Message(found[first[0]], WARNING, _where(first[1]), (
+        log.messages.insert(before, Message(found[first[0]], WARNING, _where(first[1]), (
             "all %d entities of the submission have the type %s, while the gold of this phase has %d types (%s is %d "
             "of its %d entities): is the type written as a constant (a default, a column read wrong)? An entity "
             "matches only a gold entity of its own type; give each its SCATE type (Year, Month-Of-Year, Day-Of-Week, "
-            "Last, ...)." % (types[kind], quoted(kind, 40), len(gold), quoted(kind, 40), gold.get(kind, 0),
-                             sum(gold.values())))))
+            "Last, ...). The warnings on these files' properties follow from it." % (
+                types[kind], quoted(kind, 40), len(gold), quoted(kind, 40), gold.get(kind, 0), sum(gold.values())))))
 
     def _read(self, submission, path, doc, log, file_limit):
         """The parsed prediction of ``doc`` at member ``path``, or None after a message."""
