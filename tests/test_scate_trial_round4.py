@@ -292,3 +292,47 @@ def test_a_file_named_after_no_document_gets_no_renaming_to_another_non_document
 def test_a_document_name_still_gets_its_renaming():
     hint = lines.document_name_hint(["D1.xml"], "{doc}/{doc}.system.xml", ["D1", "D2"])
     assert hint == "Did you mean D1/D1.system.xml for D1.xml?"
+
+
+# --------------------------------------------------------------------------- one file copied to every document
+
+@pytest.mark.parametrize("plain_ids", [False, True])
+def test_one_documents_file_copied_to_the_others_is_said_first(refs, tmp_path, monkeypatch, plain_ids):
+    ref = os.path.join(refs, "dev")
+    copy = GOLD[DOCS[0]]
+    if plain_ids:   # ids that name no document: the swapped-files warning cannot say it
+        copy = re.sub(r"([0-9]+)@e@[^<]*@gold", r"\1", copy)
+    kept = [piece for piece, _, _ in _span_pieces(copy) if int(re.search(r",([0-9]+)</span>", piece).group(1))
+            <= min(len(TEXT[doc]) for doc in DOCS)]
+    copy = "<data><annotations>%s</annotations></data>" % "".join(kept)
+    assert len(kept) >= anafora_kind.CONSTANT_MIN
+    report = score(ref, submission(dict((doc, copy) for doc in DOCS)), tmp_path)
+    found = texts(report, "holding the same entities (spans and types) as another document's file")
+    assert len(found) == 1 and found[0]["where"] == "whole file"
+    assert found[0]["file"] == scate_data.submission_name(DOCS[1])
+    assert found[0]["text"].startswith("%d of %d documents have a file holding the same entities (spans and types) as "
+                                       "another document's file (%s): is one document's prediction written for the "
+                                       "others?" % (len(DOCS), len(DOCS), ", ".join(DOCS)))
+    assert report["messages"].index(found[0]) == min(report["messages"].index(m) for m in report["messages"]
+                                                     if m["file"].startswith(DOCS[1])), "the cause comes first"
+    with monkeypatch.context() as patch:
+        patch.setattr(anafora_kind.AnaforaKind, "_copied_files", lambda *args: None)
+        assert score(ref, submission(dict((doc, copy) for doc in DOCS)), tmp_path, "off.zip")["scores"] == \
+            report["scores"]
+    assert not texts(score(ref, submission(GOLD), tmp_path, "gold.zip"), "holding the same entities")
+
+
+# --------------------------------------------------------------------------- an end offset one too far
+
+def test_end_offsets_one_too_far_are_named_not_called_a_shift(refs, tmp_path, monkeypatch):
+    ref = os.path.join(refs, "dev")
+    xml = dict((doc, re.sub(r"<span>(\d+),(\d+)</span>", lambda m: "<span>%s,%d</span>" % (
+        m.group(1), int(m.group(2)) + 1), GOLD[doc])) for doc in DOCS)
+    report = score(ref, submission(xml), tmp_path)
+    found = texts(report, "spans start or end inside a word")
+    named = [m for m in found if "With the end offset one nearer, " in m["text"]]
+    assert named and "does each end count one character too many" in named[0]["text"], [m["text"] for m in found]
+    assert not [m for m in found if "Shifted by" in m["text"]], "no shift is named (a sample file has too few cut spans)"
+    with monkeypatch.context() as patch:
+        patch.setattr(anafora_kind, "check_document", lambda *args, **kwargs: [])
+        assert score(ref, submission(xml), tmp_path, "off.zip")["scores"] == report["scores"]

@@ -400,6 +400,7 @@ class AnaforaKind(object):
         self._empty_documents(predictions, found, cache, log, getattr(submission, "second_files", {}))
         self._other_documents_ids(predictions, found, ref, cache, log)
         self._constant_type(predictions, found, ref, cache, log, first_message)
+        self._copied_files(predictions, found, cache, log, first_message)
         extra = sorted(set(found) - set(ref.by_name))
         if extra and not cache.get(("extra", tuple(extra))):
             cache[("extra", tuple(extra))] = True
@@ -532,6 +533,28 @@ class AnaforaKind(object):
             "matches only a gold entity of its own type; give each its SCATE type (Year, Month-Of-Year, Day-Of-Week, "
             "Last, ...). The warnings on these files' properties follow from it." % (
                 types[kind], quoted(kind, 40), len(gold), quoted(kind, 40), gold.get(kind, 0), sum(gold.values())))))
+
+    def _copied_files(self, predictions, found, cache, log, before):
+        """One warning for the whole submission (once) when files of several documents hold the same entities
+        (spans and types, at least :data:`CONSTANT_MIN` of them): one document's prediction written for others,
+        whose texts differ; the groups of documents, the first three. It goes at ``before`` in ``log.messages``,
+        ahead of the files' span warnings that follow from it."""
+        groups = OrderedDict()
+        for name, document in predictions.items():
+            if document is not None and len(document.entities) >= CONSTANT_MIN:
+                key = frozenset((tuple(entity.spans), entity.type) for entity in document.entities)
+                groups.setdefault(key, []).append(name)
+        copies = [names for names in groups.values() if len(names) > 1]
+        if not copies or cache.get(("copies", tuple(tuple(names) for names in copies))):
+            return
+        cache[("copies", tuple(tuple(names) for names in copies))] = True
+        log.messages.insert(before, Message(found[copies[0][1]], WARNING, "whole file", (
+            "%d of %d documents have a file holding the same entities (spans and types) as another document's file "
+            "(%s%s): is one document's prediction written for the others? Spans count the characters of the document "
+            "a file is named after, so a copy matches little there." % (
+                sum(len(names) for names in copies), len(predictions),
+                "; ".join(", ".join(names[:4]) + (", ..." if len(names) > 4 else "") for names in copies[:3]),
+                "; ..." if len(copies) > 3 else ""))))
 
     def _read(self, submission, path, doc, log, file_limit):
         """The parsed prediction of ``doc`` at member ``path``, or None after a message."""

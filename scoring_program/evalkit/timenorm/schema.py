@@ -406,6 +406,8 @@ def shifted_spans(text, spans):
      Shifted by +2 characters, 3 of these 3 spans would start and end on word boundaries
     >>> print(shifted_spans("May 1998 and June", [(0, 2), (4, 7), (13, 16)]).split(":")[0])
      With the end offset one further, 3 of these 3 spans would start and end on word boundaries
+    >>> print(shifted_spans("May 1998 and June", [(0, 4), (4, 9), (13, 17)]).split(":")[0])
+     With the end offset one nearer, 2 of these 3 spans would start and end on word boundaries
     """
     if len(spans) < 3:
         return ""
@@ -415,7 +417,13 @@ def shifted_spans(text, spans):
         if count > fixed:
             best, fixed = delta, count
     ends = sum(1 for s, e in spans if e + 1 <= len(text) and not _cuts(text, s, e + 1))
-    if ends > fixed and 3 * ends >= 2 * len(spans):
+    nearer = sum(1 for s, e in spans if s < e - 1 and not _cuts(text, s, e - 1))
+    if max(ends, nearer) >= fixed and 3 * max(ends, nearer) >= 2 * len(spans):   # a tie: the starts were right
+        if nearer > ends:
+            return (" With the end offset one nearer, %d of these %d spans would start and end on word boundaries: "
+                    "does each end count one character too many (1 added to end offsets that already exclude the "
+                    "last character)? Anafora's end offset is the first character after the span." % (
+                        nearer, len(spans)))
         return (" With the end offset one further, %d of these %d spans would start and end on word boundaries: are "
                 "the end offsets inclusive? Anafora's end offset is the first character after the span." % (
                     ends, len(spans)))
