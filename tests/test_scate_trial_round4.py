@@ -336,3 +336,30 @@ def test_end_offsets_one_too_far_are_named_not_called_a_shift(refs, tmp_path, mo
     with monkeypatch.context() as patch:
         patch.setattr(anafora_kind, "check_document", lambda *args, **kwargs: [])
         assert score(ref, submission(xml), tmp_path, "off.zip")["scores"] == report["scores"]
+
+
+# --------------------------------------------------------------------------- links that name no entity
+
+@pytest.mark.parametrize("how,expected", [
+    ("a span", "'{s},{e}': names no entity of the file (a link holds the <id> of the entity it names, not its span)"),
+    ("another suffix", "'{n}@e@{doc}@gold': names no entity of the file x1 (did you mean {n}@e@{doc}@system?)"),
+])
+def test_links_that_name_no_entity_say_what_they_hold(refs, tmp_path, monkeypatch, how, expected):
+    ref = os.path.join(refs, "dev")
+    doc = DOCS[0]
+    link = re.search(r"<(Sub-Interval|Repeating-Interval)>([0-9]+)@e@[^<]*</\1>", GOLD[doc])
+    assert link, "the sample links entities"
+    target = [p for p in _span_pieces(GOLD[doc]) if p[1].startswith(link.group(2) + "@")][0]
+    start, end = re.search(r"<span>([0-9]+),([0-9]+)</span>", target[0]).groups()
+    if how == "a span":
+        xml = GOLD[doc].replace(link.group(0), "<%s>%s,%s</%s>" % (link.group(1), start, end, link.group(1)), 1)
+    else:   # every entity's id says system, the links still say gold
+        xml = re.sub(r"<id>([^<]*)@gold</id>", r"<id>\1@system</id>", GOLD[doc])
+    report = score(ref, submission({doc: xml, DOCS[1]: GOLD[DOCS[1]]}), tmp_path)
+    found = texts(report, "names no entity of the file")
+    assert len(found) == 1 and found[0]["file"] == scate_data.submission_name(doc)
+    assert expected.format(s=start, e=end, n=link.group(2), doc=doc) in found[0]["text"], found[0]["text"]
+    with monkeypatch.context() as patch:
+        patch.setattr(anafora_kind, "check_document", lambda *args, **kwargs: [])
+        assert score(ref, submission({doc: xml, DOCS[1]: GOLD[DOCS[1]]}), tmp_path, "off.zip")["scores"] == \
+            report["scores"]

@@ -247,6 +247,25 @@ def _is_number(value):
     return bool(_INTEGER.match(value) or _DECIMAL.match(value))
 
 
+#: A link value written as a span (``16,20``) rather than an entity id.
+_SPAN_LIKE = re.compile(r"^\s*[0-9]+\s*,\s*[0-9]+\s*(;\s*[0-9]+\s*,\s*[0-9]+\s*)*$")
+
+
+def _same_number(value, document):
+    """The id of ``document`` whose first ``@``-part (Anafora's entity number) is the one of ``value`` when
+    ``value`` is an Anafora id naming no entity (``2@e@doc@gold`` for the entity ``2@e@doc@system``: the ids'
+    suffix differs), else ""."""
+    if "@" not in value:
+        return ""
+    numbers = getattr(document, "ids_by_number", None)
+    if numbers is None:
+        numbers = {}
+        for ident in document.by_id:
+            numbers.setdefault(ident.split("@", 1)[0], ident)
+        document.ids_by_number = numbers
+    return numbers.get(value.split("@", 1)[0], "")
+
+
 def _value_problem(prop, value, document):
     """(what is wrong, did-you-mean) for one value of ``prop``, or None when it fits."""
     if prop.kind == "choice":
@@ -257,7 +276,9 @@ def _value_problem(prop, value, document):
     if prop.kind == "link":
         target = document.by_id.get(value)
         if target is None:
-            return "names no entity of the file", ""
+            if _SPAN_LIKE.match(value):
+                return "names no entity of the file (a link holds the <id> of the entity it names, not its span)", ""
+            return "names no entity of the file", _same_number(value, document)
         if target.type in prop.values or target.type not in TYPES:
             return None
         return "names a %s, expected %s" % (target.type, " or ".join(prop.values[:4])
