@@ -150,7 +150,8 @@ def doubling(count):
 HOSTILE = [
     ("billion laughs", {NAME: LAUGHS}, "document type declaration"),
     ("external entity", {NAME: EXTERNAL}, "document type declaration"),
-    ("span past the text", {NAME: doc_xml(entity("1", "5,99999", "Year", "<Value>1999</Value>"))}, "outside the document"),
+    ("span past the text", {NAME: doc_xml(entity("1", "5,99999", "Year", "<Value>1999</Value>"))},
+     "a span ending after the document's text"),
     ("span not numbers", {NAME: doc_xml(entity("1", "a,b", "Year"))}, "expected a span 'start,end'"),
     ("not XML", {NAME: b"\xff\xfe garbage <<<"}, "expected well-formed XML"),
     ("wrong root", {NAME: b"<html><body/></html>"}, "expected root element <data>"),

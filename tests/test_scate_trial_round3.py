@@ -326,11 +326,15 @@ def test_files_of_another_split_are_named_so(refs, tmp_path):
     assert score(ref, submission({DOCS[0]: GOLD[DOCS[0]]}), tmp_path, "own.zip")["scores"] == report["scores"]
 
 
-def test_the_development_reference_names_no_test_document(refs):
+def test_the_development_reference_writes_no_test_document_name(refs):
     import json
     with io.open(os.path.join(refs, "dev", "norm_en.json"), encoding="utf-8") as handle:
-        others = json.load(handle)["other_splits"]
-    assert "test" not in others and others["train"] == scate_data.documents(SAMPLE, "train")
+        text = handle.read()
+    others = json.loads(text)["other_splits"]
+    assert others["train"] == scate_data.documents(SAMPLE, "train")
+    test = scate_data.documents(SAMPLE, "test")
+    assert test and sorted(others["test"]) == sorted(anafora_kind.name_digest(doc) for doc in test)
+    assert not any(doc in text for doc in test)
 
 
 def _inner_zip(doc):

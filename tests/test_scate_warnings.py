@@ -319,7 +319,7 @@ def test_some_wrong_names_beside_right_ones_give_one_message(dev_ref, tmp_path):
     report = score(dev_ref, members, tmp_path)
     layout_messages = [m for m in report["messages"] if m["where"] == "layout"]
     assert len(layout_messages) == 1 and layout_messages[0]["text"].startswith("41 file(s) not named like")
-    assert "Did you mean %s for %s/%s.xml (and the same for 40 more" % (
+    assert "Did you mean %s for %s/%s.xml? 40 other file(s) name no document of this phase (first: X0/X0.xml)." % (
         scate_data.submission_name(DOCS[1]), DOCS[1], DOCS[1]) in layout_messages[0]["text"]
 
 

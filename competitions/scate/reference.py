@@ -29,7 +29,7 @@ competition_paths.setup(__file__)
 import scate  # noqa: E402
 import scate_data  # noqa: E402
 from evalkit.messages import DataError  # noqa: E402
-from evalkit.timenorm.kind import KINDS, REFERENCE_FORMAT  # noqa: E402
+from evalkit.timenorm.kind import KINDS, REFERENCE_FORMAT, name_digest  # noqa: E402
 
 PHASES = ("dev", "test")
 
@@ -67,13 +67,15 @@ def phase_documents(data, phase, test_gold=None):
 
 def other_splits(data, phase):
     """``{split: [document names]}`` of the data's splits other than ``phase`` (the reference's ``other_splits``:
-    files submitted for another split's documents are said to be so); splits without documents are left out, and
-    so is the test split from the other phases' references (its input is released when the test phase opens)."""
+    files submitted for another split's documents are said to be so); splits without documents are left out. The
+    test split's input is released when the test phase opens: the other phases' references give its documents as
+    digests (:func:`evalkit.timenorm.kind.name_digest`), which name the split of a file a participant sends for
+    one of them without writing the names."""
     found = {}
     for split in sorted(scate_data.SPLITS):
-        docs = scate_data.documents(data, split) if split not in (phase, "test") else []
+        docs = scate_data.documents(data, split) if split != phase else []
         if docs:
-            found[split] = docs
+            found[split] = [name_digest(doc) for doc in docs] if split == "test" else docs
     return found
 
 

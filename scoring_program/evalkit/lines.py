@@ -76,13 +76,14 @@ def document_matcher(pattern):
     return match
 
 
-def _claim_documents(names, pairs, files, ignored):
+def _claim_documents(names, pairs, files, ignored, seconds=None):
     """Claim the member ``names`` that match a per-document task's pattern (``task.documents``): sets
     ``files[pair]`` (the pattern) and returns ``{pair: {document: path}}``; the rest of ``names``. A second
     file for one document is reported in ``ignored`` (:class:`~evalkit.layout.IgnoredNames`): one message for the
-    whole submission, however many documents and tasks, with the count and the first files read and ignored."""
+    whole submission, however many documents and tasks, with the count and the first files read and ignored;
+    ``seconds`` (an OrderedDict, when given) receives ``{ignored name: (document, the name read)}``."""
     documents, rest = {}, []
-    seconds = OrderedDict()   # ignored name -> (document, the name read)
+    seconds = OrderedDict() if seconds is None else seconds   # ignored name -> (document, the name read)
     matchers = [(pair, document_matcher(pair[0].documents)) for pair in pairs if getattr(pair[0], "documents", None)]
     for name in names:
         claimed = False
@@ -155,22 +156,35 @@ def document_name_hint(names, pattern, known=None):
     'Did you mean d1/d1.system.xml for d1/d1.gold.xml (and the same for 1 more of these files)?'
     >>> document_name_hint(["APW1998.0261.xml"], "{doc}/{doc}.system.xml")
     'Did you mean APW1998.0261/APW1998.0261.system.xml for APW1998.0261.xml?'
+    >>> document_name_hint(["predictions.xml"], "{doc}/{doc}.system.xml", ["d1", "d2"])
+    'predictions.xml names no document of this phase (such as d1, d2): a submission holds one file per document, \
+named after the document, as <doc>/<doc>.system.xml.'
     """
     extension = "." + pattern.rsplit(".", 1)[-1].lower() if "." in pattern.rsplit("/", 1)[-1] else ""
     unpacked = [(n, (naming.compressed(n) or (n,))[0]) for n in names]   # d/d.xml.gz stands for d/d.xml
     cased = dict((doc.lower(), doc) for doc in known or ())
     lowered = set(cased) if known is not None else None
-    renamed = [(name, pattern.replace("{doc}", cased.get(stem.lower(), stem)))
-               for name, stem in ((n, _document_stem(u, lowered)) for n, u in unpacked)
-               if stem and (naming.compressed(name) or (name,))[0].lower().endswith(extension)
-               or stem.lower() in cased and (naming.compressed(name) or _without_extension(name, pattern))]
+    stems = [(name, stem) for name, stem in ((n, _document_stem(u, lowered)) for n, u in unpacked)
+             if stem and (naming.compressed(name) or (name,))[0].lower().endswith(extension)
+             or stem.lower() in cased and (naming.compressed(name) or _without_extension(name, pattern))]
+    others = []
+    if cased:   # the phase's documents are known: a name that is none of them is no document's file
+        others = [name for name, stem in stems if stem.lower() not in cased]
+        stems = [(name, stem) for name, stem in stems if stem.lower() in cased]
+        if others and not stems:
+            return ("%s names no document of this phase (such as %s): a submission holds one file per document, "
+                    "named after the document, as %s." % (printable(others[0], 80), ", ".join(sorted(known)[:2]),
+                                                         pattern.replace("{doc}", "<doc>")))
+    renamed = [(name, pattern.replace("{doc}", cased.get(stem.lower(), stem))) for name, stem in stems]
     if not renamed:
         return ""
     first, target = renamed[0]
     packed = _archive_why(first, extension) or naming.compressed_why(first) or _without_extension(first, pattern)
-    return "%sDid you mean %s for %s%s?" % (packed[:1].upper() + packed[1:] + ". " if packed else "", target, first,
-                                            " (and the same for %d more of these files)" % (len(renamed) - 1)
-                                            if len(renamed) > 1 else "")
+    return "%sDid you mean %s for %s%s?%s" % (
+        packed[:1].upper() + packed[1:] + ". " if packed else "", target, first,
+        " (and the same for %d more of these files)" % (len(renamed) - 1) if len(renamed) > 1 else "",
+        " %d other file(s) name no document of this phase (first: %s)." % (len(others), printable(others[0], 80))
+        if others else "")
 
 
 #: The compressed formats (:data:`evalkit.naming.COMPRESSED`) that hold several files.
@@ -338,7 +352,8 @@ def find_named_files(source, competition, pairs, messages, known_documents=None)
     names = [n for n in source.names() if not _is_junk(n) and n not in ROOT_IGNORED]
     files = {}
     ignored = IgnoredNames(messages)
-    documents, names = _claim_documents(names, pairs, files, ignored)
+    seconds = OrderedDict()
+    documents, names = _claim_documents(names, pairs, files, ignored, seconds)
     patterns = [task.documents for task, _ in pairs if getattr(task, "documents", None)]
     if patterns and len(patterns) == len(pairs):   # only per-document files are expected: one message for the rest
         _unmatched_documents(names, patterns[0], messages, known_documents)
@@ -367,6 +382,7 @@ def find_named_files(source, competition, pairs, messages, known_documents=None)
         raise NothingToScore(nothing_found(names, prefix, expected, declared, aliases))
     submission = Submission(source, prefix, files, messages)
     submission.documents = documents
+    submission.second_files = dict((doc, name) for name, (doc, _) in reversed(list(seconds.items())))
     return submission
 
 

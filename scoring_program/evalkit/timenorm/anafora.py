@@ -70,6 +70,7 @@ def parse_xml(data, file):
     parser.ExternalEntityRefHandler = _refuse("external", "an external entity reference")
     root_holder = []
     stack = []
+    closed = []   # (tag, line) of the root element's end
     count = [0]
 
     def start(tag, attributes):
@@ -87,6 +88,8 @@ def parse_xml(data, file):
 
     def end(tag):
         stack.pop()
+        if not stack:
+            closed.append((tag, parser.CurrentLineNumber))
 
     def chars(text):
         if stack:
@@ -102,8 +105,10 @@ def parse_xml(data, file):
         raise DataError(file, where, "expected plain Anafora XML, got %s (refused)" % error)
     except xml.parsers.expat.ExpatError as error:
         where = "line %d, column %d" % (error.lineno, error.offset + 1)
+        after = (" (the root element <%s> ended on line %d: the file goes on after it; two documents in one file, or "
+                 "a stray end tag?)" % (closed[0][0], closed[0][1])) if closed else ""
         raise DataError(file, where, "expected well-formed XML without entities, got: %s%s"
-                        % (xml.parsers.expat.ErrorString(error.code), _error_cause(data, error)))
+                        % (xml.parsers.expat.ErrorString(error.code), after or _error_cause(data, error)))
     return root_holder[0]
 
 
@@ -120,14 +125,37 @@ def _error_cause(data, error):
             return (" (&%s; is an HTML entity: XML knows only &amp; &lt; &gt; &quot; &apos;; write the character "
                     "itself, or &#160;)" % found.group(1).decode("ascii"))
         return ""
-    declared = re.match(br"\s*<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9._-]+)", data)
-    if declared or data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:3] == b"\xef\xbb\xbf":
+    utf16 = _utf16(data)
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if not utf16 and head and head != b"<":
+        return (" (the file does not start with '<' but with %s: it is not XML; is it the document's text, or "
+                "another format (JSON, TSV)? Each file holds Anafora XML, <data><annotations><entity>...)"
+                % quoted(data.lstrip(b"\xef\xbb\xbf \t\r\n")[:20].decode("utf-8", "replace"), 30))
+    declared = re.search(br"<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9._-]+)",
+                         data[:200].decode("utf-16-le" if utf16 == "UTF-16LE" else "utf-16-be", "replace")
+                         .encode("ascii", "replace") if utf16 else data[:200])
+    name = declared.group(1).decode("ascii") if declared else ""
+    if utf16 and not name.lower().startswith("utf-16"):
+        return (" (the file is %s, but its XML declaration says encoding=%s: write it in UTF-8, or declare "
+                "encoding='UTF-16')" % (utf16, quoted(name, 30) if name else "nothing, so UTF-8"))
+    if (declared and name.lower().replace("_", "-") not in ("utf-8", "utf8")) or utf16 or data[:3] == b"\xef\xbb\xbf":
         return ""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as err:
-        return (" (the file is not UTF-8: byte 0x%02x at offset %d; write it in UTF-8, or declare its encoding in "
-                "<?xml version='1.0' encoding='...'?>)" % (bytearray(data[err.start:err.start + 1])[0], err.start))
+        return (" (the file is not UTF-8%s: byte 0x%02x at offset %d; write it in UTF-8, or declare its encoding in "
+                "<?xml version='1.0' encoding='...'?>)" % (", though its XML declaration says so" if declared else "",
+                                                          bytearray(data[err.start:err.start + 1])[0], err.start))
+    return ""
+
+
+def _utf16(data):
+    """"UTF-16LE" or "UTF-16BE" when ``data`` starts as UTF-16 text does (a byte-order mark, or ``<`` next to a
+    zero byte), else ""."""
+    if data[:2] == b"\xff\xfe" or data[:2] == b"<\x00":
+        return "UTF-16LE"
+    if data[:2] == b"\xfe\xff" or data[:2] == b"\x00<":
+        return "UTF-16BE"
     return ""
 
 
@@ -238,7 +266,9 @@ class Document(object):
 _SPAN = re.compile(r"^\s*([0-9]{1,9})\s*,\s*([0-9]{1,9})\s*$")
 
 
-def _spans(text, file, where, text_length):
+def _spans(text, file, where, text_length, outside=None):
+    """The spans of a ``<span>`` text; DataError when one is malformed, or ends after the text (``text_length``
+    characters) unless ``outside`` is a list: such spans are then appended to it, not to the result."""
     spans = []
     for part in text.split(";"):
         match = _SPAN.match(part)
@@ -248,10 +278,14 @@ def _spans(text, file, where, text_length):
             raise DataError(file, where, "expected a span 'start,end' of two non-negative integers (1 to 9 digits "
                             "0-9 each), got %s%s" % (quoted(part, 40), (
                                 " (several spans are separated by ';': %s)" % quoted(joined, 60))
-                                if len(numbers) > 2 and len(numbers) % 2 == 0 else ""))
+                                if len(numbers) > 2 and len(numbers) % 2 == 0 else _span_hint(part)))
         start, end = int(match.group(1)), int(match.group(2))
         if start > end:
-            raise DataError(file, where, "expected span start <= end, got %d,%d" % (start, end))
+            raise DataError(file, where, "expected span start <= end, got %d,%d (a span is start,end, the end "
+                            "excluded: if %d is a length, the span is %d,%d)" % (start, end, end, start, start + end))
+        if text_length is not None and end > text_length and outside is not None:
+            outside.append((start, end))
+            continue
         if text_length is not None and end > text_length:
             raise DataError(file, where, "span %d,%d ends outside the document (%d characters)"
                             % (start, end, text_length))
@@ -259,6 +293,27 @@ def _spans(text, file, where, text_length):
     if len(spans) > MAX_SPANS:
         raise DataError(file, where, "expected at most %d spans, got %d" % (MAX_SPANS, len(spans)))
     return spans
+
+
+def _span_hint(part):
+    """What a span text that is not ``start,end`` most likely meant, as a sentence in brackets, or "": two
+    offsets written otherwise (``16-20``, ``(16, 20)``, ``16.0,20.0``), or a negative offset.
+
+    >>> _span_hint("16-20"), _span_hint("-1,4")
+    (" (write it '16,20': two integers separated by a comma)", ' (offsets count characters from 0: -1 is no position)')
+    """
+    if not part.strip():
+        return " (an empty span: a ';' with nothing after it, or two in a row?)"
+    numbers = re.findall(r"(?<![0-9.])-?[0-9]+(?:\.0+)?(?![0-9.])", part)
+    if len(numbers) != 2 or re.search(r"[A-Za-z]", part):
+        return ""
+    negative = [n for n in numbers if n.startswith("-") and not re.match(r"^\s*[0-9]+\s*-", part)]
+    if negative:
+        return " (offsets count characters from 0: %s is no position)" % negative[0].split(".")[0]
+    if any(len(n.split(".")[0]) > 9 for n in numbers):
+        return ""
+    values = [int(n.split(".")[0]) for n in numbers]
+    return " (write it '%d,%d': two integers separated by a comma)" % (values[0], values[1])
 
 
 def _single(element, tag, file, where, required=True):
@@ -275,7 +330,10 @@ def _single(element, tag, file, where, required=True):
 _ENTITY_PARTS = frozenset(["id", "span", "type", "parentsType", "properties", "addition"])
 
 
-def _entity(element, file, text_length):
+def _entity(element, file, text_length, dropped=None):
+    """The :class:`Entity` of an ``<entity>`` element; DataError when it is malformed. With a list ``dropped``, an
+    entity with a span ending after the text is not refused but dropped: None is returned and ``(id, line, first
+    such span)`` appended to ``dropped``."""
     where = "line %d" % element.line
     entity_id = _single(element, "id", file, where)
     where = "entity %s (line %d)" % (entity_id, element.line)
@@ -283,9 +341,12 @@ def _entity(element, file, text_length):
     span_elements = element.find_all("span")
     if not span_elements or not span_elements[0].text:
         raise DataError(file, where, "expected a <span>, got none")
-    spans = []
+    spans, outside = [], ([] if dropped is not None else None)
     for span_element in span_elements:
-        spans.extend(_spans(span_element.text, file, where, text_length))
+        spans.extend(_spans(span_element.text, file, where, text_length, outside))
+    if outside:
+        dropped.append((entity_id, element.line, outside[0]))
+        return None
     properties = {}
     misplaced = []
     for child in element.children:
@@ -304,8 +365,11 @@ def _entity(element, file, text_length):
     return Entity(entity_id, entity_type, parents, spans, properties, element.line, misplaced)
 
 
-def read_anafora(data, file, text=None):
+def read_anafora(data, file, text=None, drop_outside=False):
     """Read Anafora XML bytes into a :class:`Document`; spans are checked against ``text`` when given.
+
+    A span ending after ``text`` refuses the file (DataError), or with ``drop_outside`` (a prediction: zero only
+    what is wrong) drops its entity alone: ``Document.dropped`` lists ``(id, line, span)`` of those dropped.
 
     Entities are taken from ``<annotations>``; relations are ignored (SCATE uses none). A link to a duplicated id
     reaches the last entity with that id, as in the reference reader; ``Document.duplicate_ids`` lists them.
@@ -319,11 +383,14 @@ def read_anafora(data, file, text=None):
     if root.tag != "data":
         raise DataError(file, "line %d" % root.line, "expected root element <data>, got <%s>" % root.tag)
     text_length = len(text) if text is not None else None
-    entities = []
+    entities, dropped = [], ([] if drop_outside else None)
     for annotations in root.find_all("annotations"):
         for element in annotations.find_all("entity"):
-            entities.append(_entity(element, file, text_length))
+            entity = _entity(element, file, text_length, dropped)
+            if entity is not None:
+                entities.append(entity)
     document = Document(entities, file, text)
+    document.dropped = dropped or []
     document.stray_entities = stray_entities(root)
     document.other_elements = other_elements(root)
     return document

@@ -18,13 +18,16 @@ Reference file (one per task, what the competition's reference builder writes), 
      "other_splits": {"<split>": ["<doc>", ...], ...}}
 
 ``other_splits`` (optional): the names of the documents of the data's other splits, so that files submitted for
-another split's documents are said to be so.
+another split's documents are said to be so. A name may be given as its digest, ``"sha256:<hex>"``
+(:func:`name_digest`): a split whose input is not yet released (the test split, from the development phase's
+reference) is named without its document names being written.
 
 The document creation time reaches the interpreter as a date only (``dct[:10]``). Every XML file, the reference's
 and the participant's, is read by :mod:`.anafora` (no DTD, no entities, bounded; spans checked against the text).
 Standard library only, Python 3.7+.
 """
 import difflib
+import hashlib
 import json
 import re
 import time
@@ -33,7 +36,7 @@ from collections import OrderedDict
 from .. import naming
 from ..kinds import Entry
 from ..metrics import f1_from_counts, ratio
-from ..messages import DataError, Message, ERROR, WARNING, quoted
+from ..messages import DataError, Message, ERROR, WARNING, printable, quoted
 from . import types as T
 from .anafora import MAX_BYTES, Document, read_anafora
 from .calendar import TimeError
@@ -135,11 +138,25 @@ def parse_reference(data, name, expect_gold, redacted=False):
     return Reference(documents, gold, len(data), others)
 
 
+def name_digest(name):
+    """The digest of a document name as :data:`Reference.other_splits` may hold it: ``"sha256:<hex>"`` of its UTF-8.
+
+    >>> name_digest("a")[:15]
+    'sha256:ca978112'
+    """
+    return "sha256:" + hashlib.sha256(name.encode("utf-8")).hexdigest()
+
+
+def _member(doc, names):
+    """Whether the document name ``doc`` is among ``names`` (names or their :func:`name_digest`)."""
+    return doc in names or name_digest(doc) in names
+
+
 def other_split(extra, ref):
-    """The split of the data (:attr:`Reference.other_splits`) that at least half of the ``extra`` document names
-    (files for documents this phase does not have) belong to, or ""."""
-    counts = sorted(((sum(1 for doc in extra if doc in names), split) for split, names in ref.other_splits.items()),
-                    reverse=True)
+    """The split of the data (:attr:`Reference.other_splits`, names or their :func:`name_digest`) that at least
+    half of the ``extra`` document names (files for documents this phase does not have) belong to, or ""."""
+    counts = sorted(((sum(1 for doc in extra if _member(doc, names)), split)
+                     for split, names in ref.other_splits.items()), reverse=True)
     return counts[0][1] if counts and counts[0][0] and 2 * counts[0][0] >= len(extra) else ""
 
 
@@ -157,6 +174,9 @@ def extra_hints(extra, missing):
             found.append((doc, known))
     return found
 
+
+#: A submission whose scored entities all have one type gets a warning from this many entities on.
+CONSTANT_MIN = 5
 
 #: A prediction's link graph may unfold (every entity's tree of linked entities, shared parts repeated, summed
 #: over all entities) into at most this many entities: the interpreter and the composition metric walk those
@@ -195,6 +215,22 @@ def check_graph(document, name):
         raise DataError(name, "entity %s (line %d)" % (worst.id, worst.line), "expected a graph of time entities "
                         "whose links unfold into at most %d entities in all, got more (entities linked many times over)"
                         % MAX_UNFOLDED)
+
+
+def dropped_entities(document, name, length):
+    """One warning when entities of ``document`` (file ``name``, of a text of ``length`` characters) were dropped
+    for a span ending after the text (:func:`.anafora.read_anafora`'s ``drop_outside``), else none: the count, the
+    first, and the likely causes; the rest of the file is scored."""
+    if not getattr(document, "dropped", None):
+        return []
+    ident, line, (start, end) = document.dropped[0]
+    count = len(document.dropped)
+    return [Message(name, WARNING, "entity %s (line %d)" % (ident, line), (
+        "%d entit%s with a span ending after the document's text (%d characters; first: span %d,%d): %s dropped "
+        "(%s nothing), the rest of the file is scored. Spans are 0-based character offsets, end excluded, into the "
+        "document's text as given: are these offsets counted from 1, in bytes, or over another document's text?" % (
+            count, "y" if count == 1 else "ies", length, start, end, "it is" if count == 1 else "they are",
+            "it predicts" if count == 1 else "they predict")))]
 
 
 def duplicate_ids(document, name):
@@ -346,6 +382,7 @@ class AnaforaKind(object):
         scores as if nothing were predicted; a file for a document the reference lacks is reported and ignored.
         """
         found = submission.documents.get((task.folder, lang), {})
+        first_message = len(log.messages)
         predictions = OrderedDict()
         missing = [doc.name for doc in ref.documents if doc.name not in found]
         if getattr(submission, "parsed_documents", None) is None:
@@ -360,12 +397,15 @@ class AnaforaKind(object):
             if path is not None and path not in cache:
                 cache[path] = self._read(submission, path, doc, log, file_limit)
             predictions[doc.name] = self._prepared(cache, path, doc, log)
-        self._empty_documents(predictions, found, cache, log)
+        self._empty_documents(predictions, found, cache, log, getattr(submission, "second_files", {}))
         self._other_documents_ids(predictions, found, ref, cache, log)
+        self._constant_type(predictions, found, ref, cache, log, first_message)
+        self._copied_files(predictions, found, cache, log, first_message)
         extra = sorted(set(found) - set(ref.by_name))
         if extra and not cache.get(("extra", tuple(extra))):
             cache[("extra", tuple(extra))] = True
-            hints = extra_hints(extra, missing)
+            hints = [(doc, known) for doc, known in extra_hints(extra, missing)   # not for another split's files
+                     if not any(_member(doc, names) for names in ref.other_splits.values())]
             cased = [(doc, known) for doc, known in hints if doc.lower() == known.lower()]
             hint = (" Document names are compared with their letter case: did you mean %s?" % ", ".join(
                 "%s for %s" % (known, doc) for doc, known in cased[:5])) if cased else ""
@@ -382,10 +422,11 @@ class AnaforaKind(object):
                                            if len(extra) > 5 else "", hint)))
         return predictions
 
-    def _empty_documents(self, predictions, found, cache, log):
+    def _empty_documents(self, predictions, found, cache, log, seconds=None):
         """One warning per class, for the whole submission (once, whatever the tasks that read it): documents whose
         entities are outside the ``<annotations>`` element (ignored, as by Anafora's reader), and documents read
-        without any entity. Counts, the first documents, and the fix."""
+        without any entity. Counts, the first documents, and the fix; ``seconds`` (``{document: a second file of
+        it, ignored}``) names the second files of the documents read empty: the entities may be there."""
         stray, empty, other, unscored = [], [], [], []
         for name, document in predictions.items():
             if document is None:
@@ -396,7 +437,7 @@ class AnaforaKind(object):
                 stray.append((name, count, line))
             elif others:
                 other.append((name, others, other_line, tags))
-            elif not document.entities:
+            elif not document.entities and not getattr(document, "dropped", None):
                 empty.append(name)
             elif all(entity.type in ENTITY_SKIP for entity in document.entities):
                 unscored.append(name)
@@ -433,11 +474,18 @@ class AnaforaKind(object):
                     "; ".join("%s (%d, line %d)" % (n, c, l) for n, c, l in stray[:3])))))
         if empty and not cache.get(("empty", len(empty))):
             cache[("empty", len(empty))] = True
+            twice = [(doc, seconds[doc]) for doc in empty if doc in (seconds or {})]
             log.messages.append(Message(found[empty[0]], WARNING, "whole file", (
                 "%d of %d documents have a file without any entity (first: %s): they predict nothing and score as "
-                "missing. If your system found no time expression there, this is right; otherwise check that the "
-                "file written is the one your system produced." % (
-                    len(empty), len(predictions), ", ".join(empty[:3]) + (", ..." if len(empty) > 3 else "")))))
+                "missing. %s" % (
+                    len(empty), len(predictions), ", ".join(empty[:3]) + (", ..." if len(empty) > 3 else ""), (
+                        "%d of them also have a second file, ignored (the first file found is the one read): %s%s. "
+                        "Keep one file per document, the one with the entities." % (
+                            len(twice), "; ".join("%s read for %s, %s ignored" % (
+                                printable(found[doc], 80), doc, printable(other, 80)) for doc, other in twice[:3]),
+                            ", ..." if len(twice) > 3 else "")
+                        if twice else "If your system found no time expression there, this is right; otherwise check "
+                        "that the file written is the one your system produced.")))))
 
     def _other_documents_ids(self, predictions, found, ref, cache, log):
         """One warning for the whole submission (once) when files hold entities whose Anafora ids name another
@@ -456,6 +504,58 @@ class AnaforaKind(object):
                 len(swapped), len(predictions), "; ".join("the file of %s holds ids of %s" % pair for pair in swapped[:3]),
                 ", ..." if len(swapped) > 3 else ""))))
 
+    def _constant_type(self, predictions, found, ref, cache, log, before):
+        """One warning for the whole submission (once) when every scored entity of its files (at least
+        :data:`CONSTANT_MIN` of them) has one same type while the phase's gold has several, and that type is less
+        than half of the gold's entities: a type written as a constant (a default, a column read wrong) matches
+        only the gold entities of that type. It goes at ``before`` in ``log.messages``, ahead of the files'
+        warnings that follow from it (properties of other types, required properties missing)."""
+        types, first = {}, None
+        for name, document in predictions.items():
+            for entity in (document.entities if document is not None else ()):
+                if entity.type not in ENTITY_SKIP:
+                    types[entity.type] = types.get(entity.type, 0) + 1
+                    first = first or (name, entity)
+        if len(types) != 1 or sum(types.values()) < CONSTANT_MIN:
+            return
+        gold = {}
+        for doc in ref.documents:
+            for entity in doc.document.entities:
+                if entity.type not in ENTITY_SKIP:
+                    gold[entity.type] = gold.get(entity.type, 0) + 1
+        kind = next(iter(types))
+        if len(gold) < 2 or 2 * gold.get(kind, 0) >= sum(gold.values()) or cache.get(("constant", kind)):
+            return
+        cache[("constant", kind)] = True
+        log.messages.insert(before, Message(found[first[0]], WARNING, _where(first[1]), (
+            "all %d entities of the submission have the type %s, while the gold of this phase has %d types (%s is %d "
+            "of its %d entities): is the type written as a constant (a default, a column read wrong)? An entity "
+            "matches only a gold entity of its own type; give each its SCATE type (Year, Month-Of-Year, Day-Of-Week, "
+            "Last, ...). The warnings on these files' properties follow from it." % (
+                types[kind], quoted(kind, 40), len(gold), quoted(kind, 40), gold.get(kind, 0), sum(gold.values())))))
+
+    def _copied_files(self, predictions, found, cache, log, before):
+        """One warning for the whole submission (once) when files of several documents hold the same entities
+        (spans and types, at least :data:`CONSTANT_MIN` of them): one document's prediction written for others,
+        whose texts differ; the groups of documents, the first three. It goes at ``before`` in ``log.messages``,
+        ahead of the files' span warnings that follow from it."""
+        groups = OrderedDict()
+        for name, document in predictions.items():
+            if document is not None and len(document.entities) >= CONSTANT_MIN:
+                key = frozenset((tuple(entity.spans), entity.type) for entity in document.entities)
+                groups.setdefault(key, []).append(name)
+        copies = [names for names in groups.values() if len(names) > 1]
+        if not copies or cache.get(("copies", tuple(tuple(names) for names in copies))):
+            return
+        cache[("copies", tuple(tuple(names) for names in copies))] = True
+        log.messages.insert(before, Message(found[copies[0][1]], WARNING, "whole file", (
+            "%d of %d documents have a file holding the same entities (spans and types) as another document's file "
+            "(%s%s): is one document's prediction written for the others? Spans count the characters of the document "
+            "a file is named after, so a copy matches little there." % (
+                sum(len(names) for names in copies), len(predictions),
+                "; ".join(", ".join(names[:4]) + (", ..." if len(names) > 4 else "") for names in copies[:3]),
+                "; ..." if len(copies) > 3 else ""))))
+
     def _read(self, submission, path, doc, log, file_limit):
         """The parsed prediction of ``doc`` at member ``path``, or None after a message."""
         limit = min(file_limit, MAX_BYTES, SIZE_FACTOR * doc.size + SLACK_BYTES)
@@ -466,12 +566,13 @@ class AnaforaKind(object):
                 raise DataError(path, "", "the file has %s bytes; at most %d are accepted for this document (%d times "
                                 "its gold file, plus %d)" % (size if size > limit else "more than %d" % limit, limit,
                                                              SIZE_FACTOR, SLACK_BYTES))
-            document = read_anafora(data, path, doc.text)
+            document = read_anafora(data, path, doc.text, drop_outside=True)
             check_graph(document, path)
         except DataError as err:
             err.message.text += " (this document counts as predicting nothing)"
             log.messages.append(err.message)
             return None
+        log.messages.extend(dropped_entities(document, path, len(doc.text)))
         log.messages.extend(duplicate_ids(document, path))
         log.messages.extend(check_document(document, path))
         return document

@@ -247,6 +247,25 @@ def _is_number(value):
     return bool(_INTEGER.match(value) or _DECIMAL.match(value))
 
 
+#: A link value written as a span (``16,20``) rather than an entity id.
+_SPAN_LIKE = re.compile(r"^\s*[0-9]+\s*,\s*[0-9]+\s*(;\s*[0-9]+\s*,\s*[0-9]+\s*)*$")
+
+
+def _same_number(value, document):
+    """The id of ``document`` whose first ``@``-part (Anafora's entity number) is the one of ``value`` when
+    ``value`` is an Anafora id naming no entity (``2@e@doc@gold`` for the entity ``2@e@doc@system``: the ids'
+    suffix differs), else ""."""
+    if "@" not in value:
+        return ""
+    numbers = getattr(document, "ids_by_number", None)
+    if numbers is None:
+        numbers = {}
+        for ident in document.by_id:
+            numbers.setdefault(ident.split("@", 1)[0], ident)
+        document.ids_by_number = numbers
+    return numbers.get(value.split("@", 1)[0], "")
+
+
 def _value_problem(prop, value, document):
     """(what is wrong, did-you-mean) for one value of ``prop``, or None when it fits."""
     if prop.kind == "choice":
@@ -257,7 +276,9 @@ def _value_problem(prop, value, document):
     if prop.kind == "link":
         target = document.by_id.get(value)
         if target is None:
-            return "names no entity of the file", ""
+            if _SPAN_LIKE.match(value):
+                return "names no entity of the file (a link holds the <id> of the entity it names, not its span)", ""
+            return "names no entity of the file", _same_number(value, document)
         if target.type in prop.values or target.type not in TYPES:
             return None
         return "names a %s, expected %s" % (target.type, " or ".join(prop.values[:4])
@@ -406,6 +427,8 @@ def shifted_spans(text, spans):
      Shifted by +2 characters, 3 of these 3 spans would start and end on word boundaries
     >>> print(shifted_spans("May 1998 and June", [(0, 2), (4, 7), (13, 16)]).split(":")[0])
      With the end offset one further, 3 of these 3 spans would start and end on word boundaries
+    >>> print(shifted_spans("May 1998 and June", [(0, 4), (4, 9), (13, 17)]).split(":")[0])
+     With the end offset one nearer, 2 of these 3 spans would start and end on word boundaries
     """
     if len(spans) < 3:
         return ""
@@ -415,7 +438,13 @@ def shifted_spans(text, spans):
         if count > fixed:
             best, fixed = delta, count
     ends = sum(1 for s, e in spans if e + 1 <= len(text) and not _cuts(text, s, e + 1))
-    if ends > fixed and 3 * ends >= 2 * len(spans):
+    nearer = sum(1 for s, e in spans if s < e - 1 and not _cuts(text, s, e - 1))
+    if max(ends, nearer) >= fixed and 3 * max(ends, nearer) >= 2 * len(spans):   # a tie: the starts were right
+        if nearer > ends:
+            return (" With the end offset one nearer, %d of these %d spans would start and end on word boundaries: "
+                    "does each end count one character too many (1 added to end offsets that already exclude the "
+                    "last character)? Anafora's end offset is the first character after the span." % (
+                        nearer, len(spans)))
         return (" With the end offset one further, %d of these %d spans would start and end on word boundaries: are "
                 "the end offsets inclusive? Anafora's end offset is the first character after the span." % (
                     ends, len(spans)))
