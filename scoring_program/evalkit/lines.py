@@ -826,6 +826,24 @@ class TextKind(object):
             return 0
         return sum(1 for line in text.split("\n") if line.strip() and not _is_comment(line))
 
+    def block_lengths(self, data):
+        """The number of labels of each block of the prediction text ``data`` (bytes), blocks being separated by
+        blank lines (``# sent_enum`` comments skipped; text that is not UTF-8 has none). Read only when something
+        is already known to be wrong (:func:`evalkit.fingerprint.wrong_split_count_message`)."""
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return []
+        lengths, size = [], 0
+        for line in text.split("\n") + [""]:
+            if not line.strip():
+                if size:
+                    lengths.append(size)
+                size = 0
+            elif not _is_comment(line):
+                size += 1
+        return lengths
+
     def from_sums(self, sums, count, task):
         """The components, ``task.metric`` first, from the sums of the per-sentence statistics of
         :func:`sentence_statistics` over ``count`` sentences (not needed: the metrics pool counts).
