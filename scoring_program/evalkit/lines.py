@@ -35,7 +35,7 @@ from . import metrics, naming
 from .kinds import Entry
 from .layout import IgnoredNames, NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
 from .loading import decode_utf8
-from .messages import DataError, Message, ERROR, WARNING, INFO, ZERO_NOTE, printable, quoted
+from .messages import CHANCE_NOTE, DataError, Message, ERROR, WARNING, INFO, ZERO_NOTE, printable, quoted
 
 #: A prediction may not be larger than this many times its reference (plus 1 MiB): labels are
 #: shorter than the token + label lines of the reference, so anything larger is refused unread.
@@ -616,14 +616,20 @@ def _check_labels(flat, labels, log, task=None, lang=None, tokens=None):
     first = next(iter(lines.values()))[0]
     every = total == len(flat)   # not one label can match: the whole file scores 0 (an error, not a warning)
     shape = _line_shape_hint(bad, lines, allowed) or _tokens_hint(flat, bad, tokens() if tokens else None)
-    log.add(ERROR if every else WARNING, "line %d" % first, "%d label%s of %d (%d distinct) %s not in this dataset's "
-            "label set and never match: %s%s.%s%s This dataset's labels: %s.%s" % (
+    chance = CHANCE_NOTE in shape   # the input's tokens on nearly every line: the few others match by chance at best
+    log.add(ERROR if every or chance else WARNING, "line %d" % first, "%d label%s of %d (%d distinct) %s not in this "
+            "dataset's label set and never match: %s%s.%s%s This dataset's labels: %s.%s" % (
                 total, "" if total == 1 else "s", len(flat), len(bad), "is" if total == 1 else "are", "; ".join(parts),
                 "; and %d more distinct label%s" % (more, "" if more == 1 else "s") if more else "",
                 " Most of them are labels of %s: is this that dataset's file?" % other if other else "", shape,
                 ", ".join(labels), (" Every label is outside the set: %s." % ZERO_NOTE) if every else ""),
             kind="label outside the label set")
     return set(bad)
+
+
+#: When at least this share of a file's lines hold the input's own token at that line, the file is the input's tokens
+#: (an error: the few other lines, tokens that happen to be labels, match by chance at best).
+TOKENS_FILE_SHARE = 0.9
 
 
 def _tokens_hint(flat, bad, tokens):
@@ -638,8 +644,12 @@ def _tokens_hint(flat, bad, tokens):
     same = [(number, label) for (number, label), token in zip_checked(flat, tokens) if label == token and label in bad]
     if not same or len(same) * 2 < sum(bad.values()):
         return ""
+    nearly = len(same) >= TOKENS_FILE_SHARE * len(flat) and len(same) < len(flat)
     return (" %d of them are the input file's own tokens at their lines (e.g. line %d, %s): the file holds the tokens, "
-            "not their labels (the columns mixed up?)." % (len(same), same[0][0], quoted(same[0][1], 40)))
+            "not their labels (the columns mixed up?).%s" % (
+                len(same), same[0][0], quoted(same[0][1], 40),
+                " Only %d of %d lines hold something else, and those match by chance at best: %s." % (
+                    len(flat) - len(same), len(flat), CHANCE_NOTE) if nearly else ""))
 
 
 def _line_shape_hint(bad, lines, allowed):
@@ -656,6 +666,18 @@ def _line_shape_hint(bad, lines, allowed):
     if first.lstrip()[:1] in ("[", "{"):
         return (" The file looks like JSON (line %d starts with %s): write plain text, one label per line and a blank "
                 "line after each sentence." % (lines[first][0], quoted(first.lstrip()[:1])))
+    numbers = sum(count for label, count in bad.items() if label.isdigit())
+    if numbers * 2 > sum(bad.values()) and not any(label.isdigit() for label in allowed):
+        label = next(label for label in lines if label.isdigit())
+        return (" %d of them are numbers (e.g. line %d, %s): the system's label ids rather than the label names? Map "
+                "each id to its label through the model's id-to-label table." % (numbers, lines[label][0],
+                                                                                 quoted(label, 20)))
+    bioes = _bioes_labels(bad, allowed)
+    if bioes:
+        label = next(label for label in lines if label in bioes)
+        return (" %d of them open with S-, E-, L- or U- (e.g. line %d, %s): the BIOES (BILOU) scheme, while this "
+                "dataset's is BIO: write S-X and U-X as B-X, E-X and L-X as I-X." % (
+                    sum(bioes.values()), lines[label][0], quoted(label, 40)))
     several, worded = Counter(), Counter()
     for label, count in bad.items():
         words = [word.strip("\"'") for word in re.split(r"[\s,;]+", label.strip("[]() ")) if word.strip("\"'")]
@@ -676,6 +698,19 @@ def _line_shape_hint(bad, lines, allowed):
                                            "s" if sum(worded.values()) == 1 else "", lines[label][0],
                                            quoted(label, 40)))
     return ""
+
+
+def _bioes_labels(bad, allowed):
+    """The labels of ``bad`` (a Counter) written in the BIOES or BILOU scheme where ``allowed`` is BIO (``S-X``,
+    ``E-X``, ``L-X``, ``U-X`` whose ``B-X`` is allowed), as a Counter, when they are at least half of ``bad``; else
+    an empty Counter.
+
+    >>> dict(_bioes_labels({"S-PER": 2, "E-LOC": 1, "x": 1}, {"O", "B-PER", "I-PER", "B-LOC", "I-LOC"}))
+    {'S-PER': 2, 'E-LOC': 1}
+    """
+    found = Counter(dict((label, count) for label, count in bad.items()
+                         if label[:2] in ("S-", "E-", "L-", "U-") and "B-" + label[2:] in allowed))
+    return found if found and sum(found.values()) * 2 >= sum(bad.values()) else Counter()
 
 
 #: A file of at least this many labels, all one label of the set, gets the constant-prediction warning.
@@ -941,9 +976,22 @@ class TokenLabelsKind(TextKind):
         where = _sentence_where(None, first_bad, block)
         got = "%d labels" % len(block) if block else "no labels"
         if n_labels == n_tokens:
+            order = _reordered(blocks, lengths)
+            if order:
+                log.add(ERROR, where, "the file's blocks of labels have the lengths of the input file's sentences, but "
+                        "in another order (%s: %d of %d blocks are not as long as their sentence): the sentences were "
+                        "written in another order than the input file's, so the labels, paired with the tokens in "
+                        "order, stand against other tokens (%s). Write the sentences in the input file's order"
+                        % (order[0], order[1], len(lengths), CHANCE_NOTE), kind="sentences in another order")
+                return
+            inside = _boundaries_inside(blocks, lengths)
             log.add(WARNING, where, "the blank lines differ from the input file's from here on (%s in this block, the "
-                    "sentence has %d tokens); the label count is right, so labels were paired with tokens in order"
-                    % (got, lengths[first_bad]))
+                    "sentence has %d tokens); the label count is right, so labels were paired with tokens in order%s"
+                    % (got, lengths[first_bad], "" if inside * 2 <= len(blocks) - 1 else (
+                        ", but %d of the file's %d blank lines between blocks fall inside a sentence of the input file: "
+                        "blank lines that disagree this much usually mean labels written for another input (another "
+                        "dataset's file?) or in another order; check the file against the input file"
+                        % (inside, len(blocks) - 1))))
             return
         lost = [i for i, sent in enumerate(aligned) if sent is None]
         if not lost:   # more blocks than sentences, and every sentence aligned: the extra blocks alone are left out
@@ -981,6 +1029,47 @@ class TokenLabelsKind(TextKind):
                                 "predicted": sum(stats["span_predicted"])}
         zeroed = sum(1 for labels in pred if labels is None)
         return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details, per_sentence=stats)
+
+
+#: :func:`_reordered` calls a file's sentences reordered when at least this many of its blocks, and half of them, are
+#: not as long as their sentence (one misplaced blank line makes two blocks of another length: not a reordering).
+REORDERED_MIN_BLOCKS = 3
+
+
+def _reordered(blocks, lengths):
+    """``(how, count of blocks not as long as their sentence)`` when the blocks of labels ``blocks`` are the input's
+    sentences of ``lengths`` tokens in another order ("reversed", "sorted by length" or "shuffled": the same
+    lengths, at least :data:`REORDERED_MIN_BLOCKS` and half of them out of place); else None. Read only when the
+    blank lines already differ.
+
+    >>> _reordered([[1], [1, 2], [1, 2, 3], [1, 2, 3, 4]], [4, 3, 2, 1])
+    ('reversed', 4)
+    >>> _reordered([[1], [1, 2, 3], [1, 2], [1, 2, 3, 4]], [3, 1, 2, 4]) is None
+    True
+    """
+    found = [len(block) for block in blocks]
+    if len(found) != len(lengths) or sorted(found) != sorted(lengths):
+        return None
+    wrong = sum(1 for got, want in zip_checked(found, lengths) if got != want)
+    if wrong < REORDERED_MIN_BLOCKS or wrong * 2 < len(lengths):
+        return None
+    how = "reversed" if found == lengths[::-1] else "sorted by length" if found in (
+        sorted(lengths), sorted(lengths, reverse=True)) else "shuffled"
+    return how, wrong
+
+
+def _boundaries_inside(blocks, lengths):
+    """How many of the blank lines between the blocks of labels ``blocks`` fall inside a sentence of the input (of
+    ``lengths`` tokens): the label offsets where a block ends that are no sentence's end."""
+    ends, offset = set(), 0
+    for length in lengths:
+        offset += length
+        ends.add(offset)
+    inside, offset = 0, 0
+    for block in blocks[:-1]:
+        offset += len(block)
+        inside += offset not in ends
+    return inside
 
 
 def _report_extra_blocks(blocks, lengths, first_bad, log):
