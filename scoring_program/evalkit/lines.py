@@ -1158,16 +1158,23 @@ class SentenceLabelsKind(TextKind):
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """One label per reference sentence, or DataError when the number of labels differs."""
         lines = _text_lines(data, log.file, max_bytes, log)
-        flat, blank = [], []
+        flat, blank, headed = [], [], []
         for number, line in enumerate(lines, 1):
             stripped = line.strip()
             if stripped and not _is_comment(line):
                 flat.append((number, stripped.rsplit("\t", 1)[-1].strip()))
             elif not stripped:
                 blank.append(number)
+            elif "\t" in stripped and stripped.rsplit("\t", 1)[-1].strip() in ref.labels:
+                headed.append(number)
         if len(flat) != len(ref):
             hint = ""
-            if blank and len(flat) < len(ref):
+            if headed:   # the reference's form: the label after the sentence header, a line that is skipped
+                hint = (" (%d line%s such as line %d %s a '# sent_enum' header with the label after a tab, as in the "
+                        "reference files; headers are skipped: write each label alone on its line)" % (
+                            len(headed), "" if len(headed) == 1 else "s", headed[0],
+                            "is" if len(headed) == 1 else "are"))
+            elif blank and len(flat) < len(ref):
                 hint = (" (blank lines are skipped, and the file has %d: line%s %s%s; an empty line where a label was "
                         "expected?)" % (len(blank), "" if len(blank) == 1 else "s",
                                         ", ".join(str(n) for n in blank[:SHOWN_LINES]),
