@@ -163,6 +163,6 @@ def wrong_split_count_message(name, labels, own, fingerprint, other, phase_split
         blocked = ", each block as long as its sentence of the %s input" % other if type(lengths) is list else ""
     return Message(name, ERROR, "", "these look like predictions for the %s split: the file has %s labels%s, as many "
                    "as the %s input has %s%s, not the %s %s of the %s input this phase scores. Predict the %s split, "
-                   "or upload this file to the phase of the %s split (%s)."
+                   "or upload this file to the phase of the %s split. Here its labels stand against other %s: %s."
                    % (other, "{:,}".format(labels), shape, other, unit, blocked, "{:,}".format(own), unit, phase_split,
-                      phase_split, other, CHANCE_NOTE))
+                      phase_split, other, unit, CHANCE_NOTE))
