@@ -25,10 +25,10 @@ import pytest
 from evalkit import fingerprint, layout, lines, verdict
 from evalkit.messages import CHANCE_NOTE, ERROR, WARNING, ZERO_NOTE
 from evalkit.scoring import evaluate
-from lince_helpers import KIT, SAMPLE, build_sample_reference, gold_submission, lince, lince_data, sample_gold, \
-    write_files
+from lince_helpers import SAMPLE, gold_submission, lince, lince_data, sample_gold, write_files
+from test_lince_trial_r3 import entry_of, gold_files, messages_of, refs, report_of, sentences_of, text_of, \
+    validator  # noqa: F401 (the fixtures gold_files and refs)
 
-VALIDATE = os.path.join(KIT, "validate.py")
 FILES = dict((lince.SUBMISSION_FILE.format(task=task.key, lang=pair), (task, pair)) for task, pair in lince.DATASETS)
 TOKEN_FILES = sorted(name for name, (task, _) in FILES.items() if task.kind == "token_labels")
 ENTITY_FILES = sorted(name for name, (task, _) in FILES.items() if task.metric == "span_f1")
@@ -36,52 +36,13 @@ SENTENCE_FILES = sorted(name for name, (task, _) in FILES.items() if task.kind =
 
 
 @pytest.fixture(scope="module")
-def refs(tmp_path_factory):
-    out = tmp_path_factory.mktemp("lince_r4_ref")
-    build_sample_reference(out)
-    for split, gold in (("dev", "public"), ("test", "hidden")):   # as make and the bundles stamp each phase
-        with open(os.path.join(str(out), split, "phase.json"), "w") as handle:
-            json.dump({"phase": split, "gold": gold}, handle)
-    return dict((split, os.path.join(str(out), split)) for split in ("dev", "test"))
-
-
-@pytest.fixture(scope="module")
-def gold_files():
-    return gold_submission(sample_gold("dev"))
-
-
-@pytest.fixture(scope="module")
 def test_files():
     return gold_submission(sample_gold("test"))
 
 
-def report_of(ref, name, text, folder):
-    """The scorer's report of a submission holding the one file ``name``."""
-    return evaluate(lince, ref, write_files(folder, {name: text}))
-
-
-def entry_of(report, name):
-    return next(e for e in report["entries"] if e["file"] == name)
-
-
-def messages_of(report, name, needle):
-    return [m for m in report["messages"] if m["file"] == name and needle in m["text"]]
-
-
-def validator(submission, split="dev"):
-    """The starting kit's validator in its own process, as a participant runs it: (exit status, output)."""
-    proc = subprocess.run([sys.executable, VALIDATE, submission, "--data", SAMPLE, "--split", split],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
-    return proc.returncode, proc.stdout + proc.stderr
-
-
 def blocks_of(text):
     """The blocks of a token file's text, each a list of label lines."""
-    return [block.split("\n") for block in text.strip("\n").split("\n\n")]
-
-
-def text_of(blocks):
-    return "".join("\n".join(block) + "\n\n" for block in blocks)
+    return sentences_of(text)
 
 
 def labels_of(text):
@@ -260,18 +221,14 @@ def not_zips(folder, gold_files):
         handle.write(data)
     made["text"] = (path, "it is a plain text file, uploaded by itself: put it in a zip (e.g. zip submission.zip "
                           "lid_spa_eng.txt) and upload the zip")
-    path = os.path.join(str(folder), "submission.tar.gz")
-    with tarfile.open(path, "w:gz") as archive:
-        info = tarfile.TarInfo(name)
-        info.size = len(data)
-        archive.addfile(info, io.BytesIO(data))
-    made["tar.gz"] = (path, "it is a gzip file, not a zip")
-    path = os.path.join(str(folder), "submission.tar")
-    with tarfile.open(path, "w") as archive:
-        info = tarfile.TarInfo(name)
-        info.size = len(data)
-        archive.addfile(info, io.BytesIO(data))
-    made["tar"] = (path, "it is a tar archive, not a zip")
+    for mode, ending, words in (("w:gz", ".tar.gz", "it is a gzip file, not a zip"),
+                                ("w", ".tar", "it is a tar archive, not a zip")):
+        path = os.path.join(str(folder), "submission" + ending)
+        with tarfile.open(path, mode) as archive:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+        made[ending] = (path, words)
     path = os.path.join(str(folder), "submission.zip")   # named .zip, but gzip inside
     with open(path, "wb") as handle:
         handle.write(gzip.compress(data))

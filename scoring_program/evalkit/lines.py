@@ -988,9 +988,9 @@ class TokenLabelsKind(TextKind):
             log.add(WARNING, where, "the blank lines differ from the input file's from here on (%s in this block, the "
                     "sentence has %d tokens); the label count is right, so labels were paired with tokens in order%s"
                     % (got, lengths[first_bad], "" if inside * 2 <= len(blocks) - 1 else (
-                        ", but %d of the file's %d blank lines between blocks fall inside a sentence of the input file: "
-                        "blank lines that disagree this much usually mean labels written for another input (another "
-                        "dataset's file?) or in another order; check the file against the input file"
+                        ", but %d of the file's %d blank lines between blocks fall inside a sentence of the input "
+                        "file: blank lines that disagree this much usually mean labels written for another input "
+                        "(another dataset's file?) or in another order; check the file against the input file"
                         % (inside, len(blocks) - 1))))
             return
         lost = [i for i, sent in enumerate(aligned) if sent is None]

@@ -8,7 +8,8 @@ every label outside the label set), and, where the validator scores against a go
 file whose score is 0, and an expected file submitted under a name that is not scored (a did-you-mean names
 it: :func:`misnamed_files`). A file that an error says scores no better than chance (predictions for another
 split, the input's own tokens as labels: :data:`evalkit.messages.CHANCE_NOTE`) is counted apart in the summary
-(:func:`chance_files`): it is scored, not 0, but nothing of its score is its system's. "Ready to upload" only when nothing is known to cost score: no error, no warning about a
+(:func:`chance_files`): it is scored, not 0, but nothing of its score is its system's.
+"Ready to upload" only when nothing is known to cost score: no error, no warning about a
 file (the one line naming the files not submitted is about the submission, not a file).
 
 Exit statuses (every kit's ``validate.py``): :data:`OK` (0) nothing known to cost score, or only warnings;
@@ -100,8 +101,8 @@ def conclude(report, scored=False):
     (0, '0 errors, 0 warnings, 0 files will score 0 -- ready to upload')
     >>> conclude({"messages": [], "entries": [{"file": "a", "status": "unreadable"}]})
     (1, '0 errors, 0 warnings, 1 file will score 0 (a) -- fix it before uploading')
-    >>> conclude({"messages": [{"severity": "error", "file": "b", "text": "... (this file scores no better than chance)."}],
-    ...           "entries": [{"file": "b", "status": "scored"}]})[1]
+    >>> chance = {"severity": "error", "file": "b", "text": "... (this file scores no better than chance)."}
+    >>> conclude({"messages": [chance], "entries": [{"file": "b", "status": "scored"}]})[1]
     '1 error, 0 warnings, 0 files will score 0, 1 file will score no better than chance (b) -- fix it before uploading'
     """
     messages = report.get("messages", [])
