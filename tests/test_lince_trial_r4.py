@@ -413,3 +413,48 @@ def test_gold_files_get_none_of_these_messages(refs, tmp_path):
         for needle in ("another order", "fall inside a sentence", "label ids", "BIOES", "sent_enum' header",
                        CHANCE_NOTE, "look like predictions"):
             assert not [m for m in report["messages"] if needle in m["text"]], (split, needle)
+
+
+# --------------------------------------------------------------------------- labels per subword, sentences cut short
+
+def wrong_lengths(text, how):
+    """The token file ``text`` with every block one label longer (a label per subword, or padding), or the longest
+    sentences cut at the length just below the longest tenth's (a maximum sequence length); and the sentences lost."""
+    blocks = sentences_of(text)
+    if how == "longer":
+        return text_of([block + block[:1] for block in blocks]), list(range(len(blocks)))
+    ranked = sorted(len(block) for block in blocks)
+    cut = ranked[int(lines.LONGEST_SHARE * len(ranked))] - 1
+    return text_of([block[:cut] for block in blocks]), [i for i, block in enumerate(blocks) if len(block) > cut]
+
+
+@pytest.mark.parametrize("how", ["longer", "cut"])
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_what_the_sentences_of_the_wrong_length_have_in_common_is_said_once(refs, gold_files, tmp_path, monkeypatch,
+                                                                            name, how):
+    text, lost = wrong_lengths(gold_files[name], how)
+    if len(lost) < lines.WRONG_LENGTHS_MIN:
+        pytest.skip("too few long sentences in this sample file")
+    report = report_of(refs["dev"], name, text, tmp_path / "on")
+    found = messages_of(report, name, "this sentence counts as wrong")
+    assert len(found) == 1 and found[0]["severity"] == ERROR, report["messages"]
+    first = sentences_of(text)[:lost[0]]
+    assert found[0]["where"] == "sentence %d (line %d of the file)" % (lost[0] + 1, sum(len(b) + 1 for b in first) + 1)
+    words = ("Every one of the %d sentences counted as wrong has more labels than tokens (%d labels too many in all): "
+             "labels written per subword" % (len(lost), len(lost)) if how == "longer" else
+             "Every one of the %d sentences counted as wrong has fewer labels than tokens, and they are the input "
+             "file's longest" % len(lost))
+    assert words in found[0]["text"] and found[0]["text"].count("Every one of") == 1
+    with monkeypatch.context() as patch:
+        patch.setattr(lines, "_wrong_lengths_hint", lambda *args: "")
+        plain = report_of(refs["dev"], name, text, tmp_path / "off")
+    assert "Every one of" not in messages_of(plain, name, "this sentence counts as wrong")[0]["text"]
+    same_components(report, plain, name)
+
+
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_sentences_of_mixed_wrong_lengths_get_no_common_cause(refs, gold_files, tmp_path, name):
+    blocks = sentences_of(gold_files[name])
+    changed = [block + block[:1] if i % 2 else block[:-1] for i, block in enumerate(blocks[:6])] + blocks[6:]
+    report = report_of(refs["dev"], name, text_of(changed), tmp_path / "mixed")
+    assert not [m for m in report["messages"] if "Every one of the" in m["text"]]

@@ -998,10 +998,12 @@ class TokenLabelsKind(TextKind):
             _report_extra_blocks(blocks, lengths, first_bad, log)
             return
         if len(blocks) == len(lengths):   # the blank lines match: each wrong sentence stays on its own
+            hint = _wrong_lengths_hint(blocks, lengths, lost)   # said once, with the first (the others are counted)
             for i in lost:
                 log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the input file has %d tokens: "
-                        "this sentence counts as wrong" % (len(blocks[i]), lengths[i]),
+                        "this sentence counts as wrong%s" % (len(blocks[i]), lengths[i], hint),
                         kind="sentence with a wrong number of labels (counted as wrong)")
+                hint = ""
             return
         log.add(ERROR, where, "first misalignment: %s where the input file has %d tokens (the file has %d labels in "
                 "%d blocks for %d tokens in %d sentences); a missing or extra line shifts everything after it%s"
@@ -1029,6 +1031,40 @@ class TokenLabelsKind(TextKind):
                                 "predicted": sum(stats["span_predicted"])}
         zeroed = sum(1 for labels in pred if labels is None)
         return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details, per_sentence=stats)
+
+
+#: :func:`_wrong_lengths_hint` speaks of a pattern once at least this many sentences show it.
+WRONG_LENGTHS_MIN = 3
+#: ... and of sentences cut at a maximum length when each of them is at least as long as this share of the input's
+#: sentences.
+LONGEST_SHARE = 0.9
+
+
+def _wrong_lengths_hint(blocks, lengths, lost):
+    """What the sentences ``lost`` (their block of labels has another length than the sentence, the blank lines
+    matching) have in common, as a sentence, or "": every block longer than its sentence (labels per subword, or
+    padding), or every block shorter and the sentences the input's longest (cut at a maximum sequence length).
+
+    >>> _wrong_lengths_hint([[1, 1]] * 3, [1, 1, 1], [0, 1, 2])[:58]
+    '. Every one of the 3 sentences counted as wrong has more l'
+    """
+    if len(lost) < WRONG_LENGTHS_MIN:
+        return ""
+    extra = [len(blocks[i]) - lengths[i] for i in lost]
+    if min(extra) > 0:
+        return (". Every one of the %s sentences counted as wrong has more labels than tokens (%s labels too "
+                "many in all): labels written per subword (word piece) rather than per token, or padding labels? Write one "
+                "label per token of the input file (e.g. the label of each token's first subword)"
+                % ("{:,}".format(len(lost)), "{:,}".format(sum(extra))))
+    ranked = sorted(lengths)
+    longest = ranked[min(len(ranked) - 1, int(LONGEST_SHARE * len(ranked)))]
+    if max(extra) < 0 and min(lengths[i] for i in lost) >= longest:
+        return (". Every one of the %s sentences counted as wrong has fewer labels than tokens, and they are the "
+                "input file's longest (%d tokens or more; at most %d labels each): the predictions look cut at a maximum "
+                "length (the model's maximum sequence length?). Predict every token (split long sentences into "
+                "windows, or raise the limit)" % ("{:,}".format(len(lost)), min(lengths[i] for i in lost),
+                                                  max(len(blocks[i]) for i in lost)))
+    return ""
 
 
 #: :func:`_reordered` calls a file's sentences reordered when at least this many of its blocks, and half of them, are
