@@ -1053,17 +1053,17 @@ def _wrong_lengths_hint(blocks, lengths, lost):
     extra = [len(blocks[i]) - lengths[i] for i in lost]
     if min(extra) > 0:
         return (". Every one of the %s sentences counted as wrong has more labels than tokens (%s labels too "
-                "many in all): labels written per subword (word piece) rather than per token, or padding labels? Write one "
-                "label per token of the input file (e.g. the label of each token's first subword)"
+                "many in all): labels written per subword (word piece) rather than per token, or padding labels? "
+                "Write one label per token of the input file (e.g. the label of each token's first subword)"
                 % ("{:,}".format(len(lost)), "{:,}".format(sum(extra))))
     ranked = sorted(lengths)
     longest = ranked[min(len(ranked) - 1, int(LONGEST_SHARE * len(ranked)))]
     if max(extra) < 0 and min(lengths[i] for i in lost) >= longest:
         return (". Every one of the %s sentences counted as wrong has fewer labels than tokens, and they are the "
-                "input file's longest (%d tokens or more; at most %d labels each): the predictions look cut at a maximum "
-                "length (the model's maximum sequence length?). Predict every token (split long sentences into "
-                "windows, or raise the limit)" % ("{:,}".format(len(lost)), min(lengths[i] for i in lost),
-                                                  max(len(blocks[i]) for i in lost)))
+                "input file's longest (%d tokens or more; at most %d labels each): the predictions look cut at a "
+                "maximum length (the model's maximum sequence length?). Predict every token (split long sentences "
+                "into windows, or raise the limit)" % ("{:,}".format(len(lost)), min(lengths[i] for i in lost),
+                                                       max(len(blocks[i]) for i in lost)))
     return ""
 
 
