@@ -458,3 +458,44 @@ def test_sentences_of_mixed_wrong_lengths_get_no_common_cause(refs, gold_files, 
     changed = [block + block[:1] if i % 2 else block[:-1] for i, block in enumerate(blocks[:6])] + blocks[6:]
     report = report_of(refs["dev"], name, text_of(changed), tmp_path / "mixed")
     assert not [m for m in report["messages"] if "Every one of the" in m["text"]]
+
+
+# --------------------------------------------------------------------------- a label per sentence, a label per token
+
+@pytest.mark.parametrize("blank", [False, True])
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_one_label_per_sentence_in_a_token_file_is_told_so(refs, gold_files, tmp_path, monkeypatch, name, blank):
+    blocks = sentences_of(gold_files[name])
+    text = ("\n\n" if blank else "\n").join(block[0] for block in blocks) + "\n"
+    report = report_of(refs["dev"], name, text, tmp_path / "on")
+    if blank:   # a block per sentence: each sentence of more than one token counts as wrong
+        lost = [i for i, block in enumerate(blocks) if len(block) > 1]
+        words = "Every one of the %d sentences counted as wrong has a single label: one label per sentence?" % len(lost)
+        patched = "_wrong_lengths_hint"
+    else:
+        words = ("first misalignment: %d labels where the input file has %d tokens" % (len(blocks), len(blocks[0])),
+                 "The file holds one label per sentence (%d labels for %d sentences): this dataset takes one label "
+                 "per token" % (len(blocks), len(blocks)))
+        patched = "_empty_label_hint"
+    found = [m for m in report["messages"] if m["file"] == name and all(w in m["text"] for w in (
+        words if type(words) is tuple else (words,)))]
+    assert len(found) == 1 and found[0]["severity"] == ERROR, report["messages"]
+    assert found[0]["where"].startswith("sentence ")
+    with monkeypatch.context() as patch:
+        patch.setattr(lines, patched, lambda *args: "" if blank else "!")   # "!": a hint found first, this one not
+        plain = report_of(refs["dev"], name, text, tmp_path / "off")
+    assert not [m for m in plain["messages"] if "one label per sentence" in m["text"]]
+    same_components(report, plain, name)
+
+
+@pytest.mark.parametrize("name", SENTENCE_FILES)
+def test_one_label_per_token_in_a_sentence_file_is_told_so(refs, tmp_path, name):
+    task, pair = FILES[name]
+    sentences = sample_gold("dev")[(task, pair)]
+    text = "".join("".join(task.labels[pair][0] + "\n" for _ in rows) + "\n" for _, rows in sentences)
+    tokens = sum(len(rows) for _, rows in sentences)
+    report = report_of(refs["dev"], name, text, tmp_path / "tokens")
+    found = messages_of(report, name, "(one label per token: the input file has %d tokens in its %d sentences; this "
+                                      "dataset takes one label per sentence)" % (tokens, len(sentences)))
+    assert len(found) == 1 and found[0]["severity"] == ERROR and ZERO_NOTE in found[0]["text"], report["messages"]
+    assert entry_of(report, name)["score"] == 0

@@ -1008,7 +1008,10 @@ class TokenLabelsKind(TextKind):
         log.add(ERROR, where, "first misalignment: %s where the input file has %d tokens (the file has %d labels in "
                 "%d blocks for %d tokens in %d sentences); a missing or extra line shifts everything after it%s"
                 % (got, lengths[first_bad], n_labels, len(blocks), n_tokens, len(lengths),
-                   _empty_label_hint(blocks, lengths, first_bad)))
+                   _empty_label_hint(blocks, lengths, first_bad) or (
+                       ". The file holds one label per sentence (%d labels for %d sentences): this dataset takes one "
+                       "label per token, a blank line after each sentence" % (n_labels, len(lengths))
+                       if n_labels == len(lengths) else "")))
         if lost:
             log.add(ERROR, "", "%d of %d sentences (%d tokens) could not be aligned and count as wrong (the first is "
                     "sentence %d); the others were scored" % (len(lost), len(lengths), sum(lengths[i] for i in lost),
@@ -1043,7 +1046,8 @@ LONGEST_SHARE = 0.9
 def _wrong_lengths_hint(blocks, lengths, lost):
     """What the sentences ``lost`` (their block of labels has another length than the sentence, the blank lines
     matching) have in common, as a sentence, or "": every block longer than its sentence (labels per subword, or
-    padding), or every block shorter and the sentences the input's longest (cut at a maximum sequence length).
+    padding), every block a single label (one per sentence), or every block shorter and the sentences the input's
+    longest (cut at a maximum sequence length).
 
     >>> _wrong_lengths_hint([[1, 1]] * 3, [1, 1, 1], [0, 1, 2])[:58]
     '. Every one of the 3 sentences counted as wrong has more l'
@@ -1056,6 +1060,9 @@ def _wrong_lengths_hint(blocks, lengths, lost):
                 "many in all): labels written per subword (word piece) rather than per token, or padding labels? "
                 "Write one label per token of the input file (e.g. the label of each token's first subword)"
                 % ("{:,}".format(len(lost)), "{:,}".format(sum(extra))))
+    if all(len(blocks[i]) == 1 for i in lost):
+        return (". Every one of the %s sentences counted as wrong has a single label: one label per sentence? This "
+                "dataset takes one label per token" % "{:,}".format(len(lost)))
     ranked = sorted(lengths)
     longest = ranked[min(len(ranked) - 1, int(LONGEST_SHARE * len(ranked)))]
     if max(extra) < 0 and min(lengths[i] for i in lost) >= longest:
@@ -1205,7 +1212,11 @@ class SentenceLabelsKind(TextKind):
                 headed.append(number)
         if len(flat) != len(ref):
             hint = ""
-            if headed:   # the reference's form: the label after the sentence header, a line that is skipped
+            tokens = sum(len(tokens) for tokens, _ in ref.sentences)
+            if len(flat) == tokens:   # a label per token (the token kinds' form)
+                hint = (" (one label per token: the input file has %d tokens in its %d sentences; this dataset takes "
+                        "one label per sentence)" % (tokens, len(ref)))
+            elif headed:   # the reference's form: the label after the sentence header, a line that is skipped
                 hint = (" (%d line%s such as line %d %s a '# sent_enum' header with the label after a tab, as in the "
                         "reference files; headers are skipped: write each label alone on its line)" % (
                             len(headed), "" if len(headed) == 1 else "s", headed[0],
