@@ -499,3 +499,9 @@ def test_one_label_per_token_in_a_sentence_file_is_told_so(refs, tmp_path, name)
                                       "dataset takes one label per sentence)" % (tokens, len(sentences)))
     assert len(found) == 1 and found[0]["severity"] == ERROR and ZERO_NOTE in found[0]["text"], report["messages"]
     assert entry_of(report, name)["score"] == 0
+
+
+def test_a_text_upload_given_as_an_open_file_is_named_without_a_file_name():
+    why = layout.not_a_zip_why(io.BytesIO(b"lang1\nlang2\n\n"), "the submission")
+    assert why == "it is a plain text file, uploaded by itself: put it in a zip and upload the zip"
+    assert layout.not_a_zip_why(io.BytesIO(bytes(range(256)) * 2)) == ""   # unknown bytes: nothing said

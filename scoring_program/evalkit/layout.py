@@ -490,8 +490,8 @@ def not_a_zip_why(path, label="the file"):
         except UnicodeDecodeError as err:
             if err.start < len(head) - 3:   # not a UTF-8 character cut by the 512 bytes read
                 return ""
-        return ("it is a plain text file, uploaded by itself: put it in a zip (e.g. zip submission.zip %s) and "
-                "upload the zip" % os.path.basename(str(label)))
+        example = " (e.g. zip submission.zip %s)" % os.path.basename(str(label)) if not _is_file(path) else ""
+        return "it is a plain text file, uploaded by itself: put it in a zip%s and upload the zip" % example
     return ""
 
 
