@@ -18,7 +18,7 @@ import hashlib
 import unicodedata
 
 from .loading import read_optional_json
-from .messages import Message, ERROR
+from .messages import CHANCE_NOTE, Message, ERROR
 
 FILE_NAME = "other_split.json"
 SAMPLES = 16
@@ -138,17 +138,31 @@ def read_fingerprint(path, max_bytes=16 * 1024 * 1024):
     return value
 
 
-def wrong_split_count_message(name, labels, own, fingerprint, other, phase_split):
+def wrong_split_count_message(name, labels, own, fingerprint, other, phase_split, blocks=None):
     """One ERROR message when a line-aligned text file of ``labels`` labels has exactly the ``other`` split's
-    number of items (its ``fingerprint`` entry, ``{"items": count, "unit": "tokens" or "sentences"}``) and not the ``own`` number of this phase's
-    input, else None: such a file was made for the other split (labels carry no words to compare).
+    number of items (its ``fingerprint`` entry, ``{"items": count, "unit": "tokens" or "sentences"}``) and not the
+    ``own`` number of this phase's input, else None: such a file was made for the other split (labels carry no
+    words to compare). It ends with :data:`evalkit.messages.CHANCE_NOTE`: its labels stand against other tokens.
+
+    A fingerprint of token labels may also hold ``"sentences"`` (the other input's sentence count) and ``"lengths"``
+    (its sentences' token counts, in order); then ``blocks`` (a function giving the file's blocks of labels'
+    lengths, called only once the counts match) must give these too, so that a file of this phase whose label
+    count happens to equal the other split's (a few lines too many) is never called one for the other split.
     """
     if type(fingerprint) is not dict or type(fingerprint.get("items")) is not int or labels == own \
             or labels != fingerprint["items"] or not labels:
         return None
     unit = fingerprint.get("unit") if fingerprint.get("unit") in ("tokens", "sentences") else "items"
-    return Message(name, ERROR, "", "these look like predictions for the %s split: the file has %s labels, as many "
-                   "as the %s input has %s, not the %s %s of the %s input this phase scores. Predict the %s split, "
-                   "or upload this file to the phase of the %s split."
-                   % (other, "{:,}".format(labels), other, unit, "{:,}".format(own), unit, phase_split, phase_split,
-                      other))
+    sentences, lengths = fingerprint.get("sentences"), fingerprint.get("lengths")
+    shape, blocked = "", ""
+    if (type(sentences) is int or type(lengths) is list) and blocks is not None:
+        found = blocks()
+        if type(lengths) is list and found != lengths or type(sentences) is int and len(found) != sentences:
+            return None
+        shape = " in %s blocks" % "{:,}".format(len(found))
+        blocked = ", each block as long as its sentence of the %s input" % other if type(lengths) is list else ""
+    return Message(name, ERROR, "", "these look like predictions for the %s split: the file has %s labels%s, as many "
+                   "as the %s input has %s%s, not the %s %s of the %s input this phase scores. Predict the %s split, "
+                   "or upload this file to the phase of the %s split. Here its labels stand against other %s: %s."
+                   % (other, "{:,}".format(labels), shape, other, unit, blocked, "{:,}".format(own), unit, phase_split,
+                      phase_split, other, unit, CHANCE_NOTE))

@@ -455,6 +455,46 @@ def _data_offset(raw, info):
     return info.header_offset + _LOCAL.size + fields[-2] + fields[-1]
 
 
+#: The first bytes of the formats an upload is mistaken for a zip with, and what each is.
+MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"7z\xbc\xaf\x27\x1c", "7-Zip"),
+         (b"Rar!\x1a\x07", "RAR"), (b"\x28\xb5\x2f\xfd", "zstd"))
+
+
+def not_a_zip_why(path, label="the file"):
+    """What the upload at ``path`` (a path or a seekable binary file; ``label``: its name as shown) holds when it is
+    not a zip, as a phrase, or "" when it cannot be told (a broken zip, unknown bytes): another archive or
+    compression format (its first bytes), a tar archive, or plain text (a file uploaded by itself, unzipped), with
+    what to upload instead. Read only once the upload is known not to open as a zip."""
+    try:
+        if _is_file(path):
+            where = path.tell()
+            path.seek(0)
+            head = path.read(512)
+            path.seek(where)
+        else:
+            with open(path, "rb") as handle:
+                head = handle.read(512)
+    except (OSError, ValueError):
+        return ""
+    if head[:2] == b"PK":
+        return ""
+    for magic, name in MAGIC:
+        if head.startswith(magic):
+            return ("it is a %s file, not a zip: upload a zip (.zip) whose root holds the prediction files"
+                    % name)
+    if head[257:262] == b"ustar":
+        return "it is a tar archive, not a zip: upload a zip (.zip) whose root holds the prediction files"
+    if head and b"\x00" not in head:
+        try:
+            head.decode("utf-8")
+        except UnicodeDecodeError as err:
+            if err.start < len(head) - 3:   # not a UTF-8 character cut by the 512 bytes read
+                return ""
+        example = " (e.g. zip submission.zip %s)" % os.path.basename(str(label)) if not _is_file(path) else ""
+        return "it is a plain text file, uploaded by itself: put it in a zip%s and upload the zip" % example
+    return ""
+
+
 class ZipSource(Source):
     """A submission zip read in place (``path``: a path or a seekable binary file); unsafe member names are
     refused and reported, members with an invalid name are skipped, and a name given to several members is
@@ -470,7 +510,9 @@ class ZipSource(Source):
             raise
         except Exception as err:  # hostile bytes make zipfile raise many kinds of errors (BadZipFile,
             # NotImplementedError for an unknown version, struct.error, ...): all mean "unreadable"
-            raise NothingToScore("%s is not a readable zip file (%s: %s)." % (label, type(err).__name__, err))
+            why = not_a_zip_why(path, label)
+            raise NothingToScore("%s is not a readable zip file (%s)." % (
+                label, why or "%s: %s" % (type(err).__name__, err)))
         total = sum(info.file_size for info in infos)
         if total > limits["upload"]:
             raise NothingToScore("the zip would unpack to %d bytes; at most %d are accepted." % (total, limits["upload"]))

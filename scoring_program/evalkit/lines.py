@@ -35,7 +35,7 @@ from . import metrics, naming
 from .kinds import Entry
 from .layout import IgnoredNames, NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
 from .loading import decode_utf8
-from .messages import DataError, Message, ERROR, WARNING, INFO, ZERO_NOTE, printable, quoted
+from .messages import CHANCE_NOTE, DataError, Message, ERROR, WARNING, INFO, ZERO_NOTE, printable, quoted
 
 #: A prediction may not be larger than this many times its reference (plus 1 MiB): labels are
 #: shorter than the token + label lines of the reference, so anything larger is refused unread.
@@ -632,14 +632,20 @@ def _check_labels(flat, labels, log, task=None, lang=None, tokens=None):
     first = next(iter(lines.values()))[0]
     every = total == len(flat)   # not one label can match: the whole file scores 0 (an error, not a warning)
     shape = _line_shape_hint(bad, lines, allowed) or _tokens_hint(flat, bad, tokens() if tokens else None)
-    log.add(ERROR if every else WARNING, "line %d" % first, "%d label%s of %d (%d distinct) %s not in this dataset's "
-            "label set and never match: %s%s.%s%s This dataset's labels: %s.%s" % (
+    chance = CHANCE_NOTE in shape   # the input's tokens on nearly every line: the few others match by chance at best
+    log.add(ERROR if every or chance else WARNING, "line %d" % first, "%d label%s of %d (%d distinct) %s not in this "
+            "dataset's label set and never match: %s%s.%s%s This dataset's labels: %s.%s" % (
                 total, "" if total == 1 else "s", len(flat), len(bad), "is" if total == 1 else "are", "; ".join(parts),
                 "; and %d more distinct label%s" % (more, "" if more == 1 else "s") if more else "",
                 " Most of them are labels of %s: is this that dataset's file?" % other if other else "", shape,
                 ", ".join(labels), (" Every label is outside the set: %s." % ZERO_NOTE) if every else ""),
             kind="label outside the label set")
     return set(bad)
+
+
+#: When at least this share of a file's lines hold the input's own token at that line, the file is the input's tokens
+#: (an error: the few other lines, tokens that happen to be labels, match by chance at best).
+TOKENS_FILE_SHARE = 0.9
 
 
 def _tokens_hint(flat, bad, tokens):
@@ -654,8 +660,12 @@ def _tokens_hint(flat, bad, tokens):
     same = [(number, label) for (number, label), token in zip_checked(flat, tokens) if label == token and label in bad]
     if not same or len(same) * 2 < sum(bad.values()):
         return ""
+    nearly = len(same) >= TOKENS_FILE_SHARE * len(flat) and len(same) < len(flat)
     return (" %d of them are the input file's own tokens at their lines (e.g. line %d, %s): the file holds the tokens, "
-            "not their labels (the columns mixed up?)." % (len(same), same[0][0], quoted(same[0][1], 40)))
+            "not their labels (the columns mixed up?).%s" % (
+                len(same), same[0][0], quoted(same[0][1], 40),
+                " Only %d of %d lines hold something else, and those match by chance at best: %s." % (
+                    len(flat) - len(same), len(flat), CHANCE_NOTE) if nearly else ""))
 
 
 def _line_shape_hint(bad, lines, allowed):
@@ -672,6 +682,18 @@ def _line_shape_hint(bad, lines, allowed):
     if first.lstrip()[:1] in ("[", "{"):
         return (" The file looks like JSON (line %d starts with %s): write plain text, one label per line and a blank "
                 "line after each sentence." % (lines[first][0], quoted(first.lstrip()[:1])))
+    numbers = sum(count for label, count in bad.items() if label.isdigit())
+    if numbers * 2 > sum(bad.values()) and not any(label.isdigit() for label in allowed):
+        label = next(label for label in lines if label.isdigit())
+        return (" %d of them are numbers (e.g. line %d, %s): the system's label ids rather than the label names? Map "
+                "each id to its label through the model's id-to-label table." % (numbers, lines[label][0],
+                                                                                 quoted(label, 20)))
+    bioes = _bioes_labels(bad, allowed)
+    if bioes:
+        label = next(label for label in lines if label in bioes)
+        return (" %d of them open with S-, E-, L- or U- (e.g. line %d, %s): the BIOES (BILOU) scheme, while this "
+                "dataset's is BIO: write S-X and U-X as B-X, E-X and L-X as I-X." % (
+                    sum(bioes.values()), lines[label][0], quoted(label, 40)))
     several, worded = Counter(), Counter()
     for label, count in bad.items():
         words = [word.strip("\"'") for word in re.split(r"[\s,;]+", label.strip("[]() ")) if word.strip("\"'")]
@@ -692,6 +714,19 @@ def _line_shape_hint(bad, lines, allowed):
                                            "s" if sum(worded.values()) == 1 else "", lines[label][0],
                                            quoted(label, 40)))
     return ""
+
+
+def _bioes_labels(bad, allowed):
+    """The labels of ``bad`` (a Counter) written in the BIOES or BILOU scheme where ``allowed`` is BIO (``S-X``,
+    ``E-X``, ``L-X``, ``U-X`` whose ``B-X`` is allowed), as a Counter, when they are at least half of ``bad``; else
+    an empty Counter.
+
+    >>> dict(_bioes_labels({"S-PER": 2, "E-LOC": 1, "x": 1}, {"O", "B-PER", "I-PER", "B-LOC", "I-LOC"}))
+    {'S-PER': 2, 'E-LOC': 1}
+    """
+    found = Counter(dict((label, count) for label, count in bad.items()
+                         if label[:2] in ("S-", "E-", "L-", "U-") and "B-" + label[2:] in allowed))
+    return found if found and sum(found.values()) * 2 >= sum(bad.values()) else Counter()
 
 
 #: A file of at least this many labels, all one label of the set, gets the constant-prediction warning.
@@ -842,6 +877,24 @@ class TextKind(object):
             return 0
         return sum(1 for line in text.split("\n") if line.strip() and not _is_comment(line))
 
+    def block_lengths(self, data):
+        """The number of labels of each block of the prediction text ``data`` (bytes), blocks being separated by
+        blank lines (``# sent_enum`` comments skipped; text that is not UTF-8 has none). Read only when something
+        is already known to be wrong (:func:`evalkit.fingerprint.wrong_split_count_message`)."""
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return []
+        lengths, size = [], 0
+        for line in text.split("\n") + [""]:
+            if not line.strip():
+                if size:
+                    lengths.append(size)
+                size = 0
+            elif not _is_comment(line):
+                size += 1
+        return lengths
+
     def from_sums(self, sums, count, task):
         """The components, ``task.metric`` first, from the sums of the per-sentence statistics of
         :func:`sentence_statistics` over ``count`` sentences (not needed: the metrics pool counts).
@@ -939,24 +992,42 @@ class TokenLabelsKind(TextKind):
         where = _sentence_where(None, first_bad, block)
         got = "%d labels" % len(block) if block else "no labels"
         if n_labels == n_tokens:
+            order = _reordered(blocks, lengths)
+            if order:
+                log.add(ERROR, where, "the file's blocks of labels have the lengths of the input file's sentences, but "
+                        "in another order (%s: %d of %d blocks are not as long as their sentence): the sentences were "
+                        "written in another order than the input file's, so the labels, paired with the tokens in "
+                        "order, stand against other tokens (%s). Write the sentences in the input file's order"
+                        % (order[0], order[1], len(lengths), CHANCE_NOTE), kind="sentences in another order")
+                return
+            inside = _boundaries_inside(blocks, lengths)
             log.add(WARNING, where, "the blank lines differ from the input file's from here on (%s in this block, the "
-                    "sentence has %d tokens); the label count is right, so labels were paired with tokens in order"
-                    % (got, lengths[first_bad]))
+                    "sentence has %d tokens); the label count is right, so labels were paired with tokens in order%s"
+                    % (got, lengths[first_bad], "" if inside * 2 <= len(blocks) - 1 else (
+                        ", but %d of the file's %d blank lines between blocks fall inside a sentence of the input "
+                        "file: blank lines that disagree this much usually mean labels written for another input "
+                        "(another dataset's file?) or in another order; check the file against the input file"
+                        % (inside, len(blocks) - 1))))
             return
         lost = [i for i, sent in enumerate(aligned) if sent is None]
         if not lost:   # more blocks than sentences, and every sentence aligned: the extra blocks alone are left out
             _report_extra_blocks(blocks, lengths, first_bad, log)
             return
         if len(blocks) == len(lengths):   # the blank lines match: each wrong sentence stays on its own
+            hint = _wrong_lengths_hint(blocks, lengths, lost)   # said once, with the first (the others are counted)
             for i in lost:
                 log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the input file has %d tokens: "
-                        "this sentence counts as wrong" % (len(blocks[i]), lengths[i]),
+                        "this sentence counts as wrong%s" % (len(blocks[i]), lengths[i], hint),
                         kind="sentence with a wrong number of labels (counted as wrong)")
+                hint = ""
             return
         log.add(ERROR, where, "first misalignment: %s where the input file has %d tokens (the file has %d labels in "
                 "%d blocks for %d tokens in %d sentences); a missing or extra line shifts everything after it%s"
                 % (got, lengths[first_bad], n_labels, len(blocks), n_tokens, len(lengths),
-                   _empty_label_hint(blocks, lengths, first_bad)))
+                   _empty_label_hint(blocks, lengths, first_bad) or (
+                       ". The file holds one label per sentence (%d labels for %d sentences): this dataset takes one "
+                       "label per token, a blank line after each sentence" % (n_labels, len(lengths))
+                       if n_labels == len(lengths) else "")))
         if lost:
             log.add(ERROR, "", "%d of %d sentences (%d tokens) could not be aligned and count as wrong (the first is "
                     "sentence %d); the others were scored" % (len(lost), len(lengths), sum(lengths[i] for i in lost),
@@ -979,6 +1050,85 @@ class TokenLabelsKind(TextKind):
                                 "predicted": sum(stats["span_predicted"])}
         zeroed = sum(1 for labels in pred if labels is None)
         return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details, per_sentence=stats)
+
+
+#: :func:`_wrong_lengths_hint` speaks of a pattern once at least this many sentences show it.
+WRONG_LENGTHS_MIN = 3
+#: ... and of sentences cut at a maximum length when each of them is at least as long as this share of the input's
+#: sentences.
+LONGEST_SHARE = 0.9
+
+
+def _wrong_lengths_hint(blocks, lengths, lost):
+    """What the sentences ``lost`` (their block of labels has another length than the sentence, the blank lines
+    matching) have in common, as a sentence, or "": every block longer than its sentence (labels per subword, or
+    padding), every block a single label (one per sentence), or every block shorter and the sentences the input's
+    longest (cut at a maximum sequence length).
+
+    >>> _wrong_lengths_hint([[1, 1]] * 3, [1, 1, 1], [0, 1, 2])[:58]
+    '. Every one of the 3 sentences counted as wrong has more l'
+    """
+    if len(lost) < WRONG_LENGTHS_MIN:
+        return ""
+    extra = [len(blocks[i]) - lengths[i] for i in lost]
+    if min(extra) > 0:
+        return (". Every one of the %s sentences counted as wrong has more labels than tokens (%s labels too "
+                "many in all): labels written per subword (word piece) rather than per token, or padding labels? "
+                "Write one label per token of the input file (e.g. the label of each token's first subword)"
+                % ("{:,}".format(len(lost)), "{:,}".format(sum(extra))))
+    if all(len(blocks[i]) == 1 for i in lost):
+        return (". Every one of the %s sentences counted as wrong has a single label: one label per sentence? This "
+                "dataset takes one label per token" % "{:,}".format(len(lost)))
+    ranked = sorted(lengths)
+    longest = ranked[min(len(ranked) - 1, int(LONGEST_SHARE * len(ranked)))]
+    if max(extra) < 0 and min(lengths[i] for i in lost) >= longest:
+        return (". Every one of the %s sentences counted as wrong has fewer labels than tokens, and they are the "
+                "input file's longest (%d tokens or more; at most %d labels each): the predictions look cut at a "
+                "maximum length (the model's maximum sequence length?). Predict every token (split long sentences "
+                "into windows, or raise the limit)" % ("{:,}".format(len(lost)), min(lengths[i] for i in lost),
+                                                       max(len(blocks[i]) for i in lost)))
+    return ""
+
+
+#: :func:`_reordered` calls a file's sentences reordered when at least this many of its blocks, and half of them, are
+#: not as long as their sentence (one misplaced blank line makes two blocks of another length: not a reordering).
+REORDERED_MIN_BLOCKS = 3
+
+
+def _reordered(blocks, lengths):
+    """``(how, count of blocks not as long as their sentence)`` when the blocks of labels ``blocks`` are the input's
+    sentences of ``lengths`` tokens in another order ("reversed", "sorted by length" or "shuffled": the same
+    lengths, at least :data:`REORDERED_MIN_BLOCKS` and half of them out of place); else None. Read only when the
+    blank lines already differ.
+
+    >>> _reordered([[1], [1, 2], [1, 2, 3], [1, 2, 3, 4]], [4, 3, 2, 1])
+    ('reversed', 4)
+    >>> _reordered([[1], [1, 2, 3], [1, 2], [1, 2, 3, 4]], [3, 1, 2, 4]) is None
+    True
+    """
+    found = [len(block) for block in blocks]
+    if len(found) != len(lengths) or sorted(found) != sorted(lengths):
+        return None
+    wrong = sum(1 for got, want in zip_checked(found, lengths) if got != want)
+    if wrong < REORDERED_MIN_BLOCKS or wrong * 2 < len(lengths):
+        return None
+    how = "reversed" if found == lengths[::-1] else "sorted by length" if found in (
+        sorted(lengths), sorted(lengths, reverse=True)) else "shuffled"
+    return how, wrong
+
+
+def _boundaries_inside(blocks, lengths):
+    """How many of the blank lines between the blocks of labels ``blocks`` fall inside a sentence of the input (of
+    ``lengths`` tokens): the label offsets where a block ends that are no sentence's end."""
+    ends, offset = set(), 0
+    for length in lengths:
+        offset += length
+        ends.add(offset)
+    inside, offset = 0, 0
+    for block in blocks[:-1]:
+        offset += len(block)
+        inside += offset not in ends
+    return inside
 
 
 def _report_extra_blocks(blocks, lengths, first_bad, log):
@@ -1067,16 +1217,27 @@ class SentenceLabelsKind(TextKind):
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """One label per reference sentence, or DataError when the number of labels differs."""
         lines = _text_lines(data, log.file, max_bytes, log)
-        flat, blank = [], []
+        flat, blank, headed = [], [], []
         for number, line in enumerate(lines, 1):
             stripped = line.strip()
             if stripped and not _is_comment(line):
                 flat.append((number, stripped.rsplit("\t", 1)[-1].strip()))
             elif not stripped:
                 blank.append(number)
+            elif "\t" in stripped and stripped.rsplit("\t", 1)[-1].strip() in ref.labels:
+                headed.append(number)
         if len(flat) != len(ref):
             hint = ""
-            if blank and len(flat) < len(ref):
+            tokens = sum(len(tokens) for tokens, _ in ref.sentences)
+            if len(flat) == tokens:   # a label per token (the token kinds' form)
+                hint = (" (one label per token: the input file has %d tokens in its %d sentences; this dataset takes "
+                        "one label per sentence)" % (tokens, len(ref)))
+            elif headed:   # the reference's form: the label after the sentence header, a line that is skipped
+                hint = (" (%d line%s such as line %d %s a '# sent_enum' header with the label after a tab, as in the "
+                        "reference files; headers are skipped: write each label alone on its line)" % (
+                            len(headed), "" if len(headed) == 1 else "s", headed[0],
+                            "is" if len(headed) == 1 else "are"))
+            elif blank and len(flat) < len(ref):
                 hint = (" (blank lines are skipped, and the file has %d: line%s %s%s; an empty line where a label was "
                         "expected?)" % (len(blank), "" if len(blank) == 1 else "s",
                                         ", ".join(str(n) for n in blank[:SHOWN_LINES]),

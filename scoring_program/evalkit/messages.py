@@ -11,6 +11,10 @@ INFO = "info"
 #: Said (at the end of an error's text) when a whole file scores 0 because of it; the starting kits' validators
 #: count such files (evalkit/verdict.py).
 ZERO_NOTE = "this file scores 0"
+#: Said (at the end of an error's text) when a whole file is scored but its labels stand against other items than
+#: those they were made for (predictions for another split, the input's own tokens as labels): it scores no better
+#: than chance. The kits' validators count such files apart (evalkit/verdict.py).
+CHANCE_NOTE = "this file scores no better than chance"
 
 #: At most this many characters of a participant string (a form, a tag, a file name) are shown in a
 #: message, a report or on stdout; longer strings keep a prefix, an ellipsis and their true length.

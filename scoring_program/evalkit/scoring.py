@@ -343,8 +343,11 @@ def _check_text_split(kind, name, data, ref, other, messages):
     :func:`evalkit.fingerprint.wrong_split_count_message`); only for kinds that count labels."""
     if other is None or not hasattr(kind, "label_count"):
         return
+    blocks = (lambda: kind.block_lengths(data)) if hasattr(kind, "block_lengths") and not kind.sentence_level \
+        else None
     found = fingerprint.wrong_split_count_message(name, kind.label_count(data), kind.expected_labels(ref),
-                                                  other["files"].get(name), other["split"], other["phase_split"])
+                                                  other["files"].get(name), other["split"], other["phase_split"],
+                                                  blocks)
     if found is not None:
         messages.append(found)
 

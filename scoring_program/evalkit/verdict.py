@@ -6,7 +6,10 @@ not be read or has the wrong number of sentences, a file none of whose sentences
 the wrong length, none aligned), an error that says the whole file scores 0 (:data:`evalkit.messages.ZERO_NOTE`:
 every label outside the label set), and, where the validator scores against a gold (the development split), a
 file whose score is 0, and an expected file submitted under a name that is not scored (a did-you-mean names
-it: :func:`misnamed_files`). "Ready to upload" only when nothing is known to cost score: no error, no warning about a
+it: :func:`misnamed_files`). A file that an error says scores no better than chance (predictions for another
+split, the input's own tokens as labels: :data:`evalkit.messages.CHANCE_NOTE`) is counted apart in the summary
+(:func:`chance_files`): it is scored, not 0, but nothing of its score is its system's.
+"Ready to upload" only when nothing is known to cost score: no error, no warning about a
 file (the one line naming the files not submitted is about the submission, not a file).
 
 Exit statuses (every kit's ``validate.py``): :data:`OK` (0) nothing known to cost score, or only warnings;
@@ -16,7 +19,7 @@ internal error).
 import re
 from collections import OrderedDict
 
-from .messages import ERROR, WARNING, ZERO_NOTE
+from .messages import CHANCE_NOTE, ERROR, WARNING, ZERO_NOTE
 
 OK, FAILED = 0, 1
 #: Entry statuses of a file that scores 0 as a whole (``missing`` is not one: a subset may be submitted, unless
@@ -72,6 +75,24 @@ def zero_files(report, scored=False):
     return found
 
 
+def chance_files(report, zero=()):
+    """The files of ``report`` known to score no better than chance, in report order (``{file: why}``): an error
+    says so (:data:`evalkit.messages.CHANCE_NOTE`: predictions for another split, the input's own tokens as labels).
+    The files of ``zero`` (:func:`zero_files`) are left out: they are counted there."""
+    found = OrderedDict()
+    for message in report.get("messages", []):
+        if message["severity"] == ERROR and message["file"] and CHANCE_NOTE in message["text"] \
+                and message["file"] not in zero:
+            found.setdefault(message["file"], "error")
+    return found
+
+
+def _names(names):
+    """`` (a, b, c)``: up to five of ``names``, with how many more; "" for none."""
+    return " (%s%s)" % (", ".join(names[:5]), ", and %d more" % (len(names) - 5) if len(names) > 5 else "") \
+        if names else ""
+
+
 def conclude(report, scored=False):
     """``(exit status, summary text)`` of a validated ``report``: the counts of errors, warnings and files known to
     score 0, and "ready to upload" only when nothing is known to cost score.
@@ -80,15 +101,19 @@ def conclude(report, scored=False):
     (0, '0 errors, 0 warnings, 0 files will score 0 -- ready to upload')
     >>> conclude({"messages": [], "entries": [{"file": "a", "status": "unreadable"}]})
     (1, '0 errors, 0 warnings, 1 file will score 0 (a) -- fix it before uploading')
+    >>> chance = {"severity": "error", "file": "b", "text": "... (this file scores no better than chance)."}
+    >>> conclude({"messages": [chance], "entries": [{"file": "b", "status": "scored"}]})[1]
+    '1 error, 0 warnings, 0 files will score 0, 1 file will score no better than chance (b) -- fix it before uploading'
     """
     messages = report.get("messages", [])
     errors = sum(1 for m in messages if m["severity"] == ERROR)
     warnings = sum(1 for m in messages if m["severity"] == WARNING)
     told = sum(1 for m in messages if m["severity"] == WARNING and m["file"])
     zero = zero_files(report, scored)
-    names = list(zero)
-    shown = " (%s%s)" % (", ".join(names[:5]), ", and %d more" % (len(names) - 5) if len(names) > 5 else "") \
-        if names else ""
+    chance = chance_files(report, zero)
+    shown = _names(list(zero))
+    if chance:   # scored, but its labels stand against other items: said apart from the files that score 0
+        shown += ", %s will score no better than chance%s" % (_plural(len(chance), "file"), _names(list(chance)))
     if errors or zero:
         verdict = " -- fix %s before uploading" % ("it" if errors + len(zero) == 1 else "them")
     elif told:

@@ -97,7 +97,9 @@ OTHER_SPLIT = {"dev": "test", "test": "dev"}
 def other_split_document(lince, data, split):
     """The content of a phase's ``other_split.json`` (the scoring program's ``evalkit/fingerprint.py``) for the
     phase of ``split``: per submission file, how many labels a prediction for the other split's input under
-    ``data`` holds (its tokens; its sentences for sentence labels); None when ``data`` has no file of that split."""
+    ``data`` holds (its tokens; its sentences for sentence labels) and, for token labels, that input's sentence count
+    and each sentence's token count ("sentences", "lengths": such a file's blocks of labels); None when ``data``
+    has no file of that split."""
     other = OTHER_SPLIT[split]
     files = {}
     for task, pair in lince.DATASETS:
@@ -106,7 +108,10 @@ def other_split_document(lince, data, split):
             continue
         sentences = read_conll(path)
         sentence_level = task.kind == "sentence_labels"
-        files[lince.SUBMISSION_FILE.format(task=task.key, lang=pair)] = {
-            "items": len(sentences) if sentence_level else sum(len(rows) for _, rows in sentences),
-            "unit": "sentences" if sentence_level else "tokens"}
+        lengths = [len(rows) for _, rows in sentences]
+        entry = {"items": len(sentences) if sentence_level else sum(lengths),
+                 "unit": "sentences" if sentence_level else "tokens"}
+        if not sentence_level:   # a coincidence of token counts alone is no other split's file
+            entry.update({"sentences": len(sentences), "lengths": lengths})
+        files[lince.SUBMISSION_FILE.format(task=task.key, lang=pair)] = entry
     return {"split": other, "phase_split": split, "files": files} if files else None
