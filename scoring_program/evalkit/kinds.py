@@ -1212,6 +1212,8 @@ class CandidatesKind(PairKind):
         labels.check_unmatchable_candidates(pred, log, _lemma_where, distinct=distinct, text=text)
         labels.check_subword_pieces(pred, log, _lemma_where, distinct=distinct, text=text)
         labels.check_empty_first(pred, log, _lemma_where, task, distinct=distinct)
+        labels.check_repeated_candidates(pred, log, _lemma_where)
+        labels.check_capitals(pred, log, _lemma_where)
         labels.check_no_candidate(pred, log, _lemma_where)
 
     def score(self, ref, pred, task):
@@ -1605,6 +1607,9 @@ class FillMaskKind(Kind):
                                             text=text)
         labels.check_subword_pieces(pred, log, _mask_where, distinct=distinct, text=text)
         labels.check_empty_first(pred, log, _mask_where, task, distinct=distinct)
+        labels.check_space_spellings(pred, log, task, _mask_where, distinct=distinct)
+        labels.check_repeated_candidates(pred, log, _mask_where)
+        labels.check_capitals(pred, log, _mask_where)
         labels.check_no_candidate(pred, log, _mask_where)
 
     def scorable(self, ref):
