@@ -1172,7 +1172,8 @@ class CandidatesKind(PairKind):
     item_where = staticmethod(_lemma_where)
     value_label = "candidates"
     floor_causes = ("the candidates of another token (shifted by one), the form copied where its lemma is "
-                    "expected, several candidates joined into one string, the best candidate last")
+                    "expected, several candidates joined into one string, the best candidate last, candidates "
+                    "upper-cased or capitalised")
     #: Ranked candidates, of which only the first ``task.max_candidates`` count (said when a file is refused).
     ranks_candidates = True
     #: The top-1 and top-k components of its score, and k (:func:`evalkit.floor.inverted_ranks`).
@@ -1484,7 +1485,7 @@ class FillMaskKind(Kind):
     name = "fill_mask"
     floor_causes = ("candidates in the wrong unit (whole words for character gaps, characters for word gaps), "
                     "the candidates of another gap or sentence, several candidates in one string, the best "
-                    "candidate last")
+                    "candidate last, candidates upper-cased or capitalised, a space written \"_\" or stripped")
     ranks_candidates = True   # see CandidatesKind
     ranked_components = CandidatesKind.ranked_components
 
