@@ -1137,6 +1137,128 @@ def check_capitals(pred, log, where, firsts=None):
           kind="candidates in capitals")
 
 
+#: A candidate's text changed on its way to the file, by class: the share of the first candidates (of the sample,
+#: then of the file) from which it is said, and what it is (:func:`_form_class`).
+FORM_SHARES = OrderedDict([("quoted", 0.5), ("escaped", 0.05), ("garbled", 0.05), ("punctuation", 0.5)])
+#: A backslash escape written into a string (``\u03c4``, ``\xe9``, ``\n``): the text escaped twice.
+_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|U[0-9a-fA-F]{8}|[nt\"'\\])")
+
+
+#: What a candidate of a class of :data:`FORM_SHARES` but ``"escaped"`` holds somewhere: a character neither a
+#: letter, a digit nor a space at either end of a string (quotes, punctuation), or a Latin-1 letter that opens a
+#: UTF-8 sequence read as Latin-1 (``\u00c2``-``\u00ef``); found in one scan of the sampled strings joined by NUL.
+_FORM_MARK = re.compile("(?:^|\x00)[^\\w\\s\x00]|[^\\w\\s\x00](?:\x00|$)|[\u00c2-\u00ef]")
+
+
+#: A Latin-1 letter that opens a UTF-8 sequence of two or three bytes read as Latin-1: every mojibake holds one.
+_LATIN1_LEAD = re.compile("[\u00c2-\u00ef]")
+
+
+def _garbled(text):
+    """What ``text`` read as UTF-8 was before being read as Latin-1 or Windows-1252 (mojibake: ``"Ã©"`` for
+    ``"é"``), else None. A real text never survives the round trip (``"é"`` alone is no UTF-8).
+
+    >>> _garbled("cÅ“ur"), _garbled("cœur"), _garbled("et")
+    ('cœur', None, None)
+    """
+    if text.isascii() or not _LATIN1_LEAD.search(text):
+        return None
+    for codec in ("cp1252", "latin-1"):
+        try:
+            before = text.encode(codec).decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+        if before != text:
+            return before
+    return None
+
+
+def _form_class(candidate):
+    r"""The class of :data:`FORM_SHARES` a first candidate falls in (a string only), else None: ``"quoted"`` (its
+    quotes kept, ``'"et"'``), ``"escaped"`` (``"\\u03c4"``), ``"garbled"`` (mojibake), ``"punctuation"`` (a word
+    with punctuation attached at an end, ``"et,"``).
+
+    >>> [_form_class(c) for c in ('"et"', "\\u03c4\\u03bf", "Î¼Î¿Ï\x85", "et,", "et", "S'", ",", None)]
+    ['quoted', 'escaped', 'garbled', 'punctuation', None, 'punctuation', None, None]
+    """
+    if type(candidate) is not str or len(candidate) < 2:
+        return None
+    if len(candidate) > 2 and candidate[0] == candidate[-1] and candidate[0] in "\"'":
+        return "quoted"
+    if "\\" in candidate and _ESCAPE.search(candidate):
+        return "escaped"
+    if _garbled(candidate) is not None:
+        return "garbled"
+    if (unicodedata.category(candidate[-1])[0] == "P" or unicodedata.category(candidate[0])[0] == "P") and \
+            any(map(str.isalpha, candidate)):
+        return "punctuation"
+    return None
+
+
+def _form_text(kind, tally, where, items):
+    """The warning of a class of :func:`_form_class` found in ``tally`` (first candidates of ``items`` items)."""
+    example = next(iter(tally.first))
+    head = "%s of %s have a first candidate %%s: %s. Candidates are compared as they are, so those ranks are " \
+        "lost" % ("{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2))
+    if kind == "quoted":
+        return head % "written with its quotes" + (": write the strings themselves (json.dump the whole list, not "
+                                                   "str(), repr() or json.dumps of each candidate).")
+    if kind == "escaped":
+        text = example
+        try:
+            text = json.loads('"%s"' % example.replace('"', '\\"'))
+        except ValueError:
+            pass
+        return head % "holding escape sequences" + (" (%s is %s): the text was escaped twice (json.dumps of each "
+                                                    "string, then the file); write the characters themselves." % (
+                                                        _quoted(example), _quoted(text)))
+    if kind == "garbled":
+        return head % "that looks like UTF-8 read as Latin-1 or Windows-1252 (mojibake)" + (
+            " (%s was %s): read and write every file with encoding=\"utf-8\"." % (
+                _quoted(example), _quoted(_garbled(example))))
+    return head % "with punctuation attached" + (": a gap hides the word alone, with punctuation only where the "
+                                                  "text writes it inside the word; a restored sentence split on "
+                                                  "spaces keeps it (%s): strip it from your candidates." % _quoted(
+                                                      example))
+
+
+def check_candidate_forms(pred, log, where):
+    """One warning per class of :data:`FORM_SHARES` when at least its share of the first candidates of ``pred``
+    (per sentence one candidate sequence per item, None for a sentence not scored) are candidates whose text was
+    changed on its way to the file: quotes kept (``'"et"'``), escape sequences (``"\\u03c4"``), mojibake
+    (``"Ã©"``), punctuation attached (``"et,"``); none ever matches a gold. The first :data:`SAMPLE_ITEMS` first
+    candidates (:func:`first_candidates`, shared with the scorer) decide which classes are counted over the file.
+    Returns the classes said. ``where(si, ti)``: a position."""
+    flat = _sequence_items(pred)
+    if not flat:
+        return ()
+    firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat)
+    head = firsts[:SAMPLE_ITEMS]
+    try:
+        joined = "\x00".join(head)
+    except TypeError:   # a first candidate that is not a string
+        joined = "\x00".join(c for c in head if type(c) is str)
+    if "\\" not in joined and not _FORM_MARK.search(joined):   # (C-level scans of the sample alone)
+        return ()
+    sample = Counter(map(_form_class, head))
+    size = len(head)
+    suspects = [kind for kind, share in FORM_SHARES.items() if sample[kind] and sample[kind] >= share * size]
+    if not suspects:
+        return ()
+    classes = list(map(_form_class, firsts))
+    said = []
+    for kind in suspects:
+        marks = bytes(map(eq, classes, repeat(kind)))
+        if marks.count(1) < FORM_SHARES[kind] * len(firsts):
+            continue
+        tally, items = _tally_marked(pred, flat, marks, lambda at: list(map(firsts.__getitem__, at)))
+        _warn(log, where(*tally.positions[0]), _form_text(kind, tally, where, items),
+              kind="candidates %s" % {"quoted": "written with their quotes", "escaped": "escaped twice",
+                                      "garbled": "in mojibake", "punctuation": "with punctuation attached"}[kind])
+        said.append(kind)
+    return tuple(said)
+
+
 #: Other spellings of a space that a character gap's candidates may hold instead of ``" "`` (the gap marker's
 #: underscore, the open-box sign, a name for it, the no-break space).
 SPACE_SPELLINGS = ("_", "\u2423", "<space>", "<SPACE>", "[SPACE]", "<sp>", "\u00a0", "space", "SPACE")
