@@ -1140,6 +1140,9 @@ def check_capitals(pred, log, where, firsts=None):
 #: A candidate's text changed on its way to the file, by class: the share of the first candidates (of the sample,
 #: then of the file) from which it is said, and what it is (:func:`_form_class`).
 FORM_SHARES = OrderedDict([("quoted", 0.5), ("escaped", 0.05), ("garbled", 0.05), ("punctuation", 0.5)])
+#: Punctuation attached is said only when the first candidates that carry it are at least this many distinct
+#: strings (a text split on spaces gives many; a language's own abbreviation predicted everywhere, one).
+MIN_PUNCTUATED = 5
 #: A backslash escape written into a string (``\u03c4``, ``\xe9``, ``\n``): the text escaped twice.
 _ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|U[0-9a-fA-F]{8}|[nt\"'\\])")
 
@@ -1252,6 +1255,8 @@ def check_candidate_forms(pred, log, where):
         if marks.count(1) < FORM_SHARES[kind] * len(firsts):
             continue
         tally, items = _tally_marked(pred, flat, marks, lambda at: list(map(firsts.__getitem__, at)))
+        if kind == "punctuation" and len(tally.counts) < MIN_PUNCTUATED:
+            continue   # a few words a language writes so (Old Irish ".i."), predicted for every gap: no split text
         _warn(log, where(*tally.positions[0]), _form_text(kind, tally, where, items),
               kind="candidates %s" % {"quoted": "written with their quotes", "escaped": "escaped twice",
                                       "garbled": "in mojibake", "punctuation": "with punctuation attached"}[kind])
