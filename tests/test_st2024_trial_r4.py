@@ -9,12 +9,16 @@ message (quoted), its position and the unchanged score (the check switched off g
 4. ``[""]`` alone where a character gap's answer is a space (a single-candidate list ``.strip()``-ed), no
    candidate of the file being ``" "``.
 """
+import json
 import os
+import shutil
+import zipfile
 
 from hypothesis import given, settings, strategies as st
 
 import st2024
 from evalkit import inventory, scoring
+from test_participant_messages import SAMPLE, kit, needs_sample
 from test_message_classes import SETTINGS, as_prediction, submission, write_release
 from test_trial_round3 import LAT_LEMMA, _same_scores_without, many
 from test_warning_classes import fill_mask_release, of_file
@@ -162,3 +166,106 @@ def test_a_lone_empty_candidate_beside_real_spaces_or_in_word_gaps_is_not_said(t
     _, name, _, report = _fill_mask(tmp_path_factory, ["w%d" % k for k in range(20)], False,
                                     lambda k, gold: [""] if k % 2 else [gold])
     assert not of_file(report["messages"], name, "only candidate"), report["messages"]
+
+
+# --------------------------------------------------------------------------- 5. a candidate's text changed on its way
+
+FORMS = {
+    "quoted": (lambda w: '"%s"' % w, "written with its quotes",
+               "write the strings themselves (json.dump the whole list, not str(), repr() or json.dumps of each "
+               "candidate)."),
+    "escaped": (lambda w: "".join("\\u%04x" % ord(c) for c in w), "holding escape sequences",
+                "the text was escaped twice (json.dumps of each string, then the file); write the characters "
+                "themselves."),
+    "garbled": (lambda w: w.encode("utf-8").decode("latin-1"), "that looks like UTF-8 read as Latin-1",
+                "read and write every file with encoding=\"utf-8\"."),
+    "punctuation": (lambda w: w + ",", "with punctuation attached", "strip it from your candidates."),
+}
+accented = st.lists(st.text("\u00e9\u00e8abc\u03b1\u03b2", min_size=2, max_size=6).filter(
+    lambda w: not w.isascii()), min_size=20, max_size=40, unique=True)
+
+
+@settings(**SETTINGS)
+@given(golds=accented, form=st.sampled_from(sorted(FORMS)), share=st.sampled_from([0.0, 0.04, 0.6, 1.0]))
+def test_a_candidate_text_changed_on_its_way_is_said(tmp_path_factory, monkeypatch, golds, form, share):
+    """The first ``share`` of the gaps get their gold changed (quoted, escaped, mojibake, a comma attached), the
+    others their gold: one warning of the class from its share (FORM_SHARES) on, with count, position and fix."""
+    change, what, fix = FORMS[form]
+    changed = int(share * len(golds))
+    root, name, sub, report = _fill_mask(tmp_path_factory, golds, False, lambda k, gold: [
+        change(gold) if k < changed else gold])
+    said = of_file(report["messages"], name, "have a first candidate")
+    if changed < inventory.FORM_SHARES[form] * len(golds):
+        assert not said
+        return
+    message = _first(said)
+    assert message["where"] == 'sentence 1, mask 1 ($[0]["masked_tokens"][0])'
+    assert message["text"].startswith("%d of %d items have a first candidate %s" % (changed, len(golds), what)), \
+        message["text"]
+    assert message["text"].endswith(fix), message["text"]
+    assert not of_file(report["messages"], name, "begin with a capital")   # (mojibake's capitals are no cause)
+    assert _same_scores_without(monkeypatch, inventory, "check_candidate_forms", root, sub, report,
+                                off=()) == said
+
+
+def test_a_language_s_own_punctuated_words_are_not_said(tmp_path_factory):
+    """Old Irish's ``.i.`` predicted for every gap (the kit's floor on the real data) and a few ``S'``: no warning."""
+    golds = ["w%02d" % k for k in range(30)]
+    for cands in (lambda k, gold: [".i."], lambda k, gold: ["S'" if k % 5 == 0 else gold]):
+        _, name, _, report = _fill_mask(tmp_path_factory, golds, False, cands)
+        assert not of_file(report["messages"], name, "punctuation attached"), report["messages"]
+
+
+def test_a_model_s_output_objects_and_scores_are_named(tmp_path_factory):
+    """A fill-mask pipeline's objects, candidates beside their scores, and ``{candidate: score}`` for a lemma list:
+    the message says what they are and what to give instead."""
+    golds = ["w%02d" % k for k in range(20)]
+    for cands, needle in (
+            (lambda k, gold: [{"token_str": gold, "score": 0.9}], "(an object such as a model's output, "
+             "{\"token_str\": 'w00', ...}: give its \"token_str\" string alone, the list best first)"),
+            (lambda k, gold: [[gold, 0.9]], "(a candidate beside its score, 'w00': give the string alone, the list "
+             "sorted best first)")):
+        _, name, _, report = _fill_mask(tmp_path_factory, golds, False, cands)
+        said = of_file(report["messages"], name, "expected a string; it never matches")
+        assert len(said) == 1 and needle in said[0]["text"], said
+        assert said[0]["where"] == 'sentence 1, mask 1 ($[0]["masked_tokens"][0])'
+    root = str(tmp_path_factory.mktemp("dict"))
+    refs = write_release(root, [[{"upos": "NOUN", "lemma": "ab", "feats": {}}] * 4] * 5)
+    pred = as_prediction(refs)
+    for sent in pred[LAT_LEMMA]:
+        for tok in sent:
+            tok[1] = {"ab": 0.2, "ba": 0.7}
+    report = scoring.evaluate(st2024, os.path.join(root, "ref"), submission(root, pred))
+    said = of_file(report["messages"], LAT_LEMMA, "candidates mapped to their scores")
+    assert len(said) == 1 and "give a list of the candidates sorted best first, such as ['ba', 'ab']" in \
+        said[0]["text"], report["messages"]
+
+
+# --------------------------------------------------------------------------- 6. a floor without a train file
+
+@needs_sample
+def test_the_floor_of_a_language_without_a_train_file_is_read_from_its_input(tmp_path):
+    """``--system floor`` with no train file writes predictions from the input alone (the development floor is no
+    0.0 that never fires) and says so on the file's line; the baseline still writes the empty shape."""
+    data = tmp_path / "data"
+    shutil.copytree(SAMPLE, str(data))
+    os.remove(str(data / "morphology" / "train" / "lat_train.conllu"))
+    os.remove(str(data / "fill_mask_word" / "train" / "lat_train.tsv"))
+    status, output = kit("make_submission.py", "--data", data, "--split", "valid", "--system", "floor",
+                         "--out", tmp_path / "floor.zip")
+    assert status == 0, output
+    lines = dict(line.split(": ", 1) for line in output.splitlines() if line.split(": ")[0].count("/") == 1)
+    assert lines["pos_tagging/lat"].endswith("no train file (morphology/train/lat_train.conllu): the floor is read "
+                                             "from the input alone (NOUN for every row)"), lines["pos_tagging/lat"]
+    assert lines["lemmatisation/lat"].endswith("(the form as its lemma)")
+    assert lines["fill_mask_word/lat"].endswith("(the three most frequent units of the input's text for every gap)")
+    with zipfile.ZipFile(str(tmp_path / "floor.zip")) as archive:
+        pos = json.loads(archive.read("pos_tagging/lat.json").decode("utf-8"))
+        lemmas = json.loads(archive.read("lemmatisation/lat.json").decode("utf-8"))
+        gaps = json.loads(archive.read("fill_mask_word/lat.json").decode("utf-8"))
+    assert set(tag for sent in pos for _, tag in sent) == {"NOUN"}
+    assert all(cands == [form] for sent in lemmas for form, cands in sent)
+    filled = [cands for sent in gaps for cands in sent["masked_tokens"]]
+    assert filled and all(len(cands) == 3 for cands in filled)
+    status, output = kit("make_submission.py", "--data", data, "--split", "valid", "--out", tmp_path / "base.zip")
+    assert status == 0 and "NO MODEL" in output
