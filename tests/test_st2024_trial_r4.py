@@ -42,6 +42,20 @@ def _first(said):
     return said[0]
 
 
+def _said_at_the_first_space(report, name, chars, needle):
+    """``(message, spaces)``: the one message of file ``name`` holding ``needle``, at the first gap whose gold (in
+    ``chars``) is a space, or None (asserted absent) when the spaces are fewer than EMPTY_FIRST_SHARE of the gaps;
+    ``spaces`` the indices of those gaps."""
+    said = of_file(report["messages"], name, needle)
+    spaces = [k for k, c in enumerate(chars) if c == " "]
+    if len(spaces) < inventory.EMPTY_FIRST_SHARE * len(chars):
+        assert not said
+        return None, spaces
+    message = _first(said)
+    assert message["where"] == 'sentence %d, mask 1 ($[%d]["masked_tokens"][0])' % (spaces[0] + 1, spaces[0])
+    return message, spaces
+
+
 # --------------------------------------------------------------------------- 1. a candidate repeated
 
 @settings(**SETTINGS)
@@ -118,13 +132,9 @@ def test_a_space_written_another_way_in_character_gaps_is_said(tmp_path_factory,
     outnumber the spaces written, none here), with the count, the first position and the fix."""
     root, name, sub, report = _fill_mask(tmp_path_factory, chars, True, lambda k, gold: [
         spelling if gold == " " else gold])
-    said = of_file(report["messages"], name, "as their first candidate, and only 0 have \" \"")
-    spaces = [k for k, c in enumerate(chars) if c == " "]
-    if len(spaces) < inventory.EMPTY_FIRST_SHARE * len(chars):
-        assert not said
+    message, spaces = _said_at_the_first_space(report, name, chars, "as their first candidate, and only 0 have \" \"")
+    if message is None:
         return
-    message = _first(said)
-    assert message["where"] == 'sentence %d, mask 1 ($[%d]["masked_tokens"][0])' % (spaces[0] + 1, spaces[0])
     assert message["text"].startswith("%d of %d gaps have %s as their first candidate" % (
         len(spaces), len(chars), inventory._quoted(spelling))), message["text"]
     assert message["text"].endswith("never matches it, so those ranks are lost: write \" \" for a space.")
@@ -146,13 +156,10 @@ def test_a_lone_empty_candidate_for_a_space_is_said(tmp_path_factory, monkeypatc
     """Single-candidate lists ``.strip()``-ed: every space becomes ``[""]``; one warning from EMPTY_FIRST_SHARE of
     the gaps on."""
     root, name, sub, report = _fill_mask(tmp_path_factory, chars, True, lambda k, gold: [gold.strip()])
-    said = of_file(report["messages"], name, "as their only candidate, and no candidate of the file is")
-    spaces = [k for k, c in enumerate(chars) if c == " "]
-    if len(spaces) < inventory.EMPTY_FIRST_SHARE * len(chars):
-        assert not said
+    message, spaces = _said_at_the_first_space(report, name, chars, "as their only candidate, and no candidate of "
+                                               "the file is")
+    if message is None:
         return
-    message = _first(said)
-    assert message["where"] == 'sentence %d, mask 1 ($[%d]["masked_tokens"][0])' % (spaces[0] + 1, spaces[0])
     assert message["text"].startswith("%d of %d gaps have \"\" as their only candidate" % (len(spaces), len(chars)))
     assert "a candidate stripped (.strip()) leaves \"\", which never matches: keep \" \" as it is." in message["text"]
     assert _same_scores_without(monkeypatch, inventory, "check_empty_first", root, sub, report) == said
