@@ -138,7 +138,7 @@ def test_a_space_written_another_way_in_character_gaps_is_said(tmp_path_factory,
     assert message["text"].startswith("%d of %d gaps have %s as their first candidate" % (
         len(spaces), len(chars), inventory._quoted(spelling))), message["text"]
     assert message["text"].endswith("never matches it, so those ranks are lost: write \" \" for a space.")
-    assert _same_scores_without(monkeypatch, inventory, "check_space_spellings", root, sub, report) == said
+    assert _same_scores_without(monkeypatch, inventory, "check_space_spellings", root, sub, report) == [message]
 
 
 def test_a_gold_underscore_predicted_as_it_is_is_not_said(tmp_path_factory):
@@ -162,7 +162,7 @@ def test_a_lone_empty_candidate_for_a_space_is_said(tmp_path_factory, monkeypatc
         return
     assert message["text"].startswith("%d of %d gaps have \"\" as their only candidate" % (len(spaces), len(chars)))
     assert "a candidate stripped (.strip()) leaves \"\", which never matches: keep \" \" as it is." in message["text"]
-    assert _same_scores_without(monkeypatch, inventory, "check_empty_first", root, sub, report) == said
+    assert _same_scores_without(monkeypatch, inventory, "check_empty_first", root, sub, report) == [message]
 
 
 def test_a_lone_empty_candidate_beside_real_spaces_or_in_word_gaps_is_not_said(tmp_path_factory):
