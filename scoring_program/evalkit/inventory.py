@@ -1068,7 +1068,11 @@ def check_repeated_candidates(pred, log, where):
     if not flat:
         return
     sample = flat[:SAMPLE_ITEMS]
-    if sum(map(_has_repeat, sample)) < REPEAT_SHARE * len(sample):
+    try:   # the values repeated in the sample, at C level: at least as many as the items that repeat one
+        repeats = sum(map(len, sample)) - sum(map(len, map(set, sample)))
+    except TypeError:   # an unhashable candidate
+        repeats = sum(map(_has_repeat, sample))
+    if repeats < REPEAT_SHARE * len(sample):
         return
     marks = bytes(1 if _has_repeat(cands) and _repeat(cands) is not None else 0 for cands in flat)
     if marks.count(1) < REPEAT_SHARE * len(flat):
@@ -1104,9 +1108,15 @@ def _capital(candidate):
 
 
 def _capital_counts(firsts):
-    """``(capitals, cased)``: how many of ``firsts`` begin with a capital, how many with a cased letter."""
-    found = [c for c in map(_capital, firsts) if c is not None]
-    return sum(found), len(found)
+    """``(capitals, cased)``: how many of ``firsts`` begin with a capital, how many with a cased letter (their first
+    characters joined, then counted at C level)."""
+    try:
+        heads = "".join([c[:1] for c in firsts])
+    except TypeError:   # a first candidate that is not a string
+        found = [c for c in map(_capital, firsts) if c is not None]
+        return sum(found), len(found)
+    capitals = sum(map(str.isupper, heads))
+    return capitals, capitals + sum(map(str.islower, heads))
 
 
 def check_capitals(pred, log, where, firsts=None):
@@ -1147,14 +1157,15 @@ MIN_PUNCTUATED = 5
 _ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|U[0-9a-fA-F]{8}|[nt\"'\\])")
 
 
-#: What a candidate of a class of :data:`FORM_SHARES` but ``"escaped"`` holds somewhere: a character neither a
-#: letter, a digit nor a space at either end of a string (quotes, punctuation), or a Latin-1 letter that opens a
-#: UTF-8 sequence read as Latin-1 (``\u00c2``-``\u00ef``); found in one scan of the sampled strings joined by NUL.
-_FORM_MARK = re.compile("(?:^|\x00)[^\\w\\s\x00]|[^\\w\\s\x00](?:\x00|$)|[\u00c2-\u00ef]")
-
-
-#: A Latin-1 letter that opens a UTF-8 sequence of two or three bytes read as Latin-1: every mojibake holds one.
-_LATIN1_LEAD = re.compile("[\u00c2-\u00ef]")
+#: A Latin-1 letter that opens a UTF-8 sequence of two or three bytes (``\u00c2``-``\u00ef``) followed by a byte
+#: that continues one, read as Latin-1 or Windows-1252: every mojibake holds one (``"Ã©"``), a real text hardly ever.
+_MOJIBAKE_PAIR = ("[\u00c2-\u00ef][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
+                  "\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]")
+_LATIN1_LEAD = re.compile(_MOJIBAKE_PAIR)
+#: What a candidate of a class of :data:`FORM_SHARES` but ``"escaped"`` holds somewhere: characters neither
+#: letters, digits nor spaces at either end of a string, next to a letter or digit (quotes, punctuation), or a
+#: :data:`_MOJIBAKE_PAIR`; found in one scan of the sampled strings joined by NUL.
+_FORM_MARK = re.compile("(?:^|\x00)[^\\w\\s\x00]+\\w|\\w[^\\w\\s\x00]+(?:\x00|$)|" + _MOJIBAKE_PAIR)
 
 
 def _garbled(text):
