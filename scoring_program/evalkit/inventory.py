@@ -1162,10 +1162,13 @@ _ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|U[0-9a-fA-F]{8}|[nt\
 _MOJIBAKE_PAIR = ("[\u00c2-\u00ef][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
                   "\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]")
 _LATIN1_LEAD = re.compile(_MOJIBAKE_PAIR)
-#: What a candidate of a class of :data:`FORM_SHARES` but ``"escaped"`` holds somewhere: characters neither
-#: letters, digits nor spaces at either end of a string, next to a letter or digit (quotes, punctuation), or a
-#: :data:`_MOJIBAKE_PAIR`; found in one scan of the sampled strings joined by NUL.
-_FORM_MARK = re.compile("(?:^|\x00)[^\\w\\s\x00]+\\w|\\w[^\\w\\s\x00]+(?:\x00|$)|" + _MOJIBAKE_PAIR)
+#: The punctuation a text split on spaces leaves on its words, and quotes (a regular expression's class).
+_EDGE_PUNCTUATION = "!\"'(),.:;?\\[\\]\u00ab\u00bb\u201c\u201d\u2018\u2019\u00b7\u2026-"
+#: What a candidate of a class of :data:`FORM_SHARES` but ``"escaped"`` holds: :data:`_EDGE_PUNCTUATION` at
+#: either end of a string, next to a letter or digit (quotes, punctuation), or a :data:`_MOJIBAKE_PAIR`; counted
+#: in one scan of the sampled strings joined by NUL (fewer than the smallest share of them: nothing to say).
+_FORM_MARK = re.compile("(?:^|\x00)[%s]+\\w|\\w[%s]+(?:\x00|$)|%s" % (_EDGE_PUNCTUATION, _EDGE_PUNCTUATION,
+                                                                     _MOJIBAKE_PAIR))
 
 
 def _garbled(text):
@@ -1252,8 +1255,8 @@ def check_candidate_forms(pred, log, where):
         joined = "\x00".join(head)
     except TypeError:   # a first candidate that is not a string
         joined = "\x00".join(c for c in head if type(c) is str)
-    if "\\" not in joined and not _FORM_MARK.search(joined):   # (C-level scans of the sample alone)
-        return ()
+    if "\\" not in joined and len(_FORM_MARK.findall(joined)) < min(FORM_SHARES.values()) * len(head):
+        return ()   # (C-level scans of the sample alone)
     sample = Counter(map(_form_class, head))
     size = len(head)
     suspects = [kind for kind, share in FORM_SHARES.items() if sample[kind] and sample[kind] >= share * size]
