@@ -103,11 +103,16 @@ class PosBaseline(object):
         return ranked(counts, 1)[0] if counts else self.majority
 
 
+#: The floor's tag for a language without training data: the most frequent class of Universal Dependencies'
+#: treebanks overall (a floor no higher than the language's own majority tag).
+UNTRAINED_TAG = "NOUN"
+
+
 class MajorityTagFloor(object):
-    """POS floor: the language's majority tag for every row."""
+    """POS floor: the language's majority tag for every row (:data:`UNTRAINED_TAG` without training rows)."""
 
     def __init__(self, sentences):
-        self.majority = ranked(Counter(row.upos for row in word_rows(sentences)), 1) or [RANGE_LABEL]
+        self.majority = ranked(Counter(row.upos for row in word_rows(sentences)), 1) or [UNTRAINED_TAG]
 
     def predict(self, row):
         """The majority tag, whatever the row."""
@@ -551,6 +556,17 @@ def train_systems(task, training):
         return {"baseline": (best, spaceless), "floor": (FrequentUnitFloor(lines), spaceless)}
     baseline, floor = TAGGING_SYSTEMS[task.kind]
     return {"baseline": baseline(training), "floor": floor(training)}
+
+
+def untrained_floor(task, inputs):
+    """The floor of ``task`` for a language without a train file, from its input ``inputs`` alone (CoNLL-U rows or
+    masked lines): the form as its lemma, :data:`UNTRAINED_TAG` for every row (and no feature), the three most
+    frequent units of the input's own unmasked text for every gap. Its scores stay trivial, so that the floor of
+    the development phase (``floor_scores.json``) still says which files do no better."""
+    if task.kind == "fill_mask":
+        spaceless = is_spaceless(inputs)
+        return FrequentUnitFloor([line_units(task, masked, spaceless) for masked in inputs]), spaceless
+    return TAGGING_SYSTEMS[task.kind][1]([])
 
 
 def predict(task, model, inputs):

@@ -65,17 +65,24 @@ def predict_pair(competition, data_dir, split, task, lang, system, cache):
         training = cache[train] if kind == "morphology" else models.fill_mask_training(task, cache[train])
     systems = models.train_systems(task, training)
     inputs = cache[source] if kind == "morphology" else [masked for masked, _ in cache[source]]
+    if systems is None and system == "floor":   # a floor needs no model: read from the input alone
+        return models.predict(task, models.untrained_floor(task, inputs), inputs)
     return models.predict(task, systems[system] if systems else None, inputs)
 
 
-def pair_line(competition, data_dir, task, lang, count):
+def pair_line(competition, data_dir, task, lang, count, system="baseline"):
     """What was written for one (task, language): the sentence count, and when no model could be
-    trained (no train file), that and what the file will score."""
+    trained (no train file), that and what the file will score (the floor: what it was read from)."""
     sentences = "%d sentence%s" % (count, "" if count == 1 else "s")
     kind = validate.input_kind(task)
     if validate.find_input(data_dir, kind, "train", lang, getattr(competition, "LANGUAGE_ALIASES", {})):
         return sentences
     expected = os.path.join(kind, "train", "%s_train.%s" % (lang, "conllu" if kind == "morphology" else "tsv"))
+    if system == "floor":
+        return "%s, no train file (%s): the floor is read from the input alone (%s)" % (sentences, expected, {
+            "morph": "the form and %s, no feature" % models.UNTRAINED_TAG,
+            "fill_mask": "the three most frequent units of the input's text for every gap",
+            "candidates": "the form as its lemma"}.get(task.kind, "%s for every row" % models.UNTRAINED_TAG))
     if task.kind == "morph":
         outcome = ("every token is written without features: only the tokens whose reference has no feature "
                    "score (1 each), the others score 0")
@@ -122,7 +129,7 @@ def main(argv=None):
             print("%s/%s: no %s input, skipped" % (task.folder, lang, args.split))
             continue
         members["%s/%s.json" % (task.folder, lang)] = models.to_json(value).encode("utf-8")
-        print("%s/%s: %s" % (task.folder, lang, pair_line(competition, args.data, task, lang, len(value))))
+        print("%s/%s: %s" % (task.folder, lang, pair_line(competition, args.data, task, lang, len(value), args.system)))
     if not members:
         sys.stderr.write("no input of the %s split was found under %s\n" % (args.split, args.data))
         return 2

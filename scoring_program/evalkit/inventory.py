@@ -981,8 +981,10 @@ def check_empty_first(pred, log, where, task=None, distinct=False):
     firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat)
     if firsts.count("") < EMPTY_FIRST_SHARE * len(flat):
         return
-    lost = [i for i in compress(count(), map(eq, firsts, repeat(""))) if _any_string(flat[i][1:])]
+    empty = list(compress(count(), map(eq, firsts, repeat(""))))
+    lost = [i for i in empty if _any_string(flat[i][1:])]
     if len(lost) < EMPTY_FIRST_SHARE * len(flat):   # "" alone is no answer, as an empty list: no rank lost
+        _check_stripped_spaces(pred, log, where, task, distinct, flat, empty, lost)
         return
     marks = bytearray(len(flat))   # 1: "" first, a candidate that could match after it
     for i in lost:
@@ -997,6 +999,319 @@ def check_empty_first(pred, log, where, task=None, distinct=False):
           "last or left out.%s" % ("{:,}".format(tally.tokens), _count(items, "item"),
                                    "; ".join(where(*position) for position in tally.positions), space),
           kind="empty first candidate")
+
+
+def _check_stripped_spaces(pred, log, where, task, distinct, flat, empty, lost):
+    """One warning when the task's gaps hide one character each (``task.gap_unit == "character"``), no candidate of
+    the file is ``" "`` (``distinct``) and at least :data:`EMPTY_FIRST_SHARE` of its gaps (``flat``) have ``""`` as
+    their only answer (``empty``: the indices of the items whose first candidate is ``""``, ``lost``: those with a
+    candidate after it): spaces stripped away (``.strip()``), where the gold is ``" "``. Called only for a file that
+    has ``""`` first often enough."""
+    if getattr(task, "gap_unit", None) != "character" or " " in distinct:
+        return
+    alone = sorted(set(empty) - set(lost))
+    if len(alone) < EMPTY_FIRST_SHARE * len(flat):
+        return
+    marks = bytearray(len(flat))
+    for i in alone:
+        marks[i] = 1
+    tally, items = _tally_marked(pred, flat, bytes(marks), lambda at: [""] * len(at))
+    _warn(log, where(*tally.positions[0]), "%s of %s have \"\" as their only candidate, and no candidate of the file "
+          "is \" \": first at %s. A gap of this task may hide a space, which the gold writes \" \"; a candidate "
+          "stripped (.strip()) leaves \"\", which never matches: keep \" \" as it is." % (
+              "{:,}".format(tally.tokens), _count(items, "gap"),
+              "; ".join(where(*position) for position in tally.positions)),
+          kind="spaces stripped from character gaps")
+
+
+# --------------------------------------------------------------------------- lost ranks: repeats, case, spellings
+
+#: The checks below that sample look at this many first items of a file (a file right there costs nothing more).
+SAMPLE_ITEMS = 256
+
+
+#: Repeated candidates are reported when at least this share of the items has one.
+REPEAT_SHARE = 0.05
+
+
+def _repeat(cands):
+    """The first candidate of ``cands`` that could match (a non-empty string) and is given again in the same list,
+    else None.
+
+    >>> _repeat(["a", "b", "a"]), _repeat(["a", "", ""]), _repeat(["a", "b"])
+    ('a', None, None)
+    """
+    seen = set()
+    for cand in cands:
+        if type(cand) is str and cand:
+            if cand in seen:
+                return cand
+            seen.add(cand)
+    return None
+
+
+def _has_repeat(cands):
+    """Whether the candidate sequence ``cands`` holds one value twice (a C-level test, any value)."""
+    try:
+        return len(set(cands)) < len(cands)
+    except TypeError:   # an unhashable candidate: the walk of _repeat decides
+        return True
+
+
+def check_repeated_candidates(pred, log, where):
+    """One warning when at least :data:`REPEAT_SHARE` of the items of ``pred`` (per sentence one candidate sequence per item, None for a sentence not
+    scored) give the same candidate twice in one list (``["et", "et", "in"]``, a case or a space folded after the
+    ranking): only the first candidates count, so the repeat takes the place of another guess (a rank lost; a few
+    such items, a fixed padding that meets its gold, are not said). Only a file whose first :data:`SAMPLE_ITEMS`
+    items hold that share is walked (a file right there costs one C-level test per sampled item). ``where(si, ti)``: a position."""
+    flat = _sequence_items(pred)
+    if not flat:
+        return
+    sample = flat[:SAMPLE_ITEMS]
+    try:   # the values repeated in the sample, at C level: at least as many as the items that repeat one
+        repeats = sum(map(len, sample)) - sum(map(len, map(set, sample)))
+    except TypeError:   # an unhashable candidate
+        repeats = sum(map(_has_repeat, sample))
+    if repeats < REPEAT_SHARE * len(sample):
+        return
+    marks = bytes(1 if _has_repeat(cands) and _repeat(cands) is not None else 0 for cands in flat)
+    if marks.count(1) < REPEAT_SHARE * len(flat):
+        return
+    tally, items = _tally_marked(pred, flat, marks, lambda at: [_repeat(flat[i]) for i in at])
+    _warn(log, where(*tally.positions[0]), "%s of %s give the same candidate twice in one list: %s. Only the first "
+          "candidates count, so a repeat takes the place of another guess (that rank is lost): give each candidate "
+          "once (drop a repeat after lower-casing or stripping, and take the next one)." % (
+              "{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2)),
+          kind="the same candidate twice in one list")
+
+
+#: First candidates that begin with a capital are reported when at least this share of the cased ones do (a gold
+#: begins with one only where the text has one: a proper name, a sentence's first word).
+CAPITAL_SHARE = 0.5
+#: ... and at least this many first candidates are cased.
+MIN_CASED = 20
+
+
+def _capital(candidate):
+    """1 when ``candidate`` is a string whose first character is a capital letter, 0 when a lower-case one, None
+    when it is not a string or its first character has no case.
+
+    >>> _capital("Et"), _capital("et"), _capital("1"), _capital(None)
+    (1, 0, None, None)
+    """
+    if type(candidate) is not str or not candidate:
+        return None
+    head = candidate[0]
+    if head.isupper():
+        return 1
+    return 0 if head.islower() else None
+
+
+def _capital_counts(firsts):
+    """``(capitals, cased)``: how many of ``firsts`` begin with a capital, how many with a cased letter (their first
+    characters joined, then counted at C level)."""
+    try:
+        heads = "".join([c[:1] for c in firsts])
+    except TypeError:   # a first candidate that is not a string
+        found = [c for c in map(_capital, firsts) if c is not None]
+        return sum(found), len(found)
+    capitals = sum(map(str.isupper, heads))
+    return capitals, capitals + sum(map(str.islower, heads))
+
+
+def check_capitals(pred, log, where, firsts=None):
+    """One warning when at least :data:`CAPITAL_SHARE` of the cased first candidates of ``pred`` (per sentence one
+    candidate sequence per item, None for a sentence not scored) begin with a capital (``"ET"``, ``"Et"``: a list
+    upper-cased or capitalised), while a gold begins with one only where the text has one; candidates are compared
+    as they are, so each such rank is lost. The first :data:`SAMPLE_ITEMS` first candidates decide whether the
+    file is counted (``firsts``: :func:`first_candidates`, shared with the scorer). ``where(si, ti)``: a position."""
+    flat = _sequence_items(pred)
+    if not flat:
+        return
+    firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat) \
+        if firsts is None else firsts
+    capitals, cased = _capital_counts(firsts[:SAMPLE_ITEMS])
+    if cased < MIN_CASED or capitals < CAPITAL_SHARE * cased:
+        return
+    marks = bytes(1 if c == 1 else 0 for c in map(_capital, firsts))
+    capitals, cased = marks.count(1), _capital_counts(firsts)[1]
+    if capitals < CAPITAL_SHARE * cased:
+        return
+    tally, items = _tally_marked(pred, flat, marks, lambda at: list(map(firsts.__getitem__, at)))
+    upper = all(c.isupper() for c in list(tally.first)[:MAX_EXAMPLES])
+    _warn(log, where(*tally.positions[0]), "%s of the %s first candidates with a cased letter begin with a capital "
+          "(%s): %s. A gold begins with a capital only where the text has one (a name), and candidates are compared "
+          "as they are, case included: keep the text's own case (a model's output %s is lost)." % (
+              "{:,}".format(capitals), "{:,}".format(cased), "in capitals" if upper else "capitalised",
+              tally.examples(_quoted, where, 2), "upper-cased" if upper else "capitalised"),
+          kind="candidates in capitals")
+
+
+#: A candidate's text changed on its way to the file, by class: the share of the first candidates (of the sample,
+#: then of the file) from which it is said, and what it is (:func:`_form_class`).
+FORM_SHARES = OrderedDict([("quoted", 0.5), ("escaped", 0.05), ("garbled", 0.05), ("punctuation", 0.5)])
+#: Punctuation attached is said only when the first candidates that carry it are at least this many distinct
+#: strings (a text split on spaces gives many; a language's own abbreviation predicted everywhere, one).
+MIN_PUNCTUATED = 5
+#: A backslash escape written into a string (``\u03c4``, ``\xe9``, ``\n``): the text escaped twice.
+_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|U[0-9a-fA-F]{8}|[nt\"'\\])")
+
+
+#: A Latin-1 letter that opens a UTF-8 sequence of two or three bytes (``\u00c2``-``\u00ef``) followed by a byte
+#: that continues one, read as Latin-1 or Windows-1252: every mojibake holds one (``"Ã©"``), a real text hardly ever.
+_MOJIBAKE_PAIR = ("[\u00c2-\u00ef][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
+                  "\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]")
+_LATIN1_LEAD = re.compile(_MOJIBAKE_PAIR)
+#: The punctuation a text split on spaces leaves on its words, and quotes (a regular expression's class).
+_EDGE_PUNCTUATION = "!\"'(),.:;?\\[\\]\u00ab\u00bb\u201c\u201d\u2018\u2019\u00b7\u2026-"
+#: What a candidate of a class of :data:`FORM_SHARES` but ``"escaped"`` holds: :data:`_EDGE_PUNCTUATION` at
+#: either end of a string, next to a letter or digit (quotes, punctuation), or a :data:`_MOJIBAKE_PAIR`; counted
+#: in one scan of the sampled strings joined by NUL (fewer than the smallest share of them: nothing to say).
+_FORM_MARK = re.compile("(?:^|\x00)[%s]+\\w|\\w[%s]+(?:\x00|$)|%s" % (_EDGE_PUNCTUATION, _EDGE_PUNCTUATION,
+                                                                     _MOJIBAKE_PAIR))
+
+
+def _garbled(text):
+    """What ``text`` read as UTF-8 was before being read as Latin-1 or Windows-1252 (mojibake: ``"Ã©"`` for
+    ``"é"``), else None. A real text never survives the round trip (``"é"`` alone is no UTF-8).
+
+    >>> _garbled("cÅ“ur"), _garbled("cœur"), _garbled("et")
+    ('cœur', None, None)
+    """
+    if text.isascii() or not _LATIN1_LEAD.search(text):
+        return None
+    for codec in ("cp1252", "latin-1"):
+        try:
+            before = text.encode(codec).decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+        if before != text:
+            return before
+    return None
+
+
+def _form_class(candidate):
+    r"""The class of :data:`FORM_SHARES` a first candidate falls in (a string only), else None: ``"quoted"`` (its
+    quotes kept, ``'"et"'``), ``"escaped"`` (``"\\u03c4"``), ``"garbled"`` (mojibake), ``"punctuation"`` (a word
+    with punctuation attached at an end, ``"et,"``).
+
+    >>> [_form_class(c) for c in ('"et"', "\\u03c4\\u03bf", "Î¼Î¿Ï\x85", "et,", "et", "S'", ",", None)]
+    ['quoted', 'escaped', 'garbled', 'punctuation', None, 'punctuation', None, None]
+    """
+    if type(candidate) is not str or len(candidate) < 2:
+        return None
+    if len(candidate) > 2 and candidate[0] == candidate[-1] and candidate[0] in "\"'":
+        return "quoted"
+    if "\\" in candidate and _ESCAPE.search(candidate):
+        return "escaped"
+    if _garbled(candidate) is not None:
+        return "garbled"
+    if (unicodedata.category(candidate[-1])[0] == "P" or unicodedata.category(candidate[0])[0] == "P") and \
+            any(map(str.isalpha, candidate)):
+        return "punctuation"
+    return None
+
+
+def _form_text(kind, tally, where, items):
+    """The warning of a class of :func:`_form_class` found in ``tally`` (first candidates of ``items`` items)."""
+    example = next(iter(tally.first))
+    head = "%s of %s have a first candidate %%s: %s. Candidates are compared as they are, so those ranks are " \
+        "lost" % ("{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2))
+    if kind == "quoted":
+        return head % "written with its quotes" + (": write the strings themselves (json.dump the whole list, not "
+                                                   "str(), repr() or json.dumps of each candidate).")
+    if kind == "escaped":
+        text = example
+        try:
+            text = json.loads('"%s"' % example.replace('"', '\\"'))
+        except ValueError:
+            pass
+        return head % "holding escape sequences" + (" (%s is %s): the text was escaped twice (json.dumps of each "
+                                                    "string, then the file); write the characters themselves." % (
+                                                        _quoted(example), _quoted(text)))
+    if kind == "garbled":
+        return head % "that looks like UTF-8 read as Latin-1 or Windows-1252 (mojibake)" + (
+            " (%s was %s): read and write every file with encoding=\"utf-8\"." % (
+                _quoted(example), _quoted(_garbled(example))))
+    return head % "with punctuation attached" + (": a gap hides the word alone, with punctuation only where the "
+                                                  "text writes it inside the word; a restored sentence split on "
+                                                  "spaces keeps it (%s): strip it from your candidates." % _quoted(
+                                                      example))
+
+
+def check_candidate_forms(pred, log, where):
+    """One warning per class of :data:`FORM_SHARES` when at least its share of the first candidates of ``pred``
+    (per sentence one candidate sequence per item, None for a sentence not scored) are candidates whose text was
+    changed on its way to the file: quotes kept (``'"et"'``), escape sequences (``"\\u03c4"``), mojibake
+    (``"Ã©"``), punctuation attached (``"et,"``); none ever matches a gold. The first :data:`SAMPLE_ITEMS` first
+    candidates (:func:`first_candidates`, shared with the scorer) decide which classes are counted over the file.
+    Returns the classes said. ``where(si, ti)``: a position."""
+    flat = _sequence_items(pred)
+    if not flat:
+        return ()
+    firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat)
+    head = firsts[:SAMPLE_ITEMS]
+    try:
+        joined = "\x00".join(head)
+    except TypeError:   # a first candidate that is not a string
+        joined = "\x00".join(c for c in head if type(c) is str)
+    if "\\" not in joined and len(_FORM_MARK.findall(joined)) < min(FORM_SHARES.values()) * len(head):
+        return ()   # (C-level scans of the sample alone)
+    sample = Counter(map(_form_class, head))
+    size = len(head)
+    suspects = [kind for kind, share in FORM_SHARES.items() if sample[kind] and sample[kind] >= share * size]
+    if not suspects:
+        return ()
+    classes = list(map(_form_class, firsts))
+    said = []
+    for kind in suspects:
+        marks = bytes(map(eq, classes, repeat(kind)))
+        if marks.count(1) < FORM_SHARES[kind] * len(firsts):
+            continue
+        tally, items = _tally_marked(pred, flat, marks, lambda at: list(map(firsts.__getitem__, at)))
+        if kind == "punctuation" and len(tally.counts) < MIN_PUNCTUATED:
+            continue   # a few words a language writes so (Old Irish ".i."), predicted for every gap: no split text
+        _warn(log, where(*tally.positions[0]), _form_text(kind, tally, where, items),
+              kind="candidates %s" % {"quoted": "written with their quotes", "escaped": "escaped twice",
+                                      "garbled": "in mojibake", "punctuation": "with punctuation attached"}[kind])
+        said.append(kind)
+    return tuple(said)
+
+
+#: Other spellings of a space that a character gap's candidates may hold instead of ``" "`` (the gap marker's
+#: underscore, the open-box sign, a name for it, the no-break space).
+SPACE_SPELLINGS = ("_", "\u2423", "<space>", "<SPACE>", "[SPACE]", "<sp>", "\u00a0", "space", "SPACE")
+
+
+def check_space_spellings(pred, log, task, where, distinct=False):
+    """One warning when the task's gaps hide one character each (``task.gap_unit == "character"``, a declared fact)
+    and one spelling of :data:`SPACE_SPELLINGS` (``"_"``) is the first candidate of at least
+    :data:`EMPTY_FIRST_SHARE` of the gaps of ``pred`` and more often than ``" "`` itself: a space written another
+    way, which never matches the gold's ``" "`` (a gold ``"_"`` is rare, far rarer than a space). A file without
+    such a spelling among its candidates costs one set operation (``distinct``: :func:`distinct_candidates`, when
+    the caller has it). ``where(si, mi)``: a position."""
+    if getattr(task, "gap_unit", None) != "character":
+        return
+    distinct = distinct_candidates(pred) if distinct is False else distinct
+    if not distinct or distinct.isdisjoint(SPACE_SPELLINGS):
+        return
+    flat = _sequence_items(pred)
+    if not flat:
+        return
+    firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat)
+    spelling = max((s for s in SPACE_SPELLINGS if s in distinct), key=firsts.count)
+    written = firsts.count(spelling)
+    spaces = firsts.count(" ")
+    if written < EMPTY_FIRST_SHARE * len(flat) or spaces >= written:
+        return
+    tally, items = _tally_marked(pred, flat, bytes(map(eq, firsts, repeat(spelling))),
+                                 lambda at: [spelling] * len(at))
+    _warn(log, where(*tally.positions[0]), "%s of %s have %s as their first candidate, and only %s have \" \": first "
+          "at %s. A gap of this task may hide a space, which the gold writes \" \" (a space character); %s is "
+          "another string and never matches it, so those ranks are lost: write \" \" for a space." % (
+              "{:,}".format(written), _count(items, "gap"), _quoted(spelling), "{:,}".format(spaces),
+              "; ".join(where(*position) for position in tally.positions), _quoted(spelling)),
+          kind="a space written another way")
 
 
 # --------------------------------------------------------------------------- nothing to match

@@ -283,6 +283,41 @@ class Accepted(list):
         self.text = None   # evalkit.inventory.candidate_text of ``distinct``, once a check has joined them
 
 
+#: The keys under which a model's output object keeps its candidate string (a fill-mask pipeline's ``token_str``).
+_CANDIDATE_KEYS = ("token_str", "token", "word", "text", "candidate", "lemma", "form", "label")
+
+
+def _candidate_hint(cand):
+    """What a candidate that is not a string probably is, for its warning (called only for such a candidate): a
+    model's output object (``{"token_str": "et", "score": 0.9}``, a fill-mask pipeline's) or a candidate beside its
+    score (``["et", 0.9]``); else ``""``.
+
+    >>> _candidate_hint({"token_str": "et", "score": 0.9})[:21], _candidate_hint(["et", 0.9])[:30], _candidate_hint(3)
+    (' (an object such as a', ' (a candidate beside its score', '')
+    """
+    if type(cand) is dict:
+        key = next((k for k in _CANDIDATE_KEYS if type(cand.get(k)) is _STR), None)
+        if key is not None:
+            return (" (an object such as a model's output, {\"%s\": %s, ...}: give its \"%s\" string alone, the "
+                    "list best first)" % (key, quoted(cand[key], 40), key))
+    if type(cand) in _SEQ and len(cand) == 2:
+        text = [c for c in cand if type(c) is _STR]
+        if len(text) == 1 and any(type(c) in (int, float) for c in cand):
+            return (" (a candidate beside its score, %s: give the string alone, the list sorted best first)"
+                    % quoted(text[0], 40))
+    return ""
+
+
+def _scored_candidates_hint(value):
+    """For a candidate list that is an object: ``{candidate: score}`` read as such (its keys best first), else
+    ``""``."""
+    if type(value) is dict and value and all(type(k) is _STR for k in value) and \
+            all(type(v) in (int, float) for v in value.values()):
+        return " (candidates mapped to their scores? give a list of the candidates sorted best first, such as %s)" % (
+            quoted(sorted(value, key=lambda k: -value[k])[:3], 60))
+    return ""
+
+
 def _candidates(value, log, max_candidates, where):
     """Normalise one candidate list (a bare string is one candidate) to a tuple of at most N items.
 
@@ -292,16 +327,16 @@ def _candidates(value, log, max_candidates, where):
     if type(value) is _STR:
         return (value,)
     if type(value) not in _SEQ:
-        raise DataError(log.file, where, "expected a list of up to %d candidate strings (or one string), got %s"
-                        % (max_candidates, _type_name(value)))
+        raise DataError(log.file, where, "expected a list of up to %d candidate strings (or one string), got %s%s"
+                        % (max_candidates, _type_name(value), _scored_candidates_hint(value)))
     if len(value) > max_candidates:
         log.add(WARNING, where, "%d candidates given; only the first %d count"
                 % (len(value), max_candidates), kind="more than %d candidates (the rest ignored)" % max_candidates)
         value = value[:max_candidates]
     for cand in value:
         if type(cand) is not _STR:
-            log.add(WARNING, where, "a candidate is %s, expected a string; it never matches"
-                    % _type_name(cand), kind="candidate that is not a string")
+            log.add(WARNING, where, "a candidate is %s, expected a string; it never matches%s"
+                    % (_type_name(cand), _candidate_hint(cand)), kind="candidate that is not a string")
             return tuple(c if type(c) is _STR else None for c in value)
     return tuple(value)
 
@@ -1172,7 +1207,8 @@ class CandidatesKind(PairKind):
     item_where = staticmethod(_lemma_where)
     value_label = "candidates"
     floor_causes = ("the candidates of another token (shifted by one), the form copied where its lemma is "
-                    "expected, several candidates joined into one string, the best candidate last")
+                    "expected, several candidates joined into one string, the best candidate last, candidates "
+                    "upper-cased or capitalised")
     #: Ranked candidates, of which only the first ``task.max_candidates`` count (said when a file is refused).
     ranks_candidates = True
     #: The top-1 and top-k components of its score, and k (:func:`evalkit.floor.inverted_ranks`).
@@ -1209,9 +1245,14 @@ class CandidatesKind(PairKind):
         distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
         text = _candidate_text(pred, distinct)
         labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where, distinct=distinct, text=text)
-        labels.check_unmatchable_candidates(pred, log, _lemma_where, distinct=distinct, text=text)
+        forms = labels.check_candidate_forms(pred, log, _lemma_where)
+        if "garbled" not in forms:   # (its bytes read as whitespace or capitals are no cause of their own)
+            labels.check_unmatchable_candidates(pred, log, _lemma_where, distinct=distinct, text=text)
         labels.check_subword_pieces(pred, log, _lemma_where, distinct=distinct, text=text)
         labels.check_empty_first(pred, log, _lemma_where, task, distinct=distinct)
+        labels.check_repeated_candidates(pred, log, _lemma_where)
+        if "garbled" not in forms:
+            labels.check_capitals(pred, log, _lemma_where)
         labels.check_no_candidate(pred, log, _lemma_where)
 
     def score(self, ref, pred, task):
@@ -1482,7 +1523,7 @@ class FillMaskKind(Kind):
     name = "fill_mask"
     floor_causes = ("candidates in the wrong unit (whole words for character gaps, characters for word gaps), "
                     "the candidates of another gap or sentence, several candidates in one string, the best "
-                    "candidate last")
+                    "candidate last, candidates upper-cased or capitalised, a space written \"_\" or stripped")
     ranks_candidates = True   # see CandidatesKind
     ranked_components = CandidatesKind.ranked_components
 
@@ -1600,11 +1641,17 @@ class FillMaskKind(Kind):
         text = _candidate_text(pred, distinct)
         labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where, distinct=distinct, text=text)
         labels.check_gap_units(pred, log, task, _mask_where)
+        forms = labels.check_candidate_forms(pred, log, _mask_where)
         marker = getattr(task, "mask_marker", None)
-        labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else (), distinct=distinct,
-                                            text=text)
+        if "garbled" not in forms:   # (its bytes read as whitespace or capitals are no cause of their own)
+            labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else (),
+                                                distinct=distinct, text=text)
         labels.check_subword_pieces(pred, log, _mask_where, distinct=distinct, text=text)
         labels.check_empty_first(pred, log, _mask_where, task, distinct=distinct)
+        labels.check_space_spellings(pred, log, task, _mask_where, distinct=distinct)
+        labels.check_repeated_candidates(pred, log, _mask_where)
+        if "garbled" not in forms:
+            labels.check_capitals(pred, log, _mask_where)
         labels.check_no_candidate(pred, log, _mask_where)
 
     def scorable(self, ref):
