@@ -36,7 +36,7 @@ from evalkit.messages import DataError
 from evalkit.timenorm import anafora
 from evalkit.timenorm import kind as anafora_kind
 
-from test_scate_trial_round3 import EMPTY, SETTINGS, score, submission, texts
+from test_trial3_scate import EMPTY, SETTINGS, score, submission, texts
 from test_scate_warnings import DOCS, GOLD, SAMPLE, TEXT, reference, scate_data
 
 

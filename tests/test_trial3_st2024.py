@@ -3,7 +3,8 @@ generated, with its message (quoted), its position and the unchanged score (the 
 scores).
 
 1. candidates ranked best last (a list reversed, scores sorted the wrong way): the first candidate right less than
-   half as often as a random one of the first 3 would be; said where the gold is public, from the scores already computed;
+   half as often as a random one of the first 3 would be; said where the gold is public, from the scores already
+   computed;
 2. ``""`` as the first candidate (padding put in front, a space stripped from a character gap): one warning per
    file with its count and first positions;
 4. an expected file submitted under a misnamed name or folder (``la.json``, ``lat.json.bz2``, ``pos/``), and a

@@ -26,7 +26,7 @@ from evalkit import fingerprint, layout, lines, verdict
 from evalkit.messages import CHANCE_NOTE, ERROR, WARNING, ZERO_NOTE
 from evalkit.scoring import evaluate
 from lince_helpers import SAMPLE, gold_submission, lince, lince_data, sample_gold, write_files
-from test_lince_trial_r3 import entry_of, gold_files, messages_of, refs, report_of, sentences_of, text_of, \
+from test_trial3_lince import entry_of, gold_files, messages_of, refs, report_of, sentences_of, text_of, \
     validator  # noqa: F401 (the fixtures gold_files and refs)
 
 FILES = dict((lince.SUBMISSION_FILE.format(task=task.key, lang=pair), (task, pair)) for task, pair in lince.DATASETS)

@@ -23,9 +23,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 from evalkit import choice, floor, scoring
-from test_spanglisheval_trial3 import SOME, log_probs, reference_sets, same_score_without
+from test_trial3_spanglisheval import SOME, log_probs, reference_sets, same_score_without
 
-import spanglisheval  # noqa: E402 (competitions/spanglisheval on sys.path through test_spanglisheval_trial3)
+import spanglisheval  # noqa: E402 (competitions/spanglisheval on sys.path through test_trial3_spanglisheval)
 
 
 def write_phase(tmp_path, sets, gold="public", floor_score=None):

@@ -20,7 +20,7 @@ import st2024
 from evalkit import inventory, scoring
 from test_participant_messages import SAMPLE, kit, needs_sample
 from test_message_classes import SETTINGS, as_prediction, submission, write_release
-from test_trial_round3 import LAT_LEMMA, _same_scores_without, many
+from test_trial3_st2024 import LAT_LEMMA, _same_scores_without, many
 from test_warning_classes import fill_mask_release, of_file
 
 words = st.lists(st.text("abcdef", min_size=2, max_size=6), min_size=20, max_size=40)
