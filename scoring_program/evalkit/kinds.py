@@ -263,6 +263,30 @@ def _accepted_candidates(sentences, flat, max_candidates):
     return accepted
 
 
+def check_candidate_lists(pred, log, task, where, markers=()):
+    """The checks of ranked candidate lists (lemmas, gap filling; :mod:`evalkit.inventory`), in this order:
+    candidates joined into one string (``"a|b|c"``, ``"a b c"``); whole words for character gaps (a task whose
+    ``gap_unit`` is ``"character"``); text changed on its way to the file (quotes, escapes, mojibake,
+    punctuation); candidates that can never match (whitespace, ``markers`` such as the gap marker); subword
+    pieces; ``""`` first; a space spelt otherwise in character gaps; a candidate repeated in one list; capitals;
+    and no candidate at all (an error). The distinct candidates and their text are read once for all. Mojibake
+    read as whitespace or capitals is no cause of its own: those two are not said of a garbled file."""
+    distinct = labels.distinct_candidates(pred)
+    text = _candidate_text(pred, distinct)
+    labels.check_joined_candidates(pred, log, task.max_candidates, where, distinct=distinct, text=text)
+    labels.check_gap_units(pred, log, task, where)
+    garbled = "garbled" in labels.check_candidate_forms(pred, log, where)
+    if not garbled:
+        labels.check_unmatchable_candidates(pred, log, where, markers, distinct=distinct, text=text)
+    labels.check_subword_pieces(pred, log, where, distinct=distinct, text=text)
+    labels.check_empty_first(pred, log, where, task, distinct=distinct)
+    labels.check_space_spellings(pred, log, task, where, distinct=distinct)
+    labels.check_repeated_candidates(pred, log, where)
+    if not garbled:
+        labels.check_capitals(pred, log, where)
+    labels.check_no_candidate(pred, log, where)
+
+
 class Accepted(list):
     """A file's parsed predictions (one item per sentence) accepted as they are, with the set of their distinct
     values (``distinct``: the tags, or the candidates), known from the check that accepted them: the warnings of
@@ -1241,19 +1265,9 @@ class CandidatesKind(PairKind):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
 
     def check_labels(self, pred, log, task, inventory):
-        """Candidates joined into one string (``"a|b|c"``): one warning; no candidate at all: one error."""
-        distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
-        text = _candidate_text(pred, distinct)
-        labels.check_joined_candidates(pred, log, task.max_candidates, _lemma_where, distinct=distinct, text=text)
-        forms = labels.check_candidate_forms(pred, log, _lemma_where)
-        if "garbled" not in forms:   # (its bytes read as whitespace or capitals are no cause of their own)
-            labels.check_unmatchable_candidates(pred, log, _lemma_where, distinct=distinct, text=text)
-        labels.check_subword_pieces(pred, log, _lemma_where, distinct=distinct, text=text)
-        labels.check_empty_first(pred, log, _lemma_where, task, distinct=distinct)
-        labels.check_repeated_candidates(pred, log, _lemma_where)
-        if "garbled" not in forms:
-            labels.check_capitals(pred, log, _lemma_where)
-        labels.check_no_candidate(pred, log, _lemma_where)
+        """The ranked candidates' checks (:func:`check_candidate_lists`): one warning per class, no candidate at
+        all one error."""
+        check_candidate_lists(pred, log, task, _lemma_where)
 
     def score(self, ref, pred, task):
         """Per sentence acc@1 and acc@3 over the tokens (components ``acc1``, ``acc3``)."""
@@ -1635,24 +1649,10 @@ class FillMaskKind(Kind):
         return _candidate_lists(cands, log, task.max_candidates, _mask_where, si)
 
     def check_labels(self, pred, log, task, inventory):
-        """Candidates joined into one string (``"a|b|c"``, ``"a b c"``), whole words for character gaps: one
-        warning per class; no candidate at all: one error."""
-        distinct = labels.distinct_candidates(pred)   # one pass, shared by the checks of candidate strings
-        text = _candidate_text(pred, distinct)
-        labels.check_joined_candidates(pred, log, task.max_candidates, _mask_where, distinct=distinct, text=text)
-        labels.check_gap_units(pred, log, task, _mask_where)
-        forms = labels.check_candidate_forms(pred, log, _mask_where)
+        """The ranked candidates' checks (:func:`check_candidate_lists`; the task's gap marker never matches): one
+        warning per class, no candidate at all one error."""
         marker = getattr(task, "mask_marker", None)
-        if "garbled" not in forms:   # (its bytes read as whitespace or capitals are no cause of their own)
-            labels.check_unmatchable_candidates(pred, log, _mask_where, (marker,) if marker else (),
-                                                distinct=distinct, text=text)
-        labels.check_subword_pieces(pred, log, _mask_where, distinct=distinct, text=text)
-        labels.check_empty_first(pred, log, _mask_where, task, distinct=distinct)
-        labels.check_space_spellings(pred, log, task, _mask_where, distinct=distinct)
-        labels.check_repeated_candidates(pred, log, _mask_where)
-        if "garbled" not in forms:
-            labels.check_capitals(pred, log, _mask_where)
-        labels.check_no_candidate(pred, log, _mask_where)
+        check_candidate_lists(pred, log, task, _mask_where, (marker,) if marker else ())
 
     def scorable(self, ref):
         """The sentences with at least one gap (an excluded sentence, ``null`` gold, is never scored)."""
