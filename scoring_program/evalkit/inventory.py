@@ -586,6 +586,12 @@ def first_candidates(pred, flat):
         pred.firsts = firsts
     return firsts
 
+
+def _file_firsts(pred, flat):
+    """:func:`first_candidates` of ``flat``, the items of ``pred``: kept by ``pred`` when the kind accepted the file as
+    it is (a :class:`kinds.Accepted`, which knows its distinct candidates), so every check and the scorer share them."""
+    return first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat)
+
 def _joined(candidate):
     """Whether a candidate string looks like several candidates in one string (``"a|b|c"``, ``"['a', 'b']"``,
     ``"a b c"``: joined by whitespace).
@@ -978,7 +984,7 @@ def check_empty_first(pred, log, where, task=None, distinct=False):
     flat = _sequence_items(pred)
     if not flat:
         return
-    firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat)
+    firsts = _file_firsts(pred, flat)
     if firsts.count("") < EMPTY_FIRST_SHARE * len(flat):
         return
     empty = list(compress(count(), map(eq, firsts, repeat(""))))
@@ -1119,24 +1125,24 @@ def _capital_counts(firsts):
     return capitals, capitals + sum(map(str.islower, heads))
 
 
-def check_capitals(pred, log, where, firsts=None):
+def check_capitals(pred, log, where):
     """One warning when at least :data:`CAPITAL_SHARE` of the cased first candidates of ``pred`` (per sentence one
     candidate sequence per item, None for a sentence not scored) begin with a capital (``"ET"``, ``"Et"``: a list
     upper-cased or capitalised), while a gold begins with one only where the text has one; candidates are compared
-    as they are, so each such rank is lost. The first :data:`SAMPLE_ITEMS` first candidates decide whether the
-    file is counted (``firsts``: :func:`first_candidates`, shared with the scorer). ``where(si, ti)``: a position."""
+    as they are, so each such rank is lost. The first :data:`SAMPLE_ITEMS` first candidates (:func:`_file_firsts`,
+    shared with the scorer) decide whether the whole file is counted (C-level), and only a file that holds that
+    share is marked item by item. ``where(si, ti)``: a position."""
     flat = _sequence_items(pred)
     if not flat:
         return
-    firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat) \
-        if firsts is None else firsts
+    firsts = _file_firsts(pred, flat)
     capitals, cased = _capital_counts(firsts[:SAMPLE_ITEMS])
     if cased < MIN_CASED or capitals < CAPITAL_SHARE * cased:
         return
-    marks = bytes(1 if c == 1 else 0 for c in map(_capital, firsts))
-    capitals, cased = marks.count(1), _capital_counts(firsts)[1]
+    capitals, cased = _capital_counts(firsts)
     if capitals < CAPITAL_SHARE * cased:
         return
+    marks = bytes(1 if c == 1 else 0 for c in map(_capital, firsts))
     tally, items = _tally_marked(pred, flat, marks, lambda at: list(map(firsts.__getitem__, at)))
     upper = all(c.isupper() for c in list(tally.first)[:MAX_EXAMPLES])
     _warn(log, where(*tally.positions[0]), "%s of the %s first candidates with a cased letter begin with a capital "
@@ -1249,7 +1255,7 @@ def check_candidate_forms(pred, log, where):
     flat = _sequence_items(pred)
     if not flat:
         return ()
-    firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat)
+    firsts = _file_firsts(pred, flat)
     head = firsts[:SAMPLE_ITEMS]
     try:
         joined = "\x00".join(head)
@@ -1298,7 +1304,7 @@ def check_space_spellings(pred, log, task, where, distinct=False):
     flat = _sequence_items(pred)
     if not flat:
         return
-    firsts = first_candidates(pred if getattr(pred, "distinct", None) is not None else None, flat)
+    firsts = _file_firsts(pred, flat)
     spelling = max((s for s in SPACE_SPELLINGS if s in distinct), key=firsts.count)
     written = firsts.count(spelling)
     spaces = firsts.count(" ")
