@@ -15,6 +15,11 @@ ZERO_NOTE = "this file scores 0"
 #: those they were made for (predictions for another split, the input's own tokens as labels): it scores no better
 #: than chance. The kits' validators count such files apart (evalkit/verdict.py).
 CHANCE_NOTE = "this file scores no better than chance"
+#: Said (at the end of a message's text, error or warning) when the kit can price a file's loss against a public
+#: gold (the development phase) and the file loses most of what it would score with the mistake mended (SCATE links
+#: written as bare numbers, LinCE ISO codes for labels): it is scored, and its score is mostly lost. The kits'
+#: validators count such files apart and exit 1 (evalkit/verdict.py).
+LOSS_NOTE = "this file loses most of its score"
 
 #: At most this many characters of a participant string (a form, a tag, a file name) are shown in a
 #: message, a report or on stdout; longer strings keep a prefix, an ellipsis and their true length.

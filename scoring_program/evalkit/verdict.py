@@ -8,18 +8,19 @@ every label outside the label set), and, where the validator scores against a go
 file whose score is 0, and an expected file submitted under a name that is not scored (a did-you-mean names
 it: :func:`misnamed_files`). A file that an error says scores no better than chance (predictions for another
 split, the input's own tokens as labels: :data:`evalkit.messages.CHANCE_NOTE`) is counted apart in the summary
-(:func:`chance_files`): it is scored, not 0, but nothing of its score is its system's.
+(:func:`chance_files`): it is scored, not 0, but nothing of its score is its system's. So is a file that a message
+prices against a public gold as losing most of its score (:data:`evalkit.messages.LOSS_NOTE`, :func:`loss_files`).
 "Ready to upload" only when nothing is known to cost score: no error, no warning about a
 file (the one line naming the files not submitted is about the submission, not a file).
 
 Exit statuses (every kit's ``validate.py``): :data:`OK` (0) nothing known to cost score, or only warnings;
-:data:`FAILED` (1) an error, or a file known to score 0; 2 and 3 are the kits' own (nothing could be checked,
+:data:`FAILED` (1) an error, or a file known to score 0 or to lose most of its score; 2 and 3 are the kits' own (nothing could be checked,
 internal error).
 """
 import re
 from collections import OrderedDict
 
-from .messages import CHANCE_NOTE, ERROR, WARNING, ZERO_NOTE
+from .messages import CHANCE_NOTE, ERROR, LOSS_NOTE, WARNING, ZERO_NOTE
 
 OK, FAILED = 0, 1
 #: Entry statuses of a file that scores 0 as a whole (``missing`` is not one: a subset may be submitted, unless
@@ -87,6 +88,22 @@ def chance_files(report, zero=()):
     return found
 
 
+def loss_files(report, counted=()):
+    """The files of ``report`` that a message (error or warning) says lose most of their score, priced against a
+    public gold (:data:`evalkit.messages.LOSS_NOTE`), in report order (``{file: why}``). The files of ``counted``
+    (those known to score 0 or no better than chance) are left out: they are counted there.
+
+    >>> loss_files({"messages": [{"severity": "warning", "file": "a", "text": "... (this file loses most of its score)."}]})
+    OrderedDict([('a', 'warning')])
+    """
+    found = OrderedDict()
+    for message in report.get("messages", []):
+        if message["severity"] in (ERROR, WARNING) and message["file"] and LOSS_NOTE in message["text"] \
+                and message["file"] not in counted:
+            found.setdefault(message["file"], message["severity"])
+    return found
+
+
 def _names(names):
     """`` (a, b, c)``: up to five of ``names``, with how many more; "" for none."""
     return " (%s%s)" % (", ".join(names[:5]), ", and %d more" % (len(names) - 5) if len(names) > 5 else "") \
@@ -104,6 +121,9 @@ def conclude(report, scored=False):
     >>> chance = {"severity": "error", "file": "b", "text": "... (this file scores no better than chance)."}
     >>> conclude({"messages": [chance], "entries": [{"file": "b", "status": "scored"}]})[1]
     '1 error, 0 warnings, 0 files will score 0, 1 file will score no better than chance (b) -- fix it before uploading'
+    >>> loss = {"severity": "warning", "file": "c", "text": "... (this file loses most of its score)."}
+    >>> conclude({"messages": [loss], "entries": [{"file": "c", "status": "scored"}]})
+    (1, '0 errors, 1 warning, 0 files will score 0, 1 file will lose most of its score (c) -- fix it before uploading')
     """
     messages = report.get("messages", [])
     errors = sum(1 for m in messages if m["severity"] == ERROR)
@@ -111,18 +131,22 @@ def conclude(report, scored=False):
     told = sum(1 for m in messages if m["severity"] == WARNING and m["file"])
     zero = zero_files(report, scored)
     chance = chance_files(report, zero)
+    loss = loss_files(report, set(zero) | set(chance))
     shown = _names(list(zero))
     if chance:   # scored, but its labels stand against other items: said apart from the files that score 0
         shown += ", %s will score no better than chance%s" % (_plural(len(chance), "file"), _names(list(chance)))
-    if errors or zero:
-        verdict = " -- fix %s before uploading" % ("it" if errors + len(zero) == 1 else "them")
+    if loss:   # scored, but a public gold prices most of its score as lost to a mistake the message names
+        shown += ", %s will lose most of %s score%s" % (_plural(len(loss), "file"), "its" if len(loss) == 1 else
+                                                         "their", _names(list(loss)))
+    if errors or zero or loss:
+        verdict = " -- fix %s before uploading" % ("it" if errors + len(zero) + len(loss) == 1 else "them")
     elif told:
         verdict = " -- it can be uploaded, but read the warnings first: most say what would cost points"
     else:
         verdict = " -- ready to upload"
     text = "%s, %s, %s will score 0%s%s" % (_plural(errors, "error"), _plural(warnings, "warning"),
                                              _plural(len(zero), "file"), shown, verdict)
-    return (FAILED if errors or zero else OK), text
+    return (FAILED if errors or zero or loss else OK), text
 
 
 def _plural(count, noun):
