@@ -23,7 +23,7 @@ declaration says more (``Task.floor_causes``); the machinery names no competitio
 import os
 
 from .loading import read_optional_json
-from .messages import INFO, Message, WARNING, printable
+from .messages import INFO, LOSS_NOTE, Message, WARNING, printable
 
 FILE_NAME = "floor_scores.json"
 #: A score within this of the floor counts as at the floor (the floor's own file, rounding aside).
@@ -268,13 +268,44 @@ def reversed_scores(entries):
     return found
 
 
+def reordered_scores(entries):
+    """One message per scored entry whose details hold ``order`` (a kind found the answers written in another order
+    of each item's candidates, or put back from one winning clearly more items: e.g.
+    :func:`evalkit.choice.order_counts`): how often the items are won as written and with the answers put back, the
+    price of the order said against the gold. Put back wins: a warning, with :data:`evalkit.messages.LOSS_NOTE`
+    when the file keeps less than half of that score; as written wins (an order said without the gold that the gold
+    does not confirm): a note that the order is right. Only where the gold is public (the callers')."""
+    found = []
+    for entry in entries:
+        order = (entry.get("details") or {}).get("order")
+        if entry.get("status") != "scored" or type(order) is not dict:
+            continue
+        written, undone, total = order.get("as_written"), order.get("undone"), order.get("total")
+        if not all(type(v) in (int, float) for v in (written, undone, total)) or not total \
+                or type(order.get("what")) is not str:
+            continue
+        unit = printable(order.get("unit"), 20) if type(order.get("unit")) is str else "items"
+        said = ("put back from %s into the reference's order, the answers win %.1f of the %d %s, against %.1f as "
+                "written" % (order["what"], undone, total, unit, written))
+        if undone > written:
+            found.append(Message(entry["file"], WARNING, "whole file", (
+                "%s (scored as written: %.4f; put back: %.4f): write the answers in the reference's order%s." % (
+                    said, written / float(total), undone / float(total),
+                    " (%s)" % LOSS_NOTE if written < 0.5 * undone else ""))))
+        else:
+            found.append(Message(entry["file"], INFO, "whole file", (
+                "%s: their order is right; the message about their order does not apply to them." % said)))
+    return found
+
+
 def public_gold_messages(entries, tasks, kinds):
     """The messages that read the per-label, per-line and per-rank results against the gold, for every file: two
     labels swapped (:func:`swapped_labels`), labels shifted by a line (:func:`shifted_labels`), candidates ranked best
-    last (:func:`inverted_ranks`), scores whose direction looks reversed tried both ways (:func:`reversed_scores`).
-    Only where the gold is public (the scorer's development report, the kits' validators on dev)."""
+    last (:func:`inverted_ranks`), scores whose direction looks reversed tried both ways (:func:`reversed_scores`),
+    scores written in another order, priced (:func:`reordered_scores`). Only where the gold is public (the scorer's
+    development report, the kits' validators on dev)."""
     return (swapped_labels(entries, tasks, kinds) + shifted_labels(entries) + inverted_ranks(entries, tasks, kinds)
-            + reversed_scores(entries))
+            + reversed_scores(entries) + reordered_scores(entries))
 
 
 def check_report(report, floor_path, competition, kinds):
