@@ -55,6 +55,9 @@ SKIPPED_NAMES = frozenset(("__pycache__", ".pytest_cache", ".mypy_cache", ".DS_S
 SKIPPED_SUFFIXES = (".pyc", ".pyo", "~")
 STORED_SUFFIXES = (".zip", ".png", ".gz", ".bin")
 BASELINE_MARKER = "<!-- BASELINE_TABLE -->"
+#: Where a starting kit's README gets the paragraph on the test phase (:func:`feedback.kit_readme_text`: the build's
+#: feedback mode, so the README says what this build's test phase shows); a README without it is left as it is.
+TEST_PHASE_MARKER = "<!-- TEST_PHASE -->"
 #: The phase whose leaderboard is the official result (hidden on CodaLab while it runs).
 OFFICIAL_PHASE = "test"
 #: The phase whose gold every participant has (it is in the starting kit): its reports may show everything.
@@ -643,12 +646,13 @@ def readme_with_table(readme, table_md):
     return readme.rstrip("\n") + "\n\n## Baseline scores\n\n" + table_md.strip() + "\n"
 
 
-def starting_kit_members(hosted, table_md=None, reference_dir=None, baseline=None, data=None):
+def starting_kit_members(hosted, table_md=None, reference_dir=None, baseline=None, data=None, test_phase=None):
     """The starting kit zip's members, under ``<id>-starting-kit/``: the competition's ``starting_kit/``, its
     scoring program under ``scoring_program/``, from ``reference_dir`` the development reference under
     ``reference_data/dev/`` (the development gold is public) with ``baseline`` (:func:`baseline_member`, so local
     reports show the baseline too) and every phase's ``excluded.json`` as ``excluded/<phase>.json`` (read by the
-    validator), and ``data`` (the development phase's public files, under ``data/``). Nothing of a test phase: no
+    validator), and ``data`` (the development phase's public files, under ``data/``); its README gets ``table_md``
+    and ``test_phase`` (the paragraph on the test phase, at :data:`TEST_PHASE_MARKER`). Nothing of a test phase: no
     test reference, no test input."""
     top = "%s-starting-kit/" % hosted.cid
     members = directory_members(hosted.starting_kit, top) if os.path.isdir(hosted.starting_kit) else {}
@@ -668,6 +672,8 @@ def starting_kit_members(hosted, table_md=None, reference_dir=None, baseline=Non
     readme = top + "README.md"
     if table_md and readme in members:
         members[readme] = readme_with_table(members[readme].decode("utf-8"), table_md).encode("utf-8")
+    if test_phase and readme in members:
+        members[readme] = members[readme].replace(TEST_PHASE_MARKER.encode("utf-8"), test_phase.encode("utf-8"))
     return members
 
 
@@ -863,8 +869,9 @@ def parse_args(argv):
     return args
 
 
-def shared_inputs(build):
-    """What every subtask's bundles share: baseline tables, logo, starting kit zip, links, schedule, programs."""
+def shared_inputs(build, states):
+    """What every subtask's bundles share: baseline tables, logo, starting kit zip (its README says what the test
+    phase of ``states`` shows), links, schedule, programs."""
     args, hosted = build.args, build.hosted
     table_md = pages.read_text(os.path.join(args.out, "baselines", "table.md"))
     if table_md is None:
@@ -874,10 +881,14 @@ def shared_inputs(build):
         build.warn("starting kit folder %s is missing or empty: the kit holds the scoring program only"
                    % hosted.starting_kit)
     first = hosted.subtasks()[0]   # the first declared subtask's (ST2024: all tasks)
+    state = states.state(OFFICIAL_PHASE)
+    test_phase = feedback.kit_readme_text(
+        feedback.shown_split(states.splits.get(OFFICIAL_PHASE), state == "pending", args.schedule), state,
+        states.reasons.get(OFFICIAL_PHASE, ""))
     kit = zip_bytes(starting_kit_members(
         hosted, table_md, args.reference,
         baseline_member(os.path.join(args.out, "baselines"), first, DEVELOPMENT_PHASE, hosted.cid),
-        public_members(args.reference, DEVELOPMENT_PHASE, first)))
+        public_members(args.reference, DEVELOPMENT_PHASE, first), test_phase))
     build.wrote(os.path.join(args.out, "starting_kit.zip"), kit)
     tables = {}
     for subtask in hosted.subtasks():
@@ -911,7 +922,7 @@ def build_all(args):
              "phase, labelled so on the platform and the pages:\nits leaderboard is no official result. Build the "
              "real test phase from gold that participants\ncannot see: `make COMPETITION=%s DATA=... "
              "TEST_GOLD=<hidden test gold>`." % (args.reference, states.reasons[OFFICIAL_PHASE], hosted.cid))
-    shared = shared_inputs(build)
+    shared = shared_inputs(build, states)
     bundles = [build_subtask(build, source, subtask, states, shared) for subtask in hosted.subtasks()]
     write_manifest(build, bundles, states)
     from organiser import procedure

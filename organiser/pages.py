@@ -465,9 +465,7 @@ def feedback_note(context):
         split = feedback.read_split(os.path.join(context.reference or "", "test"))
     except ValueError:
         split = None
-    if split is None and context.test_state == "pending":
-        declared = schedule_module.test_feedback(context.hosted.schedule)
-        split = {"mode": declared["mode"], "files": {}} if declared["mode"] != feedback.FULL else None
+    split = feedback.shown_split(split, context.test_state == "pending", context.hosted.schedule)
     names = set(context.present or ()) or None   # the subtask's reference files (the split counts them only)
     return '<p class="note"><strong>Test phase.</strong> %s</p>' % escape(feedback.what_participants_see(split, names))
 

@@ -439,6 +439,12 @@ only when nothing is known to cost score. It exits with 0 when no error was foun
 ## The submission
 A zip with @SUBMISSION_TEXT@. The tags: `B-X`, `I-X` or `O`, X one of @TYPE_LIST@. @METRIC_TEXT@
 
+## The test phase
+<!-- TEST_PHASE -->
+
+`python3 validate.py SUBMISSION.zip --data data --split test` checks a test submission against the test files
+(tokens only: it checks the format and prints no score).
+
 ## Baseline scores (development)
 <!-- BASELINE_TABLE -->
 '''

@@ -94,9 +94,25 @@ def unit(manifest, competition):
     return str(manifest.get("unit") or notes.get("unit") or "sentences")
 
 
+#: What follows from the part a report scores, said after its counts (the report is all a participant reads of a test
+#: phase: the stdout summary, ``detailed_results.html``).
+FOLLOWS = {
+    "public": ("these scores, and the leaderboard's, are on the public part of the test set only; the final ranking "
+               "re-scores every team's official submission (its last scored one) on the private rest, whose gold is "
+               "not on the platform, so a final score and rank may differ from these"),
+    "private": ("the part the final ranking re-scores every team's official submission on; the platform's test phase "
+                "scored only the public rest"),
+    "all": ("the whole test gold is on the platform: the final ranking scores every team's official submission (its "
+            "last scored one) on this same gold"),
+    "none": ("no score is shown during this phase; the final ranking scores every team's official submission (its "
+             "last scored one) on the whole test gold, kept by the organisers"),
+}
+
+
 def describe(manifest, competition, entries):
-    """The report's sentence about the part scored (never which items): "public part: 12 of 40 sentences";
-    in a blind phase, the items validly predicted per file."""
+    """The report's sentence about the part scored (never which items) and what follows from it (:data:`FOLLOWS`):
+    "public part: 12 of 40 sentences: these scores ... are on the public part of the test set only; the final
+    ranking re-scores ... on the private rest ..."; in a blind phase, the items validly predicted per file."""
     what = unit(manifest, competition)
     files = manifest["files"]
     total = sum(spec["items"] for spec in files.values())
@@ -106,11 +122,11 @@ def describe(manifest, competition, entries):
             names = ["%s (%s)" % (entry["file"], entry["task"]) for entry in entries]
         counts = ", ".join("%s: %d of %d" % (names[i], entry.get("valid_items", 0), entry.get("expected_items", 0))
                            for i, entry in enumerate(entries))
-        return ("blind test phase: no score is computed from the gold; validly predicted %s per file: %s"
-                % (what, counts))
+        return ("blind test phase: no score is computed from the gold; validly predicted %s per file: %s. %s."
+                % (what, counts, FOLLOWS["none"][0].upper() + FOLLOWS["none"][1:]))
     scored = sum(spec.get("scored", len(spec["indices"])) for spec in files.values())
     label = {"public": "public part", "private": "private part"}.get(manifest["part"], "whole test set")
-    return "%s: %d of %d %s" % (label, scored, total, what)
+    return "%s: %d of %d %s: %s." % (label, scored, total, what, FOLLOWS.get(manifest["part"], FOLLOWS["all"]))
 
 
 def valid_fraction(entries):
