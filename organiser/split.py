@@ -426,6 +426,8 @@ def split_reference(reference_dir, hosted, seed=None, report=print, schedule=Non
     private_dir = os.path.join(reference_dir, PRIVATE_FOLDER, TEST_PHASE)
     if os.path.isdir(private_dir):
         shutil.rmtree(private_dir)
+    if os.path.isfile(os.path.join(full_dir, SPLIT_FILE)):   # an earlier build's (the sample's, before a release's
+        os.remove(os.path.join(full_dir, SPLIT_FILE))       # practice phase): it describes other files
     from organiser import bundle
     if not os.path.isdir(full_dir) or TEST_PHASE in bundle.read_public_gold(reference_dir):
         return None

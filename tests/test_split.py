@@ -644,6 +644,22 @@ def test_a_practice_test_phase_is_not_split(tmp_path):
     assert not os.path.exists(os.path.join(ref, organiser_split.PRIVATE_FOLDER))
 
 
+def test_a_practice_phase_built_after_a_split_one_keeps_no_stale_split(tmp_path):
+    """SpanglishEval built with its sample's test gold (a split test phase), then into the same folder without it (a
+    practice phase on the corpus's public test split, as a release build after the sample's): the earlier split.json
+    is removed, else it describes other files and the practice phase's reference cannot be read."""
+    from evalkit import split as evalkit_split
+    hosted = declarations.Hosted("spanglisheval")
+    sample, gold = _sample(hosted)
+    ref = str(tmp_path / "ref")
+    for extra in (["--test-gold", gold], []):
+        _run(["-m", "organiser", "reference", "--competition", "spanglisheval", "--data", sample, "--out", ref,
+              "--report", str(tmp_path / "dq.md")] + extra)
+        assert os.path.isfile(os.path.join(ref, "test", organiser_split.SPLIT_FILE)) == bool(extra)
+    assert "test" in json.load(open(os.path.join(ref, "public_gold.json")))
+    assert evalkit_split.read_split(os.path.join(ref, "test")) is None
+
+
 def test_a_part_is_never_split_again(build, tmp_path):
     """A test folder that holds a part (redacted items) is refused by the machinery step, not split again."""
     ref = str(tmp_path / "ref")
