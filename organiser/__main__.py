@@ -26,7 +26,12 @@ def main(argv=None):
         return 2
     module_name, _, function = COMMANDS[argv[0]][0].partition(":")
     module = importlib.import_module(module_name)
-    return getattr(module, function or "main")(argv[1:])
+    from evalkit.kindspec import KindError
+    try:
+        return getattr(module, function or "main")(argv[1:])
+    except KindError as err:   # a competition's own kind that lacks a part, or whose name is taken
+        sys.stderr.write("python -m organiser %s: %s\n" % (argv[0], err))
+        return 2
 
 
 if __name__ == "__main__":

@@ -624,12 +624,14 @@ def public_members(reference_dir, phase, subtask, prefix=""):
 # --------------------------------------------------------------------------- scoring program, starting kit
 
 def program_members(hosted):
-    """The scoring program zip's members: the competition's ``evaluate.py``, declaration and ``metadata``, and the
-    machinery ``evalkit/`` (for the top-level competition, ``scoring_program/`` holds them all)."""
+    """The scoring program zip's members: the competition's ``evaluate.py``, declaration, ``metadata`` and own
+    modules (``<id>_*.py``: its kinds, :func:`organiser.declarations.own_modules`), and the machinery ``evalkit/``
+    (for the top-level competition, ``scoring_program/`` holds them all)."""
     if hosted.top_level:
         return directory_members(hosted.program)
     members = {}
-    for name in ("evaluate.py", hosted.cid + ".py", "metadata"):
+    own = [os.path.basename(path) for path in declarations.own_modules(hosted.cid)]
+    for name in ["evaluate.py", hosted.cid + ".py", "metadata"] + own:
         with open(os.path.join(hosted.program, name), "rb") as handle:
             members[name] = handle.read()
     members.update(directory_members(os.path.join(declarations.SCORING_PROGRAM, "evalkit"), "evalkit/"))

@@ -46,206 +46,10 @@ __all__ = ["split_reference", "split_phase", "read_split", "private_items", "see
            "SPLIT_FILE", "PRIVATE_FOLDER"]
 
 
-# --------------------------------------------------------------------------- how each kind's items are read and redacted
-
-class Items(object):
-    """What every kind's items share: an item's identity is its input (:meth:`key`)."""
-
-    def identity(self, item, task):
-        """What makes two items one (their inputs: a sentence repeated in a file, or in the files of several tasks;
-        None: nothing): the gold of one would give away the other's, so they are public together or not at all."""
-        return json.dumps(self.key(item, task), sort_keys=True, ensure_ascii=False)
-
-    def unscored(self, item):
-        """An item that is not scored, as the uploaded folder holds it: as it is."""
-        return item
-
-
-class JsonItems(Items):
-    """A reference file that is a JSON list, one item per sentence (the JSON kinds of evalkit.kinds)."""
-
-    def read(self, data):
-        """The file's items."""
-        return json.loads(data.decode("utf-8-sig"))
-
-    def write(self, items, original):
-        """The bytes of a file holding ``items``."""
-        return (json.dumps(items, ensure_ascii=False) + "\n").encode("utf-8")
-
-    def scorable(self, item):
-        """Whether the item is scored (not excluded by the reference builder)."""
-        return True
-
-
-class PairItems(JsonItems):
-    """``[[form, gold], ...]`` sentences (tagging, lemmas)."""
-
-    def key(self, item, task):
-        """The item's input (what the public test input holds of it)."""
-        return [row[0] for row in item]
-
-    def redact(self, item, task):
-        """The item without its gold."""
-        return [[row[0], None] for row in item]
-
-    def gold(self, item, task):
-        """The item's gold strings."""
-        return [row[1] for row in item if len(row) > 1 and isinstance(row[1], str)]
-
-
-class MorphItems(JsonItems):
-    """``[{"Token": form, "UPOS": ..., <feature>: <value>}, ...]`` sentences."""
-
-    def key(self, item, task):
-        """The forms."""
-        return [next((tok[k] for k in task.form_keys if k in tok), None) for tok in item]
-
-    def redact(self, item, task):
-        """Each token keeps its form only."""
-        return [dict((k, tok[k]) for k in task.form_keys if k in tok) for tok in item]
-
-    def gold(self, item, task):
-        """The values of every token but its form."""
-        return ["%s=%s" % (k, v) for tok in item for k, v in sorted(tok.items()) if k not in task.form_keys]
-
-
-class FillMaskItems(JsonItems):
-    """``{"masked", "text", "masked_tokens"}`` sentences; ``masked_tokens: null`` is an excluded sentence."""
-
-    def key(self, item, task):
-        """The masked line."""
-        return item.get("masked")
-
-    def scorable(self, item):
-        """A sentence with at least one gap and a gold."""
-        return bool(item.get("masked_tokens"))
-
-    def redact(self, item, task):
-        """The masked line and one null per gap (the unmasked text is gold too)."""
-        return {"masked": item.get("masked"), "masked_tokens": [None] * len(item["masked_tokens"])}
-
-    def identity(self, item, task):
-        """The unmasked sentence: the word-level and the character-level lines of one sentence are one item (the
-        one's text gives the other's gold)."""
-        text = item.get("text")
-        return " ".join(text.split()) if isinstance(text, str) and text.strip() else None
-
-    def unscored(self, item):
-        """An excluded sentence without its unmasked text (it may be another line's gold); the rest as it is."""
-        return dict((key, value) for key, value in item.items() if key != "text")
-
-    def gold(self, item, task):
-        """The gap fillers and the unmasked text."""
-        golds = [g.get("masked_token") if isinstance(g, dict) else g for g in item["masked_tokens"]]
-        return [g for g in golds if isinstance(g, str)] + ([item["text"]] if isinstance(item.get("text"), str) else [])
-
-
-class BlockItems(Items):
-    """Line-aligned text (evalkit.lines): one item per blank-line separated sentence (a list of lines)."""
-
-    def __init__(self, sentence_level):
-        self.sentence_level = sentence_level   # the label is on the ``# sent_enum`` line, not on the token lines
-
-    def read(self, data):
-        """The sentences (lists of lines, ``\\r`` dropped), as the scorer's reference parser groups them."""
-        blocks, block = [], []
-        for line in data.decode("utf-8").split("\n") + [""]:
-            line = line[:-1] if line.endswith("\r") else line
-            if not line.strip():
-                if block:
-                    blocks.append(block)
-                block = []
-            else:
-                block.append(line)
-        return blocks
-
-    def write(self, items, original):
-        """Sentences separated by one blank line."""
-        return ("\n\n".join("\n".join(block) for block in items) + "\n").encode("utf-8")
-
-    def scorable(self, item):
-        """Every sentence is scored."""
-        return True
-
-    def key(self, item, task):
-        """The tokens."""
-        return [line.split("\t")[0] for line in item if not line.startswith("# sent_enum")]
-
-    def redact(self, item, task):
-        """Token lines keep the token alone and ``# sent_enum`` lines lose their label, as in the test input: a
-        redacted sentence has no tab."""
-        return [line.split("\t")[0] for line in item]
-
-    def gold(self, item, task):
-        """The labels."""
-        if self.sentence_level:
-            return [line.split("\t")[-1].strip() for line in item if line.startswith("# sent_enum") and "\t" in line]
-        return [line.split("\t")[-1] for line in item if not line.startswith("# sent_enum") and "\t" in line]
-
-
-class SetItems(Items):
-    """JSON Lines choice sets (evalkit.choice): one item per set."""
-
-    def read(self, data):
-        """The sets."""
-        return [json.loads(line) for line in data.decode("utf-8-sig").split("\n") if line.strip()]
-
-    def write(self, items, original):
-        """One set a line."""
-        return "".join(json.dumps(item, ensure_ascii=False, sort_keys=True) + "\n" for item in items).encode("utf-8")
-
-    def scorable(self, item):
-        """Every set is scored."""
-        return True
-
-    def key(self, item, task):
-        """The set's id and candidate sentences."""
-        return [item.get("id"), item.get("sentences")]
-
-    def redact(self, item, task):
-        """The id and the candidates; gold and gold type null (anything else the set carries is left out)."""
-        return {"id": item.get("id"), "sentences": item.get("sentences"), "gold": None, "gold_type": None}
-
-    def gold(self, item, task):
-        """The gold index and the gold type, as strings (the gold sentence itself is one of the candidates)."""
-        return ["gold=%s" % item.get("gold"), "gold_type=%s" % item.get("gold_type")]
-
-
-class DocumentItems(Items):
-    """A JSON object of Anafora documents (evalkit.timenorm.kind): one item per document."""
-
-    def read(self, data):
-        """The documents."""
-        return json.loads(data.decode("utf-8-sig"))["documents"]
-
-    def write(self, items, original):
-        """The original object with these documents."""
-        value = json.loads(original.decode("utf-8-sig"))
-        value["documents"] = items
-        return (json.dumps(value, ensure_ascii=False) + "\n").encode("utf-8")
-
-    def scorable(self, item):
-        """Every document is scored."""
-        return True
-
-    def key(self, item, task):
-        """The document's name."""
-        return item.get("name")
-
-    def redact(self, item, task):
-        """The document with a null gold (read as a document without any entity where the scorer knows the file is
-        a part, refused as not whole gold elsewhere: a part is never split again)."""
-        return dict(item, xml=None)
-
-    def gold(self, item, task):
-        """The gold XML."""
-        return [item.get("xml") or ""]
-
-
-#: How the items of each kind's reference files are read, redacted and written.
-ITEMS = {"tagging": PairItems(), "candidates": PairItems(), "morph": MorphItems(), "fill_mask": FillMaskItems(),
-         "token_labels": BlockItems(False), "sentence_labels": BlockItems(True), "choice": SetItems(),
-         "scate_intervals": DocumentItems(), "scate_spans": DocumentItems()}
+def handler(task):
+    """The item side of ``task``'s kind (:class:`evalkit.items.Items`): how its reference files' items are read,
+    redacted and written, and what makes two items one."""
+    return scoring.KINDS[task.kind].items
 
 
 # --------------------------------------------------------------------------- the split
@@ -318,16 +122,16 @@ def split_phase(full_dir, competition, mode, fraction, seed, public_out, private
                     others[relative] = handle.read()
     if seed is None:
         seed = derive_seed(full_dir, data)
-    items = dict((relative, ITEMS[task.kind].read(data[relative])) for relative, task in files)
+    items = dict((relative, handler(task).read(data[relative])) for relative, task in files)
     groups = {}   # files holding the same items share the first one's split
     group_of = {}
     for relative, task in files:
-        key = json.dumps([ITEMS[task.kind].key(item, task) for item in items[relative]], sort_keys=True)
+        key = json.dumps([handler(task).key(item, task) for item in items[relative]], sort_keys=True)
         group_of[relative] = groups.setdefault(key, relative)
     notes = getattr(decl, "REPORT_NOTES", None) or {}
     base = {"mode": mode, "unit": notes.get("unit") or "sentences", "public_fraction": fraction,
             "seed_digest": seed_digest(seed)}
-    scorable = dict((relative, [i for i, item in enumerate(items[relative]) if ITEMS[task.kind].scorable(item)])
+    scorable = dict((relative, [i for i, item in enumerate(items[relative]) if handler(task).scorable(item)])
                     for relative, task in files)
     if mode == "public_private":
         publics = choose_public(files, items, scorable, seed, group_of, fraction)
@@ -335,7 +139,7 @@ def split_phase(full_dir, competition, mode, fraction, seed, public_out, private
         publics = dict((relative, [] if mode == "blind" else scorable[relative]) for relative, _ in files)
     public_files, private_files, public_spec, private_spec = {}, {}, {}, {}
     for relative, task in files:
-        handler = ITEMS[task.kind]
+        items_of = handler(task)
         every = items[relative]
         public = publics[relative]
         chosen = set(public)
@@ -344,12 +148,12 @@ def split_phase(full_dir, competition, mode, fraction, seed, public_out, private
         if mode == "full":
             public_files[relative] = data[relative]
         else:
-            public_files[relative] = handler.write([handler.redact(item, task) if i in hidden else
-                                                    item if i in counted else handler.unscored(item)
-                                                    for i, item in enumerate(every)], data[relative])
-        if mode == "public_private":
-            private_files[relative] = handler.write([handler.redact(item, task) if i in chosen else item
+            public_files[relative] = items_of.write([items_of.redact(item, task) if i in hidden else
+                                                     item if i in counted else items_of.unscored(item)
                                                      for i, item in enumerate(every)], data[relative])
+        if mode == "public_private":
+            private_files[relative] = items_of.write([items_of.redact(item, task) if i in chosen else item
+                                                      for i, item in enumerate(every)], data[relative])
         else:
             private_files[relative] = data[relative]
         public_spec[relative] = {"items": len(every), "scored": len(public), "indices": public}
@@ -376,9 +180,9 @@ def choose_public(files, items, scorable, seed, group_of, fraction):
     public = dict((relative, set(ranked[relative][:targets[relative]])) for relative, _ in files)
     groups = {}
     for relative, task in files:
-        handler = ITEMS[task.kind]
+        items_of = handler(task)
         for index in scorable[relative]:
-            key = handler.identity(items[relative][index], task)
+            key = items_of.identity(items[relative][index], task)
             if key is not None:
                 groups.setdefault(key, []).append((relative, index))
     group_of_item = {}
@@ -474,9 +278,9 @@ def private_items(full_dir, private_dir, competition=None):
         raise ValueError("%s has no %s" % (private_dir, SPLIT_FILE))
     found = {}
     for relative, task in _reference_files(decl, full_dir):
-        handler = ITEMS[task.kind]
+        items_of = handler(task)
         with open(os.path.join(full_dir, *relative.split("/")), "rb") as handle:
-            every = handler.read(handle.read())
+            every = items_of.read(handle.read())
         spec = manifest["files"].get(relative) or {"indices": []}
-        found[relative] = [(i, handler.gold(every[i], task)) for i in spec["indices"]]
+        found[relative] = [(i, items_of.gold(every[i], task)) for i in spec["indices"]]
     return found

@@ -32,6 +32,7 @@ from collections import Counter, OrderedDict
 from operator import itemgetter
 
 from . import metrics, naming
+from .items import BlockItems
 from .kinds import Entry
 from .layout import IgnoredNames, NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
 from .loading import decode_utf8
@@ -964,6 +965,7 @@ class TokenLabelsKind(TextKind):
     """One label per token and line, a blank line between sentences (LID, POS, NER)."""
 
     name = "token_labels"
+    items = BlockItems(sentence_level=False)
     #: What usually puts a file of this kind at its floor (evalkit/floor.py).
     floor_causes = ("labels swapped between two classes (two languages, or two tags) throughout, labels "
                     "shifted by one line, another dataset's label set, predictions for another split")
@@ -1209,6 +1211,7 @@ class SentenceLabelsKind(TextKind):
     """One label per sentence and line (SA)."""
 
     name = "sentence_labels"
+    items = BlockItems(sentence_level=True)
     floor_causes = ("labels swapped between two classes (positive and negative) throughout, labels shifted by "
                     "one line, another dataset's label set, predictions for another split")
     sentence_level = True

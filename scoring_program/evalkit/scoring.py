@@ -12,17 +12,19 @@ import os
 from collections import OrderedDict
 
 from . import __version__, blank, choice, fingerprint, floor, gold_index, inventory, keys, lines, metrics, policy, split
+from .kindspec import KINDS, register, use as use_kinds
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes, read_optional_json
 from .messages import DataError, Message, MessageLog, ERROR, WARNING, ZERO_NOTE
 from .timenorm.kind import KINDS as DOCUMENT_KINDS
 
-#: Every kind by name: the JSON kinds (evalkit.kinds), the line-aligned text kinds (evalkit.lines) and the
-#: other ``reads_text`` kinds (evalkit.choice).
-KINDS = dict(JSON_KINDS, **lines.TEXT_KINDS)
-KINDS.update(choice.KINDS)
-KINDS.update(DOCUMENT_KINDS)   # the per-document Anafora kinds (evalkit.timenorm.kind)
+#: Every kind by name (evalkit.kindspec.KINDS): the kit's own, the JSON kinds (evalkit.kinds), the line-aligned text
+#: kinds (evalkit.lines), the other ``reads_text`` kinds (evalkit.choice, evalkit.timenorm.kind), then those a
+#: competition declares in its folder (registered by evalkit.kindspec.use when the competition is evaluated).
+for _kinds in (JSON_KINDS, lines.TEXT_KINDS, choice.KINDS, DOCUMENT_KINDS):
+    for _kind in _kinds.values():
+        register(_kind)
 
 
 #: A prediction file out of all proportion to its reference is refused before it is parsed (parsing
@@ -438,6 +440,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     A competition that declares flat file names (``SUBMISSION_FILE``, :mod:`evalkit.lines`) has its
     reference and submission files found by that declaration; the others by ``<task>/<lang>.json``.
     """
+    use_kinds(competition)   # the kinds the competition brings in its folder (a no-op once registered)
     tasks, named, pairs, paths = _reference_files(competition, ref_dir)
     limits = _limits(competition)
     messages = []

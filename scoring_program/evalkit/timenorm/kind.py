@@ -34,6 +34,7 @@ import time
 from collections import OrderedDict
 
 from .. import naming
+from ..items import DocumentItems
 from ..kinds import Entry
 from ..metrics import f1_from_counts, ratio
 from ..messages import DataError, Message, ERROR, WARNING, printable, quoted
@@ -356,6 +357,7 @@ class AnaforaKind(object):
     reads_text = True
     reads_documents = True
     gold = "full"
+    items = DocumentItems()
 
     def parse_reference_text(self, data, name, task, lang, redacted=False):
         """The parsed :class:`Reference` of one reference file (``redacted``: a document whose gold is null, in the
