@@ -48,7 +48,9 @@ What a build holds:
   score development predictions locally) and the development data;
 - `submissions/`: the baseline submissions (`make check` submits them; `make results` ranks them beside the teams).
 Beside the build, the reference folder (`reference_data/`, `reference_data/<id>/`) keeps in `private/test/` the
-gold the final ranking uses: **never upload it, never share it** (nor the split's seed, `SPLIT_SEED=`).
+gold the final ranking uses: **never upload it, never share it**. The split state `splits/<id>.json` (the seed and
+every test item's part) is as secret as the gold and must outlive the build: **back it up** with the test gold;
+`make clean` keeps it.
 
 A test gold that participants can see is never silently used: a reference builder that knows its test gold is
 public (SCATE's spans-only TempEval gold, SpanglishEval's sets rebuilt from the public Bangor corpus) says so,
@@ -70,10 +72,15 @@ SCHEDULE=<file>` builds with another schedule's mode (the split of the reference
 | `blind` | no gold at all: the format of every submission against the test input | only the share of items validly predicted (the leaderboard's "Valid predictions" column); the primary column (the overall score) and every other column stay empty ("n/a"), and Codabench orders the test leaderboard by that share, then by submission time (oldest first): its positions and medals rank nothing | each team's official submission scored on the whole test gold (`private/test/`) |
 | `full` | the whole test gold (uploaded) | their full test scores after every submission, and the leaderboard on them | the same gold |
 
-The split is reproducible: the same seed gives the same public items in every bundle, reference and results run
-(default seed: derived from the full test gold; `make SPLIT_SEED=<secret>` sets it). `make check` proves, for each
-build, that no file of any bundle, reference zip, public data or starting kit holds a gold item of the private
-part, and that the uploaded test reference can score only the public part (every other item redacted).
+The split is fixed once drawn: the first build draws a random seed (`make SPLIT_SEED=<secret>` sets it) and keeps
+it with every item's part in `splits/<id>.json`; every later build reuses it by item identity (the item's input),
+so a gold fix, an added or removed item, or a rebuild on another machine with the file copied keeps every item in
+its part, and new items are drawn with the same seed. A build that would make an item of the draw public that it
+made private (another mode, another seed) is refused; `make NEW_SPLIT=1` draws anew, and `make check` then says how
+many items the draws made public together (everything any uploaded public part held is public). `make check`
+proves, for each build, that no file of any bundle, reference zip, public data or starting kit holds a gold item of
+the private part or the split's seed, and that the uploaded test reference can score only the public part (every
+other item redacted).
 
 ## 3. What participants can see, on each platform (read from the platforms' source)
 | | Codabench | CodaLab Competitions (self-hosted, legacy) |
