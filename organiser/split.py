@@ -285,8 +285,7 @@ def split_reference(reference_dir, hosted, seed=None, report=print, schedule=Non
     private_dir = os.path.join(reference_dir, PRIVATE_FOLDER, TEST_PHASE)
     if os.path.isdir(private_dir):
         shutil.rmtree(private_dir)
-    from organiser import bundle
-    if not os.path.isdir(full_dir) or TEST_PHASE in bundle.read_public_gold(reference_dir):
+    if not os.path.isdir(full_dir) or TEST_PHASE in read_public_gold(reference_dir):
         return None
     try:
         if not _reference_files(hosted.declaration, full_dir):
@@ -312,6 +311,27 @@ def split_reference(reference_dir, hosted, seed=None, report=print, schedule=Non
            % (feedback["mode"], "seed digest %s" % public["seed_digest"], reference_dir, TEST_PHASE, scored,
               public["unit"], public["part"], reference_dir, os.path.join(PRIVATE_FOLDER, TEST_PHASE), private))
     return manifests
+
+
+#: A reference builder's statement that a phase's gold is public (``{phase: reason}``): that phase becomes a labelled
+#: practice phase, and is never split.
+PUBLIC_GOLD_FILE = "public_gold.json"
+
+
+def read_public_gold(reference_dir):
+    """``{phase: reason}`` of ``<reference_dir>/public_gold.json``; empty when absent; ValueError when it is not
+    such a mapping."""
+    path = os.path.join(reference_dir, PUBLIC_GOLD_FILE)
+    if not os.path.isfile(path):
+        return {}
+    with open(path, encoding="utf-8") as handle:
+        try:
+            value = json.load(handle)
+        except ValueError as error:
+            raise ValueError("%s is not valid JSON: %s" % (path, error))
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise ValueError("%s: expected {phase: reason}" % path)
+    return value
 
 
 def default_state_path(reference_dir, cid):
