@@ -135,8 +135,10 @@ def declared_columns(decl, languages, pairs):
     A declaration with ``LEADERBOARD = "datasets"`` shows the overall score (``OVERALL_LABEL``) and one
     column per dataset, in the declared task order; with ``LEADERBOARD = "components"``, the overall score and
     every component of every entry (labels from ``COMPONENT_LABELS``, :func:`component_label`; with a single entry,
-    its official metric is the overall score and has no column of its own); any other gets
-    :func:`evalkit.keys.leaderboard_columns` (overall, task means, language means, entries).
+    its official metric is the overall score and has no column of its own); with ``LEADERBOARD = "tasks"``, the
+    overall score, each task's mean (a subtask of a shared task: "Avg <task label>") and the entries, nothing that
+    averages over tasks of different metrics; any other gets :func:`evalkit.keys.leaderboard_columns` (overall, task
+    means, language means unless :func:`evalkit.keys.language_means` says otherwise, entries).
     """
     if getattr(decl, "LEADERBOARD", None) == "components":
         ordered = keys.ordered_pairs(decl.TASKS, languages, pairs)
@@ -148,7 +150,7 @@ def declared_columns(decl, languages, pairs):
         ordered = sorted(pairs, key=lambda pair: (rank[pair[0].folder], list(pair[0].languages).index(pair[1])))
         return [(keys.OVERALL_KEY, decl.OVERALL_LABEL)] + [
             (keys.entry_key(lang, task), dataset_label(decl, task, lang)) for task, lang in ordered]
-    return keys.leaderboard_columns(decl.TASKS, languages, pairs)
+    return keys.leaderboard_columns(decl.TASKS, languages, pairs, keys.language_means(decl))
 
 
 def leaderboard_section(source, decl, subtask, pairs):

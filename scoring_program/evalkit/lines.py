@@ -264,19 +264,37 @@ def suggest_name(name, choices, aliases):
     'lid_spa_eng.txt'
     >>> suggest_name("readme.md", ["lid_spa_eng.txt"], {})
     ''
+
+    Declared names may be paths (``SUBMISSION_FILE = "answer/{task}/{lang}.txt"``): a name is then compared on as
+    many of its last folders as the declared paths have, each folder forgiven as the file name is.
+
+    >>> suggest_name("Answer/Task1/English.TXT", ["answer/task1/english.txt", "answer/task2/english.txt"], {})
+    'answer/task1/english.txt'
+    >>> suggest_name("task2/english.tsv", ["answer/task1/english.txt", "answer/task2/english.txt"], {})
+    'answer/task2/english.txt'
+    >>> suggest_name("answers/english_task1.txt", ["answer/task1/english.txt", "answer/task2/english.txt"], {})
+    'answer/task1/english.txt'
     """
-    base = name.rsplit("/", 1)[-1]
-    base = (naming.compressed(base) or (base,))[0]   # lid_spa_eng.txt.gz stands for lid_spa_eng.txt
+    depth = max([choice.count("/") for choice in choices] or [0]) + 1
+    base = name.rsplit("/", depth)[-depth:] if depth > 1 else [name.rsplit("/", 1)[-1]]
+    base = "/".join(base[:-1] + [(naming.compressed(base[-1]) or (base[-1],))[0]])   # x.txt.gz stands for x.txt
     stem = re.sub(r"[- ]", "_", base.rsplit(".", 1)[0].lower())
     by_stem = dict((choice.rsplit(".", 1)[0], choice) for choice in choices)
     stem = aliases.get(stem, stem)
     if stem in by_stem:
         return by_stem[stem]
-    words = set(word for word in stem.split("_") if word)
-    spellings = [(known, known) for known in by_stem] + [(alias, known) for alias, known in aliases.items()
-                                                         if known in by_stem]
-    contained = [(len(spelling.split("_")), known) for spelling, known in spellings
-                 if set(spelling.split("_")) <= words]
+    segments = stem.split("/")
+    tail = [known for known in by_stem if known.split("/")[-len(segments):] == segments or (
+        len(segments) > 1 and len(known.split("/")) == len(segments) and known.split("/")[1:] == segments[1:])]
+    if len(tail) == 1:   # the same last folders and file without the top folder, or under another one
+        return by_stem[tail[0]]
+    words = set(word for word in re.split(r"[_/]", stem) if word)
+    common = os.path.commonprefix([known.rsplit("/", 1)[0] + "/" for known in by_stem]) if depth > 1 else ""
+    common = common[:common.rfind("/") + 1]   # the folders every declared path starts with need not be given
+    spellings = [(known[len(common):], known) for known in by_stem] + [
+        (alias, known) for alias, known in aliases.items() if known in by_stem]
+    contained = [(len(re.split(r"[_/]", spelling)), known) for spelling, known in spellings
+                 if set(re.split(r"[_/]", spelling)) <= words]
     if contained:
         most = max(size for size, _ in contained)
         best = set(known for size, known in contained if size == most)
@@ -332,8 +350,9 @@ def _unexpected_file(rel, declared, aliases):
     guess = suggest_name(rel, declared, aliases)
     why = naming.name_fault(rel, guess) if guess else naming.compressed_why(rel)
     hint = " Did you mean %s?" % guess if guess else ""
-    return Message(rel, WARNING, "layout", "unexpected file (ignored)%s; expected files named like %s at the root of "
-                   "the zip.%s" % (": " + why if why else "", declared[0], hint))
+    where = "(paths from the root of the zip)" if "/" in declared[0] else "at the root of the zip"
+    return Message(rel, WARNING, "layout", "unexpected file (ignored)%s; expected files named like %s %s.%s"
+                   % (": " + why if why else "", declared[0], where, hint))
 
 
 def find_named_files(source, competition, pairs, messages, known_documents=None):

@@ -361,7 +361,9 @@ def aggregate(competition, entries, pairs):
     over the languages where the task is scored; ``avg_score`` = mean of the task means (each task
     weighs the same). An entry that failed counts as 0 everywhere. A competition that declares
     ``AVERAGE = "entries"`` ranks by the plain mean of its entry scores instead (each dataset weighs the same);
-    ``AVERAGE = "first"`` by the score of the first declared task the phase scores (a fallback ranking task).
+    ``AVERAGE = "first"`` by the score of the first declared task the phase scores (a fallback ranking task). A
+    competition without language averages (:func:`evalkit.keys.language_means`: its tasks measure different things,
+    accuracy beside a rank correlation) has none.
     """
     by_pair = dict(((e["task"], e["lang"]), e) for e in entries)
     languages = list(competition.LANGUAGES)
@@ -377,7 +379,8 @@ def aggregate(competition, entries, pairs):
         if scores:
             values[keys.task_mean_key(task)] = metrics.mean(scores)
             task_means.append(values[keys.task_mean_key(task)])
-    for lang in languages:
+    language_means = keys.language_means(competition)
+    for lang in languages if language_means else ():
         scores = [by_pair[(task.folder, l)]["score"] for task, l in pairs if l == lang]
         if scores:
             values[keys.language_key(lang)] = metrics.mean(scores)
@@ -387,7 +390,7 @@ def aggregate(competition, entries, pairs):
     if getattr(competition, "AVERAGE", "tasks") == "first" and pairs:   # the first declared task scored ranks
         first = min(pairs, key=lambda pair: competition.TASKS.index(pair[0]))
         values[keys.OVERALL_KEY] = by_pair[(first[0].folder, first[1])]["score"]
-    return [(key, values[key]) for key in keys.all_score_keys(competition.TASKS, languages, pairs)]
+    return [(key, values[key]) for key in keys.all_score_keys(competition.TASKS, languages, pairs, language_means)]
 
 
 @contextlib.contextmanager
