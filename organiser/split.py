@@ -222,15 +222,9 @@ def choose_public(files, items, scorable, seed, group_of, fraction, ids, kept):
             if earlier[relative][index] is None:
                 found.add(index)
         public[relative] = found
-    groups = {}
-    for relative, task in files:
-        items_of = handler(task)
-        for index in scorable[relative]:
-            key = items_of.identity(items[relative][index], task)
-            if key is not None:
-                groups.setdefault(key, []).append((relative, index))
+    groups = related_items(files, items, scorable)
     group_of_item = {}
-    for members in groups.values():
+    for members in groups:
         if len(members) < 2:
             continue
         for member in members:
@@ -257,6 +251,36 @@ def choose_public(files, items, scorable, seed, group_of, fraction, ids, kept):
                 for r, i in members:
                     public[r].add(i)
     return dict((relative, sorted(found)) for relative, found in public.items())
+
+
+def related_items(files, items, scorable):
+    """The groups of items that are one (``[[(file, index), ...], ...]``, each of two or more, in file and index
+    order): the same :meth:`evalkit.items.Items.identity`, or a near key in common (:meth:`~evalkit.items.Items.
+    near_keys`: two sentences one token apart), joined transitively (union-find)."""
+    parent = {}
+
+    def find(member):
+        while parent[member] != member:
+            parent[member] = parent[parent[member]]
+            member = parent[member]
+        return member
+    first = {}
+    for relative, task in files:
+        items_of = handler(task)
+        for index in scorable[relative]:
+            member = (relative, index)
+            parent[member] = member
+            item = items[relative][index]
+            identity = items_of.identity(item, task)
+            for key in ([("=", identity)] if identity is not None else []) + [
+                    ("~", near) for near in items_of.near_keys(item, task)]:
+                other = first.setdefault(key, member)
+                if other != member:
+                    parent[find(member)] = find(other)
+    found = {}
+    for member in sorted(parent, key=lambda m: ([r for r, _ in files].index(m[0]), m[1])):
+        found.setdefault(find(member), []).append(member)
+    return [members for members in found.values() if len(members) > 1]
 
 
 def _write_folder(out, files, manifest):

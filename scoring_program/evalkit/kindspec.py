@@ -40,7 +40,7 @@ REQUIRED_TEXT = ("parse_reference_text", "prediction_limit", "parse_prediction_t
 #: The parts of a kind whose submission is a folder of files, one per document (``reads_documents`` true).
 REQUIRED_DOCUMENTS = ("parse_reference_text", "parse_prediction_documents")
 #: The parts of the item side (:class:`evalkit.items.Items`).
-REQUIRED_ITEMS = ("read", "write", "scorable", "key", "identity", "redact", "unscored", "gold", "label",
+REQUIRED_ITEMS = ("read", "write", "scorable", "key", "identity", "near_keys", "redact", "unscored", "gold", "label",
                   "public_texts", "tokens", "scramble", "secrets")
 #: Optional parts and what their absence means.
 OPTIONAL = {
