@@ -97,6 +97,8 @@ def below_floor(entries, floors, label, tasks, kinds):
         margin = chance_margin(kind, floor, entry)
         if entry["score"] > floor + max(EPSILON, margin) or entry["score"] >= 1.0 - EPSILON:   # above, or perfect
             continue
+        if getattr(kind, "explains_score", None) and kind.explains_score(entry):   # its cause is named and priced
+            continue
         where = "below" if entry["score"] < floor - EPSILON else "at" if entry["score"] <= floor + EPSILON else \
             "within chance of"
         found.append(Message(entry["file"], WARNING, "whole file", (
@@ -268,13 +270,27 @@ def reversed_scores(entries):
     return found
 
 
+def kind_messages(entries, tasks, kinds):
+    """The messages a kind gives of its own from a scored entry's details where the gold is public (a kind's
+    ``public_gold_messages(entry, task)``: e.g. mistakes :mod:`evalkit.lines` priced against the gold, with the score
+    as written and mended)."""
+    found = []
+    for entry in entries:
+        task = tasks.get(entry.get("task"))
+        said = getattr(kinds.get(getattr(task, "kind", None)), "public_gold_messages", None)
+        if said is not None and entry.get("status") == "scored":
+            found.extend(said(entry, task))
+    return found
+
+
 def public_gold_messages(entries, tasks, kinds):
     """The messages that read the per-label, per-line and per-rank results against the gold, for every file: two
     labels swapped (:func:`swapped_labels`), labels shifted by a line (:func:`shifted_labels`), candidates ranked best
-    last (:func:`inverted_ranks`), scores whose direction looks reversed tried both ways (:func:`reversed_scores`).
+    last (:func:`inverted_ranks`), scores whose direction looks reversed tried both ways (:func:`reversed_scores`),
+    and a kind's own (:func:`kind_messages`).
     Only where the gold is public (the scorer's development report, the kits' validators on dev)."""
     return (swapped_labels(entries, tasks, kinds) + shifted_labels(entries) + inverted_ranks(entries, tasks, kinds)
-            + reversed_scores(entries))
+            + reversed_scores(entries) + kind_messages(entries, tasks, kinds))
 
 
 def check_report(report, floor_path, competition, kinds):

@@ -36,7 +36,7 @@ from .items import BlockItems
 from .kinds import Entry
 from .layout import IgnoredNames, NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
 from .loading import decode_utf8
-from .messages import CHANCE_NOTE, DataError, Message, ERROR, WARNING, INFO, ZERO_NOTE, printable, quoted
+from .messages import CHANCE_NOTE, DataError, Message, ERROR, WARNING, INFO, LOSS_NOTE, ZERO_NOTE, printable, quoted
 
 #: A prediction may not be larger than this many times its reference (plus 1 MiB): labels are
 #: shorter than the token + label lines of the reference, so anything larger is refused unread.
@@ -437,8 +437,161 @@ def _is_comment(line):
     return line.startswith("# sent_enum")
 
 
+# --------------------------------------------------------------------------- what table writers add
+
+#: :func:`table_habits` reads the columns of a file's first this many non-blank lines.
+TABLE_SAMPLE = 200
+#: The column separators of a table writer: tab, comma (CSV), semicolon (a spreadsheet's CSV in a decimal-comma
+#: locale), in the order they are tried.
+TABLE_SEPARATORS = ("\t", ",", ";")
+#: A column is a table's index when at least this share of the sampled rows hold the row number there.
+INDEX_SHARE = 0.9
+
+
+def _unquoted(field):
+    """``field`` without the double quotes of a CSV writer (``'"a""b"'`` -> ``'a"b'``), stripped.
+
+    >>> _unquoted(' "lang1" '), _unquoted('""'), _unquoted('lang1')
+    ('lang1', '', 'lang1')
+    """
+    field = field.strip()
+    if len(field) >= 2 and field[0] == field[-1] == '"':
+        return field[1:-1].replace('""', '"').strip()
+    return field
+
+
+def _index_columns(rows, sep):
+    """How many leading columns of ``rows`` (``[(line number, fields)]``) are a table's index (the row number,
+    counted on from one row to the next, restarting at 0 when each sentence was written as its own table): 0, 1 or 2
+    (a table read back without its index and written again keeps the old index as a column, ``Unnamed: 0``)."""
+    if sep is None:   # a line of digits alone is a label id, not an index
+        return 0
+    found = 0
+    for column in (0, 1):
+        values = [fields[column].strip() if len(fields) > column + 1 else "" for _, fields in rows]
+        numbers = [int(v) for v in values if v.isdigit() and len(v) < 10]
+        counted = sum(1 for a, b in zip(numbers, numbers[1:]) if b == a + 1 or b == 0)
+        if len(numbers) < INDEX_SHARE * len(rows) or counted < INDEX_SHARE * (len(numbers) - 1):
+            break
+        found += 1
+    return found
+
+
+def table_habits(lines, allowed, extra):
+    """What a table writer with its defaults (pandas' ``DataFrame.to_csv``, a spreadsheet's CSV export) added to the
+    labels of ``lines`` (the file's lines; ``allowed``: the label set; ``extra``: how many more labels the file holds
+    than the input has items), as a dict, or None when nothing of the kind is found:
+
+    - ``sep``: the column separator, when most lines hold one (``"\\t"``, ``","`` or ``";"``);
+    - ``header``: ``(line number, text, how many blocks start with it)``: a first line that is no label, with its
+      empty index column name (``"\\tlabel"``) or in a file longer than the input, and whose other lines are labels;
+    - ``index``: ``(columns, line number, text)``: leading columns holding the row number (0, 1, 2, ...);
+    - ``empty``: ``(count, line number, text)``: rows with nothing after the index (``"4\\t"``), or the ``""`` a CSV
+      writer writes for an empty row of one column: the blank lines between sentences written as rows, read as labels;
+    - ``quoted``: ``(count, line number, text)``: labels in double quotes;
+    - ``single``: True when the rows hold one column after the index (the labels alone).
+
+    Read only when something is already wrong (labels outside the set, or a misalignment): a sample of lines, then one
+    pass for the empty and quoted rows when a table was recognised.
+
+    >>> found = table_habits(["\\tlabel", "0\\tlang1", "1\\tother", "2\\t", "3\\tlang2"], {"lang1", "lang2", "other"}, 2)
+    >>> found["header"], found["index"][:2], found["empty"][:2]
+    ((1, '\\tlabel', 1), (1, 2), (1, 4))
+    """
+    rows = [(number, line) for number, line in enumerate(lines, 1) if line.strip() and not _is_comment(line)]
+    if len(rows) < 2:
+        return None
+    sample = rows[:TABLE_SAMPLE]
+    sep = next((s for s in TABLE_SEPARATORS if sum(1 for _, line in sample if s in line) * 2 > len(sample)), None)
+    split = (lambda line: line.split(sep)) if sep else (lambda line: [line])
+    head_number, head = sample[0]
+    body = [(number, split(line)) for number, line in sample[1:]]
+    header = None
+    first = split(head)
+    if _unquoted(first[-1]) not in allowed and (extra > 0 or len(first) > 1 and not first[0].strip()) and \
+            sum(1 for _, fields in body if _unquoted(fields[-1]) in allowed or not _unquoted(fields[-1])) \
+            >= INDEX_SHARE * len(body):
+        header = (head_number, head, sum(1 for _, line in rows if line == head))
+    columns = _index_columns(body if header else [(head_number, first)] + body, sep)
+    index = None
+    if columns:
+        number, fields = body[0] if header else (head_number, first)
+        index = (columns, number, sep.join(fields))
+    empty, quoted_rows = [0, None, None], [0, None, None]
+    if header or index or sep in (",", ";") or any(line.strip()[:1] == '"' for _, line in sample):
+        widths = Counter()
+        for number, line in rows:
+            if header and line == head:
+                continue
+            fields = split(line)[columns:]
+            widths[len(fields)] += 1
+            if not any(_unquoted(field) for field in fields):
+                empty = [empty[0] + 1, empty[1] or number, empty[2] or line]
+            elif fields[-1].strip()[:1] == '"' and _unquoted(fields[-1]) in allowed:
+                quoted_rows = [quoted_rows[0] + 1, quoted_rows[1] or number, quoted_rows[2] or line]
+    else:
+        widths = Counter()
+    if not (header or index or empty[0] or quoted_rows[0] or sep in (",", ";") and widths and
+            max(widths.values()) >= INDEX_SHARE * sum(widths.values()) and max(widths, key=widths.get) > 1):
+        return None
+    return {"sep": sep, "header": header, "index": index, "empty": tuple(empty) if empty[0] else None,
+            "quoted": tuple(quoted_rows) if quoted_rows[0] else None,
+            "single": bool(widths) and max(widths, key=widths.get) == 1}
+
+
+def table_message(habits):
+    """The text of the one message about what a table writer added (:func:`table_habits`): each habit with its first
+    line, and the one-line fix."""
+    parts = []
+    header, index, empty, quoted_rows, sep = (habits["header"], habits["index"], habits["empty"], habits["quoted"],
+                                              habits["sep"])
+    if header:
+        parts.append("a header row (line %d: %s%s; to_csv writes one unless header=False)" % (
+            header[0], quoted(header[1], 60), (", and at the start of %d blocks in all: each sentence written as a "
+                                               "table of its own" % header[2]) if header[2] > 1 else ""))
+    if index:
+        parts.append("%s (each line starts with its row number: line %d, %s; to_csv writes it unless index=False)" % (
+            "an index column" if index[0] == 1 else "two index columns (a table read back with read_csv keeps its "
+            "old index as a column, 'Unnamed: 0', and writing it again adds another)", index[1], quoted(index[2], 60)))
+    if sep in (",", ";"):
+        parts.append("columns separated by %s (a label is read after a line's last tab, so each whole line is read as "
+                     "one label)" % ("commas" if sep == "," else "semicolons"))
+    if empty:
+        parts.append("the blank line after each sentence written as a row (%s line%s such as line %d, %s), so no "
+                     "line is blank where a sentence ends" % ("{:,}".format(empty[0]), "" if empty[0] == 1 else "s",
+                                                              empty[1], quoted(empty[2], 60)))
+    if quoted_rows:
+        parts.append("labels in double quotes (%s line%s such as line %d, %s: the quotes are read as part of the "
+                     "label)" % ("{:,}".format(quoted_rows[0]), "" if quoted_rows[0] == 1 else "s", quoted_rows[1],
+                                 quoted(quoted_rows[2], 60)))
+    fix = "df.to_csv(path, sep='\\t', index=False, header=False%s)" % (
+        ", quoting=csv.QUOTE_NONE" if quoted_rows else "")
+    if empty and habits["single"]:
+        fix += (", and the blank lines written as blank lines (a CSV writer writes an empty row of one column as "
+                "\"\": write the file as text, e.g. handle.write('\\n'.join(labels) + '\\n\\n') for each sentence)")
+    return ("the file looks written by a table writer (pandas' DataFrame.to_csv, Python's csv module, a spreadsheet's "
+            "CSV export): %s. The scorer reads one label per line, so these lines and columns are read as labels that "
+            "never match or that shift the labels after them. Write the labels alone, one per line, a blank line "
+            "after each sentence: %s" % (_alternatives_and(parts), fix))
+
+
+def _alternatives_and(parts):
+    """``parts`` joined as a phrase: "a", "a and b", "a, b and c"."""
+    return parts[0] if len(parts) == 1 else "%s and %s" % (", ".join(parts[:-1]), parts[-1])
+
+
+def table_where(habits):
+    """The position of the message of :func:`table_message`: the first line a habit shows on."""
+    numbers = [found[0] if key == "header" else found[1] for key, found in sorted(habits.items())
+               if key in ("header", "index", "empty", "quoted") and found]
+    return "line %d" % min(numbers) if numbers else "line 1"
+
+
 class Reference(object):
     """A parsed reference: sentences of ``(tokens, gold)`` and where each sentence starts."""
+
+    #: Whether the reference's sentences open with a ``# sent_enum`` line, as the input files' do.
+    headed = False
 
     def __init__(self, sentences, first_lines, labels, size, lang=None):
         self.lang = lang
@@ -462,6 +615,7 @@ def parse_reference_text(data, name, labels, sentence_level, redacted=False):
     lines = _text_lines(data, name, len(data))
     sentences, first_lines = [], []
     tokens, golds, meta, start = [], [], None, None
+    headed = False
     for number, line in enumerate(lines + [""], 1):
         if not line.strip():
             if tokens:
@@ -474,6 +628,7 @@ def parse_reference_text(data, name, labels, sentence_level, redacted=False):
             continue
         start = start or number
         if _is_comment(line):
+            headed = True
             fields = line.split("\t")
             meta = fields[-1].strip() if len(fields) > 1 else meta
             if sentence_level and meta is not None and meta not in labels:
@@ -491,17 +646,20 @@ def parse_reference_text(data, name, labels, sentence_level, redacted=False):
             golds.append(fields[-1])
     if not sentences:
         raise DataError(name, "", "no sentence found")
-    return Reference(sentences, first_lines, tuple(labels), len(data))
+    ref = Reference(sentences, first_lines, tuple(labels), len(data))
+    ref.headed = headed
+    return ref
 
 
-def _label_blocks(lines, log, token_column=False):
-    """Group prediction lines into blocks of ``(line number, label)`` separated by blank lines.
+def _label_blocks(lines, token_column=False):
+    """Group prediction lines into blocks of ``(line number, label)`` separated by blank lines; return them and the
+    number of the first line whose tab-separated fields :func:`_tabs_warning` speaks of (or None).
 
     Of a line with tabs the last field is the label. A task that declares ``token_column`` (the CoNLL form
     ``token<TAB>label``) takes two fields silently; otherwise (or with more fields) the first such line gets one
     warning for the file.
     """
-    blocks, block, tabs = [], [], 0
+    blocks, block, tabs, first_tabs = [], [], 0, None
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
         if not stripped:
@@ -515,13 +673,19 @@ def _label_blocks(lines, log, token_column=False):
             declared = token_column and stripped.count("\t") == 1
             tabs += 0 if declared else 1
             if tabs == 1 and not declared:
-                log.add(WARNING, "line %d" % number, "the line has several tab-separated fields; the last one was "
-                        "taken as the label (submit the label alone)")
+                first_tabs = number
             stripped = stripped.rsplit("\t", 1)[-1].strip()
         block.append((number, stripped))
     if block:
         blocks.append(block)
-    return blocks
+    return blocks, first_tabs
+
+
+def _tabs_warning(log, number):
+    """The one warning of a file whose line ``number`` (None: no such line) has several tab-separated fields."""
+    if number is not None:
+        log.add(WARNING, "line %d" % number, "the line has several tab-separated fields; the last one was taken as "
+                "the label (submit the label alone)")
 
 
 def _sentence_where(ref, si, block=None):
@@ -619,13 +783,14 @@ def _other_label_set(bad, flat_count, own, label_sets):
     return _alternatives([name for name, count in counts.items() if count == best])
 
 
-def _check_labels(flat, labels, log, task=None, lang=None, tokens=None):
+def _check_labels(flat, labels, log, task=None, lang=None, tokens=None, table=None):
     """Report the predicted labels outside ``labels`` in one message (count, first lines, did-you-mean); return
     the set of them (they never match).
 
     ``tokens``: a function giving the input's tokens in order (one per label line), called only when labels are
     outside the set: when most of those are the input's own tokens at their lines, the message says the file
-    holds the tokens.
+    holds the tokens. ``table``: the position of the message about what a table writer added (:func:`table_habits`),
+    or None: the labels outside the set are then said to be its rows and columns, not given another shape's cause.
 
     ``task`` may carry ``label_aliases[lang]`` (other spellings, for the did-you-mean) and ``label_sets``
     (every dataset's label set by file name: a file holding another dataset's labels is told so); both are
@@ -651,7 +816,8 @@ def _check_labels(flat, labels, log, task=None, lang=None, tokens=None):
     other = _other_label_set(bad, len(flat), log.file, label_sets)
     first = next(iter(lines.values()))[0]
     every = total == len(flat)   # not one label can match: the whole file scores 0 (an error, not a warning)
-    shape = _line_shape_hint(bad, lines, allowed) or _tokens_hint(flat, bad, tokens() if tokens else None)
+    shape = (" They are what the table writer added (see the message at %s)." % table) if table else (
+        _line_shape_hint(bad, lines, allowed) or _tokens_hint(flat, bad, tokens() if tokens else None))
     chance = CHANCE_NOTE in shape   # the input's tokens on nearly every line: the few others match by chance at best
     log.add(ERROR if every or chance else WARNING, "line %d" % first, "%d label%s of %d (%d distinct) %s not in this "
             "dataset's label set and never match: %s%s.%s%s This dataset's labels: %s.%s" % (
@@ -839,6 +1005,162 @@ def _describe_label(label, count, numbers, labels, aliases, label_sets, own):
     return "%s %s (%s%s)" % (shown, "once" if count == 1 else "%d times" % count, where, hint)
 
 
+def _table_said(lines, labels, flat, extra, misaligned, log):
+    """Say what a table writer added to the file (:func:`table_habits`) in one error, when something is already wrong
+    (``misaligned``, or a label of ``flat`` outside ``labels``); return the message's position, or None when nothing
+    of the kind was found. ``extra``: how many more labels the file holds than the input has items."""
+    if not misaligned and not set(map(itemgetter(1), flat)) - set(labels):
+        return None
+    habits = table_habits(lines, set(labels), extra)
+    if habits is None:
+        return None
+    where = table_where(habits)
+    log.add(ERROR, where, table_message(habits), kind="what a table writer added")
+    return where
+
+
+class Prediction(list):
+    """A file's predicted labels (per sentence, or per post), with ``renamed`` (:func:`renaming`) when labels outside
+    the label set have a did-you-mean: what the file would hold with them renamed, priced where the gold is public;
+    and ``table``, the position of the message about what a table writer added (:func:`_table_said`), or None."""
+
+    renamed = None
+    table = None
+
+
+#: :func:`renaming` prices a file whose labels outside the set are at most this many distinct labels per label of the
+#: set (a renaming of the label set; more are not one).
+RENAMED_DISTINCT_RATIO = 3
+#: A priced mistake is said when mending it raises the file's score by at least this much.
+PRICE_MIN_GAIN = 0.01
+#: A file loses most of its score when, scored as written, it keeps less than this share of its score with the
+#: mistake mended (:data:`evalkit.messages.LOSS_NOTE`).
+LOSS_SHARE = 0.5
+#: At most this many renamings are named in a priced message.
+SHOWN_RENAMINGS = 4
+
+
+def renaming(bad, flat, task, lang, labels, apply):
+    """``{"map": [[label outside the set, the label it stands for], ...], "count": lines renamed, "mended": apply(map
+    as a dict)}`` for the labels of ``bad`` (outside ``labels``) that have a did-you-mean (:func:`guess_label` with the
+    task's aliases: letter case, another spelling such as an ISO code, a scheme's other prefix), most frequent first;
+    None when none has one or they are too many to be a renaming (:data:`RENAMED_DISTINCT_RATIO`). ``flat``: the
+    file's ``(line number, label)``; ``apply``: the file's labels with a map applied. Computed only when labels are
+    outside the set; priced against the gold by the kind's ``score``."""
+    if len(bad) > RENAMED_DISTINCT_RATIO * len(labels):
+        return None
+    counts = Counter(label for _, label in flat if label in bad)
+    aliases = (getattr(task, "label_aliases", None) or {}).get(lang, {})
+    rename = OrderedDict()
+    for label, _ in counts.most_common():
+        guess = guess_label(label, labels, aliases)
+        if guess:
+            rename[label] = guess
+    if not rename:
+        return None
+    return {"map": [[printable(label, 40), guess] for label, guess in rename.items()],
+            "count": sum(counts[label] for label in rename), "mended": apply(rename)}
+
+
+def _priced(entry_score, mended_score, what):
+    """``{"as_written", "mended", ...what}`` when mending raises the score by :data:`PRICE_MIN_GAIN` or more; else None."""
+    if mended_score < entry_score + PRICE_MIN_GAIN:
+        return None
+    found = dict(what)
+    found.update(as_written=entry_score, mended=mended_score)
+    return found
+
+
+def _loses_most(priced):
+    """Whether a priced mistake (:func:`_priced`) costs most of the file's score (:data:`LOSS_SHARE`)."""
+    return priced["as_written"] < LOSS_SHARE * priced["mended"]
+
+
+def _price_text(priced, mended):
+    """"against the development gold, the file scores X as written and Y with <mended>", with the loss note."""
+    return "Against the development gold, the file scores %.4f as written and %.4f %s%s" % (
+        priced["as_written"], priced["mended"], mended, " (%s)." % LOSS_NOTE if _loses_most(priced) else ".")
+
+
+def renamed_message(entry, renamed):
+    """The message of a file whose labels outside the set a did-you-mean renames (``details["renamed"]``), priced."""
+    shown = ", ".join("%s as %s" % (quoted(label, 40), quoted(guess, 40))
+                      for label, guess in renamed["map"][:SHOWN_RENAMINGS])
+    more = len(renamed["map"]) - SHOWN_RENAMINGS
+    return Message(entry["file"], WARNING, "whole file", "%s of its labels are outside this dataset's label set, and "
+                   "each has a label of the set it stands for. %s Rename them before writing the file." % (
+                       "{:,}".format(renamed["count"]), _price_text(renamed, "with them renamed (%s%s)" % (
+                           shown, ", and %d more" % more if more > 0 else ""))))
+
+
+#: :func:`inside_lost` speaks when the gold has at least this many entities of more than one token, and this share of
+#: its entities.
+MULTI_TOKEN_MIN = 3
+MULTI_TOKEN_SHARE = 0.05
+
+
+def _runs_as_entities(sent):
+    """A BIO sentence's labels with every ``B-X`` that follows a label of type X written ``I-X``: each run of one
+    type read as one entity (what a file that writes B- on every token of an entity means).
+
+    >>> _runs_as_entities(["B-PER", "B-PER", "O", "B-LOC", "B-PER"])
+    ['B-PER', 'I-PER', 'O', 'B-LOC', 'B-PER']
+    """
+    out, previous = [], None
+    for label in sent:
+        if label is not None and label[:2] == "B-" and previous is not None and previous[:2] in ("B-", "I-") \
+                and previous[2:] == label[2:]:
+            out.append("I-" + label[2:])
+        else:
+            out.append(label)
+        previous = label
+    return out
+
+
+def _entity_lengths(sents):
+    """``(entities, of more than one token)`` of BIO sentences, read as :func:`evalkit.metrics.span_counts` reads
+    them (an I- after O opens an entity)."""
+    entities = multi = 0
+    for sent in sents:
+        previous, size = "O", 0
+        for label in list(sent) + ["O"]:
+            label = label or "O"
+            if label[:2] == "I-" and previous[:2] in ("B-", "I-") and previous[2:] == label[2:]:
+                size += 1
+            else:
+                if size:
+                    entities += 1
+                    multi += size > 1
+                size = 1 if label[:2] in ("B-", "I-") else 0
+            previous = label
+    return entities, multi
+
+
+def inside_lost(gold_sents, pred_sents, score, rescore):
+    """``details["inside_lost"]`` of an entity file none of whose predicted entities spans more than one token (not
+    one I- label) while the gold has multi-token entities (:data:`MULTI_TOKEN_MIN`, :data:`MULTI_TOKEN_SHARE`): the
+    gold's entity counts and the file priced with each run of B- labels of one type read as one entity
+    (``rescore(pred_sents)``: the file's score for other predictions), or None. A C-level scan on a file with an I-."""
+    flat = [label for sent in pred_sents for label in sent if label is not None]
+    if not flat or "\x00I-" in "\x00" + "\x00".join(flat) or "\x00B-" not in "\x00" + "\x00".join(flat):
+        return None
+    entities, multi = _entity_lengths(gold_sents)
+    if multi < MULTI_TOKEN_MIN or multi < MULTI_TOKEN_SHARE * entities:
+        return None
+    return _priced(score, rescore([_runs_as_entities(sent) for sent in pred_sents]),
+                   {"gold_entities": entities, "gold_multi": multi})
+
+
+def inside_lost_message(entry, lost):
+    """The message of an entity file that writes B- on every token of an entity (``details["inside_lost"]``)."""
+    return Message(entry["file"], WARNING, "whole file", (
+        "not one predicted entity spans more than one token (no I- label in the file), while %s of the development "
+        "gold's %s entities do: B- written on every token of an entity? Each B- opens a new entity, so an entity of "
+        "two tokens written B-PER B-PER counts as two wrong ones. Write I-<type> on each token of an entity after its "
+        "first. %s" % ("{:,}".format(lost["gold_multi"]), "{:,}".format(lost["gold_entities"]), _price_text(
+            lost, "with each run of B- labels of one type read as one entity"))))
+
+
 class TextKind(object):
     """Base class of the line-aligned kinds: read text, parse against the reference, score."""
 
@@ -859,6 +1181,7 @@ class TextKind(object):
         """The reference and prediction of the sentences ``indices`` alone (see :meth:`evalkit.kinds.Kind.restrict`)."""
         part = Reference([ref.sentences[i] for i in indices], [ref.first_lines[i] for i in indices], ref.labels,
                          ref.size, ref.lang)
+        part.headed = ref.headed
         return part, [pred[i] for i in indices]
 
     def predictions(self, ref, pred):
@@ -880,6 +1203,48 @@ class TextKind(object):
     def score_value(self, components):
         """The entry score: the first component, the dataset's official metric."""
         return next(iter(components.values())) if components else 0.0
+
+    #: The priced mistakes of ``details`` (set by :meth:`score`) and the message of each.
+    PRICED = (("renamed", renamed_message), ("inside_lost", inside_lost_message))
+
+    def public_gold_messages(self, entry, task):
+        """The messages of the mistakes :meth:`score` priced against the gold (``details``: labels outside the set
+        that a did-you-mean renames, entities without their inside), each with the score as written and mended, and
+        :data:`evalkit.messages.LOSS_NOTE` when the mistake costs most of it. Only where the gold is public
+        (:func:`evalkit.floor.public_gold_messages`)."""
+        details = entry.get("details") or {}
+        return [say(entry, details[key]) for key, say in self.PRICED if type(details.get(key)) is dict]
+
+    def explains_score(self, entry):
+        """Whether the messages of ``entry`` already say why it scores low: a mistake priced against the gold
+        (:meth:`public_gold_messages`), what a table writer added (``details["table_writer"]``), or every sentence
+        left unaligned (the alignment's errors); a floor's generic causes are then not given."""
+        details = entry.get("details") or {}
+        return any(type(details.get(key)) is dict for key, _ in self.PRICED) or "table_writer" in details or \
+            0 < entry.get("sentences", 0) <= entry.get("zeroed_sentences", 0)
+
+    def _price(self, details, gold_sents, pred, task, labels, score):
+        """Add to ``details`` what :meth:`public_gold_messages` says: ``pred``'s renamed labels (a
+        :class:`Prediction`'s ``renamed``) and, for an entity task, an inside lost (:func:`inside_lost`), each
+        priced (``score``: the file's score as written; ``gold_sents``: the gold per sentence, a list of labels;
+        ``labels``: the label set); and where a table writer's additions were said (:class:`Prediction`)."""
+        if getattr(pred, "table", None):
+            details["table_writer"] = pred.table
+        def rescore(sents):
+            stats = sentence_statistics(gold_sents, [[None] * len(gold) if got is None else got
+                                                     for gold, got in zip_checked(gold_sents, sents)],
+                                        labels, task.components)
+            return self.score_value(_file_components(self, stats, task))
+        renamed = getattr(pred, "renamed", None)
+        if renamed:
+            found = _priced(score, rescore(renamed["mended"]), dict((k, renamed[k]) for k in ("map", "count")))
+            if found:
+                details["renamed"] = found
+        if task.metric == "span_f1":
+            found = inside_lost(gold_sents, [[None] * len(gold) if labels is None else labels
+                                             for gold, labels in zip_checked(gold_sents, pred)], score, rescore)
+            if found:
+                details["inside_lost"] = found
 
     #: What a label stands for, one per line (see :meth:`expected_labels`).
     unit = "tokens"
@@ -992,20 +1357,30 @@ class TokenLabelsKind(TextKind):
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """Align the file's labels with the reference tokens; report misalignments and unknown labels."""
         lines = _text_lines(data, log.file, max_bytes, log)
-        blocks = _label_blocks(lines, log, getattr(task, "token_column", False))
+        blocks, tabs = _label_blocks(lines, getattr(task, "token_column", False))
         lengths = [len(tokens) for tokens, _ in ref.sentences]
         aligned, first_bad = align_blocks(blocks, lengths)
-        self._report_alignment(blocks, lengths, aligned, first_bad, log)
         flat = [item for block in blocks for item in block]
+        table = _table_said(lines, ref.labels, flat, len(flat) - sum(lengths), first_bad is not None, log)
+        _tabs_warning(log, tabs)
+        self._report_alignment(blocks, lengths, aligned, first_bad, log, ref.headed)
         bad = _check_labels(flat, ref.labels, log, task, ref.lang,
-                            lambda: [token for tokens, _ in ref.sentences for token in tokens])
+                            lambda: [token for tokens, _ in ref.sentences for token in tokens], table)
         check_degenerate(flat, bad, log, task)
         if getattr(task, "metric", None) == "span_f1":
             check_span_openings(blocks, flat, log)
-        return [None if sent is None else [None if label in bad else label for _, label in sent] for sent in aligned]
+        pred = Prediction([None if sent is None else [None if label in bad else label for _, label in sent]
+                           for sent in aligned])
+        pred.table = table
+        if bad:
+            pred.renamed = renaming(bad, flat, task, ref.lang, ref.labels, lambda rename: [
+                None if sent is None else [rename.get(label, label) if label in bad else label for _, label in sent]
+                for sent in aligned])
+        return pred
 
-    def _report_alignment(self, blocks, lengths, aligned, first_bad, log):
-        """Messages for blank lines that differ from the input file and for sentences left unscored."""
+    def _report_alignment(self, blocks, lengths, aligned, first_bad, log, headed=False):
+        """Messages for blank lines that differ from the input file and for sentences left unscored (``headed``: the
+        input's sentences open with a ``# sent_enum`` line)."""
         if first_bad is None:
             return
         n_labels, n_tokens = sum(len(b) for b in blocks), sum(lengths)
@@ -1035,7 +1410,7 @@ class TokenLabelsKind(TextKind):
             _report_extra_blocks(blocks, lengths, first_bad, log)
             return
         if len(blocks) == len(lengths):   # the blank lines match: each wrong sentence stays on its own
-            hint = _wrong_lengths_hint(blocks, lengths, lost)   # said once, with the first (the others are counted)
+            hint = _wrong_lengths_hint(blocks, lengths, lost, headed)   # said once, with the first (the others counted)
             for i in lost:
                 log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the input file has %d tokens: "
                         "this sentence counts as wrong%s" % (len(blocks[i]), lengths[i], hint),
@@ -1048,7 +1423,7 @@ class TokenLabelsKind(TextKind):
                    _empty_label_hint(blocks, lengths, first_bad) or (
                        ". The file holds one label per sentence (%d labels for %d sentences): this dataset takes one "
                        "label per token, a blank line after each sentence" % (n_labels, len(lengths))
-                       if n_labels == len(lengths) else "")))
+                       if n_labels == len(lengths) else "") or _blank_line_labels_hint(blocks, lengths)))
         if lost:
             log.add(ERROR, "", "%d of %d sentences (%d tokens) could not be aligned and count as wrong (the first is "
                     "sentence %d); the others were scored" % (len(lost), len(lengths), sum(lengths[i] for i in lost),
@@ -1069,6 +1444,7 @@ class TokenLabelsKind(TextKind):
         if task.metric == "span_f1":
             details["spans"] = {"correct": sum(stats["span_correct"]), "gold": sum(stats["span_gold"]),
                                 "predicted": sum(stats["span_predicted"])}
+        self._price(details, gold_sents, pred, task, ref.labels, self.score_value(components))
         zeroed = sum(1 for labels in pred if labels is None)
         return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details, per_sentence=stats)
 
@@ -1080,18 +1456,30 @@ WRONG_LENGTHS_MIN = 3
 LONGEST_SHARE = 0.9
 
 
-def _wrong_lengths_hint(blocks, lengths, lost):
+def _wrong_lengths_hint(blocks, lengths, lost, headed=False):
     """What the sentences ``lost`` (their block of labels has another length than the sentence, the blank lines
-    matching) have in common, as a sentence, or "": every block longer than its sentence (labels per subword, or
-    padding), every block a single label (one per sentence), or every block shorter and the sentences the input's
-    longest (cut at a maximum sequence length).
+    matching) have in common, as a sentence, or "": every block exactly one label longer than its sentence (a label
+    written for the ``# sent_enum`` line that opens each sentence of the input, when ``headed``, or a start symbol's
+    label kept), longer by more or by varying counts (labels per subword, or padding), every block a single label
+    (one per sentence), or every block shorter and the sentences the input's longest (cut at a maximum sequence
+    length).
 
-    >>> _wrong_lengths_hint([[1, 1]] * 3, [1, 1, 1], [0, 1, 2])[:58]
+    >>> _wrong_lengths_hint([[1, 1, 1]] * 3, [1, 1, 1], [0, 1, 2])[:58]
     '. Every one of the 3 sentences counted as wrong has more l'
+    >>> _wrong_lengths_hint([[1, 1]] * 3, [1, 1, 1], [0, 1, 2], True)[52:138]
+    "exactly one label more than its tokens: a label written for the '# sent_enum = N' line"
     """
     if len(lost) < WRONG_LENGTHS_MIN:
         return ""
     extra = [len(blocks[i]) - lengths[i] for i in lost]
+    if min(extra) == max(extra) == 1:
+        return (". Every one of the %s sentences counted as wrong has exactly one label more than its tokens: %sa "
+                "start or end symbol's label kept ([CLS], <s>, </s>)? Write one label per token line of the input "
+                "file, and none for %s" % ("{:,}".format(len(lost)), (
+                    "a label written for the '# sent_enum = N' line that opens each sentence of the input file (it "
+                    "is no token: skip the lines that start with '# sent_enum'), or " if headed else ""),
+                    "its '# sent_enum' lines or the model's special symbols" if headed else
+                    "the model's special symbols"))
     if min(extra) > 0:
         return (". Every one of the %s sentences counted as wrong has more labels than tokens (%s labels too "
                 "many in all): labels written per subword (word piece) rather than per token, or padding labels? "
@@ -1202,6 +1590,23 @@ def shifted_agreement(gold_sents, pred_sents, correct, items):
     return {"direction": direction, "shifted": best, "pairs": pairs, "in_place": correct, "items": items}
 
 
+def _blank_line_labels_hint(blocks, lengths):
+    """When the file has almost no blank line and as many labels as the input has tokens and blank lines between or
+    after its sentences, a label was written on each blank line: a sentence of the hint, else "".
+
+    >>> _blank_line_labels_hint([[1, 2, 3, 4, 5]], [2, 2])[:64]
+    '. The file has no blank line between sentences and 5 labels: as '
+    """
+    n_labels, n_tokens = sum(len(block) for block in blocks), sum(lengths)
+    if len(lengths) < 2 or len(blocks) * 2 > len(lengths) or n_labels - n_tokens not in (len(lengths) - 1,
+                                                                                          len(lengths)):
+        return ""
+    return (". The file has %s between sentences and %s labels: as many as the input file has tokens (%s) and blank "
+            "lines after its sentences (%s). A label written on each blank line? Leave the line after each sentence "
+            "blank" % ("no blank line" if len(blocks) == 1 else "%d blank lines" % (len(blocks) - 1),
+                       "{:,}".format(n_labels), "{:,}".format(n_tokens), "{:,}".format(n_labels - n_tokens)))
+
+
 def _empty_label_hint(blocks, lengths, first_bad):
     """When the block at ``first_bad`` and the next one hold one label less than that sentence has tokens between
     them, the blank line that splits them stands where a label was expected: a sentence of the hint, else "".
@@ -1248,6 +1653,7 @@ class SentenceLabelsKind(TextKind):
                 blank.append(number)
             elif "\t" in stripped and stripped.rsplit("\t", 1)[-1].strip() in ref.labels:
                 headed.append(number)
+        table = _table_said(lines, ref.labels, flat, len(flat) - len(ref), len(flat) != len(ref), log)
         if len(flat) != len(ref):
             hint = ""
             tokens = sum(len(tokens) for tokens, _ in ref.sentences)
@@ -1269,21 +1675,30 @@ class SentenceLabelsKind(TextKind):
             for number, label in flat:
                 if label in outside:
                     firsts.setdefault(label, [number])
-            shape = _line_shape_hint(outside, firsts, set(ref.labels)) if outside else ""
+            shape = _line_shape_hint(outside, firsts, set(ref.labels)) if outside and not table else ""
+            shape = shape or (" The lines the table writer added are read as labels (see the message at %s)." % table
+                              if table else "")
             raise DataError(log.file, "", "the file has %d labels, the input file has %d sentences%s: give exactly one "
                             "label per line for each sentence, in order.%s" % (len(flat), len(ref), hint, shape),
                             status="sentence_count_mismatch")
-        bad = _check_labels(flat, ref.labels, log, task, ref.lang)
+        bad = _check_labels(flat, ref.labels, log, task, ref.lang, table=table)
         check_degenerate(flat, bad, log, task)
-        return [None if label in bad else label for _, label in flat]
+        pred = Prediction(None if label in bad else label for _, label in flat)
+        pred.table = table
+        if bad:
+            pred.renamed = renaming(bad, flat, task, ref.lang, ref.labels, lambda rename: [
+                [rename.get(label, label) if label in bad else label] for _, label in flat])
+        return pred
 
     def score(self, ref, pred, task):
         """Accuracy (and weighted F1) over the sentences' labels, ``task.metric`` first."""
         gold = [label for _, label in ref.sentences]
         stats = sentence_statistics([[label] for label in gold], [[label] for label in pred], ref.labels,
                                     task.components)
-        return Entry(_file_components(self, stats, task), {}, len(ref), len(ref), len(gold), 0,
-                     {"per_tag": _per_tag(metrics.label_counts(gold, pred))}, per_sentence=stats)
+        components = _file_components(self, stats, task)
+        details = {"per_tag": _per_tag(metrics.label_counts(gold, pred))}
+        self._price(details, [[label] for label in gold], pred, task, ref.labels, self.score_value(components))
+        return Entry(components, {}, len(ref), len(ref), len(gold), 0, details, per_sentence=stats)
 
 
 TEXT_KINDS = dict((kind.name, kind) for kind in (TokenLabelsKind(), SentenceLabelsKind()))
