@@ -23,7 +23,7 @@ declaration says more (``Task.floor_causes``); the machinery names no competitio
 import os
 
 from .loading import read_optional_json
-from .messages import INFO, Message, WARNING, printable
+from .messages import INFO, LOSS_NOTE, Message, WARNING, printable
 
 FILE_NAME = "floor_scores.json"
 #: A score within this of the floor counts as at the floor (the floor's own file, rounding aside).
@@ -159,7 +159,7 @@ SWAP_MAX_OF_CHANCE = 0.25
 SWAP_MIN_CHANCE = 5
 
 
-def _swapped_pairs(per_tag):
+def swapped_pairs(per_tag):
     """The pairs of labels of ``per_tag`` (``{label: {"tp", "fp", "fn"}}``) that look swapped: each missed on
     purpose (right far less often than chance: :data:`SWAP_MAX_OF_CHANCE`) while the other is wrongly predicted
     about as often (at least half as often) as the
@@ -190,8 +190,9 @@ def _swapped_pairs(per_tag):
 
 def swapped_labels(entries, tasks, kinds):
     """One warning per scored entry of ``entries`` whose kind checks label swaps (``label_swaps``) and whose
-    per-label counts (``details["per_tag"]``) show two labels swapped throughout (:func:`_swapped_pairs`): each
-    mostly missed while the other is predicted in its place. Only where the gold is public (the callers')."""
+    per-label counts (``details["per_tag"]``) show two labels swapped throughout (:func:`swapped_pairs`): each
+    mostly missed while the other is predicted in its place, priced when the kind scored the file with them exchanged
+    back (``details["swapped"]``, :func:`price_text`). Only where the gold is public (the callers')."""
     found = []
     for entry in entries:
         task = tasks.get(entry.get("task"))
@@ -199,17 +200,41 @@ def swapped_labels(entries, tasks, kinds):
         per_tag = (entry.get("details") or {}).get("per_tag")
         if not getattr(kind, "label_swaps", False) or entry.get("status") != "scored" or type(per_tag) is not dict:
             continue
-        pairs = _swapped_pairs(per_tag)
+        pairs = swapped_pairs(per_tag)
         if not pairs:
             continue
         said = "; ".join("'%s' and '%s' (of {:,} gold '%s', {:,} predicted right, while '%s' is wrongly predicted {:,} "
                          "times; of {:,} gold '%s', {:,} right, while '%s' is wrongly predicted {:,} times)".format(
                              ca["tp"] + ca["fn"], ca["tp"], cb["fp"], cb["tp"] + cb["fn"], cb["tp"], ca["fp"])
                          % (a, b, a, b, b, a) for a, b, ca, cb in pairs)
+        priced = (entry.get("details") or {}).get("swapped")
         found.append(Message(entry["file"], WARNING, "whole file", (
-            "labels that look swapped throughout: %s. Check how the system's label ids map to the label names."
-            % said)))
+            "labels that look swapped throughout: %s. Check how the system's label ids map to the label names.%s"
+            % (said, " " + price_text(priced, "with them exchanged back") if type(priced) is dict else ""))))
     return found
+
+
+#: A file loses most of its score when, scored as written, it keeps less than this share of its score with its
+#: mistake mended (:data:`evalkit.messages.LOSS_NOTE`).
+LOSS_SHARE = 0.5
+
+
+def loses_most(priced):
+    """Whether a mistake priced against the gold (``{"as_written", "mended"}``: the file's score as written and with
+    the mistake mended) costs most of the file's score (:data:`LOSS_SHARE`)."""
+    return priced["as_written"] < LOSS_SHARE * priced["mended"]
+
+
+def price_text(priced, how):
+    """"Against the development gold, the file scores X as written and Y <how>.", with :data:`LOSS_NOTE` when the
+    mistake costs most of the score (:func:`loses_most`): the sentence of a kind's message that prices a mistake where
+    the gold is public, which the kits' validators count (evalkit/verdict.py).
+
+    >>> price_text({"as_written": 0.2, "mended": 0.9}, "with the labels renamed")
+    'Against the development gold, the file scores 0.2000 as written and 0.9000 with the labels renamed (this file loses most of its score).'
+    """
+    return "Against the development gold, the file scores %.4f as written and %.4f %s%s" % (
+        priced["as_written"], priced["mended"], how, " (%s)." % LOSS_NOTE if loses_most(priced) else ".")
 
 
 def shifted_labels(entries):

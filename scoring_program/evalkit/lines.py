@@ -32,11 +32,12 @@ from collections import Counter, OrderedDict
 from operator import itemgetter
 
 from . import metrics, naming
+from .floor import price_text, swapped_pairs
 from .items import BlockItems
 from .kinds import Entry
 from .layout import IgnoredNames, NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
 from .loading import decode_utf8
-from .messages import CHANCE_NOTE, DataError, Message, ERROR, WARNING, INFO, LOSS_NOTE, ZERO_NOTE, printable, quoted
+from .messages import CHANCE_NOTE, DataError, Message, ERROR, WARNING, INFO, ZERO_NOTE, printable, quoted
 
 #: A prediction may not be larger than this many times its reference (plus 1 MiB): labels are
 #: shorter than the token + label lines of the reference, so anything larger is refused unread.
@@ -442,8 +443,9 @@ def _is_comment(line):
 #: :func:`table_habits` reads the columns of a file's first this many non-blank lines.
 TABLE_SAMPLE = 200
 #: The column separators of a table writer: tab, comma (CSV), semicolon (a spreadsheet's CSV in a decimal-comma
-#: locale), in the order they are tried.
-TABLE_SEPARATORS = ("\t", ",", ";")
+#: locale), spaces (``DataFrame.to_string``, a printed table: columns aligned with runs of spaces), in the order
+#: they are tried.
+TABLE_SEPARATORS = ("\t", ",", ";", " ")
 #: A column is a table's index when at least this share of the sampled rows hold the row number there.
 INDEX_SHARE = 0.9
 
@@ -503,7 +505,8 @@ def table_habits(lines, allowed, extra):
         return None
     sample = rows[:TABLE_SAMPLE]
     sep = next((s for s in TABLE_SEPARATORS if sum(1 for _, line in sample if s in line) * 2 > len(sample)), None)
-    split = (lambda line: line.split(sep)) if sep else (lambda line: [line])
+    split = (lambda line: line.split()) if sep == " " else (lambda line: line.split(sep)) if sep else (
+        lambda line: [line])
     head_number, head = sample[0]
     body = [(number, split(line)) for number, line in sample[1:]]
     header = None
@@ -516,7 +519,7 @@ def table_habits(lines, allowed, extra):
     index = None
     if columns:
         number, fields = body[0] if header else (head_number, first)
-        index = (columns, number, sep.join(fields))
+        index = (columns, number, (sep if sep != " " else "  ").join(fields))
     empty, quoted_rows = [0, None, None], [0, None, None]
     if header or index or sep in (",", ";") or any(line.strip()[:1] == '"' for _, line in sample):
         widths = Counter()
@@ -539,23 +542,24 @@ def table_habits(lines, allowed, extra):
             "single": bool(widths) and max(widths, key=widths.get) == 1}
 
 
-def table_message(habits):
+def table_message(habits, sentence_level=False):
     """The text of the one message about what a table writer added (:func:`table_habits`): each habit with its first
-    line, and the one-line fix."""
+    line, and the one-line fix (``sentence_level``: one label per sentence, no blank line between them)."""
     parts = []
     header, index, empty, quoted_rows, sep = (habits["header"], habits["index"], habits["empty"], habits["quoted"],
                                               habits["sep"])
     if header:
-        parts.append("a header row (line %d: %s%s; to_csv writes one unless header=False)" % (
+        parts.append("a header row (line %d: %s%s; header=False leaves it out)" % (
             header[0], quoted(header[1], 60), (", and at the start of %d blocks in all: each sentence written as a "
                                                "table of its own" % header[2]) if header[2] > 1 else ""))
     if index:
-        parts.append("%s (each line starts with its row number: line %d, %s; to_csv writes it unless index=False)" % (
+        parts.append("%s (each line starts with its row number: line %d, %s; index=False leaves it out)" % (
             "an index column" if index[0] == 1 else "two index columns (a table read back with read_csv keeps its "
             "old index as a column, 'Unnamed: 0', and writing it again adds another)", index[1], quoted(index[2], 60)))
-    if sep in (",", ";"):
-        parts.append("columns separated by %s (a label is read after a line's last tab, so each whole line is read as "
-                     "one label)" % ("commas" if sep == "," else "semicolons"))
+    if sep in (",", ";", " "):
+        parts.append("columns %s (a label is read after a line's last tab, so each whole line is read as one label)" % (
+            "separated by commas" if sep == "," else "separated by semicolons" if sep == ";" else
+            "aligned with spaces, as DataFrame.to_string or print(df) writes them"))
     if empty:
         parts.append("the blank line after each sentence written as a row (%s line%s such as line %d, %s), so no "
                      "line is blank where a sentence ends" % ("{:,}".format(empty[0]), "" if empty[0] == 1 else "s",
@@ -571,8 +575,8 @@ def table_message(habits):
                 "\"\": write the file as text, e.g. handle.write('\\n'.join(labels) + '\\n\\n') for each sentence)")
     return ("the file looks written by a table writer (pandas' DataFrame.to_csv, Python's csv module, a spreadsheet's "
             "CSV export): %s. The scorer reads one label per line, so these lines and columns are read as labels that "
-            "never match or that shift the labels after them. Write the labels alone, one per line, a blank line "
-            "after each sentence: %s" % (_alternatives_and(parts), fix))
+            "never match or that shift the labels after them. Write the labels alone, one per line%s: %s" % (
+                _alternatives_and(parts), "" if sentence_level else ", a blank line after each sentence", fix))
 
 
 def _alternatives_and(parts):
@@ -991,6 +995,10 @@ def check_span_openings(blocks, flat, log):
             kind="spans opened by I-")
 
 
+#: How a table writer or a program writes a missing value as text (pandas' NaN and NA, Python's None, JSON's null).
+MISSING_VALUES = frozenset(("nan", "NaN", "NAN", "None", "none", "null", "NULL", "<NA>", "NA", "N/A", "n/a"))
+
+
 def _describe_label(label, count, numbers, labels, aliases, label_sets, own):
     """One label outside the set, for :func:`_check_labels`: shown, count, first lines, and a hint."""
     shown = "'' (an empty label)" if not label else quoted(label, 60)
@@ -999,13 +1007,15 @@ def _describe_label(label, count, numbers, labels, aliases, label_sets, own):
     guess = guess_label(label, labels, aliases)
     if guess:
         hint = "; did you mean %r?" % guess
+    elif label in MISSING_VALUES:
+        hint = "; a missing value written as text (pandas' NaN, Python's None): a token left without a prediction?"
     else:
         home = _alternatives([name for name, held in label_sets.items() if name != own and label in held])
         hint = "; a label of %s" % home if home else ""
     return "%s %s (%s%s)" % (shown, "once" if count == 1 else "%d times" % count, where, hint)
 
 
-def _table_said(lines, labels, flat, extra, misaligned, log):
+def _table_said(lines, labels, flat, extra, misaligned, log, sentence_level=False):
     """Say what a table writer added to the file (:func:`table_habits`) in one error, when something is already wrong
     (``misaligned``, or a label of ``flat`` outside ``labels``); return the message's position, or None when nothing
     of the kind was found. ``extra``: how many more labels the file holds than the input has items."""
@@ -1015,7 +1025,7 @@ def _table_said(lines, labels, flat, extra, misaligned, log):
     if habits is None:
         return None
     where = table_where(habits)
-    log.add(ERROR, where, table_message(habits), kind="what a table writer added")
+    log.add(ERROR, where, table_message(habits, sentence_level), kind="what a table writer added")
     return where
 
 
@@ -1033,9 +1043,6 @@ class Prediction(list):
 RENAMED_DISTINCT_RATIO = 3
 #: A priced mistake is said when mending it raises the file's score by at least this much.
 PRICE_MIN_GAIN = 0.01
-#: A file loses most of its score when, scored as written, it keeps less than this share of its score with the
-#: mistake mended (:data:`evalkit.messages.LOSS_NOTE`).
-LOSS_SHARE = 0.5
 #: At most this many renamings are named in a priced message.
 SHOWN_RENAMINGS = 4
 
@@ -1071,26 +1078,18 @@ def _priced(entry_score, mended_score, what):
     return found
 
 
-def _loses_most(priced):
-    """Whether a priced mistake (:func:`_priced`) costs most of the file's score (:data:`LOSS_SHARE`)."""
-    return priced["as_written"] < LOSS_SHARE * priced["mended"]
-
-
-def _price_text(priced, mended):
-    """"against the development gold, the file scores X as written and Y with <mended>", with the loss note."""
-    return "Against the development gold, the file scores %.4f as written and %.4f %s%s" % (
-        priced["as_written"], priced["mended"], mended, " (%s)." % LOSS_NOTE if _loses_most(priced) else ".")
-
-
 def renamed_message(entry, renamed):
     """The message of a file whose labels outside the set a did-you-mean renames (``details["renamed"]``), priced."""
     shown = ", ".join("%s as %s" % (quoted(label, 40), quoted(guess, 40))
                       for label, guess in renamed["map"][:SHOWN_RENAMINGS])
     more = len(renamed["map"]) - SHOWN_RENAMINGS
     return Message(entry["file"], WARNING, "whole file", "%s of its labels are outside this dataset's label set, and "
-                   "each has a label of the set it stands for. %s Rename them before writing the file." % (
-                       "{:,}".format(renamed["count"]), _price_text(renamed, "with them renamed (%s%s)" % (
-                           shown, ", and %d more" % more if more > 0 else ""))))
+                   "each has a label of the set it stands for. %s Rename them before writing the file%s." % (
+                       "{:,}".format(renamed["count"]), price_text(renamed, "with them renamed (%s%s)%s" % (
+                           shown, ", and %d more" % more if more > 0 else "", " and each run of B- labels of one type "
+                           "read as one entity" if renamed.get("runs") else "")),
+                       ", and write I-<type> on each token of an entity after its first" if renamed.get("runs")
+                       else ""))
 
 
 #: :func:`inside_lost` speaks when the gold has at least this many entities of more than one token, and this share of
@@ -1136,19 +1135,30 @@ def _entity_lengths(sents):
     return entities, multi
 
 
+def _without_inside(sents):
+    """Whether the BIO sentences ``sents`` (None: a sentence or label not read) open entities (a B- label) and none
+    spans more than one token (not one I- label). A C-level scan of the labels."""
+    joined = "\x00" + "\x00".join(label for sent in sents if sent is not None for label in sent if label is not None)
+    return "\x00B-" in joined and "\x00I-" not in joined
+
+
+def _multi_token(gold_sents):
+    """``(entities, of more than one token)`` of the gold when the multi-token ones are enough to say their inside is
+    lost (:data:`MULTI_TOKEN_MIN`, :data:`MULTI_TOKEN_SHARE`); else None."""
+    entities, multi = _entity_lengths(gold_sents)
+    return (entities, multi) if multi >= MULTI_TOKEN_MIN and multi >= MULTI_TOKEN_SHARE * entities else None
+
+
 def inside_lost(gold_sents, pred_sents, score, rescore):
     """``details["inside_lost"]`` of an entity file none of whose predicted entities spans more than one token (not
-    one I- label) while the gold has multi-token entities (:data:`MULTI_TOKEN_MIN`, :data:`MULTI_TOKEN_SHARE`): the
-    gold's entity counts and the file priced with each run of B- labels of one type read as one entity
-    (``rescore(pred_sents)``: the file's score for other predictions), or None. A C-level scan on a file with an I-."""
-    flat = [label for sent in pred_sents for label in sent if label is not None]
-    if not flat or "\x00I-" in "\x00" + "\x00".join(flat) or "\x00B-" not in "\x00" + "\x00".join(flat):
+    one I- label) while the gold has multi-token entities (:func:`_multi_token`): the gold's entity counts and the file
+    priced with each run of B- labels of one type read as one entity (``rescore(pred_sents)``: the file's score for
+    other predictions), or None. A C-level scan on a file with an I- label."""
+    counts = _multi_token(gold_sents) if _without_inside(pred_sents) else None
+    if counts is None:
         return None
-    entities, multi = _entity_lengths(gold_sents)
-    if multi < MULTI_TOKEN_MIN or multi < MULTI_TOKEN_SHARE * entities:
-        return None
-    return _priced(score, rescore([_runs_as_entities(sent) for sent in pred_sents]),
-                   {"gold_entities": entities, "gold_multi": multi})
+    return _priced(score, rescore([None if sent is None else _runs_as_entities(sent) for sent in pred_sents]),
+                   {"gold_entities": counts[0], "gold_multi": counts[1]})
 
 
 def inside_lost_message(entry, lost):
@@ -1157,7 +1167,7 @@ def inside_lost_message(entry, lost):
         "not one predicted entity spans more than one token (no I- label in the file), while %s of the development "
         "gold's %s entities do: B- written on every token of an entity? Each B- opens a new entity, so an entity of "
         "two tokens written B-PER B-PER counts as two wrong ones. Write I-<type> on each token of an entity after its "
-        "first. %s" % ("{:,}".format(lost["gold_multi"]), "{:,}".format(lost["gold_entities"]), _price_text(
+        "first. %s" % ("{:,}".format(lost["gold_multi"]), "{:,}".format(lost["gold_entities"]), price_text(
             lost, "with each run of B- labels of one type read as one entity"))))
 
 
@@ -1204,7 +1214,8 @@ class TextKind(object):
         """The entry score: the first component, the dataset's official metric."""
         return next(iter(components.values())) if components else 0.0
 
-    #: The priced mistakes of ``details`` (set by :meth:`score`) and the message of each.
+    #: The priced mistakes of ``details`` (set by :meth:`score`) and the message of each (two labels swapped are said
+    #: by :func:`evalkit.floor.swapped_labels`, with their price).
     PRICED = (("renamed", renamed_message), ("inside_lost", inside_lost_message))
 
     def public_gold_messages(self, entry, task):
@@ -1220,14 +1231,16 @@ class TextKind(object):
         (:meth:`public_gold_messages`), what a table writer added (``details["table_writer"]``), or every sentence
         left unaligned (the alignment's errors); a floor's generic causes are then not given."""
         details = entry.get("details") or {}
-        return any(type(details.get(key)) is dict for key, _ in self.PRICED) or "table_writer" in details or \
-            0 < entry.get("sentences", 0) <= entry.get("zeroed_sentences", 0)
+        return any(type(details.get(key)) is dict for key in ("renamed", "inside_lost", "swapped")) or \
+            "table_writer" in details or 0 < entry.get("sentences", 0) <= entry.get("zeroed_sentences", 0)
 
-    def _price(self, details, gold_sents, pred, task, labels, score):
+    def _price(self, details, gold_sents, pred, pred_sents, task, labels, score):
         """Add to ``details`` what :meth:`public_gold_messages` says: ``pred``'s renamed labels (a
-        :class:`Prediction`'s ``renamed``) and, for an entity task, an inside lost (:func:`inside_lost`), each
-        priced (``score``: the file's score as written; ``gold_sents``: the gold per sentence, a list of labels;
-        ``labels``: the label set); and where a table writer's additions were said (:class:`Prediction`)."""
+        :class:`Prediction`'s ``renamed``), two labels swapped throughout (``details["per_tag"]``,
+        :func:`evalkit.floor.swapped_pairs`) and, for an entity task, an inside lost (:func:`inside_lost`), each
+        priced (``score``: the file's score as written; ``gold_sents``, ``pred_sents``: the gold and the predictions
+        per sentence, lists of labels; ``labels``: the label set); and where a table writer's additions were said
+        (:class:`Prediction`)."""
         if getattr(pred, "table", None):
             details["table_writer"] = pred.table
         def rescore(sents):
@@ -1237,12 +1250,21 @@ class TextKind(object):
             return self.score_value(_file_components(self, stats, task))
         renamed = getattr(pred, "renamed", None)
         if renamed:
-            found = _priced(score, rescore(renamed["mended"]), dict((k, renamed[k]) for k in ("map", "count")))
+            mended, what = renamed["mended"], dict((k, renamed[k]) for k in ("map", "count"))
+            if task.metric == "span_f1" and _without_inside(mended) and _multi_token(gold_sents):   # bare types
+                mended, what["runs"] = [None if sent is None else _runs_as_entities(sent) for sent in mended], True
+            found = _priced(score, rescore(mended), what)
             if found:
                 details["renamed"] = found
+        pairs = swapped_pairs(details["per_tag"]) if self.label_swaps else []
+        if pairs:
+            swap = dict((a, b) for first, second, _, _ in pairs for a, b in ((first, second), (second, first)))
+            found = _priced(score, rescore([None if sent is None else [swap.get(label, label) for label in sent]
+                                            for sent in pred_sents]), {"pairs": [[a, b] for a, b, _, _ in pairs]})
+            if found:
+                details["swapped"] = found
         if task.metric == "span_f1":
-            found = inside_lost(gold_sents, [[None] * len(gold) if labels is None else labels
-                                             for gold, labels in zip_checked(gold_sents, pred)], score, rescore)
+            found = inside_lost(gold_sents, pred_sents, score, rescore)
             if found:
                 details["inside_lost"] = found
 
@@ -1363,7 +1385,7 @@ class TokenLabelsKind(TextKind):
         flat = [item for block in blocks for item in block]
         table = _table_said(lines, ref.labels, flat, len(flat) - sum(lengths), first_bad is not None, log)
         _tabs_warning(log, tabs)
-        self._report_alignment(blocks, lengths, aligned, first_bad, log, ref.headed)
+        self._report_alignment(blocks, lengths, aligned, first_bad, log, ref.headed, table)
         bad = _check_labels(flat, ref.labels, log, task, ref.lang,
                             lambda: [token for tokens, _ in ref.sentences for token in tokens], table)
         check_degenerate(flat, bad, log, task)
@@ -1378,11 +1400,13 @@ class TokenLabelsKind(TextKind):
                 for sent in aligned])
         return pred
 
-    def _report_alignment(self, blocks, lengths, aligned, first_bad, log, headed=False):
+    def _report_alignment(self, blocks, lengths, aligned, first_bad, log, headed=False, table=None):
         """Messages for blank lines that differ from the input file and for sentences left unscored (``headed``: the
-        input's sentences open with a ``# sent_enum`` line)."""
+        input's sentences open with a ``# sent_enum`` line; ``table``: the position of the message about what a table
+        writer added, which then stands for the hints of a cause)."""
         if first_bad is None:
             return
+        told = ". The table writer's rows are read as labels (see the message at %s)" % table if table else ""
         n_labels, n_tokens = sum(len(b) for b in blocks), sum(lengths)
         block = blocks[first_bad] if first_bad < len(blocks) else None
         where = _sentence_where(None, first_bad, block)
@@ -1410,7 +1434,7 @@ class TokenLabelsKind(TextKind):
             _report_extra_blocks(blocks, lengths, first_bad, log)
             return
         if len(blocks) == len(lengths):   # the blank lines match: each wrong sentence stays on its own
-            hint = _wrong_lengths_hint(blocks, lengths, lost, headed)   # said once, with the first (the others counted)
+            hint = told or _wrong_lengths_hint(blocks, lengths, lost, headed)   # said once, with the first
             for i in lost:
                 log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the input file has %d tokens: "
                         "this sentence counts as wrong%s" % (len(blocks[i]), lengths[i], hint),
@@ -1420,7 +1444,7 @@ class TokenLabelsKind(TextKind):
         log.add(ERROR, where, "first misalignment: %s where the input file has %d tokens (the file has %d labels in "
                 "%d blocks for %d tokens in %d sentences); a missing or extra line shifts everything after it%s"
                 % (got, lengths[first_bad], n_labels, len(blocks), n_tokens, len(lengths),
-                   _empty_label_hint(blocks, lengths, first_bad) or (
+                   told or _empty_label_hint(blocks, lengths, first_bad) or (
                        ". The file holds one label per sentence (%d labels for %d sentences): this dataset takes one "
                        "label per token, a blank line after each sentence" % (n_labels, len(lengths))
                        if n_labels == len(lengths) else "") or _blank_line_labels_hint(blocks, lengths)))
@@ -1444,7 +1468,7 @@ class TokenLabelsKind(TextKind):
         if task.metric == "span_f1":
             details["spans"] = {"correct": sum(stats["span_correct"]), "gold": sum(stats["span_gold"]),
                                 "predicted": sum(stats["span_predicted"])}
-        self._price(details, gold_sents, pred, task, ref.labels, self.score_value(components))
+        self._price(details, gold_sents, pred, pred_sents, task, ref.labels, self.score_value(components))
         zeroed = sum(1 for labels in pred if labels is None)
         return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details, per_sentence=stats)
 
@@ -1653,7 +1677,7 @@ class SentenceLabelsKind(TextKind):
                 blank.append(number)
             elif "\t" in stripped and stripped.rsplit("\t", 1)[-1].strip() in ref.labels:
                 headed.append(number)
-        table = _table_said(lines, ref.labels, flat, len(flat) - len(ref), len(flat) != len(ref), log)
+        table = _table_said(lines, ref.labels, flat, len(flat) - len(ref), len(flat) != len(ref), log, True)
         if len(flat) != len(ref):
             hint = ""
             tokens = sum(len(tokens) for tokens, _ in ref.sentences)
@@ -1697,7 +1721,8 @@ class SentenceLabelsKind(TextKind):
                                     task.components)
         components = _file_components(self, stats, task)
         details = {"per_tag": _per_tag(metrics.label_counts(gold, pred))}
-        self._price(details, [[label] for label in gold], pred, task, ref.labels, self.score_value(components))
+        self._price(details, [[label] for label in gold], pred, [[label] for label in pred], task, ref.labels,
+                    self.score_value(components))
         return Entry(components, {}, len(ref), len(ref), len(gold), 0, details, per_sentence=stats)
 
 
