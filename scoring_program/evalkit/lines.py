@@ -470,13 +470,20 @@ def _index_columns(rows, sep):
         return 0
     found = 0
     for column in (0, 1):
-        values = [fields[column].strip() if len(fields) > column + 1 else "" for _, fields in rows]
+        values = [fields[column].strip() if len(fields) > column else "" for _, fields in rows]
         numbers = [int(v) for v in values if v.isdigit() and len(v) < 10]
         counted = sum(1 for a, b in zip(numbers, numbers[1:]) if b == a + 1 or b == 0)
-        if len(numbers) < INDEX_SHARE * len(rows) or counted < INDEX_SHARE * (len(numbers) - 1):
+        wider = sum(1 for _, fields in rows if len(fields) > column + 1)   # something after the column
+        if len(numbers) < INDEX_SHARE * len(rows) or counted < INDEX_SHARE * (len(numbers) - 1) or \
+                wider * 2 < len(rows):
             break
         found += 1
     return found
+
+
+def sep_join(fields, sep):
+    """A row's ``fields`` joined again by their separator (two spaces for columns aligned with spaces)."""
+    return (sep if sep != " " else "  ").join(fields)
 
 
 def table_habits(lines, allowed, extra):
@@ -508,18 +515,20 @@ def table_habits(lines, allowed, extra):
     split = (lambda line: line.split()) if sep == " " else (lambda line: line.split(sep)) if sep else (
         lambda line: [line])
     head_number, head = sample[0]
-    body = [(number, split(line)) for number, line in sample[1:]]
-    header = None
     first = split(head)
+    # the rows after the first line, less those that repeat it (a header at the start of each block)
+    body = [(number, split(line)) for number, line in sample[1:] if line != head] or \
+        [(number, split(line)) for number, line in sample[1:]]
+    columns = _index_columns(body, sep)
+    header = None
     if _unquoted(first[-1]) not in allowed and (extra > 0 or len(first) > 1 and not first[0].strip()) and \
-            sum(1 for _, fields in body if _unquoted(fields[-1]) in allowed or not _unquoted(fields[-1])) \
-            >= INDEX_SHARE * len(body):
+            sum(1 for _, fields in body if not any(map(_unquoted, fields[columns:])) or
+                _unquoted(fields[-1]) in allowed) >= INDEX_SHARE * len(body):
         header = (head_number, head, sum(1 for _, line in rows if line == head))
-    columns = _index_columns(body if header else [(head_number, first)] + body, sep)
     index = None
     if columns:
         number, fields = body[0] if header else (head_number, first)
-        index = (columns, number, (sep if sep != " " else "  ").join(fields))
+        index = (columns, number, sep_join(fields, sep))
     empty, quoted_rows = [0, None, None], [0, None, None]
     if header or index or sep in (",", ";") or any(line.strip()[:1] == '"' for _, line in sample):
         widths = Counter()
@@ -742,22 +751,26 @@ SHOWN_LABELS = 5
 SHOWN_LINES = 3
 
 
+#: How a table writer or a program writes a missing value as text (pandas' NaN and NA, Python's None, JSON's null).
+MISSING_VALUES = frozenset(("nan", "NaN", "NAN", "None", "none", "null", "NULL", "<NA>", "NA", "N/A", "n/a"))
+
+
 def guess_label(label, labels, aliases=None):
     """The label of ``labels`` that ``label`` most likely means, or "": the same label in another case, a declared
     alias (``aliases``: ``{spelling lower-cased: label}``), else the closest spelling.
 
     >>> guess_label("Lang1", ["lang1", "lang2"]), guess_label("eng", ["lang1"], {"eng": "lang1"})
     ('lang1', 'lang1')
-    >>> guess_label("", ["lang1"]), guess_label("B-PRE", ["O", "B-PER"])
-    ('', 'B-PER')
+    >>> guess_label("", ["lang1"]), guess_label("B-PRE", ["O", "B-PER"]), guess_label("None", ["ne"])
+    ('', 'B-PER', '')
     """
     key = unicodedata.normalize("NFKC", label).strip().lower()   # full-width letters, ligatures: their plain form
     if not key:
         return ""
     lowered = dict((choice.lower(), choice) for choice in labels)
     found = lowered.get(key) or (aliases or {}).get(key)
-    if found:
-        return found
+    if found or label in MISSING_VALUES:   # a missing value written as text is no spelling of a label
+        return found or ""
     close = difflib.get_close_matches(label[:100], list(labels), n=1, cutoff=0.6)
     return close[0] if close else ""
 
@@ -995,10 +1008,6 @@ def check_span_openings(blocks, flat, log):
             kind="spans opened by I-")
 
 
-#: How a table writer or a program writes a missing value as text (pandas' NaN and NA, Python's None, JSON's null).
-MISSING_VALUES = frozenset(("nan", "NaN", "NAN", "None", "none", "null", "NULL", "<NA>", "NA", "N/A", "n/a"))
-
-
 def _describe_label(label, count, numbers, labels, aliases, label_sets, own):
     """One label outside the set, for :func:`_check_labels`: shown, count, first lines, and a hint."""
     shown = "'' (an empty label)" if not label else quoted(label, 60)
@@ -1151,14 +1160,16 @@ def _multi_token(gold_sents):
 
 def inside_lost(gold_sents, pred_sents, score, rescore):
     """``details["inside_lost"]`` of an entity file none of whose predicted entities spans more than one token (not
-    one I- label) while the gold has multi-token entities (:func:`_multi_token`): the gold's entity counts and the file
-    priced with each run of B- labels of one type read as one entity (``rescore(pred_sents)``: the file's score for
-    other predictions), or None. A C-level scan on a file with an I- label."""
+    one I- label) while the gold has multi-token entities (:func:`_multi_token`): the gold's entity counts, and the
+    file priced with each run of B- labels of one type read as one entity (``rescore(pred_sents)``: the file's score
+    for other predictions) when that reading scores more (:func:`_priced`); else None. A C-level scan on a file with
+    an I- label."""
     counts = _multi_token(gold_sents) if _without_inside(pred_sents) else None
     if counts is None:
         return None
+    what = {"gold_entities": counts[0], "gold_multi": counts[1]}
     return _priced(score, rescore([None if sent is None else _runs_as_entities(sent) for sent in pred_sents]),
-                   {"gold_entities": counts[0], "gold_multi": counts[1]})
+                   what) or what
 
 
 def inside_lost_message(entry, lost):
@@ -1167,8 +1178,8 @@ def inside_lost_message(entry, lost):
         "not one predicted entity spans more than one token (no I- label in the file), while %s of the development "
         "gold's %s entities do: B- written on every token of an entity? Each B- opens a new entity, so an entity of "
         "two tokens written B-PER B-PER counts as two wrong ones. Write I-<type> on each token of an entity after its "
-        "first. %s" % ("{:,}".format(lost["gold_multi"]), "{:,}".format(lost["gold_entities"]), price_text(
-            lost, "with each run of B- labels of one type read as one entity"))))
+        "first.%s" % ("{:,}".format(lost["gold_multi"]), "{:,}".format(lost["gold_entities"]), " " + price_text(
+            lost, "with each run of B- labels of one type read as one entity") if "mended" in lost else "")))
 
 
 class TextKind(object):
