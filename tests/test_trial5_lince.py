@@ -29,7 +29,7 @@ from evalkit.messages import ERROR, LOSS_NOTE, WARNING, quoted
 from evalkit.scoring import evaluate
 from lince_helpers import KIT, LINCE_DIR, LINCE_SHARED, baseline_table, lince, lince_data, reference, sample_gold, \
     write_files
-from test_trial3_lince import entry_of, gold_files, messages_of, refs, report_of, sentences_of, text_of, \
+from test_trial3_lince import entry_of, gold_files, messages_of, refs, report_of, text_of, \
     validator  # noqa: F401 (the fixtures gold_files and refs)
 
 FILES = dict((lince.SUBMISSION_FILE.format(task=task.key, lang=pair), (task, pair)) for task, pair in lince.DATASETS)

@@ -481,17 +481,18 @@ def _index_columns(rows, sep):
     return found
 
 
-def sep_join(fields, sep):
+def _sep_join(fields, sep):
     """A row's ``fields`` joined again by their separator (two spaces for columns aligned with spaces)."""
     return (sep if sep != " " else "  ").join(fields)
 
 
 def table_habits(lines, allowed, extra):
-    """What a table writer with its defaults (pandas' ``DataFrame.to_csv``, a spreadsheet's CSV export) added to the
-    labels of ``lines`` (the file's lines; ``allowed``: the label set; ``extra``: how many more labels the file holds
-    than the input has items), as a dict, or None when nothing of the kind is found:
+    """What a table writer (pandas' ``DataFrame.to_csv`` and ``to_string``, Python's csv module, a spreadsheet's CSV
+    export) added to the labels of ``lines`` (the file's lines; ``allowed``: the label set; ``extra``: how many more
+    labels the file holds than the input has items), as a dict, or None when nothing of the kind is found:
 
-    - ``sep``: the column separator, when most lines hold one (``"\\t"``, ``","`` or ``";"``);
+    - ``sep``: the column separator, when most lines hold one (``"\\t"``, ``","``, ``";"``, or ``" "`` for columns
+      aligned with spaces);
     - ``header``: ``(line number, text, how many blocks start with it)``: a first line that is no label, with its
       empty index column name (``"\\tlabel"``) or in a file longer than the input, and whose other lines are labels;
     - ``index``: ``(columns, line number, text)``: leading columns holding the row number (0, 1, 2, ...);
@@ -528,10 +529,9 @@ def table_habits(lines, allowed, extra):
     index = None
     if columns:
         number, fields = body[0] if header else (head_number, first)
-        index = (columns, number, sep_join(fields, sep))
-    empty, quoted_rows = [0, None, None], [0, None, None]
+        index = (columns, number, _sep_join(fields, sep))
+    empty, quoted_rows, widths = [0, None, None], [0, None, None], Counter()
     if header or index or sep in (",", ";") or any(line.strip()[:1] == '"' for _, line in sample):
-        widths = Counter()
         for number, line in rows:
             if header and line == head:
                 continue
@@ -541,8 +541,6 @@ def table_habits(lines, allowed, extra):
                 empty = [empty[0] + 1, empty[1] or number, empty[2] or line]
             elif fields[-1].strip()[:1] == '"' and _unquoted(fields[-1]) in allowed:
                 quoted_rows = [quoted_rows[0] + 1, quoted_rows[1] or number, quoted_rows[2] or line]
-    else:
-        widths = Counter()
     if not (header or index or empty[0] or quoted_rows[0] or sep in (",", ";") and widths and
             max(widths.values()) >= INDEX_SHARE * sum(widths.values()) and max(widths, key=widths.get) > 1):
         return None
@@ -595,7 +593,7 @@ def _alternatives_and(parts):
 
 def table_where(habits):
     """The position of the message of :func:`table_message`: the first line a habit shows on."""
-    numbers = [found[0] if key == "header" else found[1] for key, found in sorted(habits.items())
+    numbers = [found[0] if key == "header" else found[1] for key, found in habits.items()
                if key in ("header", "index", "empty", "quoted") and found]
     return "line %d" % min(numbers) if numbers else "line 1"
 
@@ -1252,13 +1250,14 @@ class TextKind(object):
         priced (``score``: the file's score as written; ``gold_sents``, ``pred_sents``: the gold and the predictions
         per sentence, lists of labels; ``labels``: the label set); and where a table writer's additions were said
         (:class:`Prediction`)."""
-        if getattr(pred, "table", None):
-            details["table_writer"] = pred.table
         def rescore(sents):
             stats = sentence_statistics(gold_sents, [[None] * len(gold) if got is None else got
                                                      for gold, got in zip_checked(gold_sents, sents)],
                                         labels, task.components)
             return self.score_value(_file_components(self, stats, task))
+
+        if getattr(pred, "table", None):
+            details["table_writer"] = pred.table
         renamed = getattr(pred, "renamed", None)
         if renamed:
             mended, what = renamed["mended"], dict((k, renamed[k]) for k in ("map", "count"))
