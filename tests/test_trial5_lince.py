@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from seqeval.metrics.sequence_labeling import get_entities
 
 from evalkit import floor, lines, verdict
-from evalkit.messages import ERROR, LOSS_NOTE, WARNING, quoted
+from evalkit.messages import CHANCE_NOTE, ERROR, LOSS_NOTE, WARNING, quoted
 from evalkit.scoring import evaluate
 from lince_helpers import KIT, LINCE_DIR, LINCE_SHARED, baseline_table, lince, lince_data, reference, sample_gold, \
     write_files
@@ -295,6 +295,41 @@ def test_a_missing_value_written_as_text_is_named(refs, gold_files, tmp_path, na
     assert len(found) == 1, report["messages"]
     assert "a missing value written as text (pandas' NaN, Python's None): a token left without a prediction?" \
         in found[0]["text"]
+
+
+# --------------------------------------------------------------------------- 3 (and 6's neighbour). a sort's order
+
+SORTS = {"numbers read as text": ("in the order of their numbers read as text (1, 10, 100, 2, ...",
+                                  lambda i, texts: str(i + 1)),
+         "text": ("sorted alphabetically by their text (a groupby or a sort on the sentences, which sorts them; "
+                  "groupby(..., sort=False) keeps the input's order)", lambda i, texts: texts[i])}
+
+
+@pytest.mark.parametrize("sort", sorted(SORTS))
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_sentences_in_the_order_of_a_sort_are_named(refs, tmp_path, monkeypatch, name, sort):
+    """A table grouped by its sentence id or text (pandas' groupby sorts its keys) writes the sentences sorted."""
+    blocks, tokens = labels_and_tokens(name)
+    words, key = SORTS[sort]
+    texts = [" ".join(sentence) for sentence in tokens]
+    order = sorted(range(len(blocks)), key=lambda i: key(i, texts))
+    moved = [blocks[i] for i in order]
+    found, lengths = [len(b) for b in moved], [len(b) for b in blocks]
+    wrong = sum(1 for a, b in zip(found, lengths) if a != b)
+    assert wrong >= lines.REORDERED_MIN_BLOCKS and wrong * 2 >= len(blocks) and found != lengths[::-1] and \
+        found not in (sorted(lengths), sorted(lengths, reverse=True)), "the sample's order tells no sort here"
+    text = text_of(moved)
+    report = report_of(refs["dev"], name, text, tmp_path / "on")
+    said = messages_of(report, name, "but in another order (%s" % words)
+    assert len(said) == 1 and said[0]["severity"] == ERROR and CHANCE_NOTE in said[0]["text"], report["messages"]
+    assert "): %d of %d blocks are not as long as their sentence)" % (wrong, len(blocks)) in said[0]["text"]
+    first = next(i for i, (a, b) in enumerate(zip(found, lengths)) if a != b)
+    assert said[0]["where"] == "sentence %d (line %d of the file)" % (first + 1, sum(len(b) + 1 for b in moved[:first]) + 1)
+    with monkeypatch.context() as patch:
+        patch.setattr(lines, "SORTED_ORDERS", ())
+        quiet = report_of(refs["dev"], name, text, tmp_path / "off")
+    assert messages_of(quiet, name, "but in another order (shuffled: ")
+    assert entry_of(quiet, name)["components"] == entry_of(report, name)["components"]
 
 
 # --------------------------------------------------------------------------- 4. spans that lose their inside
@@ -579,6 +614,18 @@ def test_the_real_predictions_with_a_label_per_sent_enum_line_are_named(real, tm
     found = messages_of(report, "lid_spa_eng.txt", "this sentence counts as wrong")
     assert len(found) == 1 and "Every one of the 3,332 sentences counted as wrong has exactly one label more than its " \
         "tokens: a label written for the '# sent_enum = N' line" in found[0]["text"]
+
+
+@release
+@pytest.mark.parametrize("sort", sorted(SORTS))
+def test_the_real_predictions_in_the_order_of_a_sort_are_named(real, tmp_path, sort):
+    words, key = SORTS[sort]
+    texts = [" ".join(row[0] for row in rows) for _, rows in lince_data.read_conll(
+        os.path.join(LINCE_SHARED, "lid_spaeng", "dev.conll"))]
+    moved = [real[1][i] for i in sorted(range(len(real[1])), key=lambda i: key(i, texts))]
+    report = real_report(real, text_of(moved), tmp_path / "sorted")
+    found = messages_of(report, "lid_spa_eng.txt", "but in another order (%s" % words)
+    assert len(found) == 1 and found[0]["severity"] == ERROR and CHANCE_NOTE in found[0]["text"]
 
 
 @release

@@ -1395,7 +1395,8 @@ class TokenLabelsKind(TextKind):
         flat = [item for block in blocks for item in block]
         table = _table_said(lines, ref.labels, flat, len(flat) - sum(lengths), first_bad is not None, log)
         _tabs_warning(log, tabs)
-        self._report_alignment(blocks, lengths, aligned, first_bad, log, ref.headed, table)
+        self._report_alignment(blocks, lengths, aligned, first_bad, log, ref.headed, table,
+                               lambda: [" ".join(tokens) for tokens, _ in ref.sentences])
         bad = _check_labels(flat, ref.labels, log, task, ref.lang,
                             lambda: [token for tokens, _ in ref.sentences for token in tokens], table)
         check_degenerate(flat, bad, log, task)
@@ -1410,10 +1411,11 @@ class TokenLabelsKind(TextKind):
                 for sent in aligned])
         return pred
 
-    def _report_alignment(self, blocks, lengths, aligned, first_bad, log, headed=False, table=None):
+    def _report_alignment(self, blocks, lengths, aligned, first_bad, log, headed=False, table=None, texts=None):
         """Messages for blank lines that differ from the input file and for sentences left unscored (``headed``: the
         input's sentences open with a ``# sent_enum`` line; ``table``: the position of the message about what a table
-        writer added, which then stands for the hints of a cause)."""
+        writer added, which then stands for the hints of a cause; ``texts``: a function giving the input's sentences
+        as text, for the order of a sort)."""
         if first_bad is None:
             return
         told = ". The table writer's rows are read as labels (see the message at %s)" % table if table else ""
@@ -1422,7 +1424,7 @@ class TokenLabelsKind(TextKind):
         where = _sentence_where(None, first_bad, block)
         got = "%d labels" % len(block) if block else "no labels"
         if n_labels == n_tokens:
-            order = _reordered(blocks, lengths)
+            order = _reordered(blocks, lengths, texts)
             if order:
                 log.add(ERROR, where, "the file's blocks of labels have the lengths of the input file's sentences, but "
                         "in another order (%s: %d of %d blocks are not as long as their sentence): the sentences were "
@@ -1538,16 +1540,29 @@ def _wrong_lengths_hint(blocks, lengths, lost, headed=False):
 REORDERED_MIN_BLOCKS = 3
 
 
-def _reordered(blocks, lengths):
+#: The orders of the sentences a sort gives that :func:`_reordered` names, with the fix: ``(how, key of sentence i)``
+#: (``texts``: the input's sentences as text).
+SORTED_ORDERS = (
+    ("in the order of their numbers read as text (1, 10, 100, 2, ...: the sentence ids sorted as strings; sort them "
+     "as integers, or keep the input's order)", lambda i, texts: str(i + 1)),
+    ("sorted alphabetically by their text (a groupby or a sort on the sentences, which sorts them; groupby(..., "
+     "sort=False) keeps the input's order)", lambda i, texts: texts[i]),
+)
+
+
+def _reordered(blocks, lengths, texts=None):
     """``(how, count of blocks not as long as their sentence)`` when the blocks of labels ``blocks`` are the input's
-    sentences of ``lengths`` tokens in another order ("reversed", "sorted by length" or "shuffled": the same
-    lengths, at least :data:`REORDERED_MIN_BLOCKS` and half of them out of place); else None. Read only when the
-    blank lines already differ.
+    sentences of ``lengths`` tokens in another order ("reversed", "sorted by length", in the order of a sort of their
+    numbers or of their text (:data:`SORTED_ORDERS`; ``texts``: a function giving the input's sentences as text, or
+    None), or "shuffled": the same lengths, at least :data:`REORDERED_MIN_BLOCKS` and half of them out of place); else
+    None. Read only when the blank lines already differ.
 
     >>> _reordered([[1], [1, 2], [1, 2, 3], [1, 2, 3, 4]], [4, 3, 2, 1])
     ('reversed', 4)
     >>> _reordered([[1], [1, 2, 3], [1, 2], [1, 2, 3, 4]], [3, 1, 2, 4]) is None
     True
+    >>> _reordered([[1] * n for n in (1, 10, 11, 12, 2, 3, 4, 5, 6, 7, 8, 9)], list(range(1, 13)))[0][:42]
+    'in the order of their numbers read as text'
     """
     found = [len(block) for block in blocks]
     if len(found) != len(lengths) or sorted(found) != sorted(lengths):
@@ -1557,6 +1572,12 @@ def _reordered(blocks, lengths):
         return None
     how = "reversed" if found == lengths[::-1] else "sorted by length" if found in (
         sorted(lengths), sorted(lengths, reverse=True)) else "shuffled"
+    if how == "shuffled":
+        sentences = texts() if texts else None
+        for name, key in SORTED_ORDERS:
+            if (sentences is not None or name.startswith("in the order")) and found == [
+                    lengths[i] for i in sorted(range(len(lengths)), key=lambda i: key(i, sentences))]:
+                return name, wrong
     return how, wrong
 
 
