@@ -189,39 +189,53 @@ MAX_UNFOLDED = 4000
 
 def check_graph(document, name):
     """Raise DataError when ``document``'s links form a cycle or unfold into more than :data:`MAX_UNFOLDED`
-    entities (see above); iterative, linear in the number of links. When entity ids used more than once are on
-    the cycle (or on the graph that unfolds too far), they are its cause and the error names them first
-    (:func:`_duplicates_first`)."""
+    entities (see above); iterative, linear in the number of links.
+
+    Entities are known by their id, as always. Where ids are used more than once, that takes two entities for one
+    and may see a cycle or a size that the links, followed as the reader follows them (to the last entity with the
+    id), do not have: the graph is then checked again with each entity as itself, and the file is refused only
+    for what that finds, the ids used twice named first when they are on it (:func:`_duplicates_first`)."""
+    try:
+        _check_graph(document, name, lambda entity: entity.id)
+    except DataError:
+        if not document.duplicate_ids:
+            raise
+        _check_graph(document, name, id)
+
+
+def _check_graph(document, name, key):
+    """:func:`check_graph` with the entities known by ``key(entity)``."""
     size, state, parent = {}, {}, {}
     for root in document.entities:
-        if root.id in size:
+        if key(root) in size:
             continue
         stack = [(root, False)]
         while stack:
             entity, done = stack.pop()
             if done:
-                state[entity.id] = 2
-                size[entity.id] = min(MAX_UNFOLDED + 1, 1 + sum(size[c.id] for c in document.children(entity)))
+                state[key(entity)] = 2
+                size[key(entity)] = min(MAX_UNFOLDED + 1, 1 + sum(size[key(c)] for c in document.children(entity)))
                 continue
-            if state.get(entity.id) == 2:
+            if state.get(key(entity)) == 2:
                 continue
-            state[entity.id] = 1
+            state[key(entity)] = 1
             stack.append((entity, True))
             for child in document.children(entity):
-                if state.get(child.id) == 1:
-                    cycle, step = [child.id, entity.id], entity.id
-                    while step != child.id and step in parent and len(cycle) <= len(state):
-                        step = parent[step]
+                if state.get(key(child)) == 1:
+                    cycle, step = [child, entity], entity
+                    while step is not child and key(step) in parent and len(cycle) <= len(state):
+                        step = parent[key(step)]
                         cycle.append(step)
-                    raise _duplicates_first(document, name, cycle, child, "expected links without cycles, got a "
-                                            "cycle of links through this entity and %s" % entity.id,
+                    raise _duplicates_first(document, name, [e.id for e in cycle], child, "expected links without "
+                                            "cycles, got a cycle of links through this entity and %s" % entity.id,
+                                            "on a link of entity %s to itself" % entity.id if child is entity else
                                             "on a cycle of links through entity %s and %s" % (child.id, entity.id))
-                if state.get(child.id) != 2:
-                    parent[child.id] = entity.id
+                if state.get(key(child)) != 2:
+                    parent[key(child)] = entity
                     stack.append((child, False))
     total = sum(size.values())
     if total > MAX_UNFOLDED:
-        worst = max(document.entities, key=lambda e: size[e.id])
+        worst = max(document.entities, key=lambda e: size[key(e)])
         raise _duplicates_first(document, name, [e.id for e in document.descendants(worst)], worst, "expected a "
                                 "graph of time entities whose links unfold into at most %d entities in all, got more "
                                 "(entities linked many times over)" % MAX_UNFOLDED, "among the entities linked from "
@@ -244,7 +258,7 @@ def _duplicates_first(document, name, ids, entity, text, where):
         "(Anafora's <number>@e@<document>@system)" % (
             len(duplicated), "" if len(duplicated) == 1 else "s", where,
             ", ".join(quoted(ident, 60) for ident in duplicated[:3]) + (", ..." if len(duplicated) > 3 else ""),
-            "close the cycle" if where.startswith("on a cycle") else "are followed many times over")))
+            "are followed many times over" if where.startswith("among") else "close the cycle")))
 
 
 def dropped_entities(document, name, length, explained=False):

@@ -149,15 +149,18 @@ OTHER_TEXTS = (
 class Offsets(object):
     """What :func:`other_text` found: the :class:`OtherText`, ``back`` (its offsets -> positions of the text),
     the number of spans compared (``total``), on word boundaries as written (``written``) and read back
-    (``fixed``), and the spans moved, ``[(entity, (start, end), (new start, new end))]`` in text order."""
+    (``fixed``), the spans moved, ``[(entity, (start, end), (new start, new end))]`` in text order, and ``alike``,
+    the other texts of :data:`OTHER_TEXTS` that read every span back alike on this text (UTF-8 bytes and NFD count
+    an accented letter alike), named too."""
 
-    def __init__(self, other, back, total, written, fixed, moved):
+    def __init__(self, other, back, total, written, fixed, moved, alike=()):
         self.other = other
         self.back = back
         self.total = total
         self.written = written
         self.fixed = fixed
         self.moved = moved
+        self.alike = list(alike)
 
     def span(self, span):
         """``span`` read back onto the document's text, or None when one of its offsets has no position there."""
@@ -170,12 +173,14 @@ class Offsets(object):
         shown = [self.moved[0], self.moved[-1]] if len(self.moved) > 1 else self.moved[:1]
         grows = ", ".join("%+d at span %d,%d on line %d" % (span[0] - new[0], span[0], span[1],
                                                            text.count("\n", 0, new[0]) + 1) for _, span, new in shown)
+        alike = "".join(" (or on %s: on this text it counts alike; %s)" % (other.what, other.fix)
+                        for other in self.alike)
         return Message(file, WARNING, "entity %s (line %d)" % (entity.id, entity.line), (
-            "the offsets look counted on another text than this document's: on %s, where the shift grows %s (%s). "
+            "the offsets look counted on another text than this document's: on %s, where the shift grows %s (%s)%s. "
             "Read back onto this document's text, %d of the %d spans start and end on word boundaries, against %d as "
             "written. Spans count the characters of the document's text as given: %s. The warnings on this file's "
-            "spans follow from it." % (self.other.what, self.other.grows, grows, self.fixed, self.total, self.written,
-                                       self.other.fix)))
+            "spans follow from it." % (self.other.what, self.other.grows, grows, alike, self.fixed, self.total,
+                                       self.written, self.other.fix)))
 
 
 def _all_spans(entities):
@@ -202,26 +207,23 @@ def other_text(document):
     written = sum(1 for _, (start, end) in spans if end <= len(text) and not _cuts(text, start, end))
     if len(spans) < MIN_SPANS or written == len(spans):
         return None
-    best = None
+    tried = []   # (other text, back, spans read back, how many on word boundaries)
     for other in OTHER_TEXTS:
-        if not other.applies(text):
-            continue
-        back = other.back(text)
-        fixed = 0
-        for _, (start, end) in spans:
-            start, end = back.get(start), back.get(end)
-            fixed += start is not None and end is not None and not _cuts(text, start, end)
-        if best is None or fixed > best[2]:
-            best = (other, back, fixed)
-    if best is None:
+        if other.applies(text):
+            back = other.back(text)
+            read = [(back.get(start), back.get(end)) for _, (start, end) in spans]
+            tried.append((other, back, read, sum(1 for start, end in read if start is not None and end is not None
+                                                 and not _cuts(text, start, end))))
+    if not tried:
         return None
-    other, back, fixed = best
+    other, back, read, fixed = max(tried, key=lambda item: item[3])   # the first of those that fit best
     if 3 * fixed < 2 * len(spans) or fixed - written < max(2, len(spans) / 5.0):
         return None
+    alike = [item[0] for item in tried if item[0] is not other and item[2] == read]   # indistinguishable here
     moved = sorted(((entity, span, (back[span[0]], back[span[1]])) for entity, span in spans
                     if span[0] in back and span[1] in back and (back[span[0]], back[span[1]]) != span),
                    key=lambda item: item[1])
-    return Offsets(other, back, len(spans), written, fixed, moved) if moved else None
+    return Offsets(other, back, len(spans), written, fixed, moved, alike) if moved else None
 
 
 def _folding(names):
