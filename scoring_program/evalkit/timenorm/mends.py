@@ -18,6 +18,7 @@ against a public gold (``details["mended"]``, turned into a message by :func:`ev
 where the gold is public), so that a file that loses most of its score to such a mistake is said so
 (:data:`evalkit.messages.LOSS_NOTE`). Standard library only, Python 3.7+.
 """
+import bisect
 import re
 import unicodedata
 from collections import OrderedDict
@@ -46,13 +47,6 @@ class OtherText(object):
         self.grows = grows
         self.fix = fix
 
-    def back(self, text):
-        """``{offset in the other text: position in text}``."""
-        found = {}
-        for index, offset in enumerate(self.positions(text)):
-            if offset is not None:
-                found.setdefault(offset, index)
-        return found
 
 
 def _weighted(weight):
@@ -146,14 +140,25 @@ OTHER_TEXTS = (
 )
 
 
-class Offsets(object):
-    """What :func:`other_text` found: the :class:`OtherText`, ``back`` (its offsets -> positions of the text),
-    the number of spans compared (``total``), on word boundaries as written (``written``) and read back
-    (``fixed``), the spans moved, ``[(entity, (start, end), (new start, new end))]`` in text order, and ``alike``,
-    the other texts of :data:`OTHER_TEXTS` that read every span back alike on this text (UTF-8 bytes and NFD count
-    an accented letter alike), named too."""
+#: The text itself, read with a constant shift (what :func:`other_text` tries for a text stripped of its first
+#: characters, or with characters added before it); a shift of at most :data:`SMALL_SHIFT` is the span warning's own
+#: sentence (:func:`.schema.shifted_spans`).
+SAME = OtherText("same", "a shifted text", lambda text: True, lambda text: list(range(len(text) + 1)), "", "",
+                 "count from its first character, its first lines included")
+SMALL_SHIFT = 3
+#: A constant shift is looked for within this many characters of each span.
+WINDOW = 400
 
-    def __init__(self, other, back, total, written, fixed, moved, alike=()):
+
+class Offsets(object):
+    """What :func:`other_text` found: the :class:`OtherText`, ``back`` (its offsets -> positions of the text) and
+    ``shift`` (a constant added to its offsets: a byte-order mark, a header left out), the number of spans compared
+    (``total``), on word boundaries as written (``written``) and read back (``fixed``), the spans moved,
+    ``[(entity, (start, end), (new start, new end))]`` in text order, and ``alike``, the other texts of
+    :data:`OTHER_TEXTS` that read every span back alike on this text (UTF-8 bytes and NFD count an accented letter
+    alike), named too."""
+
+    def __init__(self, other, back, total, written, fixed, moved, alike=(), shift=0):
         self.other = other
         self.back = back
         self.total = total
@@ -161,11 +166,24 @@ class Offsets(object):
         self.fixed = fixed
         self.moved = moved
         self.alike = list(alike)
+        self.shift = shift
 
     def span(self, span):
         """``span`` read back onto the document's text, or None when one of its offsets has no position there."""
-        start, end = self.back.get(span[0]), self.back.get(span[1])
+        start, end = self.back.get(span[0] - self.shift), self.back.get(span[1] - self.shift)
         return None if start is None or end is None else (start, end)
+
+    def what(self, text):
+        """The other text in words."""
+        if self.other is SAME:
+            return ("one that %s, where every span is shifted by %+d" % (
+                "leaves out the first %d characters of this one (%s: a header or blank lines stripped?)" % (
+                    -self.shift, quoted(text[:-self.shift], 40)) if self.shift < 0 else
+                "has %d characters more before it (a header or a byte-order mark added?)" % self.shift, self.shift))
+        return "%s%s, where the shift grows %s" % (self.other.what, (
+            ", and %+d from its start (%s)" % (self.shift, "a byte-order mark counted?" if self.shift in (1, 3) else
+                                                "a header added or left out?")) if self.shift else "",
+            self.other.grows)
 
     def message(self, file, text):
         """The warning, at the first entity whose span moves: the other text, how the shift grows, the counts."""
@@ -176,29 +194,47 @@ class Offsets(object):
         alike = "".join(" (or on %s: on this text it counts alike; %s)" % (other.what, other.fix)
                         for other in self.alike)
         return Message(file, WARNING, "entity %s (line %d)" % (entity.id, entity.line), (
-            "the offsets look counted on another text than this document's: on %s, where the shift grows %s (%s)%s. "
-            "Read back onto this document's text, %d of the %d spans start and end on word boundaries, against %d as "
-            "written. Spans count the characters of the document's text as given: %s. The warnings on this file's "
-            "spans follow from it." % (self.other.what, self.other.grows, grows, alike, self.fixed, self.total,
-                                       self.written, self.other.fix)))
+            "the offsets look counted on another text than this document's: on %s (%s)%s. Read back onto this "
+            "document's text, %d of the %d spans start and end on word boundaries, against %d as written. Spans count "
+            "the characters of the document's text as given: %s. The warnings on this file's spans follow from it." % (
+                self.what(text), grows, alike, self.fixed, self.total, self.written, self.other.fix)))
 
 
 def _all_spans(entities):
     return [(entity, span) for entity in entities for span in entity.spans]
 
 
+def _word_starts(text):
+    """The positions of ``text`` where a run of letters or digits starts."""
+    return [i for i, char in enumerate(text) if char.isalnum() and (i == 0 or not text[i - 1].isalnum())]
+
+
+def _likely_shift(positions, starts, offsets):
+    """The constant most of ``offsets`` (span starts) exceed a word start by, in the other text whose ``positions``
+    are given (word ``starts`` of the document's text); 0 when none stands out."""
+    counted = sorted(positions[w] for w in starts if positions[w] is not None)
+    votes = {}
+    for offset in offsets:
+        for found in counted[bisect.bisect_left(counted, offset - WINDOW):bisect.bisect_right(counted, offset + WINDOW)]:
+            votes[offset - found] = votes.get(offset - found, 0) + 1
+    if not votes:
+        return 0
+    return min(votes, key=lambda shift: (-votes[shift], abs(shift)))
+
+
 def other_text(document):
     """The :class:`Offsets` of ``document`` (a prediction read with its text) when its spans start and end on word
-    boundaries much more often read back from one of :data:`OTHER_TEXTS` than as written: at least two thirds of
-    them, and at least a fifth of them (two at least) more than as written; else None. Runs only when something
-    is wrong already: a span that cuts a word or ends after the text.
+    boundaries much more often read back from one of :data:`OTHER_TEXTS` (or from this text shifted by a constant of
+    more than :data:`SMALL_SHIFT`; either with such a constant added: a byte-order mark, a header) than as written:
+    at least two thirds of them, and at least a fifth of them (two at least) more than as written; else None. Runs
+    only when something is wrong already: a span that cuts a word or ends after the text.
 
     >>> from .anafora import Entity
     >>> spans = [(0, 3), (5, 9), (15, 19), (20, 24)]   # May, 1998, June, 2001 counted with \\r\\n line ends
     >>> entities = [Entity(str(n), "Year", "", [s], {}) for n, s in enumerate(spans)]
     >>> found = other_text(Document(entities, "d", "May\\n1998\\nand June 2001"))
-    >>> found.other.key, found.written, found.fixed, [found.span(s) for s in spans]
-    ('crlf', 1, 4, [(0, 3), (4, 8), (13, 17), (18, 22)])
+    >>> found.other.key, found.shift, found.written, found.fixed, [found.span(s) for s in spans]
+    ('crlf', 0, 1, 4, [(0, 3), (4, 8), (13, 17), (18, 22)])
     """
     text = document.text
     if text is None:
@@ -207,23 +243,34 @@ def other_text(document):
     written = sum(1 for _, (start, end) in spans if end <= len(text) and not _cuts(text, start, end))
     if len(spans) < MIN_SPANS or written == len(spans):
         return None
-    tried = []   # (other text, back, spans read back, how many on word boundaries)
-    for other in OTHER_TEXTS:
-        if other.applies(text):
-            back = other.back(text)
-            read = [(back.get(start), back.get(end)) for _, (start, end) in spans]
-            tried.append((other, back, read, sum(1 for start, end in read if start is not None and end is not None
-                                                 and not _cuts(text, start, end))))
+    starts = _word_starts(text)
+    tried = []   # (fixed, other text, shift, back, spans read back), the best first
+    for rank, other in enumerate(OTHER_TEXTS + (SAME,)):
+        if not other.applies(text):
+            continue
+        positions = other.positions(text)
+        back = {}   # offset in the other text -> the first position of this text at it
+        for index, offset in enumerate(positions):
+            if offset is not None:
+                back.setdefault(offset, index)
+        likely = _likely_shift(positions, starts, [start for _, (start, _) in spans])
+        for shift in ([likely] if other is SAME else [0, likely] if likely else [0]):
+            read = [(back.get(start - shift), back.get(end - shift)) for _, (start, end) in spans]
+            fixed = sum(1 for start, end in read if start is not None and end is not None and not _cuts(text, start,
+                                                                                                        end))
+            tried.append((-fixed, (other is not SAME) + (shift != 0), rank, other, shift, back, read))
     if not tried:
         return None
-    other, back, read, fixed = max(tried, key=lambda item: item[3])   # the first of those that fit best
-    if 3 * fixed < 2 * len(spans) or fixed - written < max(2, len(spans) / 5.0):
+    tried.sort(key=lambda item: item[:3])   # the most spans fixed; then the simplest reading (one part, not two)
+    _, _, _, other, shift, back, read = tried[0]
+    fixed = -tried[0][0]
+    if 3 * fixed < 2 * len(spans) or fixed - written < max(2, len(spans) / 5.0) or (
+            other is SAME and abs(shift) <= SMALL_SHIFT):   # a small shift: the span warning's own sentence says it
         return None
-    alike = [item[0] for item in tried if item[0] is not other and item[2] == read]   # indistinguishable here
-    moved = sorted(((entity, span, (back[span[0]], back[span[1]])) for entity, span in spans
-                    if span[0] in back and span[1] in back and (back[span[0]], back[span[1]]) != span),
-                   key=lambda item: item[1])
-    return Offsets(other, back, len(spans), written, fixed, moved, alike) if moved else None
+    alike = [item[3] for item in tried[1:] if item[6] == read and item[4] == shift and item[3] is not SAME]
+    moved = sorted(((spans[i][0], spans[i][1], new) for i, new in enumerate(read)
+                    if new[0] is not None and new[1] is not None and new != spans[i][1]), key=lambda item: item[1])
+    return Offsets(other, back, len(spans), written, fixed, moved, alike, shift) if moved else None
 
 
 def _folding(names):
