@@ -15,15 +15,18 @@ a score, and never runs where the gold is hidden.
 
 Where the gold is public too, :func:`swapped_labels` names two labels swapped throughout (each mostly missed while
 the other is predicted in its place), from the per-label counts of the report, for the kinds that declare
-``label_swaps``: above the floor as well (a swap of two small classes costs less than the floor).
+``label_swaps``: above the floor as well (a swap of two small classes costs less than the floor); and
+:func:`mended_prices` prices what a kind read as meant (a mistake it can undo exactly), file by file, saying when a
+file loses most of its score to it (:data:`evalkit.messages.LOSS_NOTE`).
 
 The likely causes are a fact of the task's kind (a kind's ``floor_causes``), or of the task itself when its
 declaration says more (``Task.floor_causes``); the machinery names no competition.
 """
 import os
+from collections import OrderedDict
 
 from .loading import read_optional_json
-from .messages import INFO, Message, WARNING, printable
+from .messages import INFO, LOSS_NOTE, Message, WARNING, printable
 
 FILE_NAME = "floor_scores.json"
 #: A score within this of the floor counts as at the floor (the floor's own file, rounding aside).
@@ -268,13 +271,48 @@ def reversed_scores(entries):
     return found
 
 
+#: A file read as meant that would score more than this many times its score as written loses most of its score.
+LOSS_FACTOR = 2.0
+
+
+def mended_prices(entries):
+    """One warning per file that a kind read as meant and priced against the gold (``details["mended"]`` of its
+    entries: ``{"metric": name, "files": [{"file", "where", "cause", "written", "mended"}], "whole": {"written",
+    "mended"}}``: a mistake the kind can undo exactly, such as links written as bare numbers), when read as
+    meant it scores more than as written: the cause, the file's score as written and read as meant for each task
+    that prices it, the whole submission's on the first such file, and :data:`evalkit.messages.LOSS_NOTE` when it
+    would score more than :data:`LOSS_FACTOR` times as much read as meant. Only where the gold is public (the
+    callers'); a file scored by several tasks gets one message."""
+    found, whole = OrderedDict(), []
+    for entry in entries:
+        mended = (entry.get("details") or {}).get("mended")
+        if entry.get("status") != "scored" or type(mended) is not dict:
+            continue
+        for item in mended.get("files") or []:
+            if type(item) is dict and type(item.get("file")) is str and item["mended"] > item["written"]:
+                found.setdefault(item["file"], (item, []))[1].append((mended["metric"], item["written"],
+                                                                      item["mended"]))
+                if not whole and mended["whole"]["mended"] > mended["whole"]["written"]:
+                    whole.append((mended["metric"], mended["whole"]["written"], mended["whole"]["mended"]))
+    messages = []
+    for name, (item, prices) in found.items():
+        said = "; ".join("its %s is %.4f as written and %.4f read as meant" % price for price in prices)
+        if whole and not messages:
+            said += "; the whole submission's %s is %.4f as written and %.4f with every such file read as meant" % (
+                whole[0])
+        lost = any(written * LOSS_FACTOR < meant for _, written, meant in prices)
+        messages.append(Message(name, WARNING, item.get("where") or "whole file", "%s: priced on this phase's gold, "
+                                "%s%s." % (item["cause"], said, " (%s)" % LOSS_NOTE if lost else "")))
+    return messages
+
+
 def public_gold_messages(entries, tasks, kinds):
     """The messages that read the per-label, per-line and per-rank results against the gold, for every file: two
     labels swapped (:func:`swapped_labels`), labels shifted by a line (:func:`shifted_labels`), candidates ranked best
     last (:func:`inverted_ranks`), scores whose direction looks reversed tried both ways (:func:`reversed_scores`).
     Only where the gold is public (the scorer's development report, the kits' validators on dev)."""
     return (swapped_labels(entries, tasks, kinds) + shifted_labels(entries) + inverted_ranks(entries, tasks, kinds)
-            + reversed_scores(entries))
+            + reversed_scores(entries) + mended_prices(entries))
 
 
 def check_report(report, floor_path, competition, kinds):
@@ -305,7 +343,9 @@ def gold_scores(report, with_gold):
     """``{file: score}`` of the scored entries of ``report`` whose reference holds the gold (``with_gold(entry)``):
     what evalkit/verdict.py counts as scoring 0 when a score is 0. Where several tasks score the same submitted
     file (a folder of per-document files scored by two tasks), the file keeps its lowest score: one task's 0 is
-    not hidden by another task's score of the same file.
+    not hidden by another task's score of the same file. An entry whose details list the files it read
+    (``details["files"]``: a folder of per-document files, whose entry is named by its pattern) gives its score to
+    each of them, so that a score of 0 names the files submitted, not the pattern.
 
     >>> gold_scores({"entries": [{"file": "f", "task": "a", "status": "scored", "score": 0.0},
     ...                          {"file": "f", "task": "b", "status": "scored", "score": 1.0}]}, lambda e: True)
@@ -314,7 +354,8 @@ def gold_scores(report, with_gold):
     scores = {}
     for entry in report.get("entries", []):
         if entry.get("status") == "scored" and with_gold(entry):
-            scores[entry["file"]] = min(entry["score"], scores.get(entry["file"], entry["score"]))
+            for name in (entry.get("details") or {}).get("files") or [entry["file"]]:
+                scores[name] = min(entry["score"], scores.get(name, entry["score"]))
     return scores
 
 
