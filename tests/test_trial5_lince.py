@@ -380,11 +380,11 @@ def test_b_on_every_token_of_an_entity_is_named_and_priced(refs, tmp_path, monke
     assert found[0]["text"].startswith(
         "not one predicted entity spans more than one token (no I- label in the file), while %d of the development "
         "gold's %d entities do: B- written on every token of an entity?" % (multi, len(entities)))
-    priced = "Against the development gold, the file scores %.4f as written and %.4f with each run of B- labels of " \
+    priced = "Priced on this phase's gold, the file scores %.4f as written and %.4f with each run of B- labels of " \
         "one type read as one entity" % (written, mended)
     assert (priced in found[0]["text"]) == (mended >= written + lines.PRICE_MIN_GAIN)   # said when it mends
     assert found[0]["text"].endswith(" after its first.") or priced in found[0]["text"]
-    assert (LOSS_NOTE in found[0]["text"]) == (priced in found[0]["text"] and written < floor.LOSS_SHARE * mended)
+    assert (LOSS_NOTE in found[0]["text"]) == (priced in found[0]["text"] and written * floor.LOSS_FACTOR < mended)
     assert (name in verdict.loss_files(report)) == (LOSS_NOTE in found[0]["text"])
     assert not messages_of(report, name, "below the floor") and not messages_of(report, name, "at the floor")
     same_scores_without(monkeypatch, lines, "inside_lost", lambda *args: None, refs["dev"], name, text,
@@ -468,7 +468,7 @@ def test_a_renamed_label_set_is_priced_on_the_development_gold(refs, tmp_path, m
     mended = entry_of(report_of(refs["dev"], name, plain, tmp_path / "plain"), name)["score"]
     found = messages_of(report, name, "of its labels are outside this dataset's label set, and each has a label")
     assert len(found) == 1 and found[0]["severity"] == WARNING and found[0]["where"] == "whole file", report["messages"]
-    assert "Against the development gold, the file scores %.4f as written and %.4f with them renamed (" % (
+    assert "Priced on this phase's gold, the file scores %.4f as written and %.4f with them renamed (" % (
         written, mended) in found[0]["text"]
     assert (LOSS_NOTE in found[0]["text"]) == floor.loses_most({"as_written": written, "mended": mended})
     assert not [m for m in report["messages"] if m["file"] == name and "the floor of this phase" in m["text"]]
@@ -477,7 +477,7 @@ def test_a_renamed_label_set_is_priced_on_the_development_gold(refs, tmp_path, m
     assert not messages_of(quiet, name, "each has a label of the set it stands for")
     hidden = report_of(refs["test"], name, renamed_text(name, labels_and_tokens(name, "test")[0], how),
                        tmp_path / "test")
-    assert not messages_of(hidden, name, "Against the development gold")
+    assert not messages_of(hidden, name, "Priced on this phase's gold")
 
 
 def check_swap_priced(report, name, monkeypatch, ref, text, folder):
@@ -486,9 +486,9 @@ def check_swap_priced(report, name, monkeypatch, ref, text, folder):
     found = messages_of(report, name, "labels that look swapped throughout")
     written = entry_of(report, name)["score"]
     assert len(found) == 1 and found[0]["where"] == "whole file", report["messages"]
-    assert found[0]["text"].endswith("Check how the system's label ids map to the label names. Against the development "
+    assert found[0]["text"].endswith("Check how the system's label ids map to the label names. Priced on this phase's "
                                      "gold, the file scores %.4f as written and 1.0000 with them exchanged back%s" % (
-                                         written, " (%s)." % LOSS_NOTE if written < floor.LOSS_SHARE else "."))
+                                         written, " (%s)." % LOSS_NOTE if written * floor.LOSS_FACTOR < 1 else "."))
     assert not messages_of(report, name, "the floor of this phase")
     same_scores_without(monkeypatch, lines.TextKind, "_price", lambda *args: None, ref, name, text, folder, report)
 
