@@ -136,7 +136,9 @@ class Replay(object):
             data = self.files.get(parts.path, self.stored.get(parts.path))
             if data is not None:
                 return self._send(handler, Answer(200, data, "application/zip"))
-            return self._send(handler, Answer(404, "<Error>NoSuchKey</Error>", "application/xml"))
+            return self._send(handler, Answer(404, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>NoSuchKey"
+                                                   "</Code><Message>The specified key does not exist.</Message>"
+                                                   "</Error>", "application/xml"))
         auth = handler.headers.get("Authorization")
         if auth is not None and auth != "Token %s" % TOKEN:
             return self._send(handler, from_recording(70))

@@ -770,3 +770,44 @@ def test_safe_folder_names():
                                                                                          "Owls"]
     assert manifest.safe_component("..") == "team" and manifest.safe_component("a" * 200) == "a" * 64
     assert manifest.file_name(8, "../../x y.zip") == "8_x_y.zip"
+
+
+# ---------------------------------------------------------------------------------------------------------- docs
+def test_the_procedure_gives_the_whole_life_in_order_with_targets_that_exist():
+    with open(os.path.join(ROOT, "docs", "organisers.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    steps = ["make COMPETITION=<id> DATA=<release>", "make check COMPETITION=<id>", "make codabench-upload",
+             "make codabench-publish", "make codabench-approve", "make codabench-phases", "make codabench-open-test",
+             "make codabench-reference ...` again", "make pull PHASE=", "make leaderboard PHASE=",
+             "make results COMPETITION=<id> SUBMISSIONS=<the folder pull wrote>"]
+    table = text[text.index("**The whole life of a competition, in order.**"):text.index("## 1. Build and check")]
+    places = [table.find(step) for step in steps]
+    assert -1 not in places and places == sorted(places), list(zip(steps, places))
+    with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as handle:
+        targets = set(line.split(":")[0] for line in handle if line[:1].isalpha() and ":" in line.split("=")[0])
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+        readme = handle.read()
+    named = set(word for doc in (text, readme) for word in __import__("re").findall(r"`make ([a-z][a-z-]*[a-z])\b(?!-)", doc))
+    assert named - targets == set()
+    assert set(["codabench-login", "codabench-upload", "codabench-publish", "codabench-approve", "codabench-phases",
+                "codabench-reference", "codabench-open-test", "pull", "leaderboard"]) <= named
+
+
+def test_a_failed_download_leaves_a_manifest_make_results_refuses_until_pulled_again(cli, replay, life, tmp_path):
+    url = cr.file_urls()[6]
+    saved = replay.files.pop(__import__("urllib.parse").parse.urlsplit(replay.rewrite(url)).path)
+    out = str(tmp_path / "pull")
+    status, stdout, err = cli("pull", "--phase", "4", "--out", out, *WAITS)
+    assert status == 1
+    assert last_line(err) == ("codabench pull: downloading team-b: submission 6: the file store has no file at %s "
+                              "(404 NoSuchKey: The specified key does not exist.)"
+                              % client_module.shown_url(replay.rewrite(url)))
+    assert "Signature" not in err
+    entries = dict((e["id"], e) for e in manifest_of(out)["submissions"])
+    assert entries[6]["file"] is None and entries[6]["reason"].endswith("its download failed: pull again")
+    with pytest.raises(DataError, match="counts for team-b but was not fetched"):
+        layouts.read_download(out)
+    replay.serve(url, saved)
+    status, stdout, err = cli("pull", "--phase", "4", "--out", out, *WAITS)
+    assert status == 0, err
+    assert "2 file(s) fetched, 1 already here" in stdout and len(layouts.read_download(out).candidates) == 3

@@ -14,6 +14,7 @@ appears in no message, log or file this package writes (:func:`sanitise`).
 """
 import hashlib
 import os
+import re
 import stat
 import sys
 import time
@@ -128,7 +129,6 @@ class Client(object):
         self.log = log or _stderr
         self._session = requests.Session()
         self._session.headers["User-Agent"] = "competition-kit-organiser"
-        self._session.trust_env = True
 
     def __repr__(self):
         return "Client(%s)" % self.base_url
@@ -260,8 +260,7 @@ class Client(object):
         response = self.send("GET", url, what, True, auth=False, stream=True)
         try:
             if response.status_code != 200:
-                raise CodabenchError(self.sanitise(explain(response.status_code, _body(response), what, label,
-                                                           shown_url(url), "GET", response.attempts)))
+                raise CodabenchError(self.sanitise(store_refusal(response, what, url)))
             total = _int(response.headers.get("Content-Length"))
             digest, size, shown = hashlib.sha256(), 0, 0
             part = target + ".part"
@@ -291,8 +290,7 @@ class Client(object):
             response = self.send("PUT", url, what, True, auth=False, data=body,
                                  headers={"Content-Type": "application/zip", "Content-Length": str(size)})
         if response.status_code not in (200, 201, 204):
-            raise CodabenchError(self.sanitise(explain(response.status_code, _body(response), what, None,
-                                                       shown_url(url), "PUT", response.attempts)))
+            raise CodabenchError(self.sanitise(store_refusal(response, what, url)))
         return size
 
     def _progress(self, label, done, total, shown):
@@ -341,6 +339,18 @@ def _body(response):
     return response.text
 
 
+def store_refusal(response, what, url):
+    """One line for a refusal of the file store behind a presigned URL (its address shown without its query)."""
+    said = "%d %s" % (response.status_code, printable(detail_of(_body(response)), 200))
+    if response.status_code == 403:
+        return ("%s: the file store refused the address (%s): a presigned address expires; run the command again"
+                % (what, said))
+    if response.status_code == 404:
+        return "%s: the file store has no file at %s (%s)" % (what, shown_url(url), said)
+    return explain(response.status_code, _body(response), what, "file", shown_url(url), response.request.method,
+                   getattr(response, "attempts", 1))
+
+
 def _int(text):
     try:
         return int(text)
@@ -363,8 +373,9 @@ def detail_of(body):
     if isinstance(body, list) and body:
         return body[0] if isinstance(body[0], str) else ""
     text = (body or "").strip()
-    if text.startswith("<"):
-        return "an HTML page"
+    if text.startswith("<"):    # a storage service's XML error names its code and message; a web page, nothing
+        found = [re.search(r"<%s>([^<]{1,200})</%s>" % (tag, tag), text) for tag in ("Code", "Message")]
+        return ": ".join(m.group(1) for m in found if m) or "an HTML page"
     lines = [line.strip().strip('"') for line in text.splitlines() if line.strip().strip('"')]
     return lines[-1] if lines else ""
 

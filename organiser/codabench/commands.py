@@ -143,6 +143,9 @@ def upload(args, client, out):
                                  "creation_status/" % (name, status, args.wait_limit, client.base_url, status_id))
         time.sleep(args.poll)
     competition_id = state.get("resulting_competition")
+    if not isinstance(competition_id, int):
+        raise CodabenchError("unpacking %s: Codabench says Finished but names no competition (%r)"
+                             % (name, competition_id))
     detail = competition_detail(client, competition_id)
     out("competition %d: %s" % (competition_id, names.shown(detail.get("title") or "")))
     out("address: %s" % competition_address(client, competition_id))
@@ -189,19 +192,18 @@ def participants(args, client, out):
         params["status"] = args.status
     rows = client.get_all("/api/participants/", "listing the participants of competition %d" % cid,
                           "competition %d" % cid, params)
-    if not rows:
+    if not rows and not args.status:
         # the organiser is always listed (approved) in its own competition (recorded 12); a participant's token
         # gets an empty list, not a refusal (recorded 56)
-        raise CodabenchError("competition %d: no participant listed%s: Codabench lists none to an account that is "
-                             "not an organiser of the competition (or there is no competition %d)"
-                             % (cid, " with status %s" % args.status if args.status else "", cid))
+        raise CodabenchError("competition %d: no participant listed: Codabench lists none to an account that is not "
+                             "an organiser of the competition (or there is no competition %d)" % (cid, cid))
     if args.match:
         pattern = args.match.lower()
         rows = [r for r in rows if fnmatch.fnmatchcase((r.get("username") or "").lower(), pattern)
                 or fnmatch.fnmatchcase((r.get("email") or "").lower(), pattern)]
     target = "approved" if args.approve else "denied" if args.deny else None
     changed = 0
-    out("%-6s %-10s %-30s %s" % ("id", "status", "user", "e-mail"))
+    out("%-6s %-22s %-24s %s" % ("id", "status", "user", "e-mail"))
     for row in rows:
         status = row.get("status")
         if target and status == "pending":
@@ -216,7 +218,7 @@ def participants(args, client, out):
                 row = dict(row, status=target)
             changed += 1
             status = "%s (was pending)" % row.get("status")
-        out("%-6s %-10s %-30s %s" % (row.get("id"), status, names.shown(row.get("username") or ""),
+        out("%-6s %-22s %-24s %s" % (row.get("id"), status, names.shown(row.get("username") or ""),
                                      names.shown(row.get("email") or "")))
     pending = sum(1 for r in rows if r.get("status") == "pending")
     out("%d participant(s) listed%s%s" % (len(rows), ", %d set to %s" % (changed, target) if target else "",

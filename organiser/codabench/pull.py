@@ -205,24 +205,38 @@ def pull(args, client, out):
                 wanted.append(entry)
         entries.append(entry)
     os.makedirs(folder, exist_ok=True)
-    if wanted:
-        urls = download_urls(client, [e["id"] for e in wanted])
-        for entry in wanted:
-            target = os.path.join(folder, *entry["file"].split("/"))
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            label = "%s: submission %d" % (names.shown(entry["team"]), entry["id"])
-            entry["size"], entry["sha256"] = client.download(urls[entry["id"]], target, "downloading " + label, label)
-            entry["fetched_at"] = _now()
-    _remove_stale(folder, old, entries, client.log)
     primary = board.get("primary_index")
     record = {"format": manifest_module.FORMAT, "platform": "codabench", "base_url": client.base_url, "phase": phase,
               "phase_name": next((s.get("phase_name") for s in subs if s.get("phase_name")), None),
               "rule": args.rule, "all": bool(args.all), "pulled_at": _now(), "columns": [c.get("key") for c in columns],
               "primary_column": columns[primary].get("key") if isinstance(primary, int) and primary < len(columns)
               else keys.OVERALL_KEY, "teams": teams, "submissions": entries}
-    manifest_module.write(folder, record)
+    try:
+        _fetch(client, folder, wanted)
+    finally:   # the manifest says what is on disk, even after a failed download (make results refuses it then)
+        _remove_stale(folder, old, entries, client.log)
+        manifest_module.write(folder, record)
     _report(out, folder, entries, wanted)
     return 0
+
+
+def _fetch(client, folder, wanted):
+    """Download the files of the ``wanted`` entries; an entry not fetched when a download fails loses its file
+    (its reason says so)."""
+    done = 0
+    try:
+        urls = download_urls(client, [e["id"] for e in wanted]) if wanted else {}
+        for entry in wanted:
+            target = os.path.join(folder, *entry["file"].split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            label = "%s: submission %d" % (names.shown(entry["team"]), entry["id"])
+            entry["size"], entry["sha256"] = client.download(urls[entry["id"]], target, "downloading " + label, label)
+            entry["fetched_at"] = _now()
+            done += 1
+    except BaseException:
+        for entry in wanted[done:]:
+            entry.update(file=None, reason="%s; its download failed: pull again" % entry["reason"])
+        raise
 
 
 def _old_manifest(folder, base_url, phase):

@@ -371,6 +371,10 @@ def _read_pulled(path, download, phase):
             download.candidates.append(Candidate(entry["team"], entry["team"], label, (entry["id"],),
                                                  entry.get("created_when"), status, ("path", file_path), "codabench",
                                                  kind="user"))
+        elif entry["state"] in ("counted", "fetched"):
+            raise DataError(where, "submission %d" % entry["id"], "counts for %s but was not fetched (%s): run "
+                            "`python -m organiser codabench pull` again" % (names.shown(entry["team"]),
+                                                                            entry.get("reason")))
         elif entry["state"] in ("failed", "running") and (status or "").strip().lower() in NOT_SCORED_STATUSES:
             # listed among the submissions not scored, with the platform's status as the reason
             download.candidates.append(Candidate(entry["team"], entry["team"], label, (entry["id"],),
