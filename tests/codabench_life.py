@@ -66,7 +66,9 @@ def main(argv=None):
     os.chmod(token_file, 0o600)
     env = dict(os.environ, CODABENCH_URL=replay.base, CODABENCH_TOKEN_FILE=token_file)
     env.pop("CODABENCH_TOKEN", None)
-    rel = lambda path: os.path.relpath(path, ROOT)   # noqa: E731
+
+    def rel(path):
+        return os.path.relpath(path, ROOT)
     pulled, snapshots = os.path.join(work, "pull"), os.path.join(work, "leaderboards")
     py = [sys.executable, "-m", "organiser", "codabench"]
 

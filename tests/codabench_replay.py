@@ -147,8 +147,8 @@ class Replay(object):
             answers = self.routes.get(key)
             answer = (answers.pop(0) if len(answers) > 1 else answers[0]) if answers else None
         if answer is None:
-            answer = next((f for m, p, f in reversed(self.prefixes) if m == handler.command and parts.path.startswith(p)),
-                          None)
+            answer = next((f for m, p, f in reversed(self.prefixes)
+                           if m == handler.command and parts.path.startswith(p)), None)
         if answer is None:
             self.unmatched.append("%s %s" % (handler.command, handler.path))
             answer = Answer(404, {"detail": "replay: nothing recorded for %s %s" % (handler.command, handler.path)})

@@ -1,20 +1,22 @@
 """``python -m organiser codabench`` (issue 32) against the responses recorded on a real Codabench instance, replayed
 by a local server (tests/codabench_replay.py: no network), with zips of the tests' own as the files served.
 
-Skipped when ``../shared/platforms/codabench-api`` is absent. Where a recording holds no answer (a task's or a
+The tests that replay the recordings are skipped when ``../shared/platforms/codabench-api`` is absent. Where a recording holds no answer (a task's or a
 phase's update, a dataset's download address, a failed unpacking, a paginated list), the answer is built from what
 Codabench's source says (marked ``source`` in the replay).
 """
-import copy
+import csv
 import io
 import json
 import os
+import re
 import shutil
 import socket
 import stat
 import subprocess
 import sys
 import zipfile
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
@@ -26,8 +28,6 @@ from organiser.codabench import client as client_module, manifest
 from organiser.results import layouts
 from evalkit.messages import DataError
 
-pytestmark = pytest.mark.skipif(not cr.available(), reason="the recorded Codabench responses are not at %s"
-                                % cr.RECORDED)
 FAST = ["--backoff", "0.01", "--retries", "2", "--timeout", "5"]
 WAITS = ["--poll", "0.05", "--settle", "0.3", "--score-wait", "5"]
 
@@ -45,6 +45,9 @@ def small_zips():
 
 @pytest.fixture
 def replay():
+    """The stand-in (every test that replays the recordings uses it: skipped without them)."""
+    if not cr.available():
+        pytest.skip("the recorded Codabench responses are not at %s" % cr.RECORDED)
     server = cr.Replay()
     yield server
     server.close()
@@ -207,8 +210,9 @@ def test_pull_writes_one_zip_per_team_byte_identical_with_its_manifest(cli, repl
     status, stdout, err = cli("pull", "--phase", "4", "--out", out, *WAITS)
     assert status == 0, err
     files = sorted(os.path.relpath(os.path.join(d, f), out) for d, _, fs in os.walk(out) for f in fs)
-    assert files == sorted(["codabench-manifest.csv", "codabench-manifest.json", "team-a/5_team-a-v2-no-fill_mask_char.zip",
-                            "team-b/6_baseline-unconstrained-test.zip", "team-c/7_team-c-v2-no-pos-no-morph.zip"])
+    assert files == sorted(["codabench-manifest.csv", "codabench-manifest.json",
+                            "team-a/5_team-a-v2-no-fill_mask_char.zip", "team-b/6_baseline-unconstrained-test.zip",
+                            "team-c/7_team-c-v2-no-pos-no-morph.zip"])
     record = manifest_of(out)
     counted = dict((e["id"], e) for e in record["submissions"] if e["state"] == "counted")
     assert sorted(counted) == [5, 6, 7]
@@ -487,7 +491,7 @@ def test_leaderboard_snapshot_waits_for_every_column_then_writes_json_and_csv(cl
     assert all(len(r["scores"]) == 93 and r["missing"] == [] for r in snapshot["rows"])
     assert snapshot["taken_at"].replace("-", "").replace(":", "") in names[1]
     with open(os.path.join(out, names[0]), encoding="utf-8") as handle:
-        rows = list(__import__("csv").reader(handle))
+        rows = list(csv.reader(handle))
     assert rows[0][:6] == ["taken_at", "position", "team", "submission", "created_when", "Average score [avg_score]"]
     assert [row[2] for row in rows[1:]] == ["team-b", "team-a", "team-c"] and rows[1][5] == "0.8775"
 
@@ -719,7 +723,7 @@ def test_login_writes_the_token_readable_by_its_owner_only(cli, replay, tmp_path
     assert status == 0, err
     assert stat.S_IMODE(os.stat(target).st_mode) == 0o600
     assert open(target).read().strip() == body_of(1)["token"]
-    assert dict(__import__("urllib.parse").parse.parse_qsl(replay.requests[-1]["body"].decode())) == {
+    assert dict(parse_qsl(replay.requests[-1]["body"].decode())) == {
         "username": "organiser", "password": "s3cret-password"}
     replay.recorded_route(2)
     status, out, err = cli("login", "--username", "organiser", token=target)
@@ -787,7 +791,7 @@ def test_the_procedure_gives_the_whole_life_in_order_with_targets_that_exist():
         targets = set(line.split(":")[0] for line in handle if line[:1].isalpha() and ":" in line.split("=")[0])
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
         readme = handle.read()
-    named = set(word for doc in (text, readme) for word in __import__("re").findall(r"`make ([a-z][a-z-]*[a-z])\b(?!-)", doc))
+    named = set(word for doc in (text, readme) for word in re.findall(r"`make ([a-z][a-z-]*[a-z])\b(?!-)", doc))
     assert named - targets == set()
     assert set(["codabench-login", "codabench-upload", "codabench-publish", "codabench-approve", "codabench-phases",
                 "codabench-reference", "codabench-open-test", "pull", "leaderboard"]) <= named
@@ -795,7 +799,7 @@ def test_the_procedure_gives_the_whole_life_in_order_with_targets_that_exist():
 
 def test_a_failed_download_leaves_a_manifest_make_results_refuses_until_pulled_again(cli, replay, life, tmp_path):
     url = cr.file_urls()[6]
-    saved = replay.files.pop(__import__("urllib.parse").parse.urlsplit(replay.rewrite(url)).path)
+    saved = replay.files.pop(urlsplit(replay.rewrite(url)).path)
     out = str(tmp_path / "pull")
     status, stdout, err = cli("pull", "--phase", "4", "--out", out, *WAITS)
     assert status == 1

@@ -24,7 +24,7 @@ from .client import BASE_URL_ENV, DEFAULT_BASE_URL, READ_TIMEOUT, Client, Codabe
 PROG = "python -m organiser codabench"
 
 
-def _common(parser, token=True):
+def _common(parser, token):
     parser.add_argument("--base-url", default=os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL,
                         help="the Codabench instance (default: $%s, else %s)" % (BASE_URL_ENV, DEFAULT_BASE_URL))
     parser.add_argument("--token-file", help="file holding the API token, readable by you only (default: "
@@ -47,51 +47,52 @@ def _waits(parser, limit=120.0):
     parser.add_argument("--poll", type=float, default=1.0, help="seconds between two readings (default %(default)g)")
 
 
+def _command(sub, name, text, run, competition=False, phase=None, token=True):
+    """A command's parser: its common options, ``--competition`` (the competition's id) when ``competition``,
+    ``--phase`` (``phase``: what its help says of the phase) when given."""
+    p = sub.add_parser(name, help=text)
+    _common(p, token)
+    if competition:
+        p.add_argument("--competition", type=int, required=True, help="the competition's id (upload prints it)")
+    if phase:
+        p.add_argument("--phase", type=int, required=True, help="%s (`phases` lists the ids)" % phase)
+    p.set_defaults(run=run)
+    return p
+
+
 def parser():
     """The command line of every command."""
     from . import commands, pull
     top = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     sub = top.add_subparsers(dest="command", metavar="<command>")
 
-    p = sub.add_parser("login", help="write your account's API token to the token file (readable by you only)")
-    _common(p, token=False)
+    p = _command(sub, "login", "write your account's API token to the token file (readable by you only)",
+                 commands.login, token=False)
     p.add_argument("--username", help="your Codabench user name (asked when not given); the password is asked "
                    "(or $CODABENCH_PASSWORD) and never written")
-    p.set_defaults(run=commands.login)
 
-    p = sub.add_parser("upload", help="upload a built bundle and wait until Codabench has unpacked it")
-    _common(p)
+    p = _command(sub, "upload", "upload a built bundle and wait until Codabench has unpacked it", commands.upload)
     p.add_argument("bundle", help="the bundle zip (dist/bundles/<stem>-codabench.zip)")
-    p.add_argument("--wait-limit", type=int, default=900, help="seconds to wait for the unpacking (default %(default)d)")
+    p.add_argument("--wait-limit", type=int, default=900,
+                   help="seconds to wait for the unpacking (default %(default)d)")
     p.add_argument("--poll", type=float, default=2.0, help="seconds between two readings (default %(default)g)")
-    p.set_defaults(run=commands.upload)
 
-    p = sub.add_parser("publish", help="publish a competition (participants can then register)")
-    _common(p)
-    p.add_argument("--competition", type=int, required=True, help="the competition's id (upload prints it)")
+    p = _command(sub, "publish", "publish a competition (participants can then register)", commands.publish, True)
     p.add_argument("--unpublish", action="store_true", help="unpublish it instead")
-    p.set_defaults(run=commands.publish)
 
-    p = sub.add_parser("participants", help="list participants; --approve or --deny the pending ones listed")
-    _common(p)
-    p.add_argument("--competition", type=int, required=True, help="the competition's id")
+    p = _command(sub, "participants", "list participants; --approve or --deny the pending ones listed",
+                 commands.participants, True)
     p.add_argument("--status", choices=commands.PARTICIPANT_STATUSES, help="only participants of this status")
     p.add_argument("--match", help="only user names or e-mails matching this shell pattern (e.g. '*@uni.example')")
     action = p.add_mutually_exclusive_group()
     action.add_argument("--approve", action="store_true", help="approve each pending participant listed")
     action.add_argument("--deny", action="store_true", help="deny each pending participant listed")
-    p.set_defaults(run=commands.participants)
 
-    p = sub.add_parser("phases", help="the competition's phases: ids, dates, open or closed, tasks")
-    _common(p)
-    p.add_argument("--competition", type=int, required=True, help="the competition's id")
+    p = _command(sub, "phases", "the competition's phases: ids, dates, open or closed, tasks", commands.phases, True)
     p.add_argument("--json", action="store_true", help="as JSON")
-    p.set_defaults(run=commands.phases)
 
-    p = sub.add_parser("reference", help="replace a phase's reference data by a rebuilt zip (the split kept)")
-    _common(p)
-    p.add_argument("--competition", type=int, required=True, help="the competition's id")
-    p.add_argument("--phase", type=int, required=True, help="the phase's id (`phases` lists them)")
+    p = _command(sub, "reference", "replace a phase's reference data by a rebuilt zip (the split kept)",
+                 commands.reference, True, "the phase")
     p.add_argument("--zip", required=True, help="the rebuilt reference zip (dist/reference/<subtask>-test.zip)")
     p.add_argument("--private", default=os.path.join("reference_data", "private", "test"),
                    help="the private part kept by the build (its split.json must have the zip's seed; default "
@@ -100,25 +101,17 @@ def parser():
     p.add_argument("--new-draw", action="store_true", help="accept a public part drawn otherwise than the one "
                    "the phase has now")
     p.add_argument("--task", type=int, help="the task, when the phase has several")
-    p.set_defaults(run=commands.reference)
 
-    p = sub.add_parser("open-test", help="attach the test input to the test phase when it opens")
-    _common(p)
-    p.add_argument("--competition", type=int, required=True, help="the competition's id")
-    p.add_argument("--phase", type=int, required=True, help="the test phase's id")
+    p = _command(sub, "open-test", "attach the test input to the test phase when it opens", commands.open_test,
+                 True, "the test phase")
     p.add_argument("--zip", required=True, help="the test input (dist/public_data/<subtask>-test.zip)")
     p.add_argument("--wait", action="store_true", help="wait for the phase's opening, then attach it")
-    p.set_defaults(run=commands.open_test)
 
-    p = sub.add_parser("connect", help="put each team's newest finished submission on the phase's leaderboard "
-                       "(phases whose rule is not automatic: v1.5 bundles)")
-    _common(p)
-    p.add_argument("--phase", type=int, required=True, help="the phase's id")
-    p.set_defaults(run=commands.connect)
+    _command(sub, "connect", "put each team's newest finished submission on the phase's leaderboard (phases whose "
+             "rule is not automatic: v1.5 bundles)", commands.connect, phase="the phase")
 
-    p = sub.add_parser("pull", help="download each team's submission that counts, with a manifest")
-    _common(p)
-    p.add_argument("--phase", type=int, required=True, help="the phase's id")
+    p = _command(sub, "pull", "download each team's submission that counts, with a manifest", pull.pull,
+                 phase="the phase")
     p.add_argument("--out", required=True, help="folder of <team>/<id>_<name>.zip and codabench-manifest.json")
     p.add_argument("--rule", choices=("auto", "last"), default="auto",
                    help="the submission that counts: auto (default): the one on the leaderboard, else the team's "
@@ -128,15 +121,12 @@ def parser():
     p.add_argument("--exclude", action="append", metavar="USER", help="leave out this account's submissions "
                    "(e.g. the organiser's own test submission); repeatable")
     _waits(p)
-    p.set_defaults(run=pull.pull)
 
-    p = sub.add_parser("leaderboard", help="a snapshot of a phase's leaderboard (JSON and CSV, with its time)")
-    _common(p)
-    p.add_argument("--phase", type=int, required=True, help="the phase's id")
+    p = _command(sub, "leaderboard", "a snapshot of a phase's leaderboard (JSON and CSV, with its time)",
+                 pull.leaderboard, phase="the phase")
     p.add_argument("--out", default=os.path.join("dist", "results", "leaderboards"),
                    help="folder of the snapshots (default %(default)s)")
     _waits(p, 60.0)
-    p.set_defaults(run=pull.leaderboard)
     return top
 
 

@@ -190,9 +190,9 @@ def pull(args, client, out):
     for sub in sorted(subs, key=lambda s: s["id"]):
         state, reason = states[sub["id"]]
         team = sub.get("owner") or ""
-        entry = {"id": sub["id"], "team": team, "filename": sub.get("filename"), "created_when": sub.get("created_when"),
-                 "status": sub.get("status"), "on_leaderboard": bool(sub.get("on_leaderboard")), "state": state,
-                 "reason": reason, "file": None}
+        entry = {"id": sub["id"], "team": team, "filename": sub.get("filename"),
+                 "created_when": sub.get("created_when"), "status": sub.get("status"),
+                 "on_leaderboard": bool(sub.get("on_leaderboard")), "state": state, "reason": reason, "file": None}
         if state in ("counted", "fetched"):
             if team not in teams:
                 teams[team] = manifest_module.folder_name(team, taken)
