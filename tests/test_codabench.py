@@ -815,3 +815,16 @@ def test_a_failed_download_leaves_a_manifest_make_results_refuses_until_pulled_a
     status, stdout, err = cli("pull", "--phase", "4", "--out", out, *WAITS)
     assert status == 0, err
     assert "2 file(s) fetched, 1 already here" in stdout and len(layouts.read_download(out).candidates) == 3
+
+
+def test_a_long_download_says_how_far_it_is(cli, replay, life, tmp_path):
+    big = os.urandom(5 << 20)
+    replay.serve(cr.file_urls()[6], big)
+    out = str(tmp_path / "pull")
+    status, stdout, err = cli("pull", "--phase", "4", "--out", out, *WAITS)
+    assert status == 0, err
+    progress = [line for line in err.splitlines() if line.startswith("downloading team-b: submission 6: ")]
+    assert progress[0] == "downloading team-b: submission 6: 0.5 of 5.2 MB (10%)"
+    assert progress[-1] == "downloading team-b: submission 6: 5.2 of 5.2 MB (100%)" and len(progress) == 10
+    with open(os.path.join(out, "team-b", "6_baseline-unconstrained-test.zip"), "rb") as handle:
+        assert handle.read() == big

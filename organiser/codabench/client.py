@@ -254,7 +254,7 @@ class Client(object):
                                                            "GET", response.attempts)))
 
     # ------------------------------------------------------------------------------------------- file transfers
-    def download(self, url, target, what, label=None):
+    def download(self, url, target, what):
         """Fetch a presigned URL (no token sent) into ``target`` (written beside as ``.part``, renamed when whole);
         return ``(size, sha256)``. Progress on stderr for files larger than :data:`PROGRESS_FROM`."""
         response = self.send("GET", url, what, True, auth=False, stream=True)
@@ -269,7 +269,7 @@ class Client(object):
                     handle.write(chunk)
                     digest.update(chunk)
                     size += len(chunk)
-                    shown = self._progress(label or what, size, total, shown)
+                    shown = self._progress(what, size, total, shown)
         except requests.RequestException as error:
             raise CodabenchError("%s: the download from %s broke off (%s): run the command again"
                                  % (what, shown_url(url), type(error).__name__))

@@ -229,8 +229,8 @@ def _fetch(client, folder, wanted):
         for entry in wanted:
             target = os.path.join(folder, *entry["file"].split("/"))
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            label = "%s: submission %d" % (names.shown(entry["team"]), entry["id"])
-            entry["size"], entry["sha256"] = client.download(urls[entry["id"]], target, "downloading " + label, label)
+            what = "downloading %s: submission %d" % (names.shown(entry["team"]), entry["id"])
+            entry["size"], entry["sha256"] = client.download(urls[entry["id"]], target, what)
             entry["fetched_at"] = _now()
             done += 1
     except BaseException:
