@@ -43,7 +43,7 @@ real instance and what was read from Codabench's source). `<dist>` is `dist/` fo
 | phases | `make codabench-phases CODABENCH_ID=<id>`: each phase's id (`PHASE`), dates, open or closed | 5 |
 | the test reference | `make codabench-reference CODABENCH_ID=<id> PHASE=<test phase> ZIP=<dist>/reference/<subtask>-test.zip` | 6 |
 | open the test phase | `make codabench-open-test CODABENCH_ID=<id> PHASE=<test phase> ZIP=<dist>/public_data/<subtask>-test.zip`, at its opening | 7 |
-| a gold fixed later | rebuild with the same split, then `make codabench-reference ...` again (refused if the split moved) | 6 |
+| a gold fixed later | rebuild (the split state keeps every item's part), then `make codabench-reference ...` again (refused if the public part moved) | 6 |
 | collect the submissions | `make pull PHASE=<test phase> [OUT=<folder>]`, again whenever you like: only what is new is fetched | 8 |
 | the leaderboard as it stood | `make leaderboard PHASE=<test phase>`, when the phase closes | 8 |
 | final results | `make results COMPETITION=<id> SUBMISSIONS=<the folder pull wrote>` | 8 |
@@ -180,9 +180,10 @@ runs and audits the test phase. Upload `reference/<subtask>-test.zip`, never any
   dataset and makes it the reference data of the test phase's task (its scoring program kept). It refuses the
   private part, the placeholder, and a public part drawn otherwise than the private part the build kept
   (`private/test/split.json`) or than the reference the phase has now (read from Codabench, or `--previous
-  <zip>`). A gold fixed once the competition runs goes the same way: rebuild with the same split, then the same
-  command; a rebuild that moved items between the public part (whose scores participants have seen) and the
-  private part is refused unless you give `--new-draw`. (In the browser: *Resources*, *Datasets*, *Add*, type
+  <zip>`). A gold fixed once the competition runs goes the same way: rebuild (the split state `splits/<id>.json`
+  keeps every item in its part, section 2), then the same command; a public part drawn with another seed than the
+  phase's (a rebuild without the split state, or `NEW_SPLIT=1`), or one that makes other items of a file public, is
+  refused unless you give `--new-draw`: the public part is what participants have seen scored. (In the browser: *Resources*, *Datasets*, *Add*, type
   **Reference Data**, `reference/<subtask>-test.zip`; *Resources*, *Tasks*, the test phase's task, *Reference
   data*: the new dataset; *Save*.)
 - **Self-hosted CodaLab:** *My Datasets*, *Create dataset*, type **Reference Data**, the same zip; then the

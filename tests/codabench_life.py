@@ -114,6 +114,7 @@ def main(argv=None):
     run(["make", "--no-print-directory", "-o", ".venv/.stamp", "results", "SUBMISSIONS=%s" % pulled,
          "DIST=%s" % rel(args.dist), "REF=%s" % rel(args.ref), "RESULTS_OPTIONS=--jobs 1"],
         "the final results, ranked on the private part")
+    run(["cat", os.path.join(args.dist, "results", "ranking.csv")])
     run(["sed", "-n", "/^## Submissions not in/,$p", os.path.join(args.dist, "results", "results.md")])
     replay.close()
     if replay.unmatched:

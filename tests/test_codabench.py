@@ -828,3 +828,26 @@ def test_a_long_download_says_how_far_it_is(cli, replay, life, tmp_path):
     assert progress[-1] == "downloading team-b: submission 6: 5.2 of 5.2 MB (100%)" and len(progress) == 10
     with open(os.path.join(out, "team-b", "6_baseline-unconstrained-test.zip"), "rb") as handle:
         assert handle.read() == big
+
+
+def test_split_changes_compare_positions_only_where_the_items_are_the_same():
+    from organiser.codabench.commands import split_changes
+
+    def split(seed, **files):
+        return {"seed_digest": seed, "files": dict((name.replace("_", "/", 1) + ".json",
+                                                    {"items": items, "indices": indices})
+                                                   for name, (items, indices) in files.items())}
+    assert split_changes(split("a", pos_chu=(8, [2, 5])), split("a", pos_chu=(8, [2, 5]))) == ([], [])
+    assert split_changes(split("a", pos_chu=(8, [2, 5])), split("b", pos_chu=(8, [2, 5])))[0] == [
+        "drawn with another seed (seed digest b, was a)"]
+    assert split_changes(split("a", pos_chu=(8, [2, 5])), split("a", pos_chu=(8, [2, 6])))[0] == [
+        "pos/chu.json: 1 item(s) made public that were not (6), 1 no longer public"]
+    assert split_changes(split("a", pos_chu=(8, [2, 5])), split("a", pos_chu=(9, [2, 6]))) == (
+        [], ["pos/chu.json: 9 items, was 8 (not compared by position)"])
+    assert split_changes(None, split("a", pos_chu=(8, [2, 5]))) == ([], [])
+
+
+def test_make_results_reads_a_pulled_folder_without_the_http_library():
+    code = "import sys, organiser.results.layouts; print('requests' in sys.modules)"
+    process = subprocess.run([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, universal_newlines=True)
+    assert process.stdout.strip() == "False"

@@ -19,12 +19,15 @@ import sys
 
 from evalkit.messages import printable
 
-from .client import BASE_URL_ENV, DEFAULT_BASE_URL, READ_TIMEOUT, Client, CodabenchError, read_token
+# The modules that need ``requests`` are imported by the commands only: ``make results`` reads a pulled folder
+# through :mod:`.manifest` (standard library) without it.
 
 PROG = "python -m organiser codabench"
 
 
 def _common(parser, token):
+    """The options of every command: the instance, the token file, timeouts and retries."""
+    from .client import BASE_URL_ENV, DEFAULT_BASE_URL, READ_TIMEOUT
     parser.add_argument("--base-url", default=os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL,
                         help="the Codabench instance (default: $%s, else %s)" % (BASE_URL_ENV, DEFAULT_BASE_URL))
     parser.add_argument("--token-file", help="file holding the API token, readable by you only (default: "
@@ -132,6 +135,7 @@ def parser():
 
 def main(argv=None):
     """Entry point: parse, run the command, say a failure in one line (never a traceback, never the token)."""
+    from .client import Client, CodabenchError, read_token
     args = parser().parse_args(sys.argv[1:] if argv is None else argv)
     if not getattr(args, "run", None):
         parser().print_help()

@@ -283,24 +283,29 @@ def zip_split(path):
 
 
 def split_changes(before, after):
-    """What moved between two ``split.json`` of a test phase's uploaded reference (the public part): ``[]`` when
-    every item is in the part it was in."""
+    """``(changes, notes)`` between two ``split.json`` of a test phase's uploaded reference (the public part):
+    ``changes`` (another seed; a file of the same items with other items public) refuse the new one, ``notes`` say
+    what positions cannot tell (a file whose items were added or removed: the build's split state kept each item's
+    part by its identity, docs/test_feedback.md)."""
     if before is None or after is None:
-        return []
-    changes = []
+        return [], []
+    changes, notes = [], []
     if before.get("seed_digest") != after.get("seed_digest"):
         changes.append("drawn with another seed (seed digest %s, was %s)" % (after.get("seed_digest"),
                                                                           before.get("seed_digest")))
     old, new = before.get("files") or {}, after.get("files") or {}
     for name in sorted(set(old) | set(new)):
-        was = set((old.get(name) or {}).get("indices") or [])
-        now = set((new.get(name) or {}).get("indices") or [])
-        if name not in new or name not in old:
-            changes.append("%s is %s" % (name, "no longer in it" if name not in new else "new"))
+        if name not in old or name not in new:
+            notes.append("%s is %s" % (name, "new" if name not in old else "no longer there"))
+            continue
+        was, now = set(old[name].get("indices") or []), set(new[name].get("indices") or [])
+        if old[name].get("items") != new[name].get("items"):
+            notes.append("%s: %s items, was %s (not compared by position)" % (name, new[name].get("items"),
+                                                                          old[name].get("items")))
         elif was != now:
             changes.append("%s: %d item(s) made public that were not (%s), %d no longer public" % (
                 name, len(now - was), ", ".join(str(i) for i in sorted(now - was)[:5]), len(was - now)))
-    return changes
+    return changes, notes
 
 
 def reference(args, client, out):
@@ -339,7 +344,9 @@ def reference(args, client, out):
     datasets = dict((d.get("type"), d) for d in task.get("public_datasets") or [])
     current = datasets.get("reference_data")
     before = _previous_split(client, args, current)
-    changes = split_changes(before, split)
+    changes, notes = split_changes(before, split)
+    for note in notes:
+        client.log("reference: %s" % note)
     if changes and not args.new_draw:
         raise CodabenchError("the public part would change (%s): the split must stay as uploaded, or "
                              "participants' public scores and the final ranking's part move; give --new-draw to "

@@ -14,15 +14,14 @@ Every submission of the phase is listed, fetched or not; ``state`` says what bec
 submission that counts, fetched), ``fetched`` (another finished one, ``--all``), ``superseded`` (finished, not the
 one that counts: not fetched), ``failed`` (the platform's status Failed or Cancelled), ``running`` (not finished
 when pulled, or finished with its scores still arriving), ``excluded`` (``--exclude``), ``deleted`` (soft-deleted on
-the platform). ``<out>/codabench-manifest.csv`` holds the same rows for people.
+the platform). ``<out>/codabench-manifest.csv`` holds the same rows for people (both written by
+:func:`organiser.codabench.pull.write_manifest`).
 
 The team is the submission's ``owner`` (Codabench's user name: the field that names the team in every list,
 recorded); the name is the participant's, so its folder is made safe (:func:`folder_name`) and the real name stays
 in the manifest.
 """
-import csv
 import hashlib
-import io
 import json
 import os
 import unicodedata
@@ -117,24 +116,3 @@ def _inside(relative):
     """Whether ``relative`` is ``<folder>/<file>`` with neither part empty, ``.`` or ``..``."""
     parts = relative.split("/") if isinstance(relative, str) else []
     return len(parts) == 2 and all(p and p not in (".", "..") and "\\" not in p for p in parts)
-
-
-def write(out, manifest):
-    """Write the manifest (JSON, then its CSV) into ``out``, each replacing the old one whole."""
-    _replace(os.path.join(out, MANIFEST), json.dumps(manifest, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
-    folders = manifest.get("teams", {})
-    from organiser.results.render import csv_cell    # here: the results package reads this module
-    for entry in manifest["submissions"]:
-        row = dict(entry, folder=folders.get(entry.get("team"), ""))
-        writer.writerow(dict((key, "" if row.get(key) is None else csv_cell(row[key])) for key in CSV_FIELDS))
-    _replace(os.path.join(out, MANIFEST_CSV), buffer.getvalue())
-
-
-def _replace(path, text):
-    part = path + ".part"
-    with open(part, "w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
-    os.replace(part, path)

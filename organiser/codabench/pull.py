@@ -18,6 +18,7 @@ import time
 
 from evalkit import keys
 from organiser.results import names
+from organiser.results.render import csv_cell
 
 from . import manifest as manifest_module
 from .client import CodabenchError
@@ -215,7 +216,7 @@ def pull(args, client, out):
         _fetch(client, folder, wanted)
     finally:   # the manifest says what is on disk, even after a failed download (make results refuses it then)
         _remove_stale(folder, old, entries, client.log)
-        manifest_module.write(folder, record)
+        write_manifest(folder, record)
     _report(out, folder, entries, wanted)
     return 0
 
@@ -237,6 +238,28 @@ def _fetch(client, folder, wanted):
         for entry in wanted[done:]:
             entry.update(file=None, reason="%s; its download failed: pull again" % entry["reason"])
         raise
+
+
+def write_manifest(out, record):
+    """Write the manifest (JSON, then its CSV) into ``out``, each replacing the old one whole."""
+    _replace(os.path.join(out, manifest_module.MANIFEST),
+             json.dumps(record, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, manifest_module.CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    folders = record.get("teams", {})
+    for entry in record["submissions"]:
+        row = dict(entry, folder=folders.get(entry.get("team"), ""))
+        writer.writerow(dict((key, "" if row.get(key) is None else csv_cell(row[key]))
+                             for key in manifest_module.CSV_FIELDS))
+    _replace(os.path.join(out, manifest_module.MANIFEST_CSV), buffer.getvalue())
+
+
+def _replace(path, text):
+    part = path + ".part"
+    with open(part, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+    os.replace(part, path)
 
 
 def _old_manifest(folder, base_url, phase):
@@ -355,7 +378,6 @@ def snapshot_of(board, phase, base_url, taken):
 def snapshot_csv(snapshot):
     """The snapshot as CSV: ``taken_at, position, team, submission, created_when`` and one column per leaderboard
     column (its title, its key in brackets); participants' text made safe for a spreadsheet."""
-    from organiser.results.render import csv_cell
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     keys_ = [c["key"] for c in snapshot["columns"]]
