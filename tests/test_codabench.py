@@ -62,9 +62,13 @@ def token_file(tmp_path):
 
 
 @pytest.fixture
-def cli(replay, token_file, capsys, monkeypatch):
+def cli(replay, token_file, capsys, monkeypatch, tmp_path):
     """``cli(command, *args)`` -> ``(exit status, stdout, stderr)`` of the command run in-process against the
-    stand-in, with the token file; every output is kept in ``cli.outputs`` for the token checks."""
+    stand-in, with the token file, from a folder of its own (the defaults relative to the kit's folder, such as
+    ``reference_data/private/test``, find nothing there); every output is kept in ``cli.outputs``."""
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(str(work))
     monkeypatch.delenv("CODABENCH_TOKEN", raising=False)
     monkeypatch.delenv("CODABENCH_URL", raising=False)
     outputs = []

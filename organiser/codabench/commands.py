@@ -12,6 +12,7 @@ import fnmatch
 import getpass
 import json
 import os
+import tempfile
 import time
 import zipfile
 
@@ -370,8 +371,8 @@ def reference(args, client, out):
         out("public part: %d of %d %s, seed digest %s%s" % (
             sum(f.get("scored", 0) for f in split.get("files", {}).values()),
             sum(f.get("items", 0) for f in split.get("files", {}).values()), split.get("unit", "items"),
-            split.get("seed_digest"), ", as before" if before is not None and not changes else
-            ", a new draw" if changes else ""))
+            split.get("seed_digest"), ", a new draw (--new-draw)" if args.new_draw else
+            ", as before" if before is not None else ""))
     return 0
 
 
@@ -406,7 +407,8 @@ def _previous_split(client, args, current):
     if response.status_code not in (301, 302, 303, 307) or not location:
         raise CodabenchError("%s (to check that the split is kept): Codabench answered %d; give --previous <the "
                              "reference zip uploaded before>, or --new-draw" % (what, response.status_code), 2)
-    target = os.path.join(os.path.dirname(os.path.abspath(args.zip)), ".current-reference.zip")
+    descriptor, target = tempfile.mkstemp(suffix=".zip")
+    os.close(descriptor)
     try:
         client.download(client.url(location) if location.startswith("/") else location, target, what)
         return zip_split(target)[0] if zipfile.is_zipfile(target) else None
@@ -422,7 +424,7 @@ def open_test(args, client, out):
     ``PhaseViewSet``). Refused before the phase opens (Codabench shows every phase's public data to approved
     participants from the first day), unless ``--wait`` waits for the opening."""
     path = _zip_file(args.zip, "--zip")
-    if any(m.rsplit("/", 1)[-1] in PLACEHOLDERS for m in zipfile.ZipFile(path).namelist()):
+    if any(m.rsplit("/", 1)[-1] in PLACEHOLDERS for m in zip_split(path)[1]):
         raise CodabenchError("%s is the placeholder, not the test input (dist/public_data/<subtask>-test.zip)"
                              % path, 2)
     phase = find_phase(competition_detail(client, args.competition), args.phase)

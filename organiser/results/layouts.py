@@ -1,6 +1,6 @@
 """Reading what organisers download: every submission of a phase, with its team, time and status.
 
-Three layouts are recognised, each from what the platform's source writes:
+Four layouts are recognised, each from what the platform's source (or the kit's own pull) writes:
 
 - **legacy CodaLab**, "Download all results" of a phase (``download_leaderboard_results`` in
   ``codalab/apps/web/views.py``): one zip holding, per leaderboard entry, ``<who> - <n> submission.zip``
