@@ -65,14 +65,15 @@ def folder_name(team, taken):
     ``taken``: ``{folded folder: team}`` of the folders already given, updated."""
     base = safe_component(team)
     candidate, number = base, 1
-    while _fold(candidate) in taken and taken[_fold(candidate)] != team:
+    while fold(candidate) in taken and taken[fold(candidate)] != team:
         number += 1
         candidate = "%s-%d" % (base[:MAX_COMPONENT - 4], number)
-    taken[_fold(candidate)] = team
+    taken[fold(candidate)] = team
     return candidate
 
 
-def _fold(text):
+def fold(text):
+    """``text`` as file systems that ignore case (and some, accents) compare names."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 

@@ -185,7 +185,7 @@ def pull(args, client, out):
     subs, expected = wait_for_scores(client, phase, subs, len(columns), args.score_wait, args.settle, args.poll)
     states = classify(subs, expected, args.rule, args.all, set(args.exclude or ()))
     teams = dict(old.get("teams") or {}) if old else {}
-    taken = dict((manifest_module._fold(f), t) for t, f in teams.items())
+    taken = dict((manifest_module.fold(f), t) for t, f in teams.items())
     previous = dict((e["id"], e) for e in (old or {}).get("submissions", []))
     entries, wanted = [], []
     for sub in sorted(subs, key=lambda s: s["id"]):
