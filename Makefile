@@ -118,6 +118,48 @@ results: venv
 bench-results: venv
 	$(PY) tests/bench_results.py --data $(SHARED)
 
+# The competition on Codabench from the command line (organiser/codabench/, docs/codabench.md), on the instance of
+# $CODABENCH_URL (default: the public one) with the token of $CODABENCH_TOKEN or ~/.config/codabench/token (written,
+# readable by you only, by `make codabench-login`). CODABENCH_ID is the competition's id that codabench-upload
+# prints, PHASE a phase's id that codabench-phases lists.
+CB := $(ORG) codabench
+need = @test -n "$($(1))" || { echo "make $@: give $(1)=$(2)" >&2; exit 2; }
+.PHONY: codabench-login codabench-upload codabench-publish codabench-approve codabench-phases codabench-open-test \
+	codabench-reference pull leaderboard
+codabench-login: venv
+	$(CB) login
+codabench-upload: venv
+	$(call need,BUNDLE,$(CDIST)/bundles/<stem>-codabench.zip)
+	$(CB) upload $(BUNDLE)
+codabench-publish: venv
+	$(call need,CODABENCH_ID,<competition id>)
+	$(CB) publish --competition $(CODABENCH_ID)
+# MATCH='*@uni.example': only the pending registrations whose user name or e-mail match.
+codabench-approve: venv
+	$(call need,CODABENCH_ID,<competition id>)
+	$(CB) participants --competition $(CODABENCH_ID) --approve $(if $(MATCH),--match '$(MATCH)')
+codabench-phases: venv
+	$(call need,CODABENCH_ID,<competition id>)
+	$(CB) phases --competition $(CODABENCH_ID)
+codabench-open-test: venv
+	$(call need,CODABENCH_ID,<competition id>)
+	$(call need,PHASE,<test phase id>)
+	$(call need,ZIP,$(CDIST)/public_data/<subtask>-test.zip)
+	$(CB) open-test --competition $(CODABENCH_ID) --phase $(PHASE) --zip $(ZIP)
+codabench-reference: venv
+	$(call need,CODABENCH_ID,<competition id>)
+	$(call need,PHASE,<test phase id>)
+	$(call need,ZIP,$(CDIST)/reference/<subtask>-test.zip)
+	$(CB) reference --competition $(CODABENCH_ID) --phase $(PHASE) --zip $(ZIP) --private $(CREF)/private/test
+# OUT: where each team's submission that counts goes (default $(CDIST)/codabench/phase-<id>/), then
+# `make results SUBMISSIONS=<OUT>`.
+pull: venv
+	$(call need,PHASE,<phase id>)
+	$(CB) pull --phase $(PHASE) --out $(or $(OUT),$(CDIST)/codabench/phase-$(PHASE))
+leaderboard: venv
+	$(call need,PHASE,<phase id>)
+	$(CB) leaderboard --phase $(PHASE) --out $(CDIST)/results/leaderboards
+
 # The suite, and every competition's own tests (competitions/<id>/tests/, found by pytest: nothing to list here).
 test: venv browser
 	$(PY) -m pytest -q tests competitions

@@ -23,9 +23,9 @@ def parse_args(argv):
     parser = argparse.ArgumentParser(prog="python -m organiser results", description=__doc__.split("\n\n")[1])
     parser.add_argument("--reference", required=True, help="reference folder of the phase (<task>/<lang>.json)")
     parser.add_argument("--submissions", required=True, action="append", metavar="[SUBTASK=]PATH",
-                        help="a download of the phase's submissions (legacy CodaLab or Codabench zip, or a "
-                             "<team>/<name>.zip folder); SUBTASK= says which subtask (default: the first "
-                             "declared); repeat for several subtasks")
+                        help="a download of the phase's submissions (legacy CodaLab or Codabench zip, the folder "
+                             "`python -m organiser codabench pull` wrote, or a <team>/<name>.zip folder); SUBTASK= "
+                             "says which subtask (default: the first declared); repeat for several subtasks")
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--competition", default=declarations.top_level_id(),
                         help="the id of a hosted competition (default: the top-level one, %(default)s)")
