@@ -165,22 +165,28 @@ def test_on_dev_the_order_is_priced_against_the_gold(tmp_path_factory, seed, nam
     sets = word_sets(rng, count=80)
     honest = language_model(rng, sets, noise)
     data = written(honest, sets, name)
-    ref, sub = write_phase(tmp_path, sets), submit(tmp_path, "sorted.zip", data)
+    chance = sum(1.0 / len(e["sentences"]) for e in sets) / 80   # the constant chooser's floor
+    ref, sub = write_phase(tmp_path, sets, floor_score=chance), submit(tmp_path, "sorted.zip", data)
     report = scoring.evaluate(spanglisheval, ref, sub)
     expected = named(name, sets)
     as_written = sum(credit(data[e["id"]], e["gold"]) for e in sets)
     put_back = sum(credit(honest[e["id"]], e["gold"]) for e in sets)   # the named order puts back every set alike
     priced = [m for m in report["messages"] if m["text"].startswith("put back from ")]
-    if put_back <= as_written:   # the order cost nothing here (a weak model, a small sample): an info, or nothing
-        assert all(m["severity"] == "info" for m in priced)
+    said = ("put back from %s into each set's own order, the answers win %.1f of the 80 sets, against %.1f as written"
+            % (choice.SENTENCE_ORDERS[expected][0], put_back, as_written))
+    assert len(priced) == 1 and priced[0]["where"] == "whole file", report["messages"]
+    floor_said = [m for m in report["messages"] if "the trivial baseline of the starting kit" in m["text"]]
+    if put_back <= as_written:   # the order cost nothing here (a weak model, a small sample): a note
+        assert priced[0]["severity"] == "info" and priced[0]["text"] == (
+            said + ": their order is right; the message about their order does not apply to them.")
         return
-    assert len(priced) == 1 and priced[0]["severity"] == "warning" and priced[0]["where"] == "whole file"
-    loss = as_written < 0.5 * put_back
+    loss = as_written * 2 < put_back
+    assert priced[0]["severity"] == "warning"
     assert priced[0]["text"] == (
-        "put back from %s into the reference's order, the answers win %.1f of the 80 sets, against %.1f as written "
-        "(scored as written: %.4f; put back: %.4f): write the answers in the reference's order%s." % (
-            choice.SENTENCE_ORDERS[expected][0], put_back, as_written, as_written / 80, put_back / 80,
-            " (%s)" % LOSS_NOTE if loss else ""))
+        "%s. Priced on this phase's gold, the file scores %.4f as written and %.4f with every answer put back on its "
+        "own sentence%s Write the i-th score (or count an index) for the i-th sentence of each set, in sets.jsonl "
+        "order." % (said, as_written / 80, put_back / 80, " (%s)." % LOSS_NOTE if loss else "."))
+    assert not floor_said   # the cause is named and priced: no list of likely causes (the six-way guess)
     assert report["scores"]["avg_score"] == pytest.approx(as_written / 80)   # the score as written
     status, summary = verdict.conclude(report, scored=True)
     assert status == verdict.FAILED   # the error said without the gold, and the loss where priced so
@@ -288,7 +294,9 @@ def test_the_kit_says_the_alphabetical_order_and_exits_1_on_dev_and_test(kit, tm
     assert status == 1, out
     what = choice.SENTENCE_ORDERS[named("alphabetical", sets)][0]
     assert ("error: predictions.json, set dev-0001: " + ORDER_MESSAGE % what) in out
-    assert "warning: predictions.json, whole file: put back from %s into the reference's order" % what in out
+    assert "warning: predictions.json, whole file: put back from %s into each set's own order" % what in out
+    assert "(this file loses most of its score). Write the i-th score" in out
+    assert "the trivial baseline of the starting kit" not in out   # the cause is named: no list of likely causes
     assert out.rstrip().endswith("-- fix them before uploading") or out.rstrip().endswith("-- fix it before uploading")
     # the test split: no gold, the order is still said (the test sets from the test input written apart)
     test_dir = tmp_path / "data" / "test"
@@ -331,9 +339,9 @@ def test_the_real_sets_sorted_alphabetically_are_named_and_priced(tmp_path):
     assert len(found) == 1 and found[0].severity == "error" and found[0].where == "set %s" % sets[0]["id"]
     priced = choice.order_counts(sets, answers)
     assert priced["order"] == "alphabetical" and priced["detected"]
-    assert priced["as_written"] == pytest.approx(sum(credit(data[e["id"]], e["gold"]) for e in sets))
-    assert priced["undone"] == pytest.approx(sum(credit(honest[e["id"]], e["gold"]) for e in sets))
-    assert priced["undone"] > 2 * priced["as_written"]   # most of the score is lost: the validator exits 1
+    assert priced["won"] == pytest.approx([sum(credit(data[e["id"]], e["gold"]) for e in sets),
+                                           sum(credit(honest[e["id"]], e["gold"]) for e in sets)])
+    assert priced["mended"] > 2 * priced["as_written"]   # most of the score is lost: the validator exits 1
     rounded = dict((k, [float(int(round(x))) for x in v]) for k, v in honest.items())
     ties = [m for m in choice.parse_submission(rounded, sets, "predictions.json")[1]
             if "highest score shared" in m.text]

@@ -37,10 +37,12 @@ import re
 import unicodedata
 from collections import Counter, OrderedDict
 
+from .floor import price_text
+from .items import SetItems
 from .kinds import Entry, paired
 from .loading import decode_utf8, parse_json_bytes
 from .metrics import ratio
-from .messages import ERROR, WARNING, DataError, MessageLog, printable, quoted
+from .messages import ERROR, INFO, WARNING, DataError, Message, MessageLog, printable, quoted
 
 MAX_SUBMISSION_BYTES = 64 * 1024 * 1024
 
@@ -842,15 +844,16 @@ def order_counts(reference, answers):
     """Where the gold is public, how many sets the answers win as written and once put back from another order of
     the sentences (:data:`SENTENCE_ORDERS`, :func:`put_back`): the order :func:`written_order` names without the
     gold, else, for a file that scores at most twice a random choice, the order that wins clearly more sets put back
-    over a sample of :data:`ORDER_SAMPLE` sets (by three standard errors of a sign test, at least one set).
-    ``{"order", "what", "detected", "sets", "as_written", "undone", "total", "unit"}`` (credits summed over every
-    set, as written and put back; ``sets``: the sets answered), or None. Read by
-    :func:`evalkit.floor.reordered_scores`.
+    over a sample of :data:`ORDER_SAMPLE` sets than as written and than a random choice (by three standard errors of
+    a sign test, at least one set).
+    ``{"order", "what", "detected", "sets", "won", "as_written", "mended", "total"}`` (``won``: the credits summed
+    over every set, as written and put back; ``as_written``, ``mended``: the accuracies so; ``sets``: the sets
+    answered), or None. Said by :func:`order_message`.
 
-    >>> ref = [{"id": str(n), "sentences": ["b", "a", "c"], "gold": 0, "gold_type": "cs"} for n in range(12)]
-    >>> found = order_counts(ref, dict((str(n), [-2.0, -1.0, -3.0]) for n in range(12)))   # b is written second
-    >>> found["order"], found["detected"], found["as_written"], found["undone"]
-    ('alphabetical', False, 0.0, 12.0)
+    >>> ref = [{"id": str(n), "sentences": ["b", "a", "c"], "gold": 0, "gold_type": "cs"} for n in range(40)]
+    >>> found = order_counts(ref, dict((str(n), [-2.0, -1.0, -3.0]) for n in range(40)))   # b is written second
+    >>> found["order"], found["detected"], found["won"], found["as_written"], found["mended"]
+    ('alphabetical', False, [0.0, 40.0], 0.0, 1.0)
     """
     found = written_order(reference, answers)
     answered = [(entry, answers.get(entry["id"])) for entry in reference if answers.get(entry["id"]) is not None]
@@ -860,14 +863,33 @@ def order_counts(reference, answers):
     elif written <= 2.0 * sum(1.0 / len(entry["sentences"]) for entry, _ in answered):
         step = max(1.0, len(answered) / float(ORDER_SAMPLE))
         sample = [answered[int(n * step)] for n in range(min(len(answered), ORDER_SAMPLE))]
-        before = _won(sample)
-        after, name = max((_won(sample, name), -n, name) for n, name in enumerate(SENTENCE_ORDERS))[::2]
+        # put back, the answers must win clearly more than as written and than a random choice (a file worse than
+        # chance, an argmin, gains from any other order: no order is its cause)
+        before = max(_won(sample), sum(1.0 / len(entry["sentences"]) for entry, _ in sample))
+        wins = [(_won(sample, other), -n, other) for n, other in enumerate(SENTENCE_ORDERS)]
+        after, _, name = max(wins)
         if after - before < max(1.0, 3.0 * math.sqrt(after + before)):
             return None
     else:
         return None
-    return {"order": name, "what": SENTENCE_ORDERS[name][0], "detected": bool(found), "sets": len(answered),
-            "as_written": written, "undone": _won(answered, name), "total": len(reference), "unit": "sets"}
+    undone, total = _won(answered, name), len(reference)
+    return {"order": name, "what": SENTENCE_ORDERS[name][0], "detected": bool(found), "won": [written, undone],
+            "as_written": written / total, "mended": undone / total, "total": total}
+
+
+def order_message(entry, order):
+    """The message of a file whose answers look written in another order of the sentences (``details["order"]``,
+    :func:`order_counts`), priced against the gold (:func:`evalkit.floor.price_text`): a warning when put back they
+    win more sets, else a note that their order is right."""
+    said = ("put back from %s into each set's own order, the answers win %.1f of the %d sets, against %.1f as "
+            "written" % (order["what"], order["won"][1], order["total"], order["won"][0]))
+    if order["mended"] <= order["as_written"]:
+        return Message(entry["file"], INFO, "whole file", "%s: their order is right; the message about their order "
+                       "does not apply to them." % said)
+    return Message(entry["file"], WARNING, "whole file", "%s. %s Write the i-th score (or count an index) for the i-th "
+                   "sentence of each set, in sets.jsonl order." % (
+                       said, price_text(order, "with every answer put back on its own sentence")))
+
 
 def _id_prefix(set_id):
     """The prefix of a set id made of a prefix and a number (``dev-0001`` -> ``dev-``), else None."""
@@ -1303,6 +1325,7 @@ class ChoiceKind(object):
     """
 
     name = "choice"
+    items = SetItems()
     #: What usually puts a file of this kind at its floor (evalkit/floor.py).
     floor_causes = ("scores whose direction is reversed (perplexities, losses or surprisals, where a higher "
                     "score must mean more likely: negate them), probabilities that underflow to the same number "
@@ -1406,6 +1429,18 @@ class ChoiceKind(object):
     def score_value(self, components):
         """The entry score: the first component (the declared official metric, accuracy)."""
         return next(iter(components.values())) if components else 0.0
+
+    def public_gold_messages(self, entry, task):
+        """The answers written in another order of the sentences, priced against the gold (``details["order"]``,
+        :func:`order_message`). Only where the gold is public (:func:`evalkit.floor.public_gold_messages`)."""
+        order = (entry.get("details") or {}).get("order")
+        return [order_message(entry, order)] if type(order) is dict else []
+
+    def explains_score(self, entry):
+        """Whether the messages of ``entry`` already say why it scores low: its answers, put back from another order
+        of the sentences, win more sets (:func:`order_message`); a floor's generic causes are then not given."""
+        order = (entry.get("details") or {}).get("order")
+        return type(order) is dict and order["mended"] > order["as_written"]
 
 
 #: The kinds this module adds to the scorer (:data:`evalkit.scoring.KINDS`).

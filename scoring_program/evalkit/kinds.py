@@ -31,6 +31,7 @@ from functools import partial
 from operator import add, contains, eq, getitem, is_not, itemgetter, ne, not_, sub, truediv, truth
 
 from . import inventory as labels, metrics, morph_batch
+from .items import FillMaskItems, MorphItems, PairItems
 from .messages import DataError, ERROR, WARNING, printable, quoted
 
 _SEQ = (list, tuple)
@@ -736,6 +737,7 @@ class TaggingKind(PairKind):
     #: The position of a token's value in a message (:mod:`evalkit.blank`).
     item_where = staticmethod(_tag_where)
     name = "tagging"
+    items = PairItems()
     value_label = "tag"
     lazy_reference = True
     #: What usually puts a file of this kind at its floor (evalkit/floor.py).
@@ -1227,6 +1229,7 @@ class CandidatesKind(PairKind):
     """Up to N ranked candidates per token (lemmas); acc@1 and acc@3 per sentence."""
 
     name = "candidates"
+    items = PairItems(secret_golds=True)
     #: The position of a token's value in a message (:mod:`evalkit.blank`).
     item_where = staticmethod(_lemma_where)
     value_label = "candidates"
@@ -1278,6 +1281,7 @@ class MorphKind(Kind):
     """A feature bundle per token; the 2024 token score (+1 / 0 / -1 marks), averaged per sentence."""
 
     name = "morph"
+    items = MorphItems()
     floor_causes = ("features written otherwise than as one key per feature (a FEATS string, an object), "
                     "values of another case or tag set, the features of another token (shifted by one)")
 
@@ -1535,6 +1539,7 @@ class FillMaskKind(Kind):
     """Ranked candidates per masked position; acc@1 and acc@3 per sentence with at least one mask."""
 
     name = "fill_mask"
+    items = FillMaskItems()
     floor_causes = ("candidates in the wrong unit (whole words for character gaps, characters for word gaps), "
                     "the candidates of another gap or sentence, several candidates in one string, the best "
                     "candidate last, candidates upper-cased or capitalised, a space written \"_\" or stripped")
