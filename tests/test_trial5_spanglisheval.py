@@ -213,7 +213,8 @@ def test_the_gold_is_never_read_for_the_order_where_it_is_hidden(tmp_path):
     rng = random.Random(11)
     sets = word_sets(rng, count=80)
     data = written(language_model(rng, sets, 2.0), sets, "alphabetical")
-    report = scoring.evaluate(spanglisheval, write_phase(tmp_path, sets, gold="hidden"), submit(tmp_path, "s.zip", data))
+    ref = write_phase(tmp_path, sets, gold="hidden")
+    report = scoring.evaluate(spanglisheval, ref, submit(tmp_path, "s.zip", data))
     assert [m for m in report["messages"] if m["text"].startswith(ORDER_MESSAGE % choice.SENTENCE_ORDERS[
         named("alphabetical", sets)][0])]   # said without the gold
     assert not [m for m in report["messages"] if m["text"].startswith("put back from")]

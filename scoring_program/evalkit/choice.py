@@ -708,8 +708,9 @@ def _length_fit(answer, norm, order, shortness, spread):
 
     >>> round(_length_fit([-3.0, -1.0, -2.0], 2 ** 0.5, [0, 1, 2], [-1.0, 1.0, 0.0], 2 ** 0.5), 2)   # shortest highest
     1.0
-    >>> round(_length_fit(1, None, [0, 1, 2], [-1.0, 1.0, 0.0], 2 ** 0.5), 2), _length_fit(1, None, [1, 0, 2], [-1.0, 1.0, 0.0], 2 ** 0.5) < 0
-    (1.22, True)
+    >>> shortness, spread = [-1.0, 1.0, 0.0], 2 ** 0.5   # the second sentence is the shortest
+    >>> [round(_length_fit(1, None, order, shortness, spread), 2) for order in ([0, 1, 2], [1, 0, 2])]
+    [1.22, -1.22]
     """
     if norm is None:
         return shortness[order[answer]] * math.sqrt(len(shortness)) / spread
@@ -809,9 +810,9 @@ def _order_warning(answers, reference, log):
         return
     order = SENTENCE_ORDERS[found["order"]][1]
     scores = found["answers"] == "scores"
-    first = next(entry["id"] for entry in reference if (type(answers.get(entry["id"])) is list) == scores
-                 and answers.get(entry["id"]) is not None
-                 and order(entry["sentences"]) != list(range(len(entry["sentences"]))))
+    first = next((entry["id"] for entry in reference if (type(answers.get(entry["id"])) is list) == scores
+                  and answers.get(entry["id"]) is not None
+                  and order(entry["sentences"]) != list(range(len(entry["sentences"])))), reference[0]["id"])
     if scores:
         head = ("the scores look written in %s, not in the set's order: put back from that order, they follow the "
                 "sentences' lengths as a language model's scores do (the longer the sentence, the %s its score: mean "
@@ -846,9 +847,9 @@ def order_counts(reference, answers):
     gold, else, for a file that scores at most twice a random choice, the order that wins clearly more sets put back
     over a sample of :data:`ORDER_SAMPLE` sets than as written and than a random choice (by three standard errors of
     a sign test, at least one set).
-    ``{"order", "what", "detected", "sets", "won", "as_written", "mended", "total"}`` (``won``: the credits summed
-    over every set, as written and put back; ``as_written``, ``mended``: the accuracies so; ``sets``: the sets
-    answered), or None. Said by :func:`order_message`.
+    ``{"order", "what", "detected", "won", "as_written", "mended", "total"}`` (``won``: the credits summed over every
+    set, as written and put back; ``as_written``, ``mended``: the accuracies so; ``total``: the sets), or None. Said
+    by :func:`order_message`.
 
     >>> ref = [{"id": str(n), "sentences": ["b", "a", "c"], "gold": 0, "gold_type": "cs"} for n in range(40)]
     >>> found = order_counts(ref, dict((str(n), [-2.0, -1.0, -3.0]) for n in range(40)))   # b is written second
