@@ -8,6 +8,8 @@ position, and the score unchanged by the message (the same answers scored with t
   and on dev the price against the gold (LOSS_NOTE when most of the score is lost); an honest file never gets it;
 - class 6, ties: scores rounded to integers (or a few decimals) tied the top of a quarter of the sets with no
   message: every tie at the top is said, with the count, how a tie is scored and the rounding named;
+- class 8: scores per subword piece (a flat list longer than the set's words, or a list per sentence) get the hint
+  that other competitions give for rows per subword;
 - class 8: the report's "public part: N of M" sentence says what follows from it (these scores are on the public
   part only; the final ranking re-scores every team's official submission on the private rest), so does the blind
   phase's, and the starting kit's README says what the build's test phase shows (``<!-- TEST_PHASE -->``).
@@ -256,6 +258,41 @@ def test_every_tie_at_the_top_is_said_with_the_count_and_the_rounding(monkeypatc
         else:
             assert "A model may give two sentences the same score now and then" in text
     same_score_without(monkeypatch, "_ties_warning", lambda *args: None, data, sets, answers)
+
+
+# --------------------------------------------------------------------------- class 8: per-subword scores
+
+def subword_scores(rng, sentence):
+    """A subword tokenizer's pieces of ``sentence`` (1 to 3 a word, plus an end piece), one log-probability each."""
+    return [-rng.uniform(0.1, 6.0) for word in sentence.split() for _ in range(rng.randint(1, 3))] + [-0.5]
+
+
+@SOME
+@given(seed=st.integers(0, 10 ** 6), share=st.floats(0.6, 1.0), nested=st.booleans())
+def test_scores_per_subword_piece_are_named(monkeypatch, seed, share, nested):
+    """The hint LinCE and ST2024 give for rows per subword, given for lists of scores: one list of pieces' scores per
+    set (more scores than the set has words), or a list per sentence (a list among the scores)."""
+    rng = random.Random(seed)
+    sets = word_sets(rng, count=30)
+    data, hit = language_model(rng, sets, 2.0), 0
+    for n, entry in enumerate(sets):
+        if n < share * 30:
+            pieces = [subword_scores(rng, sentence) for sentence in entry["sentences"]]
+            data[entry["id"]] = pieces if nested else [x for sentence in pieces for x in sentence]
+            hit += 1
+    if nested:
+        prefix, where, hint, name = "a list or object among the scores", "set dev-0001, sentence 0", (
+            "%d of them hold a list of numbers for each sentence: one score per token or subword piece? Give one score "
+            "per sentence: the sum of its tokens' log-probabilities." % hit), "_nested_hint"
+    else:
+        prefix, where, hint, name = "a list with the wrong number of scores", "set dev-0001", (
+            "%d of them have more scores than the set has words: one score per subword piece (a tokenizer's "
+            "tokens)? Give one score per sentence (the sum of its pieces' log-probabilities)." % hit), "_count_hint"
+    answers, messages = choice.parse_submission(data, sets, "predictions.json")
+    found = [m for m in messages if m.text.startswith(prefix)]
+    assert len(found) == 1 and found[0].severity == "error" and found[0].where == where, [str(m) for m in messages]
+    assert found[0].text.startswith("%s: %d of 30 sets" % (prefix, hit)) and found[0].text.endswith(hint)
+    same_score_without(monkeypatch, name, lambda *args: "", data, sets, answers)
 
 
 # --------------------------------------------------------------------------- the kit's validator

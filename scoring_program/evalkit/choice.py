@@ -957,8 +957,9 @@ def _unknown_ids_hint(unknown, data, reference, missing):
 def _count_hint(data, reference, cases):
     """A sentence naming why the lists of ``cases`` (the sets with the wrong number of scores) are so, else "": their
     lengths are the sizes of other sets (answers paired with the wrong ids), the number of the set's words (one score
-    per token), one integer in a list (an index written as a list), distinct indices (a top-k), or one score more or
-    less than the set's size in every one (an off-by-one). Only called when some set has such a list."""
+    per token), more than that (one score per subword piece), one integer in a list (an index written as a list),
+    distinct indices (a top-k), or one score more or less than the set's size in every one (an off-by-one). Only
+    called when some set has such a list."""
     sizes = dict((entry["id"], entry) for entry in reference)
     given = [(set_id, data[set_id]) for set_id, _, _ in cases]
     if all(len(value) == 1 and _is_index(value[0]) for _, value in given):
@@ -975,6 +976,11 @@ def _count_hint(data, reference, cases):
     if words * 2 > len(given):
         return ("%d of them have as many scores as the set has words: one score per token? Give one score per "
                 "sentence (the sum of its tokens' log-probabilities)." % words)
+    pieces = sum(1 for set_id, value in given
+                 if len(value) > sum(len(sentence.split()) + 1 for sentence in sizes[set_id]["sentences"]))
+    if pieces * 2 > len(given):
+        return ("%d of them have more scores than the set has words: one score per subword piece (a tokenizer's "
+                "tokens)? Give one score per sentence (the sum of its pieces' log-probabilities)." % pieces)
     offsets = set(len(value) - len(sizes[set_id]["sentences"]) for set_id, value in given)
     if len(given) >= 2 and len(offsets) == 1 and abs(next(iter(offsets))) == 1:
         more = next(iter(offsets)) == 1
@@ -1010,12 +1016,18 @@ def _not_finite_hint(data, cases):
 
 def _nested_hint(data, cases):
     """A sentence naming why the scores of ``cases`` (sets with a list among their scores) are nested, else "": every
-    score in a one-item list (an array of shape (n, 1)). Only called when some set has a nested score."""
+    score in a one-item list (an array of shape (n, 1)), or a list of numbers per sentence (its tokens' or subword
+    pieces' log-probabilities). Only called when some set has a nested score."""
     column = sum(1 for set_id, _, _ in cases if all(type(score) is list and len(score) == 1 and _is_number(score[0])
                                                      for score in data[set_id]))
     if column * 2 > len(cases):
         return ("%d of them hold every score in a one-item list ([[-42.1], [-40.3], ...]: an array of shape (n, 1)?): "
                 "flatten it to one number per sentence." % column)
+    tokens = sum(1 for set_id, _, _ in cases if all(type(score) is list and score and all(_is_number(x) for x in score)
+                                                    for score in data[set_id]))
+    if tokens * 2 > len(cases):
+        return ("%d of them hold a list of numbers for each sentence: one score per token or subword piece? Give one "
+                "score per sentence: the sum of its tokens' log-probabilities." % tokens)
     return ""
 
 
