@@ -295,6 +295,32 @@ def test_scores_per_subword_piece_are_named(monkeypatch, seed, share, nested):
     same_score_without(monkeypatch, name, lambda *args: "", data, sets, answers)
 
 
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_file_too_large_for_one_score_per_sentence_names_scores_per_piece(tmp_path, monkeypatch, nested):
+    """On a release-sized phase, a file of scores per subword piece is over the size limit before any hint: the
+    size error says what usually makes it so large."""
+    rng = random.Random(5)
+    sets = word_sets(rng, count=400, sizes=(31, 31))
+    data = {}
+    for entry in sets:
+        pieces = [subword_scores(rng, sentence) for sentence in entry["sentences"]]
+        data[entry["id"]] = pieces if nested else [x for sentence in pieces for x in sentence]
+    ref, sub = write_phase(tmp_path, sets), submit(tmp_path, "pieces.zip", data)
+    report = scoring.evaluate(spanglisheval, ref, sub)
+    (error,) = [m for m in report["messages"] if m["severity"] == "error"]
+    limit = choice.ChoiceKind().prediction_limit(sets, spanglisheval.MAX_FILE_BYTES)
+    assert error["file"] == "predictions.json" and error["where"] == ""
+    assert re.match(r"the file is [0-9]+ bytes; at most %d are accepted: one score per sentence takes about 20 bytes, "
+                    r"248,000 for these 12,400 sentences, so a file this large usually holds a score per token or "
+                    r"subword piece; give one score per sentence, the sum of its tokens' log-probabilities \(this "
+                    r"file scores 0\)$" % limit, error["text"]), error["text"]
+    with monkeypatch.context() as patch:
+        patch.delattr(choice.ChoiceKind, "oversize_cause")
+        quiet = scoring.evaluate(spanglisheval, ref, sub)
+    assert quiet["scores"] == report["scores"] and report["entries"][0]["status"] == "unreadable"
+    assert "subword piece" not in json.dumps(quiet["messages"])
+
+
 # --------------------------------------------------------------------------- the kit's validator
 
 @pytest.fixture(scope="module")

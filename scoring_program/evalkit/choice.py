@@ -1382,6 +1382,15 @@ class ChoiceKind(object):
         platform's limit (an honest file, scores with 17 digits, takes about 25)."""
         return min(file_limit, 64 * sum(len(s["sentences"]) for s in ref) + (1 << 20))
 
+    @staticmethod
+    def oversize_cause(ref):
+        """What usually makes a submission larger than :meth:`prediction_limit` (said by the scorer's error): one
+        score per token or subword piece instead of one per sentence."""
+        sentences = sum(len(entry["sentences"]) for entry in ref)
+        return ("one score per sentence takes about 20 bytes, {:,} for these {:,} sentences, so a file this large "
+                "usually holds a score per token or subword piece; give one score per sentence, the sum of its tokens' "
+                "log-probabilities".format(20 * sentences, sentences))
+
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """``{set id: answer or None}`` of a submission (messages in ``log``); DataError when unusable as a whole."""
         if len(data) > max_bytes:
