@@ -80,10 +80,12 @@ def chance_margin(kind, floor, entry):
     return float(margin(floor, count)) if callable(margin) and type(count) is int and count > 0 else 0.0
 
 
-def below_floor(entries, floors, label, tasks, kinds):
+def below_floor(entries, floors, label, tasks, kinds, invalid=()):
     """One warning per scored entry of ``entries`` (report entry dicts) whose score is at or below its floor in
     ``floors`` (:func:`read_floor`): the score, the floor and the likely causes of its task kind. ``tasks``: the
-    declared tasks by folder; ``kinds``: every kind by name."""
+    declared tasks by folder; ``kinds``: every kind by name. ``invalid``: the files an error was reported for (such a
+    file is not called well-formed: its errors come first). A kind that declares ``floor_min_items`` gets, on a file
+    of fewer items, how little a score at the floor tells instead of a systematic mistake (:func:`floor_text`)."""
     found = []
     shared = {}   # files scored by several tasks (their messages name the task)
     for entry in entries:
@@ -100,13 +102,29 @@ def below_floor(entries, floors, label, tasks, kinds):
         where = "below" if entry["score"] < floor - EPSILON else "at" if entry["score"] <= floor + EPSILON else \
             "within chance of"
         found.append(Message(entry["file"], WARNING, "whole file", (
-            "this file scores %.4f%s, %s the %s of this phase (%.4f, the trivial baseline of the starting kit%s): a "
-            "well-formed file that does no better almost always holds a systematic mistake. Likely causes for this "
-            "task: %s." % (entry["score"], (" in %s" % task.label) if shared.get(entry.get("file"), 0) > 1 else "",
-                           where, label, floor, "; chance alone gives up to %.4f more on %d items" % (
-                               margin, entry["sentences"]) if where == "within chance of" else "",
-                           causes(task, kind)))))
+            "this file scores %.4f%s, %s the %s of this phase (%.4f, the trivial baseline of the starting kit%s)%s"
+            % (entry["score"], (" in %s" % task.label) if shared.get(entry.get("file"), 0) > 1 else "",
+               where, label, floor, "; chance alone gives up to %.4f more on %d items" % (
+                   margin, entry["sentences"]) if where == "within chance of" else "",
+               floor_text(entry, task, kind, entry.get("file") in invalid)))))
     return found
+
+
+def floor_text(entry, task, kind, invalid):
+    """What a file at the floor most likely means, after its score: the errors reported for it (``invalid``); on a
+    file of fewer items than its kind's ``floor_min_items``, how little that tells (an honest system often scores
+    so low on so few items); else a systematic mistake and its likely causes."""
+    items = entry.get("sentences")
+    least = getattr(kind, "floor_min_items", None)
+    if invalid:
+        return (": the errors reported for this file are the first cause; mend them, then compare again. Other likely "
+                "causes for this task: %s." % causes(task, kind))
+    if type(least) is int and type(items) is int and items < least:
+        return (". On %d items this tells little: an honest system's score on so few items spreads widely, and "
+                "often falls this low (at least %d items are needed to call it a systematic mistake). If it stays "
+                "this low on more data, likely causes for this task: %s." % (items, least, causes(task, kind)))
+    return (": a well-formed file that does no better almost always holds a systematic mistake. Likely causes for "
+            "this task: %s." % causes(task, kind))
 
 
 #: Below this share of items right within the first candidates, a file says too little for :func:`inverted_ranks`.
@@ -284,8 +302,19 @@ def check_report(report, floor_path, competition, kinds):
     floor file."""
     label, floors = read_floor(floor_path) if floor_path else ("", {})
     tasks = dict((task.folder, task) for task in competition.TASKS)
-    found = below_floor(report["entries"], floors, label, tasks, kinds) if floors else []
+    found = below_floor(report["entries"], floors, label, tasks, kinds, invalid_files(report.get("messages", []))) \
+        if floors else []
     return [message.as_dict() for message in found + public_gold_messages(report["entries"], tasks, kinds)]
+
+
+def invalid_files(messages):
+    """The files an error was reported for (``messages``: Message objects or their dicts)."""
+    found = set()
+    for message in messages:
+        severity = message.get("severity") if isinstance(message, dict) else message.severity
+        if severity == "error":
+            found.add(message.get("file") if isinstance(message, dict) else message.file)
+    return found
 
 
 def kit_floor_file(kit_folder, competition_id):

@@ -18,11 +18,13 @@ from .layout import ReferenceError, find_submission_files, open_source, scan_ref
 from .loading import parse_json_bytes, read_optional_json
 from .messages import DataError, Message, MessageLog, ERROR, WARNING, ZERO_NOTE
 from .timenorm.kind import KINDS as DOCUMENT_KINDS
+from .values import KINDS as VALUE_KINDS
 
 #: Every kind by name (evalkit.kindspec.KINDS): the kit's own, the JSON kinds (evalkit.kinds), the line-aligned text
-#: kinds (evalkit.lines), the other ``reads_text`` kinds (evalkit.choice, evalkit.timenorm.kind), then those a
-#: competition declares in its folder (registered by evalkit.kindspec.use when the competition is evaluated).
-for _kinds in (JSON_KINDS, lines.TEXT_KINDS, choice.KINDS, DOCUMENT_KINDS):
+#: kinds (evalkit.lines), the other ``reads_text`` kinds (evalkit.choice, evalkit.timenorm.kind), the value kinds
+#: (evalkit.values), then those a competition declares in its folder (registered by evalkit.kindspec.use when the
+#: competition is evaluated).
+for _kinds in (JSON_KINDS, lines.TEXT_KINDS, choice.KINDS, DOCUMENT_KINDS, VALUE_KINDS):
     for _kind in _kinds.values():
         register(_kind)
 
@@ -480,7 +482,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     if summary is not None:
         messages.append(summary)
     if phase_public:
-        messages.extend(floor_messages(ref_dir, entries, tasks))
+        messages.extend(floor_messages(ref_dir, entries, tasks, floor.invalid_files(messages)))
     ref_hash = known_hash or digest.hexdigest()
     if reference_cache is not None:   # the cached bytes never change: hash them once, not once per submission
         reference_cache[digest_key] = ref_hash
@@ -522,14 +524,15 @@ def _document_names(competition, pairs, paths):
     return []
 
 
-def floor_messages(ref_dir, entries, tasks):
+def floor_messages(ref_dir, entries, tasks, invalid=()):
     """The warnings of the files at or below the phase's floor (:mod:`evalkit.floor`; none without a floor file) and
     of those with two labels swapped, labels shifted by a line or candidates ranked best last
     (:func:`evalkit.floor.public_gold_messages`). The caller asks only where the phase's gold is public (its
-    ``phase.json``), so a message never depends on a hidden gold."""
+    ``phase.json``), so a message never depends on a hidden gold. ``invalid``: the files an error was reported for
+    (never called well-formed)."""
     path = os.path.join(ref_dir, floor.FILE_NAME)
     label, floors = floor.read_floor(path) if os.path.isfile(path) else ("", {})
-    found = floor.below_floor(entries, floors, label, tasks, KINDS) if floors else []
+    found = floor.below_floor(entries, floors, label, tasks, KINDS, invalid) if floors else []
     return found + floor.public_gold_messages(entries, tasks, KINDS)   # above the floor too
 
 
@@ -649,6 +652,10 @@ def build_report(competition, entries, pairs, messages, ref_hash):
         "entries": entries,
         "messages": [m.as_dict() for m in errors_first(messages)],
     }
-    if getattr(competition, "REPORT_NOTES", None):   # wording for the HTML page, when the competition has its own
-        report["notes"] = dict(competition.REPORT_NOTES)
+    notes = {}
+    for task in reversed(used_tasks):   # a kind's own wording (its ``report_notes``), the first task's first
+        notes.update(getattr(KINDS[task.kind], "report_notes", None) or {})
+    notes.update(getattr(competition, "REPORT_NOTES", None) or {})   # the competition's own wording comes first
+    if notes:   # wording for the HTML page
+        report["notes"] = notes
     return report
