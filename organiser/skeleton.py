@@ -841,11 +841,11 @@ def write(path, rows, gold=True):
 
 
 def main():
-    \"\"\"Write the sample.\"\"\"
+    \"\"\"Write the sample (a word is in one file only: the same line in two files would be one item).\"\"\"
+    used = set()
     for task in @CID@.TASKS:
         for lang in task.languages:
             rng = random.Random("%s-%s" % (task.key, lang))
-            used = set()
             for split, count in SIZES:
                 rows = [(word, value(rng, word, task)) for word in words(rng, count, used)]
                 name = @CID@.RELEASE_FILE.format(split=split, task=task.key, lang=lang)
@@ -945,6 +945,7 @@ class WordValues(object):
     name = "@CID@_values"
     reads_text = True                      # reads bytes: parse_reference_text, prediction_limit, parse_prediction_text
     resampling = "items"                   # Spearman is no sum over items: the final ranking calls from_items
+    item_metrics = {"spearman": ("spearman", ("gold", "pred"))}   # ... or its numpy twin (organiser/results)
     items = WordItems()
     release = ValueRelease(numeric=True)   # the kit's tools read the release's word<TAB>value files (evalkit.values)
     floor_min_items = 100                  # on fewer words a score at the floor tells little (evalkit/floor.py)
@@ -996,7 +997,7 @@ class WordValues(object):
                     "valid values" % (len(missing), len(ref), ", ".join(quoted(word, 40) for word in missing[:3])))
         given = [value for value in pred if value is not None]
         if not given:
-            raise DataError(log.file, "", "no word of the reference has a valid value: %s" % ZERO_NOTE)
+            raise DataError(log.file, "", "no word of the reference has a valid value")
         if min(given) == max(given) and len(ref) > 1:
             log.add(ERROR, "whole file", "every value is %r: a constant prediction has no rank correlation with the "
                     "gold, and %s" % (given[0], ZERO_NOTE))

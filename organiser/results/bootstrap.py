@@ -109,24 +109,92 @@ def resample_sums(values, resamples, rng):
 def resample_items(kind, task, rows, names, n, resamples, rng):
     """``{component: (resamples, rows) array}`` of a kind resampled by items (``resampling = "items"``): on each
     resample, every row's per-item values at the drawn indices (numpy) go to the kind's own ``from_items`` (plain
-    lists: the scoring program's standard-library metric). A row without values (a failed entry) counts 0, as in
-    the scorer. ``n == 0`` gives zeros."""
+    lists: the scoring program's standard-library metric), or, where the kind declares that its components are
+    metrics of :mod:`evalkit.metrics` this module has in numpy (``item_metrics``, :data:`NUMPY_METRICS`) and they
+    give its ``from_items`` on the file itself, to their numpy twins, every resample of a block at once. A row
+    without values (a failed entry) counts 0, as in the scorer. ``n == 0`` gives zeros."""
     components = {}
     if n == 0:
         return components
     columns = [None if row["per_sentence"] is None else
-               [np.asarray(row["per_sentence"][name], dtype=np.float64) for name in names] for row in rows]
+               dict((name, np.asarray(row["per_sentence"][name], dtype=np.float64)) for name in names) for row in rows]
+    fast = numpy_twins(kind, task, [values for values in columns if values is not None])
     for start, draws in draw_blocks(n, resamples, rng):
-        for offset, drawn in enumerate(draws):
-            for r, values in enumerate(columns):
-                if values is None:
-                    continue
-                found = kind.from_items(dict((name, values[c][drawn].tolist()) for c, name in enumerate(names)), task)
-                for name, value in found.items():
-                    if name not in components:
-                        components[name] = np.zeros((resamples, len(rows)))
-                    components[name][start + offset, r] = value
+        for r, values in enumerate(columns):
+            if values is None:
+                continue
+            if fast:
+                found = dict((name, twin(values, draws)) for name, twin in fast.items())
+            else:
+                found = {}
+                for drawn in draws:
+                    point = kind.from_items(dict((name, values[name][drawn].tolist()) for name in names), task)
+                    for name, value in point.items():
+                        found.setdefault(name, []).append(value)
+            for name, value in found.items():
+                if name not in components:
+                    components[name] = np.zeros((resamples, len(rows)))
+                components[name][start:start + len(draws), r] = value
     return components
+
+
+# --------------------------------------------------------------------------- numpy twins of item metrics
+
+def _average_ranks(values, draws):
+    """The average ranks (ties: the mean of their ranks, as :func:`evalkit.metrics.average_ranks`) of ``values``
+    (``(n,)``) at every resample's drawn indices ``draws`` (``(size, n)``): the counts of each distinct value in a
+    resample, cumulated in value order, give each value's ranks at once."""
+    distinct, inverse = np.unique(values, return_inverse=True)
+    size, n = draws.shape
+    codes = inverse[draws]                                          # (size, n): the distinct value of each draw
+    flat = (codes + (np.arange(size) * len(distinct))[:, None]).ravel()
+    counts = np.bincount(flat, minlength=size * len(distinct)).reshape(size, len(distinct)).astype(np.float64)
+    ranks = np.cumsum(counts, axis=1) - (counts - 1.0) / 2.0      # the mean of the ranks each value spans
+    return np.take_along_axis(ranks, codes, axis=1)
+
+
+def _pearson_rows(x, y):
+    """Pearson's coefficient of each row of ``x`` with the same row of ``y`` (:func:`evalkit.metrics.pearson`: 0.0
+    where a row is constant, clipped to [-1, 1])."""
+    constant = (x.min(axis=1) == x.max(axis=1)) | (y.min(axis=1) == y.max(axis=1))
+    dx = x - x.mean(axis=1, keepdims=True)
+    dy = y - y.mean(axis=1, keepdims=True)
+    spread = np.sqrt((dx * dx).sum(axis=1) * (dy * dy).sum(axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        found = np.clip((dx * dy).sum(axis=1) / spread, -1.0, 1.0)
+    return np.where(constant | (spread == 0), 0.0, found)
+
+
+#: The metrics of evalkit.metrics that the bootstrap has in numpy, by name: ``twin(first values, second values,
+#: draws)`` -> one value per resample of the block.
+NUMPY_METRICS = {
+    "pearson": lambda x, y, draws: _pearson_rows(x[draws], y[draws]),
+    "spearman": lambda x, y, draws: _pearson_rows(_average_ranks(x, draws), _average_ranks(y, draws)),
+}
+
+
+def numpy_twins(kind, task, columns):
+    """``{component: twin(values, draws)}`` when every component of ``kind`` is declared (its ``item_metrics``,
+    ``{component: (metric name, (first value name, second value name))}``) as a metric of :data:`NUMPY_METRICS` and
+    the twins give the kind's own ``from_items`` on each file's items (within 1e-9); else None (``from_items`` then
+    scores every resample)."""
+    declared = getattr(kind, "item_metrics", None) or {}
+    if not columns or not set(task.components) <= set(declared) or \
+            any(declared[name][0] not in NUMPY_METRICS for name in task.components):
+        return None
+    twins = dict((name, _twin(NUMPY_METRICS[declared[name][0]], declared[name][1])) for name in task.components)
+    for values in columns:   # the declaration must say what from_items computes: checked on the whole file
+        n = len(next(iter(values.values())))
+        whole = np.arange(n)[None, :]
+        point = kind.from_items(dict((name, column.tolist()) for name, column in values.items()), task)
+        if any(abs(twin(values, whole)[0] - point[name]) > 1e-9 for name, twin in twins.items()):
+            return None
+    return twins
+
+
+def _twin(metric, names):
+    first, second = names
+    return lambda values, draws: metric(values[first], values[second], draws)
 
 
 def pair_rng(competition, task, lang, seed):

@@ -353,7 +353,7 @@ def judge(report, competition, kinds, kit_folder, with_gold):
     (``with_gold(entry)``) at or below the kit's floor (:func:`kit_floor_file` of ``kit_folder``, read only when such a
     file was scored; none when ``kit_folder`` is None) or read wrong by :func:`public_gold_messages`, and
     ``report["gold_scores"]``, their scores (a 0 there is a file that will score 0)."""
-    scored = {"entries": [entry for entry in report["entries"] if with_gold(entry)]}
+    scored = {"entries": [entry for entry in report["entries"] if with_gold(entry)], "messages": report["messages"]}
     if scored["entries"]:
         path = kit_floor_file(kit_folder, competition.COMPETITION_ID) if kit_folder else None
         report["messages"] = report["messages"] + check_report(scored, path, competition, kinds)

@@ -55,6 +55,7 @@ OPTIONAL = {
     "floor_min_items": "a score at the floor is called a systematic mistake whatever the number of items",
     "release": "the kit's tools read the release as CoNLL-style files (evalkit.conll)",
     "report_notes": "the detailed-results page's default wording (means over sentences)",
+    "item_metrics": "the final ranking calls from_items on every resample (no numpy twin of its metrics)",
 }
 RESAMPLING = ("sums", "items")
 

@@ -249,7 +249,7 @@ class ValueRelease(object):
         return max(sorted(set(values)), key=values.count)
 
     def summary(self, entry):
-        return "%d %s, %d without a valid value" % (entry["sentences"], self.unit, entry["zeroed_sentences"])
+        return "%d %s (%d without a valid value)" % (entry["sentences"], self.unit, entry["zeroed_sentences"])
 
 
 # --------------------------------------------------------------------------- the two kinds
@@ -264,8 +264,8 @@ class ValueKind(object):
     floor_causes = None
     #: The detailed-results page's wording (a competition's REPORT_NOTES says more): its scores are over items.
     report_notes = {"official": "Official (over the file's items)", "unit": "items",
-                    "task": "Each score is computed over the items of a file (a correlation or a classification "
-                            "score, not a mean over sentences); a negative correlation is shown as it is."}
+                    "task": "Each score is computed over the items of a file at once (a correlation, or a "
+                            "classification score over its items); a negative correlation is shown as it is."}
     #: Below this many items a score at the floor tells little (evalkit/floor.py says so instead of claiming a
     #: systematic mistake): an honest system's score on so few items spreads too widely (about 1/sqrt(n): 0.1 on 100).
     floor_min_items = 100
@@ -303,14 +303,15 @@ class ValueKind(object):
                         "scored, this one ignored" % (quoted(key, 80), given[i]), kind="key given twice")
                 continue
             given[i] = number
-            pred[i] = self.read_value(value, key, number, log, task, ref)
+            if value is not None:   # a key without a value is said already
+                pred[i] = self.read_value(value, key, number, log, task, ref)
         if unknown and not given:
             raise DataError(log.file, "", "none of the %s of the file is a key of the reference (first: %s; the "
-                            "reference's first: %s): predictions for another file or split? %s" % (
+                            "reference's first: %s): predictions for another file or split?" % (
                                 _plural(len(unknown), "key"), ", ".join(quoted(k, 40) for _, k, _ in unknown[:3]),
-                                ", ".join(quoted(k, 40) for k in ref.keys[:3]), ZERO_NOTE))
+                                ", ".join(quoted(k, 40) for k in ref.keys[:3])))
         for number, key, value in unknown:
-            self._unknown(number, key, value, ref, log, unit)
+            self._unknown(number, key, value, ref, log, task)
         missing = [i for i in range(len(ref)) if i not in given]
         if missing:
             log.add(ERROR, "whole file", "%d of the %s of the reference %s no line (first: %s): %s %s" % (
@@ -321,7 +322,8 @@ class ValueKind(object):
         return pred
 
     def _split(self, line, number, ref, log, unit):
-        """``(key, value)`` of one prediction line, or ``(None, None)`` after saying why it cannot be read."""
+        """``(key, value)`` of one prediction line; ``(key, None)`` for a key of the reference without a value, and
+        ``(None, None)`` for a line that cannot be read, after saying why."""
         fields = line.split("\t")
         if len(fields) == 2:
             return fields[0].strip(), fields[1].strip()
@@ -339,7 +341,7 @@ class ValueKind(object):
         if key in ref.index:
             log.add(ERROR, "line %d" % number, "the %s %s has no value (expected key<TAB>value): it %s" % (
                 unit, quoted(key, 80), self.without_value(1)), kind="key without a value")
-            return None, None
+            return key, None
         log.add(ERROR, "line %d" % number, "expected key<TAB>value, got %s (no tab)" % quoted(line, 80),
                 kind="line without a tab")
         return None, None
@@ -354,9 +356,10 @@ class ValueKind(object):
                     kind="key in another normalisation")
         return found
 
-    def _unknown(self, number, key, value, ref, log, unit):
-        """Say that ``key`` (line ``number``) is none of the reference's (ignored), with the closest key."""
-        kind = "unknown key"
+    def _unknown(self, number, key, value, ref, log, task):
+        """Say that ``key`` (line ``number``) is none of the reference's (ignored), with the closest key, or that the
+        first line looks like a header."""
+        kind, unit = "unknown key", unit_of(task)
         hint = ""
         if not log.count(kind):   # the did-you-mean of the first one only (the others are counted)
             folded = ref.folded().get(unicodedata.normalize("NFC", key).lower())
@@ -364,12 +367,12 @@ class ValueKind(object):
             if close:
                 hint = " Did you mean %s%s?" % (quoted(close[0], 80), " (letter case differs: keys are matched "
                                                 "exactly)" if folded else "")
-            elif number == 1 and self.read_quietly(value) is None:
+            elif number == 1 and self.read_quietly(value, task, ref) is None:
                 hint = " A header line? The file holds no header: one key<TAB>value line per %s." % unit
         log.add(WARNING, "line %d" % number, "the key %s is not a %s of the reference (ignored).%s"
                 % (quoted(key, 80), unit, hint), kind=kind)
 
-    def read_quietly(self, value):
+    def read_quietly(self, value, task, ref):
         """The value ``value`` reads as, or None (nothing said)."""
         raise NotImplementedError
 
@@ -430,8 +433,9 @@ class ItemLabelsKind(ValueKind):
             raise ValueError("expected one of %s, got %s" % (", ".join(labels), quoted(value, 40)))
         return value
 
-    def read_quietly(self, value):
-        return value or None
+    def read_quietly(self, value, task, ref):
+        labels = label_set(task, ref.lang)
+        return value if value in labels or (not labels and value) else None
 
     def without_value(self, count):
         return "counts as wrong" if count == 1 else "each count as wrong"
@@ -518,6 +522,9 @@ class ItemValuesKind(ValueKind):
     items = ValueItems(_other_number)
     release = ValueRelease(numeric=True)
     resampling = "items"
+    #: What :meth:`from_items` computes, by name (the final ranking resamples these metrics of evalkit.metrics in
+    #: numpy, after checking that they give from_items on the file itself).
+    item_metrics = {"spearman": ("spearman", ("gold", "pred")), "pearson": ("pearson", ("gold", "pred"))}
     floor_causes = ("values in reversed order (higher written for less), predictions made for another file or in "
                     "another order of the keys, a constant prediction")
 
@@ -528,7 +535,7 @@ class ItemValuesKind(ValueKind):
             raise ValueError("%s %s: expected a decimal number" % (quoted(value, 40), why))
         return number
 
-    def read_quietly(self, value):
+    def read_quietly(self, value, task, ref):
         return parse_number(value)[0]
 
     def without_value(self, count):
@@ -541,7 +548,7 @@ class ItemValuesKind(ValueKind):
         if found is None:
             log.add(ERROR, "line %d" % number, "the value %s of %s %s (expected a decimal number such as 0.25): "
                     "the %s %s" % (quoted(value, 40), quoted(key, 40), why, unit_of(task), self.without_value(1)),
-                    kind="value that is not a number")
+                    kind="value with a decimal comma" if "comma" in why else "value that " + why)
         return found
 
     def check_values(self, pred, lines, log, task, ref):
