@@ -295,9 +295,10 @@ def test_the_floor_says_how_little_it_can_tell_on_few_items_and_never_calls_an_i
     many = floor.below_floor([floor_entry(500, -0.2)], {"graded/en": 0.0}, "floor", tasks, scoring.KINDS)[0].text
     assert "scores -0.2000, below the floor" in many and "almost always holds a systematic mistake" in many
     assert "values in reversed order" in many
-    invalid = floor.below_floor([floor_entry(500)], {"graded/en": 0.0}, "floor", tasks, scoring.KINDS,
-                                {"graded_en.txt"})[0].text
-    assert "well-formed" not in invalid and "the errors reported for this file are the first cause" in invalid
+    invalid = floor.below_floor([dict(floor_entry(500), zeroed_sentences=500)], {"graded/en": 0.0}, "floor", tasks,
+                                scoring.KINDS)[0].text
+    assert "well-formed" not in invalid and "500 of its 500 items are not scored as submitted (their errors are " \
+        "reported), the first cause" in invalid
     lines_kind = {"ner": type("T", (), {"kind": "token_labels", "label": "NER"})()}
     entry = dict(floor_entry(5), task="ner")
     kept = floor.below_floor([entry], {"ner/en": 0.0}, "floor", lines_kind, scoring.KINDS)[0].text

@@ -80,12 +80,12 @@ def chance_margin(kind, floor, entry):
     return float(margin(floor, count)) if callable(margin) and type(count) is int and count > 0 else 0.0
 
 
-def below_floor(entries, floors, label, tasks, kinds, invalid=()):
+def below_floor(entries, floors, label, tasks, kinds):
     """One warning per scored entry of ``entries`` (report entry dicts) whose score is at or below its floor in
     ``floors`` (:func:`read_floor`): the score, the floor and the likely causes of its task kind. ``tasks``: the
-    declared tasks by folder; ``kinds``: every kind by name. ``invalid``: the files an error was reported for (such a
-    file is not called well-formed: its errors come first). A kind that declares ``floor_min_items`` gets, on a file
-    of fewer items, how little a score at the floor tells instead of a systematic mistake (:func:`floor_text`)."""
+    declared tasks by folder; ``kinds``: every kind by name. What the score means is :func:`floor_text`'s: a file
+    some of whose items are not scored as submitted is not called well-formed, and a kind that declares
+    ``floor_min_items`` gets, on a file of fewer items, how little a score at the floor tells."""
     found = []
     shared = {}   # files scored by several tasks (their messages name the task)
     for entry in entries:
@@ -106,19 +106,22 @@ def below_floor(entries, floors, label, tasks, kinds, invalid=()):
             % (entry["score"], (" in %s" % task.label) if shared.get(entry.get("file"), 0) > 1 else "",
                where, label, floor, "; chance alone gives up to %.4f more on %d items" % (
                    margin, entry["sentences"]) if where == "within chance of" else "",
-               floor_text(entry, task, kind, entry.get("file") in invalid)))))
+               floor_text(entry, task, kind)))))
     return found
 
 
-def floor_text(entry, task, kind, invalid):
-    """What a file at the floor most likely means, after its score: the errors reported for it (``invalid``); on a
-    file of fewer items than its kind's ``floor_min_items``, how little that tells (an honest system often scores
-    so low on so few items); else a systematic mistake and its likely causes."""
+def floor_text(entry, task, kind):
+    """What a file at the floor most likely means, after its score: items not scored as submitted (``zeroed_sentences``:
+    their format errors are reported) are the first cause; on a file of fewer items than its kind's
+    ``floor_min_items``, that tells little (an honest system often scores so low on so few items); else a systematic
+    mistake and its likely causes."""
     items = entry.get("sentences")
     least = getattr(kind, "floor_min_items", None)
-    if invalid:
-        return (": the errors reported for this file are the first cause; mend them, then compare again. Other likely "
-                "causes for this task: %s." % causes(task, kind))
+    zeroed = entry.get("zeroed_sentences")
+    if type(zeroed) is int and zeroed > 0:
+        return (": %d of its %s items are not scored as submitted (their errors are reported), the first cause; mend "
+                "them, then compare again. Other likely causes for this task: %s." % (
+                    zeroed, items if type(items) is int else "", causes(task, kind)))
     if type(least) is int and type(items) is int and items < least:
         return (". On %d items this tells little: an honest system's score on so few items spreads widely, and "
                 "often falls this low (at least %d items are needed to call it a systematic mistake). If it stays "
@@ -302,19 +305,8 @@ def check_report(report, floor_path, competition, kinds):
     floor file."""
     label, floors = read_floor(floor_path) if floor_path else ("", {})
     tasks = dict((task.folder, task) for task in competition.TASKS)
-    found = below_floor(report["entries"], floors, label, tasks, kinds, invalid_files(report.get("messages", []))) \
-        if floors else []
+    found = below_floor(report["entries"], floors, label, tasks, kinds) if floors else []
     return [message.as_dict() for message in found + public_gold_messages(report["entries"], tasks, kinds)]
-
-
-def invalid_files(messages):
-    """The files an error was reported for (``messages``: Message objects or their dicts)."""
-    found = set()
-    for message in messages:
-        severity = message.get("severity") if isinstance(message, dict) else message.severity
-        if severity == "error":
-            found.add(message.get("file") if isinstance(message, dict) else message.file)
-    return found
 
 
 def kit_floor_file(kit_folder, competition_id):
@@ -353,7 +345,7 @@ def judge(report, competition, kinds, kit_folder, with_gold):
     (``with_gold(entry)``) at or below the kit's floor (:func:`kit_floor_file` of ``kit_folder``, read only when such a
     file was scored; none when ``kit_folder`` is None) or read wrong by :func:`public_gold_messages`, and
     ``report["gold_scores"]``, their scores (a 0 there is a file that will score 0)."""
-    scored = {"entries": [entry for entry in report["entries"] if with_gold(entry)], "messages": report["messages"]}
+    scored = {"entries": [entry for entry in report["entries"] if with_gold(entry)]}
     if scored["entries"]:
         path = kit_floor_file(kit_folder, competition.COMPETITION_ID) if kit_folder else None
         report["messages"] = report["messages"] + check_report(scored, path, competition, kinds)

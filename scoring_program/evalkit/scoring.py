@@ -482,7 +482,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     if summary is not None:
         messages.append(summary)
     if phase_public:
-        messages.extend(floor_messages(ref_dir, entries, tasks, floor.invalid_files(messages)))
+        messages.extend(floor_messages(ref_dir, entries, tasks))
     ref_hash = known_hash or digest.hexdigest()
     if reference_cache is not None:   # the cached bytes never change: hash them once, not once per submission
         reference_cache[digest_key] = ref_hash
@@ -524,15 +524,14 @@ def _document_names(competition, pairs, paths):
     return []
 
 
-def floor_messages(ref_dir, entries, tasks, invalid=()):
+def floor_messages(ref_dir, entries, tasks):
     """The warnings of the files at or below the phase's floor (:mod:`evalkit.floor`; none without a floor file) and
     of those with two labels swapped, labels shifted by a line or candidates ranked best last
     (:func:`evalkit.floor.public_gold_messages`). The caller asks only where the phase's gold is public (its
-    ``phase.json``), so a message never depends on a hidden gold. ``invalid``: the files an error was reported for
-    (never called well-formed)."""
+    ``phase.json``), so a message never depends on a hidden gold."""
     path = os.path.join(ref_dir, floor.FILE_NAME)
     label, floors = floor.read_floor(path) if os.path.isfile(path) else ("", {})
-    found = floor.below_floor(entries, floors, label, tasks, KINDS, invalid) if floors else []
+    found = floor.below_floor(entries, floors, label, tasks, KINDS) if floors else []
     return found + floor.public_gold_messages(entries, tasks, KINDS)   # above the floor too
 
 
