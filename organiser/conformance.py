@@ -194,9 +194,7 @@ def check_audit(decl, name, kind, manifest, scratch, phase=bundle.OFFICIAL_PHASE
     fake = tempfile.mkdtemp(prefix="plant-", dir=scratch)
     os.makedirs(os.path.join(fake, "reference"))
     upload = os.path.join("reference", "%s-%s.zip" % (decl.COMPETITION_ID, phase))
-    members = dict((rel, _read(os.path.join(public_dir, *rel.split("/")))) for rel in
-                   (feedback.SPLIT_FILE, relative))
-    members[relative] = data
+    members = {feedback.SPLIT_FILE: _read(os.path.join(public_dir, feedback.SPLIT_FILE)), relative: data}
     with open(os.path.join(fake, upload), "wb") as handle:
         handle.write(bundle.zip_bytes(members))
     found = audit.audit_split(decl, fake, {"reference": reference, "bundles": {}, "test_input": []}, phase).findings

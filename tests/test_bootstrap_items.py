@@ -112,8 +112,8 @@ def test_a_sums_kind_beside_an_items_kind_and_the_method_says_which_is_which():
     indices = draws(20, 200, 4, BINARY)
     assert np.allclose(score[:, 0], [(golds[idx] == "0").mean() for idx in indices])
     text = bootstrap.method(Declared, 200, 4)
-    assert "Paired bootstrap over sentences (200 resamples, seed 4)" in text
-    assert "Graded (pearson, spearman) are no sum over sentences: each resample's sentences are scored anew" in text
+    assert "Paired bootstrap over items (200 resamples, seed 4)" in text   # the kinds' unit (report_notes)
+    assert "Graded (pearson, spearman) are no sum over items: each resample's items are scored anew" in text
 
 
 def test_a_scored_entry_without_per_item_values_names_the_kind_as_the_cause():

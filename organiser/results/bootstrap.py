@@ -71,8 +71,11 @@ def method(competition, resamples, seed):
 
 
 def unit_of(competition):
-    """What the competition's items are (its ``REPORT_NOTES["unit"]``), sentences by default."""
-    return (getattr(competition, "REPORT_NOTES", None) or {}).get("unit") or "sentences"
+    """What the competition's items are: its ``REPORT_NOTES["unit"]``, else its first task kind's (``report_notes``,
+    as the scorer's report says), sentences by default."""
+    kinds = [getattr(scoring.KINDS.get(task.kind), "report_notes", None) or {} for task in competition.TASKS]
+    return ((getattr(competition, "REPORT_NOTES", None) or {}).get("unit")
+            or next((notes["unit"] for notes in kinds if notes.get("unit")), None) or "sentences")
 
 
 class BootstrapError(Exception):

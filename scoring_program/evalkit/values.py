@@ -260,7 +260,6 @@ class ValueKind(object):
 
     name = None
     reads_text = True
-    unit = "items"
     floor_causes = None
     #: The detailed-results page's wording (a competition's REPORT_NOTES says more): its scores are over items.
     report_notes = {"official": "Official (over the file's items)", "unit": "items",
@@ -294,7 +293,7 @@ class ValueKind(object):
                 continue
             i = ref.index.get(key)
             if i is None:
-                i = self._other_spelling(key, number, ref, log, unit)
+                i = self._other_spelling(key, number, ref, log)
             if i is None:
                 unknown.append((number, key, value))
                 continue
@@ -346,7 +345,7 @@ class ValueKind(object):
                 kind="line without a tab")
         return None, None
 
-    def _other_spelling(self, key, number, ref, log, unit):
+    def _other_spelling(self, key, number, ref, log):
         """The index of the reference key that ``key`` writes in another Unicode normalisation (NFC matches it:
         read, with a warning), else None."""
         found = ref.index.get(unicodedata.normalize("NFC", key))
