@@ -18,7 +18,10 @@ the other is predicted in its place), from the per-label counts of the report, f
 ``label_swaps``: above the floor as well (a swap of two small classes costs less than the floor).
 
 The likely causes are a fact of the task's kind (a kind's ``floor_causes``), or of the task itself when its
-declaration says more (``Task.floor_causes``); the machinery names no competition.
+declaration says more (``Task.floor_causes``); the machinery names no competition. A file some of whose items are not
+scored as submitted (its format errors are reported) is not called well-formed: those items come first. On a file of
+fewer items than its kind's ``floor_min_items`` (the value kinds: 100), an honest score at the floor is common, and the
+warning says how little it can tell instead of claiming a systematic mistake.
 """
 import os
 
