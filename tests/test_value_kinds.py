@@ -223,6 +223,10 @@ def test_constant_and_binary_predictions_are_said_before_they_are_scored(tmp_pat
         "prediction" in binary[0][2]
     report = evaluate(tmp_path / "b", {"graded_en.txt": lines((w, i % 2) for i, w in enumerate(WORDS))})
     assert any("every value is 0 or 1: binary labels where graded values are expected" in m[2] for m in said(report))
+    report = evaluate(tmp_path / "c", {"graded_en.txt": lines((w, "NaN") for w in WORDS)})
+    assert said(report, "graded_en.txt")[-1] == ("error", "whole file", "not one of the 12 words of the reference has "
+                                                 "a valid value (see the errors above): %s" % ZERO_NOTE)
+    assert "[12 in this file: value that is not a finite number" in said(report, "graded_en.txt")[0][2]
 
 
 def test_the_report_speaks_of_items_and_shows_a_negative_correlation_as_it_is(tmp_path):

@@ -317,6 +317,9 @@ class ValueKind(object):
                 len(missing), _plural(len(ref), unit), "has" if len(missing) == 1 else "have",
                 ", ".join(quoted(ref.keys[i], 40) for i in missing[:SHOWN_KEYS]),
                 "it" if len(missing) == 1 else "they", self.without_value(len(missing))), kind="missing key")
+        if len(ref) and all(value is None for value in pred):
+            log.add(ERROR, "whole file", "not one of the %s of the reference has a valid value (see the errors "
+                    "above): %s" % (_plural(len(ref), unit), ZERO_NOTE), kind="no valid value")
         self.check_values(pred, lines, log, task, ref)
         return pred
 
