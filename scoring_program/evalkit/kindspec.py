@@ -49,6 +49,13 @@ OPTIONAL = {
     "ranks_candidates": "not a ranking of candidates",
     "uses_facts": "no facts from the gold index",
     "optional_details": "always computes its detail tables",
+    "gold_prediction": "the conformance check's perfect submission is not checked",
+    "trivial_prediction": "make check's trivial submission (when the build has no baseline) leaves its files out",
+    "best_score": "1.0 is the best score (a perfect submission's)",
+    "floor_min_items": "a score at the floor is called a systematic mistake whatever the number of items",
+    "release": "the kit's tools read the release as CoNLL-style files (evalkit.conll)",
+    "report_notes": "the detailed-results page's default wording (means over sentences)",
+    "item_metrics": "the final ranking calls from_items on every resample (no numpy twin of its metrics)",
 }
 RESAMPLING = ("sums", "items")
 
