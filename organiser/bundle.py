@@ -363,7 +363,7 @@ def second_sentence(description, sentence):
 def left_out_languages(decl, subtask, lacking, present):
     """The languages of ``subtask`` that the phase whose missing reference files are ``lacking`` has no file of,
     while another phase has (``present``: the reference files of every phase), in declared order: that phase leaves
-    them out (ST2024: a test gold that holds some languages only)."""
+    them out (a test gold that holds some languages only)."""
     files = {}
     for task, lang in subtask_pairs(decl, subtask):
         name = reference_file(decl, task, lang)

@@ -243,8 +243,8 @@ class ConlluInput(Given):
 
 
 class Columns(Given):
-    """A tab-separated input file whose lines hold the first ``count`` columns only (ST2024's gap-filling test TSV:
-    the masked line, without the ``src`` column that is its gold)."""
+    """A tab-separated input file whose lines hold the first ``count`` columns only (a gap-filling test TSV: the
+    masked line, without the source column that is its gold)."""
 
     suffixes = (".tsv",)
 
@@ -261,7 +261,7 @@ class Columns(Given):
 
 
 class JsonFields(Given):
-    """JSON Lines whose objects hold ``fields`` alone (SpanglishEval's sets: the id and the candidate sentences)."""
+    """JSON Lines whose objects hold ``fields`` alone (choice sets: the id and the candidate sentences)."""
 
     suffixes = (".jsonl",)
 
