@@ -225,6 +225,7 @@ def test_release_test_input_has_no_tree_and_no_treebank_id(tmp_path):
     for path in glob.glob(os.path.join(UD, "*", "*.conllu")):
         ud_ids.update(line.split("=", 1)[1].strip() for line in io.open(path, encoding="utf-8")
                       if line.startswith("# sent_id"))
+    assert ud_ids or not os.path.isdir(UD)
     conllu = dict((name, data) for name, data in members.items() if name.endswith(".conllu"))
     assert len(conllu) == 13
     for name, data in sorted(conllu.items()):
