@@ -873,7 +873,7 @@ import difflib
 from collections import OrderedDict
 
 from evalkit import metrics
-from evalkit.items import Items, normal
+from evalkit.items import Columns, Items, normal
 from evalkit.kinds import Entry
 from evalkit.loading import decode_utf8
 from evalkit.messages import DataError, ERROR, WARNING, ZERO_NOTE, quoted
@@ -911,9 +911,11 @@ class Reference(object):
 
 
 class WordItems(Items):
-    \"\"\"One item per line: for the split (read, write, key, redact) and the leak audit (gold, public_texts, scramble).\"\"\"
+    \"\"\"One item per line: for the split (read, write, key, redact) and the leak audit (gold, public_texts, scramble);
+    ``given``: what a participant is given, the test input's words alone (its value is the gold).\"\"\"
 
     unit = "word"
+    given = Columns("the words alone, one a line")
 
     def read(self, data):
         return ["\\t".join(fields) for _, fields in read_lines(data, "reference")]
