@@ -620,6 +620,10 @@ def audit_split(decl, dist, manifest, phase=bundle.OFFICIAL_PHASE):
     elif state is not None:
         lines.append(state.summary())
     seed = state.data["seed"].encode("utf-8") if state is not None else None
+    if seed is not None and len(seed) < split.MIN_SEED:   # a short seed would be "found" in every file
+        lines.append("split audit: the split's seed is too short (%d characters) to look for in the uploaded files"
+                     % len(seed))
+        seed = None
     public_texts = set()
     uploads = uploaded_files(dist, manifest)
     for relative, data in uploads.items():
