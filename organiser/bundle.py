@@ -353,9 +353,46 @@ def feedback_description(description, split, names):
     against the hidden test gold" says what the mode does instead; the whole is kept within
     :data:`MAX_DESCRIPTION` characters."""
     text = (description or "").replace(_HIDDEN_GOLD, _MODE_GOLD[feedback.mode_of(split)])
-    sentences = [part for part in re.split(r"(?<=[.!?])\s+", text) if part.strip()]
-    text = " ".join(sentences[:1] + [feedback.test_description(split, names)] + sentences[1:])
+    return second_sentence(text, feedback.test_description(split, names))
+
+
+def second_sentence(description, sentence):
+    """``description`` with ``sentence`` after its first sentence, kept within :data:`MAX_DESCRIPTION` characters."""
+    sentences = [part for part in re.split(r"(?<=[.!?])\s+", description or "") if part.strip()]
+    text = " ".join(sentences[:1] + [sentence] + sentences[1:])
     return text if len(text) <= MAX_DESCRIPTION else text[:MAX_DESCRIPTION - 3].rstrip() + "..."
+
+
+def left_out_languages(decl, subtask, lacking, present):
+    """The languages of ``subtask`` that the phase whose missing reference files are ``lacking`` has no file of,
+    while another phase has (``present``: the reference files of every phase), in declared order: that phase leaves
+    them out (a test gold that holds some languages only)."""
+    files = {}
+    for task, lang in subtask_pairs(decl, subtask):
+        name = reference_file(decl, task, lang)
+        if name in present:
+            files.setdefault(lang, []).append(name)
+    lacking = set(lacking)
+    return [lang for lang in decl.SUBTASKS[subtask]["languages"]
+            if lang in files and all(name in lacking for name in files[lang])]
+
+
+def note_left_out(build, competition, subtask, present):
+    """Name the languages the subtask's test phase leaves out (:func:`left_out_languages`) in its description, the
+    build's output and its manifest (``test_left_out``); return them (the pages say them too)."""
+    decl = build.hosted.declaration
+    lacking = build.lacking.get(subtask, {}).get(OFFICIAL_PHASE)
+    left_out = left_out_languages(decl, subtask, lacking, present) if lacking else []
+    if not left_out:
+        return []
+    for phase in competition["phases"].values():
+        if phase_reference(phase) == OFFICIAL_PHASE:
+            phase["description"] = second_sentence(phase.get("description", ""), "Not scored in this phase (no test "
+                                                   "gold for them): %s." % ", ".join(left_out))
+    build.left_out[subtask] = left_out
+    build.warn("%s %s: LEFT OUT %d of %d languages (no test gold for them): %s" % (
+        subtask, OFFICIAL_PHASE, len(left_out), len(decl.SUBTASKS[subtask]["languages"]), ", ".join(left_out)))
+    return left_out
 
 
 def add_valid_column(section):
@@ -689,6 +726,8 @@ class Build(object):
         self.warnings = []
         #: ``{subtask: {phase: [reference file names the reference folder lacks]}}`` (the manifest's ``lacking``)
         self.lacking = {}
+        #: ``{subtask: [languages its test phase leaves out]}`` (the manifest's ``test_left_out``)
+        self.left_out = {}
 
     def warn(self, text):
         """Record and print a warning at once (each text once)."""
@@ -777,9 +816,10 @@ def build_subtask(build, source, subtask, states, shared):
             present.update(references)
         members[member] = data
     test_input = attach_public_data(build, competition, subtask, members, schedule)
+    left_out = note_left_out(build, competition, subtask, present)
     context = pages.PageContext(hosted, competition, subtask, schedule, build.args.data, build.args.reference,
                                 present, shared["baseline_html"].get(subtask), shared["links"], build.warn,
-                                states.state(OFFICIAL_PHASE), states.reasons.get(OFFICIAL_PHASE, ""))
+                                states.state(OFFICIAL_PHASE), states.reasons.get(OFFICIAL_PHASE, ""), left_out)
     for page_member, text in pages.build_pages(context).items():
         data = text.encode("utf-8")
         page_path = os.path.join(build.out, "pages", subtask, page_member)
@@ -821,6 +861,7 @@ def write_manifest(build, bundles, states):
                     "codabench": [os.path.basename(p) for _, p, _ in bundles]},
         "test_input": [os.path.relpath(t, args.out) for _, _, t in bundles if t],
         "lacking": build.lacking,
+        "test_left_out": build.left_out,
     }
     text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     write_file(os.path.join(build.out, MANIFEST), text.encode("utf-8"))

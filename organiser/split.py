@@ -57,6 +57,9 @@ EMPTY_ANAFORA = ("<?xml version='1.0' encoding='UTF-8'?>\n<data>\n<info><progres
 STATE_VERSION = 1
 #: In ``REF/private/`` (never uploaded): where the split state of this reference is, ``{"path": absolute path}``.
 STATE_POINTER = "split_state.json"
+#: A seed shorter than this can be guessed (and, in the leak audit, is too short to look for in uploaded files): the
+#: split says so. A drawn seed is 32 hex digits.
+MIN_SEED = 16
 
 __all__ = ["split_reference", "split_phase", "read_split", "private_items", "seed_digest", "SplitState", "SplitError",
            "SPLIT_FILE", "PRIVATE_FOLDER"]
@@ -325,6 +328,10 @@ def split_reference(reference_dir, hosted, seed=None, report=print, schedule=Non
     parts = {}
     manifests = split_phase(full_dir, hosted, feedback["mode"], feedback["public_fraction"], seed, full_dir,
                             private_dir, kept=kept, parts=parts)
+    if len(str(seed)) < MIN_SEED:
+        report("WARNING: the split's seed has %d characters: anyone who guesses it can tell the private items from "
+               "the public ones; leave SPLIT_SEED out (a random seed of 32 hex digits is drawn) or give one of %d "
+               "characters or more" % (len(str(seed)), MIN_SEED))
     state.record(seed, feedback, parts, new_draw)
     state.write()
     with open(os.path.join(reference_dir, PRIVATE_FOLDER, STATE_POINTER), "w", encoding="utf-8") as handle:

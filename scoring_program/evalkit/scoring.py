@@ -18,11 +18,13 @@ from .layout import ReferenceError, find_submission_files, open_source, scan_ref
 from .loading import parse_json_bytes, read_optional_json
 from .messages import DataError, Message, MessageLog, ERROR, WARNING, ZERO_NOTE
 from .timenorm.kind import KINDS as DOCUMENT_KINDS
+from .values import KINDS as VALUE_KINDS
 
 #: Every kind by name (evalkit.kindspec.KINDS): the kit's own, the JSON kinds (evalkit.kinds), the line-aligned text
-#: kinds (evalkit.lines), the other ``reads_text`` kinds (evalkit.choice, evalkit.timenorm.kind), then those a
-#: competition declares in its folder (registered by evalkit.kindspec.use when the competition is evaluated).
-for _kinds in (JSON_KINDS, lines.TEXT_KINDS, choice.KINDS, DOCUMENT_KINDS):
+#: kinds (evalkit.lines), the other ``reads_text`` kinds (evalkit.choice, evalkit.timenorm.kind), the value kinds
+#: (evalkit.values), then those a competition declares in its folder (registered by evalkit.kindspec.use when the
+#: competition is evaluated).
+for _kinds in (JSON_KINDS, lines.TEXT_KINDS, choice.KINDS, DOCUMENT_KINDS, VALUE_KINDS):
     for _kind in _kinds.values():
         register(_kind)
 
@@ -665,6 +667,10 @@ def build_report(competition, entries, pairs, messages, ref_hash):
         "entries": entries,
         "messages": [m.as_dict() for m in errors_first(messages)],
     }
-    if getattr(competition, "REPORT_NOTES", None):   # wording for the HTML page, when the competition has its own
-        report["notes"] = dict(competition.REPORT_NOTES)
+    notes = {}
+    for task in reversed(used_tasks):   # a kind's own wording (its ``report_notes``), the first task's first
+        notes.update(getattr(KINDS[task.kind], "report_notes", None) or {})
+    notes.update(getattr(competition, "REPORT_NOTES", None) or {})   # the competition's own wording comes first
+    if notes:   # wording for the HTML page
+        report["notes"] = notes
     return report
