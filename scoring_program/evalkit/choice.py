@@ -1377,6 +1377,16 @@ class ChoiceKind(object):
             raise DataError(name, "", "no set found; expected one JSON object a line")
         return ChoiceReference(sets, len(data))
 
+    def gold_prediction(self, data, task, lang):
+        """The submission that predicts the gold of the reference bytes ``data`` (the conformance check's perfect
+        submission, organiser/conformance.py): each set's gold index, ``{set id: index}``."""
+        answers = OrderedDict()
+        for line in data.decode("utf-8-sig").split("\n"):
+            if line.strip():
+                item = json.loads(line)
+                answers[item["id"]] = item["gold"]
+        return (json.dumps(answers) + "\n").encode("utf-8")
+
     def prediction_limit(self, ref, file_limit):
         """The largest submission accepted: 64 bytes a sentence of the reference (plus 1 MiB), within the
         platform's limit (an honest file, scores with 17 digits, takes about 25)."""
