@@ -92,11 +92,9 @@ def private_folder(reference_dir, phase):
 
 
 def part_sizes(split, names=None):
-    """``(scored N, items M, unit)`` of a ``split`` summed over its files (only ``names`` when given)."""
-    files = split.get("files") or {}
-    chosen = [entry for name, entry in sorted(files.items()) if names is None or name in names]
-    scored = sum(int(entry.get("scored", 0)) for entry in chosen)
-    items = sum(int(entry.get("items", 0)) for entry in chosen)
+    """``(scored N, items M, unit)`` of a ``split`` over its files (only ``names`` when given), each item counted
+    once (:func:`evalkit.split.distinct_sizes`: files over the same items count once)."""
+    scored, items = evalkit_split.distinct_sizes(split.get("files") or {}, names)
     return scored, items, split.get("unit") or "items"
 
 

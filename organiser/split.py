@@ -183,6 +183,8 @@ def split_phase(full_dir, competition, mode, fraction, seed, public_out, private
             private_files[relative] = data[relative]
         public_spec[relative] = {"items": len(every), "scored": len(public), "indices": public}
         private_spec[relative] = {"items": len(every), "scored": len(private), "indices": private}
+        if group_of[relative] != relative:   # the same items as another file: counted once in the phase's sizes
+            public_spec[relative]["same_items_as"] = private_spec[relative]["same_items_as"] = group_of[relative]
         found = dict((ids[relative][i], "public" if i in chosen else "private") for i in scorable[relative])
         moved = sorted(index for index in chosen if (kept or {}).get(relative, {}).get(ids[relative][index]) == "private")
         if moved:
@@ -338,8 +340,8 @@ def split_reference(reference_dir, hosted, seed=None, report=print, schedule=Non
         json.dump({"path": os.path.abspath(state.path)}, handle)
     report(state.summary())
     public = manifests["public"]
-    scored = sum(spec["scored"] for spec in public["files"].values())
-    private = sum(spec["scored"] for spec in manifests["private"]["files"].values())
+    scored = evalkit_split.distinct_sizes(public["files"])[0]
+    private = evalkit_split.distinct_sizes(manifests["private"]["files"])[0]
     report("test feedback: %s (%s): %s/%s scores %d %s (%s part), %s/%s %d (the final ranking; never upload it)"
            % (feedback["mode"], "seed digest %s" % public["seed_digest"], reference_dir, TEST_PHASE, scored,
               public["unit"], public["part"], reference_dir, os.path.join(PRIVATE_FOLDER, TEST_PHASE), private))

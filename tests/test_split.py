@@ -457,9 +457,14 @@ def test_public_score_equals_the_scorer_on_the_public_items_alone(build, tmp_pat
             assert got["scored_sentences"] == len(manifests[part]["files"][relative]["indices"])
             assert got["sentences"] == manifests[part]["files"][relative]["items"]
         assert report["split"]["part"] == part
+        # each item counted once: a file over the same items as another (same_items_as) is not counted again
+        distinct = [s for s in manifests[part]["files"].values() if "same_items_as" not in s]
         assert report["notes"]["split"].startswith("%s part: %d of %d " % (
-            part, sum(len(s["indices"]) for s in manifests[part]["files"].values()),
-            sum(s["items"] for s in manifests[part]["files"].values())))
+            part, sum(len(s["indices"]) for s in distinct), sum(s["items"] for s in distinct)))
+        assert (build.cid in ("st2024", "scate")) == (len(distinct) < len(manifests[part]["files"]))   # ST2024: 3 tasks
+        for name, spec in manifests[part]["files"].items():   # over one treebank; SCATE: two over one document set
+            if "same_items_as" in spec:
+                assert spec["indices"] == manifests[part]["files"][spec["same_items_as"]]["indices"], name
 
 
 def test_a_private_item_changes_no_public_number(build):
