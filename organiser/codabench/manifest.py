@@ -45,7 +45,7 @@ def safe_component(name, fallback="team"):
 
     >>> safe_component("../../etc/passwd"), safe_component("Owls\\u202e gpj.exe"), safe_component(".."), \\
     ...     safe_component("con"), safe_component("Équipe 1")
-    ('etc_passwd', 'Owls__gpj.exe', 'team', '_con', 'Équipe_1')
+    ('etc_passwd', 'Owls_gpj.exe', 'team', '_con', 'Équipe_1')
     """
     text = unicodedata.normalize("NFC", name if isinstance(name, str) else str(name))
     kept = "".join(c if (c.isalnum() and c.isprintable()) or c in "-_." else "_" for c in text)

@@ -419,8 +419,9 @@ def one_token_apart(tokens):
     then or when equal: the sequence itself, and for each position the sequence with that token replaced by a
     wildcard and with it removed. Sequences shorter than :data:`NEAR_MIN_TOKENS` have none.
 
-    >>> a, b, c = one_token_apart(["in", "the", "old", "house"]), one_token_apart(["in", "the", "new", "house"]), \
-    ...     one_token_apart(["in", "the", "old", "big", "house"])
+    >>> a = one_token_apart(["in", "the", "old", "house"])
+    >>> b = one_token_apart(["in", "the", "new", "house"])
+    >>> c = one_token_apart(["in", "the", "old", "big", "house"])
     >>> bool(set(a) & set(b)), bool(set(a) & set(c)), bool(set(b) & set(c))
     (True, True, False)
     """
