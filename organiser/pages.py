@@ -413,14 +413,17 @@ class PageContext(object):
     ``subtask``, ``schedule``, ``data`` (the release folder), ``reference`` (its reference folder), ``present``
     (the reference file names of the bundle's phases), ``baseline_html`` (the subtask's baseline table, or None),
     ``links`` (:func:`load_links`), ``warn`` (tells the organiser, never the pages), ``test_state`` (``"real"``,
-    ``"pending"``: no test gold yet, or ``"practice"``: the test gold is public, with ``practice_reason``).
+    ``"pending"``: no test gold yet, or ``"practice"``: the test gold is public, with ``practice_reason``),
+    ``contamination`` (the build's contamination audit, organiser/contamination.py: the test phase's note names the
+    files whose test gold is in public data, as the schedule acknowledges them; None: not run).
     """
 
     def __init__(self, hosted, competition, subtask, schedule, data, reference, present, baseline_html, links,
-                 warn, test_state="real", practice_reason=""):
+                 warn, test_state="real", practice_reason="", contamination=None):
         self.hosted, self.competition, self.subtask, self.schedule = hosted, competition, subtask, schedule
         self.data, self.reference, self.present, self.baseline_html = data, reference, present, baseline_html
         self.links, self.warn, self.test_state, self.practice_reason = links, warn, test_state, practice_reason
+        self.contamination = contamination
         self.wording = declarations.subtask_wording(subtask, hosted.cid)
 
     @property
@@ -469,7 +472,10 @@ def feedback_note(context):
         declared = schedule_module.test_feedback(context.hosted.schedule)
         split = {"mode": declared["mode"], "files": {}} if declared["mode"] != feedback.FULL else None
     names = set(context.present or ()) or None   # the subtask's reference files (the split counts them only)
-    return '<p class="note"><strong>Test phase.</strong> %s</p>' % escape(feedback.what_participants_see(split, names))
+    from organiser import contamination
+    public = contamination.page_sentence(context.contamination, names)
+    return '<p class="note"><strong>Test phase.</strong> %s</p>' % escape(
+        feedback.what_participants_see(split, names) + (" " + public if public else ""))
 
 
 def data_release_note(context):

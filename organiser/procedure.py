@@ -182,8 +182,14 @@ SECTION = """### {title} (`{cid}`)
 - Results notification: {notification}.
 - Test gold: {test_gold}
 - Test feedback: {feedback}
+- Contamination audit: {contamination}
 - Test input to release when the test phase opens: {test_input}.
 {notes}"""
+
+
+#: What ORGANISERS.md says of the contamination audit without a build.
+CONTAMINATION = ("`make` and `make check` search the test gold in the release's public files and in every corpus "
+                 "given with `PUBLIC=dir[:dir...]` (`contamination.md` beside the build; docs/test_feedback.md).")
 
 
 def competition_section(hosted, manifest=None):
@@ -216,6 +222,7 @@ def competition_section(hosted, manifest=None):
         bundles=", ".join("`%s-codabench.zip` (Codabench: upload this) and `%s.zip` (self-hosted CodaLab only)"
                           % (s, s) for s in stems),
         feedback=feedback_line(hosted, manifest),
+        contamination=(manifest or {}).get("contamination") or CONTAMINATION,
         schedule=os.path.relpath(hosted.schedule, declarations.ROOT), phases="\n".join(rows),
         notification=schedule_module.human(schedule.results_notification), test_gold=gold,
         test_input=", ".join("`%s`" % t for t in test_inputs) or "none in this build",

@@ -22,7 +22,9 @@ they need from it, and no table elsewhere names kinds. Its parts:
   ``resampling = "items"`` with ``from_items(values, task)`` (the components recomputed from the per-item values
   themselves, ``{name: list}``: rank correlations, any corpus-level metric that is no sum);
 - ``items``: an :class:`evalkit.items.Items`, what one item of the kind's reference files is (split, audit,
-  contamination).
+  contamination: its input as words, ``tokens``, the gold a public copy carries beside each word, ``token_golds``,
+  whether the words are the gold, ``words_are_gold``, and the gold a stand-off public file holds without the text,
+  ``gold_units``; the base class gives defaults).
 
 Optional parts have defaults (``floor_causes``, ``label_swaps``, ``ranks_candidates``, ``uses_facts``, ...; see
 :data:`OPTIONAL`). A competition brings kinds of its own in its folder: a module ``<id>_*.py`` beside its
@@ -41,7 +43,7 @@ REQUIRED_TEXT = ("parse_reference_text", "prediction_limit", "parse_prediction_t
 REQUIRED_DOCUMENTS = ("parse_reference_text", "parse_prediction_documents")
 #: The parts of the item side (:class:`evalkit.items.Items`).
 REQUIRED_ITEMS = ("read", "write", "scorable", "key", "identity", "redact", "unscored", "gold", "label",
-                  "public_texts", "tokens", "scramble", "secrets")
+                  "public_texts", "tokens", "token_golds", "gold_units", "scramble", "secrets")
 #: Optional parts and what their absence means.
 OPTIONAL = {
     "floor_causes": "the task's floor causes, else none",
