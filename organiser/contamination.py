@@ -65,6 +65,9 @@ VERSION = 1
 #: A release file taken for the test split (not searched): a folder ``test``, or a file named so.
 _TEST_NAME = re.compile(r"(^|[_.-])test$")
 _WILDCARD = -2
+#: The gold of a test input's word (no test gold): any annotation of a public copy's row (a gold of its own).
+ANNOTATED = frozenset(["\0annotated"])
+_BLANK = frozenset(["_", "upos=_", ""])
 #: What the threshold reads: the share of these items whose gold is in public data.
 COUNTED = "private part's items of %d words or more" % MIN_WORDS
 #: What the report calls the uploaded public part of the test phase.
@@ -158,16 +161,16 @@ class TestGold(object):
     """The build's test gold, item by item: ``targets`` (every scorable item, :class:`Target`), ``mode`` (the split's
     mode, or ``practice``, or None without a split), ``public_items`` (``{file: [(index, item)]}``: the items of the
     uploaded public part, with their gold), ``files`` (``{file: (task, lang, items, private count)}``), ``state``
-    (``none``: no test gold; ``practice``: its gold is declared public; ``split``; ``whole``)."""
+    (``none``: no test gold and no test input; ``input``: no test gold, the test input's sentences are searched;
+    ``practice``: its gold is declared public; ``split``; ``whole``)."""
 
     def __init__(self, decl, reference_dir):
-        self.targets, self.public_items, self.files = [], {}, collections.OrderedDict()
+        self.targets, self.public_items, self.files, self.group_of = [], {}, collections.OrderedDict(), {}
         self.mode, self.state = None, "none"
         test_dir = os.path.join(reference_dir or "", bundle.OFFICIAL_PHASE)
-        if not reference_dir or not os.path.isdir(test_dir):
-            return
-        uploaded = phase_files(decl, test_dir)
+        uploaded = phase_files(decl, test_dir) if reference_dir and os.path.isdir(test_dir) else []
         if not uploaded:
+            self._test_input(os.path.join(reference_dir or "", "public", bundle.OFFICIAL_PHASE))
             return
         practice = bundle.OFFICIAL_PHASE in bundle.read_public_gold(reference_dir)
         public_split = None if practice else feedback.read_split(test_dir)
@@ -177,7 +180,7 @@ class TestGold(object):
             if private_split else {}
         self.state = "practice" if practice else ("split" if private_split else "whole")
         self.mode = "practice" if practice else (public_split or {}).get("mode")
-        self.group_of, groups = {}, {}
+        groups = {}
         for name, task, lang, data in uploaded:
             items_of = scoring.KINDS[task.kind].items
             items = items_of.read(data)
@@ -207,6 +210,34 @@ class TestGold(object):
     def _add(self, target):
         target.owner = (self.group_of[target.file], target.index)
         self.targets.append(target)
+
+    def _test_input(self, folder):
+        """Without test gold: the sentences (blocks, lines) of the test input participants get (``folder``, the
+        reference builder's ``public/test``), each a target whose copies are told apart by whether they are
+        annotated (a copy with a gold of its own: a treebank's, a train file's)."""
+        digests = set()
+        for relative, path in walk(folder) if os.path.isdir(folder) else []:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            if _digest(data) in digests:   # the same file in another subtask's test input
+                continue
+            digests.add(_digest(data))
+            for name, segments in public_text.read("public test input %s" % relative, data):
+                rows = [s for s in segments or [] if s[5] == public_text.BOTH and s[2] is not None] or \
+                    [s for s in segments or [] if s[5] & public_text.UNIT]
+                seen = set()
+                for segment in rows:
+                    if segment[0] in seen:
+                        continue
+                    seen.add(segment[0])
+                    target = Target(name, None, "", len(seen) - 1, "all", "%s %s" % segment[0], segment[1],
+                                    [ANNOTATED] * len(segment[1]), frozenset())
+                    self.group_of[name] = name
+                    self._add(target)
+                if seen:
+                    self.files[name] = (None, "", len(seen), len(seen))
+        if self.targets:
+            self.state = "input"
 
 
 # --------------------------------------------------------------------------- the search
@@ -344,6 +375,9 @@ def carried(target, segment, align, positions, wild):
     if target.words_are_gold:
         return len(positions) == len(target.ids) and not any(wild)
     _, words, rows, annotate, _, _ = segment
+    if target.golds and target.golds[0] is ANNOTATED:   # a test input's item: is the copy annotated at all?
+        return rows is not None and any(annotate(rows[align + i]) - _BLANK for i in positions
+                                        if not (wild and wild[align + i]))
     compared = False
     for i in positions:
         want = target.golds[i]
@@ -398,8 +432,8 @@ def is_test_file(relative):
     """Whether a release file (its path relative to the release) is taken for the test split: a folder ``test``, or a
     file named ``test``, ``*_test``, ``*-test`` or ``*.test`` (any extension).
 
-    >>> [is_test_file(p) for p in ("morphology/test/got_test.conllu", "lid/test.conll", "test_te3_spans_only/a.xml")]
-    [True, True, False]
+    >>> [is_test_file(p) for p in ("task/test/xx_test.conllu", "set/test.conll", "test_copy/a.xml", "train.tsv")]
+    [True, True, False, False]
     """
     parts = relative.replace(os.sep, "/").split("/")
     stem = parts[-1].split(".")[0]
@@ -680,7 +714,7 @@ class Audit(object):
     def acknowledges(self, name, task, lang):
         """Whether the schedule acknowledges the file ``name`` (its name, ``<task>/<lang>`` or its language)."""
         stem = name.rsplit(".", 1)[0]
-        keys = set([name, stem, "%s/%s" % (task.folder, lang), lang])
+        keys = set([name, stem, lang] + (["%s/%s" % (task.folder, lang)] if task is not None else []))
         return bool(keys & set(self.policy["acknowledged"]))
 
     def _tabulate(self):
@@ -702,7 +736,7 @@ class Audit(object):
             corpora = collections.Counter(self.corpus_of.get(t.best()[0], t.best()[0]) for t in gold)
             share = float(len(private_gold)) / len(counted) if counted else 0.0
             row = {
-                "task": task.folder, "lang": lang, "items": count, "private": len(private), "counted": len(counted),
+                "task": getattr(task, "folder", None), "lang": lang, "items": count, "private": len(private), "counted": len(counted),
                 "short_gold": len(short_gold),
                 "found": sorted(t.index for t in found), "gold": sorted(t.index for t in gold),
                 "private_gold": len(private_gold), "share": share,
@@ -754,16 +788,19 @@ class Audit(object):
         was not searched, and the threshold's verdict."""
         out = []
         if self.gold.state == "none":
-            return ["contamination: no test gold in this build (%s): nothing to audit" % os.path.join(
-                self.reference or "REF", bundle.OFFICIAL_PHASE)]
+            return ["contamination: no test gold and no test input in this build (%s): nothing to audit" % (
+                os.path.join(self.reference or "REF", bundle.OFFICIAL_PHASE))]
         total = len(self.gold.targets)
         found = sum(len(row["found"]) for row in self.files.values())
         gold = sum(len(row["gold"]) for row in self.files.values())
+        if self.gold.state == "input":
+            out.append("contamination: no test gold in this build: its test input's items are searched instead, a "
+                       "copy told apart by its annotations (a gold of its own)")
         out.append("contamination: %d test item(s) in %d file(s) searched in %d public file(s) (%s; %d words) in "
-                   "%.1f s: %d found in public data, %d with their gold" % (
+                   "%.1f s: %d found in public data, %d %s" % (
                        total, len(self.files), sum(self.sources.searched.values()),
                        ", ".join("%s %d" % kv for kv in self.sources.searched.items()) or "none",
-                       self.searched_words, self.seconds, found, gold))
+                       self.searched_words, self.seconds, found, gold, self._with_gold()))
         for name, row in self.files.items():
             if not (row["found"] or row["duplicates"] or row["one_apart"]):
                 continue
@@ -779,13 +816,17 @@ class Audit(object):
             out.append("contamination: the test phase is a practice phase (its gold is declared public): no threshold")
         return out
 
+    def _with_gold(self):
+        """What a copy carrying the gold is called: annotated, when the build has no test gold."""
+        return "in annotated copies" if self.gold.state == "input" else "with their gold"
+
     def _row_text(self, row):
         head = "%d of %d item(s) found" % (len(row["found"]), row["items"])
         if row["found"]:
-            head += " (%s), %d with their gold" % (", ".join(
+            head += " (%s), %d %s" % (", ".join(
                 "%d %s" % (row[key], what) for key, what in (("exact", "exact"), ("near", "near"),
                                                              ("apart", "one word apart"), ("standoff", "stand-off"))
-                if row[key]), len(row["gold"]))
+                if row[key]), len(row["gold"]), self._with_gold())
             if self.gold.state in ("split", "whole"):
                 head += "; %s: %d of %d with their gold (%.1f%%)%s" % (
                     COUNTED if self.gold.state == "split" else COUNTED.replace("private part", "test set"),
@@ -814,7 +855,11 @@ class Audit(object):
                "public data, and whose gold. Built by `python -m organiser contamination` (organiser/contamination.py)"
                " in %.1f s. Never upload this file: it quotes private test items." % self.seconds, ""]
         if self.gold.state == "none":
-            return "\n".join(out + ["No test gold in this build: nothing was audited.", ""])
+            return "\n".join(out + ["No test gold and no test input in this build: nothing was audited.", ""])
+        if self.gold.state == "input":
+            out += ["**No test gold in this build**: the items are the sentences (blocks, lines) of the test input "
+                    "participants get, and \"with gold\" means a copy whose rows are annotated (a gold of its own: "
+                    "a treebank's, a train file's). Build with `TEST_GOLD=` to compare the gold itself.", ""]
         out += ["**Method.** The unit is each kind's own (`evalkit.items.Items.tokens`: a sentence's forms, a "
                 "document's text, a choice set's gold sentence), NFC and case folded. Exact copy: the whole word "
                 "sequence in a public segment (an item of fewer than %d words: only a whole public segment; a CoNLL-U "

@@ -132,7 +132,13 @@ Only approved participants see the Files tab (public data and starting kits).
 ## 6. Add the test reference (before the test phase opens)
 Build it: `make COMPETITION=<id> DATA=<release> TEST_GOLD=<test gold>` writes `reference/<subtask>-test.zip` (the
 part section 2's mode uploads) and keeps the rest in the reference folder's `private/test/`; `make check` now
-runs and audits the test phase. Upload `reference/<subtask>-test.zip`, never anything of `private/`, per subtask:
+runs and audits the test phase. Give `PUBLIC=<folder[:folder...]>` to both the build and `make check` with the public
+corpora your data came from (the competition's declared sources are named as not searched until a `PUBLIC` folder
+holds them): the contamination audit says which test items, and whose gold, can be found in public data (those
+corpora and the release's own public files; `contamination.md` beside the build), and a test file whose ranked part
+has its gold in public data beyond the schedule's `test_feedback.contamination.max_share` fails `make check` until you
+take those items out of the test gold or acknowledge the file there (the test phase's page then says what
+participants could look up, and `make results` also ranks on the items whose gold is found nowhere public). Upload `reference/<subtask>-test.zip`, never anything of `private/`, per subtask:
 - **Codabench** (as the account that uploaded the bundle): *Resources*, *Datasets*, *Add*, type **Reference
   Data**, `reference/<subtask>-test.zip`; *Resources*, *Tasks*, the test phase's task, *Reference data*: the new
   dataset; *Save*.
@@ -167,7 +173,9 @@ No platform has a setting that releases data at a date: this step is yours.
    mode `public_private` the tables (`results.md`, `.tex`, `.html`, `ranking.csv`) show each team's public rank
    (on the part the platform scored) beside its final rank, with the shake-up (Spearman's rho, Kendall's tau-b,
    the teams that moved). A public part drawn with another seed than the private one (their `split.json`'s
-   `seed_digest` differ: the two folders come from different builds) is refused: rebuild both with one seed.
+   `seed_digest` differ: the two folders come from different builds) is refused: rebuild both with one seed. With
+   the build's `contamination.json` (the contamination audit), each official submission is also scored on the
+   ranked items whose gold is found nowhere public, and that ranking is shown beside the final one when they differ.
 3. Publish the results (`results.md`, `results.html`): on Codabench the leaderboard shows the public part's
    scores (or, in mode `blind`, the share of valid predictions) and stays as it is; the final ranking is `make
    results`'s. On a self-hosted CodaLab: *Edit*, the test phase, *Leaderboard mode*: "Default", *Save*.
