@@ -79,8 +79,8 @@ PUBLIC_PART = "the test phase's public part"
 class Target(object):
     """One test item: where it is (``file``, ``task``, ``lang``, ``index``, ``part``: public, private or all) and what
     is searched (``ids``: its words' numbers, ``golds``: beside each word the gold strings a copy must carry,
-    ``units``: its stand-off gold units); what was found is gathered in ``exact``, ``near``, ``apart``, ``standoff``
-    (each ``(source, where, carries gold)``)."""
+    ``units``: its stand-off gold units); what was found is gathered in ``exact``, ``near`` (by 13-gram offset),
+    ``apart``, ``standoff`` (each ``(source, where, carries gold)``; a stand-off copy adds its share)."""
 
     __slots__ = ("file", "task", "lang", "index", "part", "label", "words", "ids", "golds", "units", "exact", "near",
                  "apart", "standoff", "owner", "words_are_gold")
@@ -94,10 +94,19 @@ class Target(object):
         self.exact = self.apart = self.standoff = None
         self.near = {}
 
+    def copies(self):
+        """``[(how it was found, copy)]`` of every copy found."""
+        found = [("exact copy", self.exact), ("one word apart", self.apart)]
+        if self.standoff:
+            found.append(("stand-off gold (%.0f%% of its units)" % (100 * self.standoff[3]), self.standoff))
+        found += [("near copy (%d of %d 13-grams)" % (len(self.near), len(self.ids) - NGRAM + 1), copy)
+                  for copy in self.near.values()]
+        return [(how, copy) for how, copy in found if copy]
+
     def gold_found(self):
         """Whether a public copy carries the item's gold (True), none does (False), or no copy can tell (None:
         the kind gives no gold to compare)."""
-        copies = [c for c in (self.exact, self.apart, self.standoff) if c] + list(self.near.values())
+        copies = [copy for _, copy in self.copies()]
         if any(c[2] for c in copies):
             return True
         if self.words_are_gold and self.near:   # 13-grams found covering every word: the words are the gold
@@ -111,22 +120,15 @@ class Target(object):
         """Whether any public copy of the item was found."""
         return bool(self.exact or self.near or self.apart or self.standoff)
 
-    def how(self):
-        """How the item was found, in words (empty when it was not)."""
-        if self.exact:
-            return "exact copy"
-        if self.near:
-            return "near copy (%d of %d 13-grams)" % (len(self.near), len(self.words) - NGRAM + 1)
-        if self.apart:
-            return "one word apart"
-        if self.standoff:
-            return "stand-off gold (%.0f%% of its units)" % (100 * self.standoff[3])
-        return ""
-
     def best(self):
-        """The copy a report quotes: one carrying the gold first."""
-        copies = [c for c in (self.exact, self.apart, self.standoff) if c] + list(self.near.values())
-        return sorted(copies, key=lambda c: (c[2] is not True, c[2] is not None))[0] if copies else None
+        """``(how, copy)`` of the copy a report quotes (one carrying the gold first, then an exact one), or None."""
+        copies = sorted(self.copies(), key=lambda found: (found[1][2] is not True, found[1][2] is not None))
+        return copies[0] if copies else None
+
+    def how(self):
+        """How the copy a report quotes was found, in words (empty when none was)."""
+        best = self.best()
+        return best[0] if best else ""
 
 
 def _normal_golds(golds):
@@ -474,11 +476,14 @@ class Sources(object):
 
 def release_files(data_dir, test_gold):
     """``(files, skipped)``: the release's files that are public (``[(label, path)]``) and those left out
-    (``{why: [relative]}``): its test files, the test gold folder, the test input."""
+    (``{why: [relative]}``): its test files, the test gold folder and a folder kept apart for it (``test_gold``, as the
+    leak audit takes it: organiser/audit.py)."""
+    from organiser.audit import KEPT_APART
     files, skipped = [], collections.OrderedDict()
     gold = os.path.abspath(test_gold) if test_gold else None
     for relative, path in walk(data_dir):
-        if gold and (os.path.abspath(path) == gold or os.path.abspath(path).startswith(gold + os.sep)):
+        if gold and (os.path.abspath(path) == gold or os.path.abspath(path).startswith(gold + os.sep)) or \
+                KEPT_APART in relative.split("/")[:-1]:
             skipped.setdefault("the test gold", []).append(relative)
         elif is_test_file(relative):
             skipped.setdefault("the test split (by its name)", []).append(relative)
@@ -584,16 +589,14 @@ class Audit(object):
     """One run of the audit: its inputs, what it searched, what it found (``targets``), the per-file table
     (``files``), and the threshold's verdict (``failures``, ``acknowledged``)."""
 
-    def __init__(self, hosted, reference, data=None, test_gold=None, dist=None, public=(), schedule=None,
-                 report=None):
+    def __init__(self, hosted, reference, data=None, test_gold=None, dist=None, public=(), schedule=None):
         self.hosted, self.reference, self.data, self.test_gold = hosted, reference, data, test_gold
         self.dist, self.public = dist, [p for p in public if p]
         self.schedule = schedule or hosted.schedule
-        self.report = report or (lambda text: None)
         self.sources = Sources()
         self.corpus_of, self.group_of = {}, {}
         self.seconds = 0.0
-        self.files, self.failures, self.notes = collections.OrderedDict(), [], []
+        self.files, self.failures = collections.OrderedDict(), []
 
     # ----------------------------------------------------------------- running it
 
@@ -732,8 +735,8 @@ class Audit(object):
             counted = [t for t in private if counts(t)]
             private_gold = [t for t in counted if t.found() and t.gold_found() is not False]
             short_gold = [t for t in private if not counts(t) and t.found() and t.gold_found() is not False]
-            sources = collections.Counter(t.best()[0] for t in found)
-            corpora = collections.Counter(self.corpus_of.get(t.best()[0], t.best()[0]) for t in gold)
+            sources = collections.Counter(t.best()[1][0] for t in found)
+            corpora = collections.Counter(self.corpus_of.get(t.best()[1][0], t.best()[1][0]) for t in gold)
             share = float(len(private_gold)) / len(counted) if counted else 0.0
             row = {
                 "task": getattr(task, "folder", None), "lang": lang, "items": count, "private": len(private), "counted": len(counted),
@@ -751,15 +754,15 @@ class Audit(object):
                 "acknowledged": self.acknowledges(name, task, lang),
             }
             row.update(self.within.get(name, {"duplicates": 0, "one_apart": 0, "straddling": 0}))
-            row["over"] = ranked and share > max_share
+            row["over"] = ranked and share > max_share and len(private_gold) >= self.policy["min_items"]
             self.files[name] = row
             if row["over"] and not row["acknowledged"]:
                 self.failures.append((name, row))
 
     def _example(self, target):
-        copy = target.best()
+        how, copy = target.best()
         gold = target.gold_found()
-        return {"item": target.label, "part": target.part, "how": target.how(), "where": _where(copy),
+        return {"item": target.label, "part": target.part, "how": how, "where": _where(copy),
                 "gold": "same gold" if gold else ("gold unknown" if gold is None else "not its gold"),
                 "words": " ".join(target.words[:12]) + (" ..." if len(target.words) > 12 else "")}
 
@@ -840,11 +843,12 @@ class Audit(object):
 
     def failure_texts(self):
         """``(where, text)`` of each threshold failure."""
-        return [(name, "%.1f%% of its %s (%d of %d) has its gold in public data (%s), more than max_share %.1f%%: "
-                       "acknowledge it in %s (test_feedback.contamination.acknowledged) or take these items out of the "
-                       "test gold" % (
+        return [(name, "%.1f%% of its %s (%d of %d) has its gold in public data (%s), more than max_share %.1f%% "
+                       "(and min_items %d): acknowledge it in %s (test_feedback.contamination.acknowledged) or take "
+                       "these items out of the test gold" % (
                            100 * row["share"], COUNTED, row["private_gold"], row["counted"],
                            ", ".join(list(row["sources"])[:3]), 100 * self.policy["max_share"],
+                           self.policy["min_items"],
                            os.path.relpath(self.schedule, declarations.ROOT)))
                 for name, row in self.failures]
 
@@ -853,7 +857,7 @@ class Audit(object):
         out = ["# Contamination audit: %s" % self.hosted.declaration.TITLE, "",
                "Test items (the whole test gold: the private part decides the ranking) whose input can be found in "
                "public data, and whose gold. Built by `python -m organiser contamination` (organiser/contamination.py)"
-               " in %.1f s. Never upload this file: it quotes private test items." % self.seconds, ""]
+               " in %.1f s. Never upload this file: it quotes test items." % self.seconds, ""]
         if self.gold.state == "none":
             return "\n".join(out + ["No test gold and no test input in this build: nothing was audited.", ""])
         if self.gold.state == "input":
@@ -882,9 +886,11 @@ class Audit(object):
             out.append("- Declared source `%s` (%s): %s" % (
                 corpus["name"], _corpus_text(corpus), "searched (`%s`)" % corpus["given"] if corpus["given"] else
                 "**not searched**: get it (`%s`) and give `PUBLIC=<a folder holding it>`" % corpus.get("get", "")))
-        out += ["", "Threshold: %.1f%% of a file's private part (`test_feedback.contamination.max_share` of `%s`); "
-                "acknowledged: %s." % (100 * self.policy["max_share"], os.path.relpath(self.schedule, declarations.ROOT),
-                                       ", ".join("`%s`" % a for a in self.policy["acknowledged"]) or "none"), ""]
+        out += ["", "Threshold: more than %.1f%% of a file's counted private items, and %d or more "
+                "(`test_feedback.contamination` of `%s`); acknowledged: %s." % (
+                    100 * self.policy["max_share"], self.policy["min_items"],
+                    os.path.relpath(self.schedule, declarations.ROOT),
+                    ", ".join("`%s`" % a for a in self.policy["acknowledged"]) or "none"), ""]
         if self.gold.state == "practice":
             out += ["The test phase is a practice phase (its gold is declared public): the threshold does not apply.",
                     ""]
@@ -941,18 +947,6 @@ def _where(copy):
 
 
 # --------------------------------------------------------------------------- what other tools read
-
-def read_report(dist):
-    """The ``contamination.json`` beside a build (``dist``), or None."""
-    path = os.path.join(dist or "", JSON_FILE)
-    if not os.path.isfile(path):
-        return None
-    with open(path, encoding="utf-8") as handle:
-        try:
-            return json.load(handle)
-        except ValueError:
-            return None
-
 
 def page_sentence(report, names=None):
     """The pages' sentence of what participants could look up: the files (of ``names``, a subtask's reference files)

@@ -26,17 +26,17 @@ def synthetic_declaration():
     return decl
 
 
-def schedule_file(folder, acknowledged=None, max_share=None):
-    """A schedule whose test_feedback holds a contamination policy."""
+def schedule_file(folder, acknowledged=None, max_share=None, min_items=1):
+    """A schedule whose test_feedback holds a contamination policy (``min_items`` None: the default)."""
     lines = ["phases:", "  dev: {opens: \"2026-01-01 00:00\", closes: \"2026-02-01 00:00\"}",
-             "results_notification: \"2026-03-01 00:00\"", "test_feedback:", "  mode: public_private"]
-    if acknowledged is not None or max_share is not None:
-        lines.append("  contamination:")
-        if max_share is not None:
-            lines.append("    max_share: %s" % max_share)
-        if acknowledged is not None:
-            lines.append("    acknowledged: %s" % json.dumps(acknowledged))
-    path = os.path.join(str(folder), "schedule-%s-%s.yaml" % (max_share, len(acknowledged or [])))
+             "results_notification: \"2026-03-01 00:00\"", "test_feedback:", "  mode: public_private",
+             "  contamination:"]
+    for key, value in (("max_share", max_share), ("min_items", min_items), ("acknowledged", acknowledged)):
+        if value is not None:
+            lines.append("    %s: %s" % (key, json.dumps(value)))
+    if lines[-1] == "  contamination:":
+        lines.pop()
+    path = os.path.join(str(folder), "schedule-%s-%s-%s.yaml" % (max_share, min_items, len(acknowledged or [])))
     with open(path, "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines) + "\n")
     return path
@@ -161,6 +161,8 @@ def test_an_acknowledged_file_passes_and_the_pages_say_it(planted):
         assert "pos/xx (" in sentence and "public" in sentence
     audit = run_audit(planted, schedule=schedule_file(planted.root, max_share=0.9))
     assert not audit.failures and contamination.page_sentence(audit.summary()) == ""
+    audit = run_audit(planted, schedule=schedule_file(planted.root, min_items=None))   # the default: 3 items
+    assert audit.files["pos/xx.json"]["private_gold"] == 2 and not audit.failures
     assert contamination.page_sentence(run_audit(planted).summary()) == ""   # over, not acknowledged: check fails
 
 
@@ -272,13 +274,15 @@ def test_every_kind_gives_one_gold_tuple_per_word():
 def test_the_schedule_declares_the_threshold(tmp_path):
     from evalkit.messages import DataError
     from organiser import schedule
-    assert schedule.contamination(schedule_file(tmp_path)) == {"max_share": 0.05, "acknowledged": []}
-    assert schedule.contamination(schedule_file(tmp_path, ["got"], 0.1)) == {"max_share": 0.1,
-                                                                              "acknowledged": ["got"]}
-    bad = schedule_file(tmp_path, max_share=2)
-    with pytest.raises(DataError) as error:
-        schedule.contamination(bad)
-    assert "max_share" in str(error.value) and "from 0 to 1" in str(error.value)
+    assert schedule.contamination(schedule_file(tmp_path, min_items=None)) == {"max_share": 0.05, "min_items": 3,
+                                                                                "acknowledged": []}
+    assert schedule.contamination(schedule_file(tmp_path, ["got"], 0.1, 2)) == {"max_share": 0.1, "min_items": 2,
+                                                                                 "acknowledged": ["got"]}
+    for bad, key, what in ((schedule_file(tmp_path, max_share=2), "max_share", "from 0 to 1"),
+                           (schedule_file(tmp_path, min_items=0), "min_items", "1 or more")):
+        with pytest.raises(DataError) as error:
+            schedule.contamination(bad)
+        assert key in str(error.value) and what in str(error.value)
     for path in [os.path.join(ROOT, "schedule.yaml")] + [os.path.join(ROOT, "competitions", cid, "schedule.yaml")
                                                          for cid in ("lince", "scate", "spanglisheval")]:
         assert schedule.contamination(path)["max_share"] == 0.05
