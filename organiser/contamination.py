@@ -225,8 +225,8 @@ class TestGold(object):
                 continue
             digests.add(_digest(data))
             for name, segments in public_text.read("public test input %s" % relative, data):
-                rows = [s for s in segments or [] if s[5] == public_text.BOTH and s[2] is not None] or \
-                    [s for s in segments or [] if s[5] & public_text.UNIT]
+                units = [s for s in segments or [] if s[5] & public_text.UNIT]
+                rows = [s for s in units if s[0][0] in ("sentence", "block", "rows")] or units
                 seen = set()
                 for segment in rows:
                     if segment[0] in seen:

@@ -233,16 +233,23 @@ def _tsv_block(number, block, header):
 # --------------------------------------------------------------------------- plain text
 
 def plain_segments(text):
-    """Each line (``UNIT``) and the whole text as one run (``RUN``); a token ``word__tag`` (a tagged corpus's
-    convention) is read as ``word``."""
-    found, every = [], []
-    for index, line in enumerate(text.casefold().split("\n")):
+    """Each line and each block of lines between blank lines (``UNIT``: a token a line is a sentence a block), and
+    the whole text as one run (``RUN``); a token ``word__tag`` (a tagged corpus's convention) is read as ``word``."""
+    found, every, block, blocks = [], [], [], 0
+    for index, line in enumerate(text.casefold().split("\n") + [""]):
         if "__" in line:
             line = _TAGGED.sub("", line)
         line_words = WORD.findall(line)
         if line_words:
             found.append((("line", index + 1), line_words, None, no_annotation, None, UNIT))
             every.extend(line_words)
+            block.append(line_words)
+        elif not line.strip():
+            if len(block) > 1:
+                blocks += 1
+                found.append((("block", blocks), [word for words in block for word in words], None, no_annotation,
+                              None, UNIT))
+            block = []
     if every:
         found.append((("file", 0), every, None, no_annotation, None, RUN))
     return found
