@@ -14,6 +14,8 @@ COMMANDS = {
     "docs": ("organiser.documents", "regenerate docs/organisers.md; write dist/organisers.md, dist/competitions.md"),
     "new": ("organiser.skeleton", "write competitions/<id>/, a new competition that builds and checks at once"),
     "results": ("organiser.results", "re-score the official submissions, rank with confidence intervals"),
+    "codabench": ("organiser.codabench", "the competition on Codabench: upload, publish, participants, phases, "
+                  "reference, open-test, pull, leaderboard"),
 }
 
 

@@ -34,7 +34,7 @@ import tempfile
 import xml.etree.ElementTree as ElementTree
 import zipfile
 
-from organiser import bundle, feedback
+from organiser import bundle, feedback, split
 from evalkit import scoring
 from evalkit.items import dump, normal
 
@@ -596,6 +596,14 @@ def audit_split(decl, dist, manifest, phase=bundle.OFFICIAL_PHASE):
                           [])
     secret = private_gold(decl, private_dir)
     findings, lines = [], []
+    state_path, state = split.state_of(reference_dir)
+    if state_path and state is None:
+        findings.append(Finding("audit.split-state", state_path, "the split state that drew this build's split is "
+                                "missing: restore it from its backup before the next build (without it the next build "
+                                "draws a new split, and the two public parts together reveal more of the test gold)"))
+    elif state is not None:
+        lines.append(state.summary())
+    seed = state.data["seed"].encode("utf-8") if state is not None else None
     public_texts = set()
     uploads = uploaded_files(dist, manifest)
     for relative, data in uploads.items():
@@ -632,6 +640,11 @@ def audit_split(decl, dist, manifest, phase=bundle.OFFICIAL_PHASE):
                 continue
             seen.add(digest)
             scanned += 1
+            if seed and seed in member:
+                findings.append(Finding("audit.split-state", member_name, "this uploaded file holds the split's seed "
+                                        "(from %s): with it anyone can tell the private items; draw the split anew "
+                                        "(make NEW_SPLIT=1) and keep the state file out of every folder that is "
+                                        "uploaded" % state_path))
             member_atoms = atoms(member)
             for text in wanted:
                 if text in member_atoms:

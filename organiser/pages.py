@@ -24,7 +24,8 @@ from evalkit.messages import DataError
 LINKS_FILE = "links.yaml"
 PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 #: How the pages name the official metrics.
-METRIC_NAMES = {"acc": "accuracy", "span_f1": "entity-span micro-F1", "weighted_f1": "weighted F1"}
+METRIC_NAMES = {"acc": "accuracy", "span_f1": "entity-span micro-F1", "weighted_f1": "weighted F1",
+                "macro_f1": "macro-F1", "spearman": "Spearman's rho", "pearson": "Pearson's r"}
 PAGE_TITLES = {"overview": "Overview", "data": "Data", "evaluation": "Evaluation", "terms": "Terms and conditions",
                "timeline": "Timeline"}
 

@@ -405,14 +405,13 @@ def test_reference_command_splits_by_the_schedule(build, tmp_path):
     assert evalkit_split.read_split(os.path.join(ref, "private", "test")) == manifests["private"]
     for folder in (os.path.join(ref, "test"), os.path.join(ref, "private", "test")):
         assert json.load(open(os.path.join(folder, "phase.json")))["gold"] == "hidden"
-    default = str(tmp_path / "default")   # without a seed: derived from the gold, the same at every build
+    default, state = str(tmp_path / "default"), str(tmp_path / "state.json")   # without a seed: a random draw, kept
+    digests = []
     for _ in range(2):
         _run(["-m", "organiser", "reference", "--competition", build.cid, "--data", sample, "--test-gold", gold,
-              "--out", default, "--report", str(tmp_path / "dq.md")])
-        found = evalkit_split.read_split(os.path.join(default, "test"))
-        assert found["seed_digest"] == organiser_split.seed_digest(
-            organiser_split.derive_seed(build.full, dict(
-                (relative, open(os.path.join(build.full, relative), "rb").read()) for relative, _ in build.files)))
+              "--out", default, "--report", str(tmp_path / "dq.md"), "--split-state", state])
+        digests.append(evalkit_split.read_split(os.path.join(default, "test"))["seed_digest"])
+    assert digests[0] == digests[1] == json.load(open(state))["seed_digest"] != organiser_split.seed_digest("seed-a")
 
 
 # --------------------------------------------------------------------------- (a) (b) (f) the scorer on a part

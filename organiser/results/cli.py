@@ -23,16 +23,17 @@ def parse_args(argv):
     parser = argparse.ArgumentParser(prog="python -m organiser results", description=__doc__.split("\n\n")[1])
     parser.add_argument("--reference", required=True, help="reference folder of the phase (<task>/<lang>.json)")
     parser.add_argument("--submissions", required=True, action="append", metavar="[SUBTASK=]PATH",
-                        help="a download of the phase's submissions (legacy CodaLab or Codabench zip, or a "
-                             "<team>/<name>.zip folder); SUBTASK= says which subtask (default: the first "
-                             "declared); repeat for several subtasks")
+                        help="a download of the phase's submissions (legacy CodaLab or Codabench zip, the folder "
+                             "`python -m organiser codabench pull` wrote, or a <team>/<name>.zip folder); SUBTASK= "
+                             "says which subtask (default: the first declared); repeat for several subtasks")
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--competition", default=declarations.top_level_id(),
                         help="the id of a hosted competition (default: the top-level one, %(default)s)")
     parser.add_argument("--official", choices=compute.RULES, default="last",
                         help="official submission of a team: the last (default: the bundles' rule, Codabench's "
                              "Force_Last and CodaLab's force_submission_to_leaderboard) or the best")
-    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default %(default)s)")
+    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default %(default)s; 0: no "
+                        "bootstrap, teams ranked by their scores alone, without intervals or tests)")
     parser.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default %(default)s)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="scoring processes (default: cores)")
     parser.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="SECONDS",
@@ -56,8 +57,8 @@ def parse_args(argv):
     parser.add_argument("--metadata", help="Codabench's submissions CSV (id, owner, status, created_when...)")
     parser.add_argument("--phase-id", type=int, help="Codabench phase id to keep when a download mixes phases")
     args = parser.parse_args(argv)
-    if args.resamples < 10:
-        parser.error("--resamples must be at least 10, got %d" % args.resamples)
+    if args.resamples != 0 and args.resamples < 10:
+        parser.error("--resamples must be 0 (no bootstrap) or at least 10, got %d" % args.resamples)
     if args.jobs < 1:
         parser.error("--jobs must be at least 1, got %d" % args.jobs)
     if args.time_limit <= 0 or args.memory_limit < 0:
@@ -86,6 +87,16 @@ def feedback_options(reference, public_reference):
     ``public_reference`` and ``public_part``. A public reference in another mode (blind: no gold; full: the same
     gold) gives no public rank, said on stderr."""
     ranked = feedback.read_split(reference)
+    if ranked is not None and ranked.get("part") in ("public", "none"):   # what the platform scored: never the ranking
+        private = os.path.join(os.path.dirname(os.path.abspath(os.path.normpath(reference))), feedback.PRIVATE_FOLDER,
+                               os.path.basename(os.path.normpath(reference)))
+        raise DataError(reference, feedback.SPLIT_FILE, "this is the %s that the platform scored (mode %s), not the "
+                        "gold kept apart for the final ranking: rank on %s (%s). Get it back by rebuilding the "
+                        "reference on the machine that keeps the split state (`make reference TEST_GOLD=<test gold>` "
+                        "with splits/<id>.json in place: the same items stay private) or by copying that folder "
+                        "from it" % ("public part" if ranked["part"] == "public" else "blind part (no gold)",
+                                     feedback.mode_of(ranked), private,
+                                     "it exists" if os.path.isdir(private) else "it is missing here"))
     options = {"ranked_on": _part_words(ranked)}
     if not public_reference:
         return options
@@ -135,6 +146,7 @@ def log(text):
 def run(args):
     """Read the downloads, compute and write everything; return the results dict."""
     competition = declarations.load(args.competition)
+    ranked_on = feedback_options(args.reference, args.public_reference)   # the reference first: no ranking on a part
     names = [name for name, _ in compute.subtasks_of(competition)]
     teams = layouts.read_teams(args.teams) if args.teams else None
     downloads = [(name, layouts.read_download(path, teams, args.metadata, args.phase_id))
@@ -145,7 +157,7 @@ def run(args):
                "time_limit": args.time_limit, "memory_limit": args.memory_limit << 20, "scratch": args.out,
                "baselines": None if args.no_baselines else args.baselines, "split": declarations.wording(args.competition)["phase_splits"].get(phase),
                "phase": phase}
-    options.update(feedback_options(args.reference, args.public_reference))
+    options.update(ranked_on)
     if args.clean:
         options["clean"] = read_clean(args.clean, args.competition)
     results = compute.compute(competition, args.competition, args.reference, downloads, options, log)

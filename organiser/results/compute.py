@@ -321,7 +321,7 @@ def _tabulate(competition, name, spec, pairs, selection, options):
               "tasks": [{"folder": t.folder, "key": t.key, "label": t.label, "mean_key": keys.task_mean_key(t)}
                         for t in tasks],
               "languages": [{"code": lang, "name": competition.LANGUAGES[lang][0], "key": keys.language_key(lang)}
-                            for lang in languages],
+                            for lang in languages] if keys.language_means(competition) else [],
               "entries": [{"task": t.folder, "lang": lang, "key": keys.entry_key(lang, t)} for t, lang in pairs],
               "leaderboard": [list(column) for column in leaderboard_columns(competition, spec, pairs)],
               "overall_key": keys.OVERALL_KEY, "rows": [], "rankings": {}}
@@ -417,9 +417,10 @@ def compute(competition, module_name, ref_dir, downloads, options, log):
         shutil.rmtree(scratch, ignore_errors=True)
     return {
         "competition": {"id": competition.COMPETITION_ID, "title": competition.TITLE},
-        "method": bootstrap.METHOD % (options["resamples"], options["seed"]),
+        "method": bootstrap.method(competition, options["resamples"], options["seed"]),
         "bootstrap": {"resamples": options["resamples"], "seed": options["seed"], "confidence": bootstrap.CONFIDENCE,
-                      "alpha": bootstrap.ALPHA, "unit": "sentence, within each task x language file, paired"},
+                      "alpha": bootstrap.ALPHA, "unit": "%s, within each task x language file, paired"
+                      % bootstrap.unit_of(competition).rstrip("s")},
         "rule": options["rule"], "reference": ref_dir, "phase": options.get("phase"),
         "public_reference": options.get("public_reference"), "ranked_on": options.get("ranked_on"),
         "subtasks": subtasks, "submissions": records,

@@ -5,8 +5,8 @@ files is, and every organiser tool takes it from there, never from a table of it
 
 - the test phase's public/private split (``organiser/split.py``): :meth:`Items.read` and :meth:`Items.write` the
   file's items, :meth:`Items.scorable`, :meth:`Items.redact` (the item without its gold, as the uploaded part holds
-  it), :meth:`Items.unscored`, :meth:`Items.key` (its input) and :meth:`Items.identity` (what makes two items one:
-  they are public together or not at all);
+  it), :meth:`Items.unscored`, :meth:`Items.key` (its input), :meth:`Items.identity` (what makes two items one:
+  they are public together or not at all) and :meth:`Items.near_keys` (near copies, joined with them the same way);
 - the leak audit (``organiser/audit.py``): :meth:`Items.public_texts` (the item as it would read in public text),
   :meth:`Items.label` (how a report names it), :meth:`Items.scramble` (the file with other gold, same inputs),
   :meth:`Items.secrets` (gold strings that must not show in any output);
@@ -125,6 +125,11 @@ class Items(object):
         none (the gold goes with the words: :meth:`token_golds`)."""
         return []
 
+    def near_keys(self, item, task):
+        """Keys that two items share when they are near copies of each other (their gold nearly gives each other's
+        away: the split keeps them public together or not at all). None by default."""
+        return []
+
     def scramble(self, data, task, lang):
         """``data`` with every gold replaced by another (same inputs): the leak audit compares the outputs of the
         two. None: this kind cannot scramble its gold (the audit's report rule then says so)."""
@@ -166,6 +171,30 @@ def _scrambled_string(text):
     return text[::-1] + "q" if isinstance(text, str) else text
 
 
+#: Sentences of fewer tokens than this are not joined with their near copies (one token apart is most of them).
+NEAR_MIN_TOKENS = 4
+
+
+def one_token_apart(tokens):
+    """The keys two token sequences share when they are one token apart (one replaced, added or removed), and only
+    then or when equal: the sequence itself, and for each position the sequence with that token replaced by a
+    wildcard and with it removed. Sequences shorter than :data:`NEAR_MIN_TOKENS` have none.
+
+    >>> a, b, c = one_token_apart(["in", "the", "old", "house"]), one_token_apart(["in", "the", "new", "house"]), \
+    ...     one_token_apart(["in", "the", "old", "big", "house"])
+    >>> bool(set(a) & set(b)), bool(set(a) & set(c)), bool(set(b) & set(c))
+    (True, True, False)
+    """
+    if len(tokens) < NEAR_MIN_TOKENS:
+        return []
+    tokens = [token if isinstance(token, str) else "" for token in tokens]
+    keys = ["\x1f".join(tokens)]
+    for position in range(len(tokens)):
+        keys.append("\x1f".join(tokens[:position] + ["\x00"] + tokens[position + 1:]))
+        keys.append("\x1f".join(tokens[:position] + tokens[position + 1:]))
+    return keys
+
+
 class JsonItems(Items):
     """A reference file that is a JSON list, one item per sentence (the JSON kinds of :mod:`evalkit.kinds`)."""
 
@@ -190,6 +219,10 @@ class PairItems(JsonItems):
     def key(self, item, task):
         """The forms."""
         return [row[0] for row in item]
+
+    def near_keys(self, item, task):
+        """A sentence one token apart from another is one item with it (:func:`one_token_apart`)."""
+        return one_token_apart(self.key(item, task))
 
     def redact(self, item, task):
         """Each row keeps its form; its gold is null."""
@@ -224,6 +257,10 @@ class MorphItems(JsonItems):
     def key(self, item, task):
         """The forms."""
         return [next((tok[k] for k in task.form_keys if k in tok), None) for tok in item]
+
+    def near_keys(self, item, task):
+        """A sentence one token apart from another is one item with it (:func:`one_token_apart`)."""
+        return one_token_apart(self.key(item, task))
 
     def redact(self, item, task):
         """Each token keeps its form only."""

@@ -42,7 +42,7 @@ REQUIRED_TEXT = ("parse_reference_text", "prediction_limit", "parse_prediction_t
 #: The parts of a kind whose submission is a folder of files, one per document (``reads_documents`` true).
 REQUIRED_DOCUMENTS = ("parse_reference_text", "parse_prediction_documents")
 #: The parts of the item side (:class:`evalkit.items.Items`).
-REQUIRED_ITEMS = ("read", "write", "scorable", "key", "identity", "redact", "unscored", "gold", "label",
+REQUIRED_ITEMS = ("read", "write", "scorable", "key", "identity", "near_keys", "redact", "unscored", "gold", "label",
                   "public_texts", "tokens", "token_golds", "gold_units", "scramble", "secrets")
 #: Optional parts and what their absence means.
 OPTIONAL = {
@@ -51,6 +51,13 @@ OPTIONAL = {
     "ranks_candidates": "not a ranking of candidates",
     "uses_facts": "no facts from the gold index",
     "optional_details": "always computes its detail tables",
+    "gold_prediction": "the conformance check's perfect submission is not checked",
+    "trivial_prediction": "make check's trivial submission (when the build has no baseline) leaves its files out",
+    "best_score": "1.0 is the best score (a perfect submission's)",
+    "floor_min_items": "a score at the floor is called a systematic mistake whatever the number of items",
+    "release": "the kit's tools read the release as CoNLL-style files (evalkit.conll)",
+    "report_notes": "the detailed-results page's default wording (means over sentences)",
+    "item_metrics": "the final ranking calls from_items on every resample (no numpy twin of its metrics)",
 }
 RESAMPLING = ("sums", "items")
 

@@ -18,11 +18,13 @@ from .layout import ReferenceError, find_submission_files, open_source, scan_ref
 from .loading import parse_json_bytes, read_optional_json
 from .messages import DataError, Message, MessageLog, ERROR, WARNING, ZERO_NOTE
 from .timenorm.kind import KINDS as DOCUMENT_KINDS
+from .values import KINDS as VALUE_KINDS
 
 #: Every kind by name (evalkit.kindspec.KINDS): the kit's own, the JSON kinds (evalkit.kinds), the line-aligned text
-#: kinds (evalkit.lines), the other ``reads_text`` kinds (evalkit.choice, evalkit.timenorm.kind), then those a
-#: competition declares in its folder (registered by evalkit.kindspec.use when the competition is evaluated).
-for _kinds in (JSON_KINDS, lines.TEXT_KINDS, choice.KINDS, DOCUMENT_KINDS):
+#: kinds (evalkit.lines), the other ``reads_text`` kinds (evalkit.choice, evalkit.timenorm.kind), the value kinds
+#: (evalkit.values), then those a competition declares in its folder (registered by evalkit.kindspec.use when the
+#: competition is evaluated).
+for _kinds in (JSON_KINDS, lines.TEXT_KINDS, choice.KINDS, DOCUMENT_KINDS, VALUE_KINDS):
     for _kind in _kinds.values():
         register(_kind)
 
@@ -361,7 +363,9 @@ def aggregate(competition, entries, pairs):
     over the languages where the task is scored; ``avg_score`` = mean of the task means (each task
     weighs the same). An entry that failed counts as 0 everywhere. A competition that declares
     ``AVERAGE = "entries"`` ranks by the plain mean of its entry scores instead (each dataset weighs the same);
-    ``AVERAGE = "first"`` by the score of the first declared task the phase scores (a fallback ranking task).
+    ``AVERAGE = "first"`` by the score of the first declared task the phase scores (a fallback ranking task). A
+    competition without language averages (:func:`evalkit.keys.language_means`: its tasks measure different things,
+    accuracy beside a rank correlation) has none.
     """
     by_pair = dict(((e["task"], e["lang"]), e) for e in entries)
     languages = list(competition.LANGUAGES)
@@ -377,7 +381,8 @@ def aggregate(competition, entries, pairs):
         if scores:
             values[keys.task_mean_key(task)] = metrics.mean(scores)
             task_means.append(values[keys.task_mean_key(task)])
-    for lang in languages:
+    language_means = keys.language_means(competition)
+    for lang in languages if language_means else ():
         scores = [by_pair[(task.folder, l)]["score"] for task, l in pairs if l == lang]
         if scores:
             values[keys.language_key(lang)] = metrics.mean(scores)
@@ -387,7 +392,7 @@ def aggregate(competition, entries, pairs):
     if getattr(competition, "AVERAGE", "tasks") == "first" and pairs:   # the first declared task scored ranks
         first = min(pairs, key=lambda pair: competition.TASKS.index(pair[0]))
         values[keys.OVERALL_KEY] = by_pair[(first[0].folder, first[1])]["score"]
-    return [(key, values[key]) for key in keys.all_score_keys(competition.TASKS, languages, pairs)]
+    return [(key, values[key]) for key in keys.all_score_keys(competition.TASKS, languages, pairs, language_means)]
 
 
 @contextlib.contextmanager
@@ -649,6 +654,10 @@ def build_report(competition, entries, pairs, messages, ref_hash):
         "entries": entries,
         "messages": [m.as_dict() for m in errors_first(messages)],
     }
-    if getattr(competition, "REPORT_NOTES", None):   # wording for the HTML page, when the competition has its own
-        report["notes"] = dict(competition.REPORT_NOTES)
+    notes = {}
+    for task in reversed(used_tasks):   # a kind's own wording (its ``report_notes``), the first task's first
+        notes.update(getattr(KINDS[task.kind], "report_notes", None) or {})
+    notes.update(getattr(competition, "REPORT_NOTES", None) or {})   # the competition's own wording comes first
+    if notes:   # wording for the HTML page
+        report["notes"] = notes
     return report
