@@ -178,17 +178,32 @@ def test_the_uploaded_public_part_is_searched_but_not_as_a_copy_of_itself(plante
     assert public and not any(t.found() for t in public)
 
 
-def test_a_private_item_repeated_in_the_public_part_straddles_the_split(tmp_path):
+def write_parts(p, public):
+    """The test gold of ``p`` split by hand into ``public`` (indices) and the rest, each part's folder with its
+    split.json: a split that keeps a near copy apart from its original (organiser/split.py joins them; an older draw
+    did not)."""
+    from evalkit import split as evalkit_split
+    items_of = items_module.PairItems()
+    private = [i for i in range(len(p.items)) if i not in public]
+    for part, scored in (("public", sorted(public)), ("private", private)):
+        folder = os.path.join(p.reference, "test") if part == "public" else os.path.join(p.reference, "private", "test")
+        rows = [item if i in scored else items_of.redact(item, p.task) for i, item in enumerate(p.items)]
+        os.makedirs(os.path.join(folder, "pos"), exist_ok=True)
+        with open(os.path.join(folder, "pos", "xx.json"), "wb") as handle:
+            handle.write(items_of.write(rows, b""))
+        with open(os.path.join(folder, evalkit_split.SPLIT_FILE), "w", encoding="utf-8") as handle:
+            handle.write(evalkit_split.dumps({"mode": "public_private", "unit": "sentences", "part": part,
+                                              "public_fraction": 0.25, "seed_digest": "0" * 12, "files": {
+                                                  "pos/xx.json": {"items": len(p.items), "scored": len(scored),
+                                                                  "indices": scored}}}))
+
+
+def test_a_private_item_one_word_from_a_public_one_straddles_the_split(tmp_path):
     p = Planted(tmp_path)
-    public_index = next(i for i in range(len(p.items)) if i not in p.private and len(p.items[i]) == 8)
-    private_index = next(i for i in p.private if len(p.items[i]) == 8)
+    public_index, private_index = [i for i in range(len(p.items)) if len(p.items[i]) == 8][:2]
     p.items[private_index] = [list(row) for row in p.items[public_index]]
-    p.items[private_index][3][0] += "y"   # one word apart from a public item, same tags
-    full = os.path.join(p.root, "full", "pos", "xx.json")
-    with open(full, "w", encoding="utf-8") as handle:
-        json.dump(p.items, handle)
-    split.split_phase(os.path.dirname(os.path.dirname(full)), p.decl, "public_private", 0.25, "seed",
-                      os.path.join(p.reference, "test"), os.path.join(p.reference, "private", "test"))
+    p.items[private_index][3][0] += "y"   # one word apart from the public item, same tags
+    write_parts(p, [public_index])
     audit = run_audit(p, public=False)
     target = next(t for t in audit.gold.targets if t.index == private_index)
     assert target.how() == "one word apart" and target.gold_found() is True
