@@ -214,10 +214,11 @@ class TestGold(object):
         self.targets.append(target)
 
     def _test_input(self, folder):
-        """Without test gold: the sentences (blocks, lines) of the test input participants get (``folder``, the
-        reference builder's ``public/test``), each a target whose copies are told apart by whether they are
-        annotated (a copy with a gold of its own: a treebank's, a train file's)."""
-        digests = set()
+        """Without test gold: the sentences (blocks) of the test input participants get (``folder``, the reference
+        builder's ``public/test``), each a target whose copies are told apart by whether they are annotated (a copy
+        with a gold of its own: a treebank's, a train file's); the lines of its other files only when it has no file
+        of sentences (gap-filling lines are its sentences masked)."""
+        files, digests = [], set()
         for relative, path in walk(folder) if os.path.isdir(folder) else []:
             with open(path, "rb") as handle:
                 data = handle.read()
@@ -226,18 +227,19 @@ class TestGold(object):
             digests.add(_digest(data))
             for name, segments in public_text.read("public test input %s" % relative, data):
                 units = [s for s in segments or [] if s[5] & public_text.UNIT]
-                rows = [s for s in units if s[0][0] in ("sentence", "block", "rows")] or units
-                seen = set()
-                for segment in rows:
-                    if segment[0] in seen:
-                        continue
-                    seen.add(segment[0])
-                    target = Target(name, None, "", len(seen) - 1, "all", "%s %s" % segment[0], segment[1],
-                                    [ANNOTATED] * len(segment[1]), frozenset())
-                    self.group_of[name] = name
-                    self._add(target)
-                if seen:
-                    self.files[name] = (None, "", len(seen), len(seen))
+                files.append((name, [s for s in units if s[0][0] in ("sentence", "block", "rows")], units))
+        sentences = any(rows for _, rows, _ in files)
+        for name, rows, units in files:
+            seen = set()
+            for segment in rows if sentences else units:
+                if segment[0] in seen:
+                    continue
+                seen.add(segment[0])
+                self.group_of[name] = name
+                self._add(Target(name, None, "", len(seen) - 1, "all", "%s %s" % segment[0], segment[1],
+                                 [ANNOTATED] * len(segment[1]), frozenset()))
+            if seen:
+                self.files[name] = (None, "", len(seen), len(seen))
         if self.targets:
             self.state = "input"
 

@@ -75,7 +75,8 @@ def read(name, data, depth=0):
 
 
 def segments(name, data):
-    """The segments of one file (a list), or None when it is not read."""
+    """The segments of one file (an iterator: a large file's are made as they are searched), or None when it is not
+    read."""
     lower = name.lower()
     if lower.endswith(SKIPPED_SUFFIXES) or b"\0" in data[:4096]:
         return None
@@ -134,14 +135,14 @@ def conllu_segments(text):
     are built so), the same with the syntactic words of its multiword tokens as wildcards (``WILD``, only when it
     has one), and the words of its ``# text`` when they are other words."""
     text = text.casefold()
-    found = []
     rows, parts, sentence_text = [], [], None
     number = 0
     for line in text.split("\n") + [""]:
         if not line.strip():
             if rows:
                 number += 1
-                _conllu_views(found, number, rows, parts, sentence_text)
+                for view in _conllu_views(number, rows, parts, sentence_text):
+                    yield view
             rows, parts, sentence_text = [], [], None
             continue
         if line[0] == "#":
@@ -160,11 +161,10 @@ def conllu_segments(text):
             if first.isdigit() and last.isdigit():
                 span = int(last) - int(first) + 1
         parts.append(span)
-    return found
 
 
-def _conllu_views(found, number, rows, parts, sentence_text):
-    """Append the views of one CoNLL-U sentence to ``found``."""
+def _conllu_views(number, rows, parts, sentence_text):
+    """The views of one CoNLL-U sentence."""
     words, notes, wild = [], [], []
     inside = 0
     for (form, line), span in zip(rows, parts):
@@ -177,13 +177,14 @@ def _conllu_views(found, number, rows, parts, sentence_text):
         elif inside:
             inside -= 1
     where = ("sentence", number)
-    found.append((where, words, notes, conllu_annotation, None, BOTH))
+    found = [(where, words, notes, conllu_annotation, None, BOTH)]
     if any(parts):
         found.append((where, words, notes, conllu_annotation, wild, WILD))
     if sentence_text is not None:
         text_words = WORD.findall(sentence_text)
         if text_words != words:
             found.append((where, text_words, None, no_annotation, None, BOTH))
+    return found
 
 
 # --------------------------------------------------------------------------- tab-separated lines
@@ -193,7 +194,6 @@ def tsv_segments(text):
     fields of the block's comment lines, annotate it), and every field of a line that is a text of two words or
     more."""
     text = text.casefold()
-    found = []
     block, header = [], []
     number = 0
     lines = text.split("\n")
@@ -201,7 +201,7 @@ def tsv_segments(text):
         if not line.strip():
             if block:
                 number += 1
-                found.append(_tsv_block(number, block, header))
+                yield _tsv_block(number, block, header)
             block, header = [], []
             continue
         if line.startswith("#"):
@@ -211,8 +211,7 @@ def tsv_segments(text):
         for field in line.split("\t"):
             field_words = WORD.findall(field)
             if len(field_words) > 1:
-                found.append((("line", index + 1), field_words, None, no_annotation, None, BOTH))
-    return found
+                yield ("line", index + 1), field_words, None, no_annotation, None, BOTH
 
 
 def _tsv_block(number, block, header):
@@ -235,24 +234,22 @@ def _tsv_block(number, block, header):
 def plain_segments(text):
     """Each line and each block of lines between blank lines (``UNIT``: a token a line is a sentence a block), and
     the whole text as one run (``RUN``); a token ``word__tag`` (a tagged corpus's convention) is read as ``word``."""
-    found, every, block, blocks = [], [], [], 0
+    every, block, blocks = [], [], 0
     for index, line in enumerate(text.casefold().split("\n") + [""]):
         if "__" in line:
             line = _TAGGED.sub("", line)
         line_words = WORD.findall(line)
         if line_words:
-            found.append((("line", index + 1), line_words, None, no_annotation, None, UNIT))
+            yield ("line", index + 1), line_words, None, no_annotation, None, UNIT
             every.extend(line_words)
             block.append(line_words)
         elif not line.strip():
             if len(block) > 1:
                 blocks += 1
-                found.append((("block", blocks), [word for words in block for word in words], None, no_annotation,
-                              None, UNIT))
+                yield ("block", blocks), [word for words in block for word in words], None, no_annotation, None, UNIT
             block = []
     if every:
-        found.append((("file", 0), every, None, no_annotation, None, RUN))
-    return found
+        yield ("file", 0), every, None, no_annotation, None, RUN
 
 
 # --------------------------------------------------------------------------- JSON
@@ -275,10 +272,15 @@ def json_segments(text):
                 return None
         if not values:
             return None
-    found = []
+    return _walk_all(values)
+
+
+def _walk_all(values):
+    """The segments of every JSON value of ``values``, as they are walked."""
+    count = [0]
     for value in values:
-        _walk(value, found)
-    return found
+        for found in _walk(value, count):
+            yield found
 
 
 def _row_annotation(row):
@@ -300,18 +302,21 @@ def _first(row):
     return None
 
 
-def _walk(value, found):
-    """Append the segments of one JSON value to ``found`` (strings numbered in document order)."""
+def _walk(value, count):
+    """The segments of one JSON value (strings numbered in document order: ``count``, a one-element list, counts
+    them across the values of a file)."""
     stack = [value]
     while stack:
         value = stack.pop()
         if isinstance(value, str):
             if value.startswith("<") and "<annotations>" in value:
-                found.extend(xml_segments(value.encode("utf-8")) or [])
+                for found in xml_segments(value.encode("utf-8")) or []:
+                    yield found
                 continue
             value_words = WORD.findall(value.casefold())   # the document was NFC before it was parsed
             if value_words:
-                found.append((("string", len(found) + 1), value_words, None, no_annotation, None, BOTH))
+                count[0] += 1
+                yield ("string", count[0]), value_words, None, no_annotation, None, BOTH
         elif isinstance(value, dict):
             stack.extend(reversed(list(value.values())))
         elif isinstance(value, list):
@@ -322,7 +327,8 @@ def _walk(value, found):
                     words.extend(row_words)
                     notes.extend([row] * len(row_words))
                 if words:
-                    found.append((("rows", len(found) + 1), words, notes, _row_annotation, None, BOTH))
+                    count[0] += 1
+                    yield ("rows", count[0]), words, notes, _row_annotation, None, BOTH
             else:
                 stack.extend(reversed(value))
 

@@ -57,6 +57,10 @@ def schedule(root, acknowledged):
     return path
 
 
+def share_of(line):
+    return float(line.split("with their gold (")[1].split("%")[0])
+
+
 def line_of(out, name):
     return next(line for line in out.split("\n") if line.strip().startswith(name + ":"))
 
@@ -72,13 +76,12 @@ def test_gothic_is_found_whole_in_ud_and_fails_until_acknowledged(st2024):
     assert status == 1
     for task in ("pos_tagging", "lemmatisation", "morph_features"):
         line = line_of(out, "%s/got.json" % task)
-        assert "541 of 541 item(s) found (541 exact), 541 with their gold" in line
+        assert "541 of 541 item(s) found (541 exact" in line and "541 with their gold" in line
         assert "(100.0%)" in line and "UD_Gothic-PROIEL" in line
         assert "FAIL [contamination] %s/got.json: 100.0%%" % task in out
     for lang in ("san", "hbo"):
         line = line_of(out, "morph_features/%s.json" % lang)
-        share = float(line.split("with their gold (")[1].split("%")[0])
-        assert 5.0 < share < 100.0, line
+        assert 5.0 < share_of(line) < 100.0, line
         assert "FAIL [contamination] morph_features/%s.json" % lang in out
     status, out = audit(st2024, "--public", UD, "--schedule", schedule(st2024[0], ["got"]))
     assert status == 1 and "FAIL [contamination] pos_tagging/got.json" not in out
@@ -99,7 +102,8 @@ def test_without_public_the_ud_sources_are_named_not_searched(st2024):
     status, out = audit(st2024)
     assert "NOT SEARCHED" in out and "UD_Gothic-PROIEL (UD 2.12 treebank, got)" in out
     assert "UD_Latin-ITTB" not in out   # no Latin test gold in this build: its source is not asked for
-    assert "FAIL [contamination] pos_tagging/got.json" not in out
+    line = line_of(out, "pos_tagging/got.json")   # the release repeats a few test verses in its train and valid files
+    assert share_of(line) < 10.0 and "ud/" not in line
 
 
 def test_scate_spans_only_copy_is_found_in_its_own_release(tmp_path):
