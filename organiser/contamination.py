@@ -413,21 +413,26 @@ def within_test(targets):
         for target in group:
             same[target.ids].append(target)
             if len(target.ids) >= MIN_WORDS:
-                for position in range(len(target.ids)):
-                    apart[target.ids[:position] + (_WILDCARD,) + target.ids[position + 1:]].append(target)
+                for position in range(len(target.ids)):   # the hash of the item with one word left out, there
+                    apart[hash((position, target.ids[:position], target.ids[position + 1:]))].append(target)
         duplicates = set(t.index for members in same.values() if len(members) > 1 for t in members)
         pairs = set()
         for members in apart.values():
             for a in range(len(members)):
                 for b in range(a + 1, len(members)):
-                    if members[a].ids != members[b].ids:
+                    if one_apart(members[a].ids, members[b].ids):
                         pairs.add((members[a], members[b]))
-        one_apart = set(t.index for pair in pairs for t in pair)
-        linked = [pair for pair in pairs] + [(members[0], other) for members in same.values() if len(members) > 1
-                                             for other in members[1:]]
+        one = set(t.index for pair in pairs for t in pair)
+        linked = list(pairs) + [(members[0], other) for members in same.values() if len(members) > 1
+                                for other in members[1:]]
         straddling = sum(1 for a, b in linked if set((a.part, b.part)) == set(("public", "private")))
-        found[name] = {"duplicates": len(duplicates), "one_apart": len(one_apart), "straddling": straddling}
+        found[name] = {"duplicates": len(duplicates), "one_apart": len(one), "straddling": straddling}
     return found
+
+
+def one_apart(a, b):
+    """Whether two word sequences have one length and differ in exactly one word."""
+    return len(a) == len(b) and sum(1 for x, y in zip(a, b) if x != y) == 1
 
 
 # --------------------------------------------------------------------------- what is public

@@ -232,10 +232,13 @@ def _tsv_block(number, block, header):
 # --------------------------------------------------------------------------- plain text
 
 def plain_segments(text):
-    """Each line and each block of lines between blank lines (``UNIT``: a token a line is a sentence a block), and
-    the whole text as one run (``RUN``); a token ``word__tag`` (a tagged corpus's convention) is read as ``word``."""
+    """Each line and, in a text of blocks (lines between blank lines: a token a line, a sentence a block), each block
+    (``UNIT``), and the whole text as one run (``RUN``); a token ``word__tag`` (a tagged corpus's convention) is read
+    as ``word``."""
     every, block, blocks = [], [], 0
-    for index, line in enumerate(text.casefold().split("\n") + [""]):
+    text = text.casefold()
+    in_blocks = "\n\n" in text.strip()
+    for index, line in enumerate(text.split("\n") + [""]):
         if "__" in line:
             line = _TAGGED.sub("", line)
         line_words = WORD.findall(line)
@@ -244,7 +247,7 @@ def plain_segments(text):
             every.extend(line_words)
             block.append(line_words)
         elif not line.strip():
-            if len(block) > 1:
+            if len(block) > 1 and in_blocks:
                 blocks += 1
                 yield ("block", blocks), [word for words in block for word in words], None, no_annotation, None, UNIT
             block = []
