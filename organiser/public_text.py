@@ -234,11 +234,13 @@ def _tsv_block(number, block, header):
 def plain_segments(text):
     """Each line and, in a text of blocks (lines between blank lines: a token a line, a sentence a block), each block
     (``UNIT``), and the whole text as one run (``RUN``); a token ``word__tag`` (a tagged corpus's convention) is read
-    as ``word``."""
+    as ``word``, a comment line (``# sent_enum = 1``, as CoNLL-style files have) is not read."""
     every, block, blocks = [], [], 0
     text = text.casefold()
     in_blocks = "\n\n" in text.strip()
     for index, line in enumerate(text.split("\n") + [""]):
+        if line.startswith("# "):
+            continue
         if "__" in line:
             line = _TAGGED.sub("", line)
         line_words = WORD.findall(line)

@@ -234,7 +234,8 @@ def test_tab_separated_plain_json_and_anafora_files():
     plain = list(public_text.segments("p.txt", "oh__en que__sp pasa__sp .\nsecond line\n".encode()))
     assert [(s[0][0], s[1]) for s in plain if s[5] == public_text.UNIT] == [("line", ["oh", "que", "pasa"]),
                                                                             ("line", ["second", "line"])]
-    blocks = list(public_text.segments("b.txt", "no\ntener\ncarro\n\nsokea\nya\n".encode()))
+    blocks = list(public_text.segments("b.txt", "# sent_enum = 1\nno\ntener\ncarro\n\n# sent_enum = 2\nsokea\nya\n"
+                                                .encode()))
     assert [s[1] for s in blocks if s[0][0] == "block"] == [["no", "tener", "carro"], ["sokea", "ya"]]
     rows = list(public_text.segments("r.json", json.dumps([[["Ita", "ADV"], ["est", "AUX"]],
                                                       [{"Token": "est", "UPOS": "AUX", "Mood": "Ind"}]]).encode()))
