@@ -138,7 +138,7 @@ def _normal_golds(golds):
 def target_of(relative, task, lang, index, item, part):
     """The :class:`Target` of one item (its kind's words, golds and units, normalised as public words are)."""
     items_of = scoring.KINDS[task.kind].items
-    words = [word.casefold() for word in items_of.tokens(item, task)]
+    words = public_text.untagged([word.casefold() for word in items_of.tokens(item, task)])
     golds = [_normal_golds(golds) for golds in items_of.token_golds(item, task)]
     if len(golds) != len(words):   # a kind whose golds do not follow its words: nothing to compare
         golds = [frozenset()] * len(words)
@@ -538,7 +538,7 @@ def item_segments(decl, name, items):
     items_of = scoring.KINDS[task.kind].items
     found, owners = [], []
     for index, item in items:
-        words = [word.casefold() for word in items_of.tokens(item, task)]
+        words = public_text.untagged([word.casefold() for word in items_of.tokens(item, task)])
         where = (items_of.label(index, item), None)
         found.append((where, words, range(len(words)), _ItemGolds(items_of, item, task), None, public_text.BOTH))
         owners.append(index)

@@ -44,6 +44,16 @@ MAX_DEPTH = 3
 _TAGGED = re.compile(r"(?<=\S)__[^\s_]+(?=\s|$)")
 
 
+def untagged(words):
+    """``words`` with a ``word__tag`` read as ``word`` (a tagged corpus's convention: ``yeah__en``, ``New_York__en``),
+    as every reader reads them.
+
+    >>> untagged(["yeah__en", "new_york__en", "?", "a__b_c"])
+    ['yeah', 'new_york', '?', 'a__b_c']
+    """
+    return [_TAGGED.sub("", word) if "__" in word else word for word in words]
+
+
 def no_annotation(row):
     """What a file without annotations says of a word: nothing."""
     return frozenset()
@@ -318,7 +328,8 @@ def _walk(value, count):
                 for found in xml_segments(value.encode("utf-8")) or []:
                     yield found
                 continue
-            value_words = WORD.findall(value.casefold())   # the document was NFC before it was parsed
+            value = value.casefold()   # the document was NFC before it was parsed
+            value_words = WORD.findall(_TAGGED.sub("", value) if "__" in value else value)
             if value_words:
                 count[0] += 1
                 yield ("string", count[0]), value_words, None, no_annotation, None, BOTH
