@@ -579,6 +579,12 @@ only when nothing is known to cost score. It exits with 0 when no error was foun
 ## The submission
 A zip with @SUBMISSION_TEXT@. @VALUES_TEXT@@METRIC_TEXT@
 
+## The test phase
+<!-- TEST_PHASE -->
+
+`python3 validate.py SUBMISSION.zip --data data --split test` checks a test submission against the test files
+(tokens only: it checks the format and prints no score).
+
 ## Baseline scores (development)
 <!-- BASELINE_TABLE -->
 '''
@@ -873,7 +879,7 @@ import difflib
 from collections import OrderedDict
 
 from evalkit import metrics
-from evalkit.items import Items, normal
+from evalkit.items import Columns, Items, normal
 from evalkit.kinds import Entry
 from evalkit.loading import decode_utf8
 from evalkit.messages import DataError, ERROR, WARNING, ZERO_NOTE, quoted
@@ -911,9 +917,11 @@ class Reference(object):
 
 
 class WordItems(Items):
-    \"\"\"One item per line: for the split (read, write, key, redact) and the leak audit (gold, public_texts, scramble).\"\"\"
+    \"\"\"One item per line: for the split (read, write, key, redact) and the leak audit (gold, public_texts, scramble);
+    ``given``: what a participant is given, the test input's words alone (its value is the gold).\"\"\"
 
     unit = "word"
+    given = Columns("the words alone, one a line")
 
     def read(self, data):
         return ["\\t".join(fields) for _, fields in read_lines(data, "reference")]

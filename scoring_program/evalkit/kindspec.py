@@ -24,7 +24,10 @@ they need from it, and no table elsewhere names kinds. Its parts:
 - ``items``: an :class:`evalkit.items.Items`, what one item of the kind's reference files is (split, audit,
   contamination: its input as words, ``tokens``, the gold a public copy carries beside each word, ``token_golds``,
   whether the words are the gold, ``words_are_gold``, and the gold a stand-off public file holds without the text,
-  ``gold_units``; the base class gives defaults).
+  ``gold_units``; the base class gives defaults), and ``items.given`` (an :class:`evalkit.items.Given`) what a
+  participant is given of it: the released test input keeps that and nothing else (a CoNLL-U input: the forms,
+  multiword-token ranges, ``# text``, ``SpaceAfter=No`` and ids of the kit's own; never HEAD, DEPREL, DEPS or a
+  corpus's ``sent_id``).
 
 Optional parts have defaults (``floor_causes``, ``label_swaps``, ``ranks_candidates``, ``uses_facts``, ...; see
 :data:`OPTIONAL`). A competition brings kinds of its own in its folder: a module ``<id>_*.py`` beside its
@@ -44,6 +47,8 @@ REQUIRED_DOCUMENTS = ("parse_reference_text", "parse_prediction_documents")
 #: The parts of the item side (:class:`evalkit.items.Items`).
 REQUIRED_ITEMS = ("read", "write", "scorable", "key", "identity", "near_keys", "redact", "unscored", "gold", "label",
                   "public_texts", "tokens", "token_golds", "gold_units", "scramble", "secrets")
+#: The parts of what a participant is given (:class:`evalkit.items.Given`, ``items.given``).
+REQUIRED_GIVEN = ("claims", "released", "beyond")
 #: Optional parts and what their absence means.
 OPTIONAL = {
     "floor_causes": "the task's floor causes, else none",
@@ -113,6 +118,12 @@ def missing_parts(kind):
         for part in REQUIRED_ITEMS:
             if not callable(getattr(items, part, None)):
                 missing.append("items.%s (a method)" % part)
+        given = getattr(items, "given", None)
+        if given is None:
+            missing.append("items.given (an evalkit.items.Given: what a participant is given)")
+        else:
+            missing.extend("items.given.%s (a method)" % part for part in REQUIRED_GIVEN
+                           if not callable(getattr(given, part, None)))
     return missing
 
 

@@ -265,7 +265,7 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
             pred = kind.parse_prediction_documents(submission, task, lang, ref, log, limits["file"])
         elif getattr(kind, "reads_text", False):   # the line-aligned text kinds (evalkit.lines)
             limit = kind.prediction_limit(ref, limits["file"])
-            data = submission.read(task.folder, lang, limit)
+            data = _read_text(kind, submission, task, lang, ref, limit)
             _check_text_split(kind, name, data, ref, other, messages)
             pred = kind.parse_prediction_text(data, ref, log, task, limit)
             del data
@@ -496,6 +496,19 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     if baseline is not None:
         report["baseline"] = baseline
     return report
+
+
+def _read_text(kind, submission, task, lang, ref, limit):
+    """The bytes of a text kind's submitted file (DataError when unreadable); a file over the kind's ``limit`` gets,
+    in the error, what usually makes a file of this kind that large, when the kind says (its
+    ``oversize_cause(ref)``: a sentence)."""
+    try:
+        return submission.read(task.folder, lang, limit)
+    except DataError as err:
+        cause = getattr(kind, "oversize_cause", None)
+        if cause is not None and submission.size(task.folder, lang) > limit:
+            err.message.text += ": " + cause(ref)
+        raise
 
 
 def split_report(report, manifest, competition):

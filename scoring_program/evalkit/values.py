@@ -28,7 +28,7 @@ import unicodedata
 from collections import OrderedDict
 
 from . import metrics
-from .items import Items, normal
+from .items import Columns, Items, normal
 from .kinds import Entry
 from .lines import guess_label, zip_checked
 from .loading import decode_utf8
@@ -133,7 +133,10 @@ def parse_reference(data, name, read_gold, redacted=False):
 
 class ValueItems(Items):
     """The items of a ``key<TAB>value`` reference file: one line each (the split, the leak audit, the contamination
-    search). ``scramble_value``: the gold a scrambled reference gives an item instead of ``value`` (a string)."""
+    search). ``scramble_value``: the gold a scrambled reference gives an item instead of ``value`` (a string). Given:
+    the keys alone (the test input's ``.tsv``, as :class:`ValueRelease` writes it)."""
+
+    given = Columns("the keys alone, one a line")
 
     def __init__(self, scramble_value):
         self.scramble_value = scramble_value
