@@ -318,7 +318,7 @@ def test_the_pages_name_acknowledged_files_only():
     assert contamination.page_sentence(report, names={"pos/lat.json"}) == ""
     assert contamination.page_sentence(dict(report, state="practice")) == ""
     context = types.SimpleNamespace(contamination=report, reference=None, test_state="real", present=None,
-                                    hosted=None)
+                                    hosted=types.SimpleNamespace(schedule=os.path.join(ROOT, "schedule.yaml")))
     assert "UD_Gothic-PROIEL" in pages.feedback_note(context)
 
 
