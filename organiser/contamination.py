@@ -689,7 +689,7 @@ class Audit(object):
                 self.sources.seen.add(_digest(data))
                 items = enumerate(scoring.KINDS[task.kind].items.read(data))
                 yield self._reference("the %s reference" % phase, "%s reference %s" % (phase, name),
-                                      "the %s reference" % phase, decl, name, items)
+                                      "the %s data" % phase, decl, name, items)
         public_root = os.path.join(self.reference or "", "public")
         if os.path.isdir(public_root):
             for phase in sorted(os.listdir(public_root)):
@@ -968,7 +968,8 @@ def page_sentence(report, names=None):
             "items whose gold is found nowhere public." % (
                 ", ".join("%s (%d%% of its ranked items)" % (name.rsplit(".", 1)[0], round(100 * row["share"]))
                           for name, row in rows),
-                ", ".join(sorted(set(corpus for _, row in rows for corpus in row.get("corpora") or {})))))
+                ", ".join(sorted(set(corpus for _, row in rows for corpus in row.get("corpora") or {}
+                                     if corpus != PUBLIC_PART)))))
 
 
 def organisers_line(report):
@@ -983,7 +984,7 @@ def organisers_line(report):
            "searched: %s%s)" % (
                sum(len(r["found"]) for r in files.values()), sum(r["items"] for r in files.values()),
                sum(len(r["gold"]) for r in files.values()), ", ".join(report.get("searched") or {}) or "nothing",
-               "; PUBLIC %s" % ", ".join(report["public"]) if report.get("public") else "; no PUBLIC corpus")
+               "" if report.get("public") else "; no PUBLIC corpus")
     missing = [c["name"] for c in report.get("corpora") or [] if not c.get("given")]
     if missing:
         text += "; declared sources not searched: %s (give `PUBLIC=`)" % ", ".join(missing)
