@@ -598,8 +598,8 @@ class FillMaskItems(JsonItems):
         return dict((key, value) for key, value in item.items() if key != "text")
 
     def gold(self, item, task):
-        """The gap fillers and the unmasked text."""
-        golds = [g.get("masked_token") if isinstance(g, dict) else g for g in item["masked_tokens"]]
+        """The gap fillers and the unmasked text (none of an excluded sentence: its masked_tokens is null)."""
+        golds = [g.get("masked_token") if isinstance(g, dict) else g for g in item.get("masked_tokens") or []]
         return [g for g in golds if isinstance(g, str)] + ([item["text"]] if isinstance(item.get("text"), str) else [])
 
     def public_texts(self, item, task):
