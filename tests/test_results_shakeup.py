@@ -89,8 +89,8 @@ def test_a_public_reference_of_another_seed_or_mode_is_refused_or_ignored(ran, t
     (other / feedback.SPLIT_FILE).write_text(json.dumps(dict(manifest, seed_digest="ffff")))
     with pytest.raises(cli.DataError, match="another seed"):
         cli.feedback_options(private, str(other))
-    with pytest.raises(cli.DataError, match="not the private part"):
-        cli.feedback_options(public, public)
+    with pytest.raises(cli.DataError, match="not the gold kept apart for the final ranking: rank on %s" % private):
+        cli.feedback_options(public, public)   # the public part is never ranked on, whatever is beside it
     (other / feedback.SPLIT_FILE).write_text(json.dumps(dict(manifest, mode="blind", part="none")))
     assert "public_reference" not in cli.feedback_options(private, str(other))
 

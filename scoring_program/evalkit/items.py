@@ -598,7 +598,7 @@ class FillMaskItems(JsonItems):
         return dict((key, value) for key, value in item.items() if key != "text")
 
     def gold(self, item, task):
-        """The gap fillers and the unmasked text (none of an excluded sentence: its masked_tokens is null)."""
+        """The gap fillers and the unmasked text (an excluded sentence, ``masked_tokens: null``, has no gap filler)."""
         golds = [g.get("masked_token") if isinstance(g, dict) else g for g in item.get("masked_tokens") or []]
         return [g for g in golds if isinstance(g, str)] + ([item["text"]] if isinstance(item.get("text"), str) else [])
 
