@@ -37,6 +37,10 @@ GOLD_OPTION := $(if $(TEST_GOLD),--test-gold $(TEST_GOLD))
 SPLITS := splits
 SPLIT_STATE ?= $(SPLITS)/$(C).json
 SPLIT_OPTION := --split-state $(SPLIT_STATE) $(if $(SPLIT_SEED),--split-seed $(SPLIT_SEED)) $(if $(NEW_SPLIT),--new-split)
+# PUBLIC=dir[:dir...]: public corpora the contamination audit searches besides the release's own public files
+# (organiser/contamination.py: `make` says it on the pages and in ORGANISERS.md, `make check` fails on a test file whose
+# private part is found public beyond the schedule's threshold); `make check` without it searches those of the build.
+PUBLIC_OPTION := $(if $(PUBLIC),--public $(PUBLIC))
 # `make check` checks what was built last (build.json names its data); a DATA given on the command line (or in
 # the environment) must be that data, else the check is refused.
 CHECK_DATA := $(if $(filter command line environment,$(origin DATA)),--data $(CDATA))
@@ -79,13 +83,14 @@ baselines: reference
 	$(ORG) baselines --competition $(C) --data $(CDATA) --reference $(CREF) --out $(CDIST)
 
 bundle: reference baselines
-	$(ORG) bundle --competition $(C) --data $(CDATA) $(GOLD_OPTION) --reference $(CREF) --out $(CDIST) $(SCHEDULE_OPTION)
+	$(ORG) bundle --competition $(C) --data $(CDATA) $(GOLD_OPTION) --reference $(CREF) --out $(CDIST) $(SCHEDULE_OPTION) \
+		$(PUBLIC_OPTION)
 
 # Checks the last build of the competition, never rebuilds it (builds only when nothing was built yet); plain
 # `make check` (no COMPETITION, no DATA) also checks every further competition built in dist/<id>/.
 check: venv
 	@test -f $(CDIST)/build.json || $(MAKE) --no-print-directory COMPETITION=$(C) bundle
-	$(ORG) check --dist $(CDIST) $(CHECK_DATA) --submissions $(CDIST)/submissions
+	$(ORG) check --dist $(CDIST) $(CHECK_DATA) --submissions $(CDIST)/submissions $(PUBLIC_OPTION)
 	@$(if $(COMPETITION)$(CHECK_DATA),true,for id in $(filter-out $(TOP),$(HOSTED)); do \
 		test ! -f $(DIST)/$$id/build.json || $(MAKE) --no-print-directory COMPETITION=$$id check || exit 1; done)
 
@@ -109,11 +114,14 @@ summary: venv
 RESULTS_PHASE ?= test
 RESULTS_PRIVATE := $(wildcard $(CREF)/private/$(RESULTS_PHASE)/split.json)
 RESULTS_REF := $(if $(RESULTS_PRIVATE),$(CREF)/private/$(RESULTS_PHASE),$(CREF)/$(RESULTS_PHASE))
+# The build's contamination audit (organiser/contamination.py): the test phase is also ranked on the items whose gold is
+# found nowhere public, shown beside the final ranking when the two differ.
+RESULTS_CLEAN := $(if $(filter test,$(RESULTS_PHASE)),$(if $(wildcard $(CDIST)/contamination.json),--clean $(CDIST)/contamination.json))
 results: venv
 	@test -n "$(SUBMISSIONS)" || { echo "make results: give SUBMISSIONS=<download zip or folder>" >&2; exit 2; }
 	$(ORG) results --competition $(C) --reference $(RESULTS_REF) --submissions $(SUBMISSIONS) \
 		$(if $(RESULTS_PRIVATE),--public-reference $(CREF)/$(RESULTS_PHASE) --phase $(RESULTS_PHASE)) \
-		--baselines $(CDIST)/submissions --out $(CDIST)/results $(RESULTS_OPTIONS)
+		--baselines $(CDIST)/submissions --out $(CDIST)/results $(RESULTS_CLEAN) $(RESULTS_OPTIONS)
 
 bench-results: venv
 	$(PY) tests/bench_results.py --data $(SHARED)

@@ -7,6 +7,7 @@ COMMANDS = {
     "reference": ("organiser.builders:reference_main", "a competition's reference data (its reference builder)"),
     "baselines": ("organiser.builders:baselines_main", "a competition's baseline submissions (its baselines builder)"),
     "bundle": ("organiser.bundle", "build the competition bundles, pages and starting kit zip"),
+    "contamination": ("organiser.contamination", "which test items, and whose gold, are in public data (issue 30)"),
     "check": ("organiser.check", "validate bundles, audit them for leaks, simulate the CodaLab and Codabench workers"),
     "summary": ("organiser.summary", "print where everything built by `make` is"),
     "procedure": ("organiser.procedure", "print the organisers' procedure with every competition's section"),

@@ -728,6 +728,8 @@ class Build(object):
         self.lacking = {}
         #: ``{subtask: [languages its test phase leaves out]}`` (the manifest's ``test_left_out``)
         self.left_out = {}
+        #: The contamination audit's summary (organiser/contamination.py), once run.
+        self.contamination = None
 
     def warn(self, text):
         """Record and print a warning at once (each text once)."""
@@ -819,7 +821,8 @@ def build_subtask(build, source, subtask, states, shared):
     left_out = note_left_out(build, competition, subtask, present)
     context = pages.PageContext(hosted, competition, subtask, schedule, build.args.data, build.args.reference,
                                 present, shared["baseline_html"].get(subtask), shared["links"], build.warn,
-                                states.state(OFFICIAL_PHASE), states.reasons.get(OFFICIAL_PHASE, ""), left_out)
+                                states.state(OFFICIAL_PHASE), states.reasons.get(OFFICIAL_PHASE, ""), left_out,
+                                getattr(build, "contamination", None))
     for page_member, text in pages.build_pages(context).items():
         data = text.encode("utf-8")
         page_path = os.path.join(build.out, "pages", subtask, page_member)
@@ -862,6 +865,8 @@ def write_manifest(build, bundles, states):
         "test_input": [os.path.relpath(t, args.out) for _, _, t in bundles if t],
         "lacking": build.lacking,
         "test_left_out": build.left_out,
+        "public": [os.path.abspath(p) for p in contamination_module().split_public(getattr(args, "public", None))],
+        "contamination": contamination_module().organisers_line(build.contamination),
     }
     text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     write_file(os.path.join(build.out, MANIFEST), text.encode("utf-8"))
@@ -904,6 +909,8 @@ def parse_args(argv):
     parser.add_argument("--out", required=True, help="output folder (the competition's dist/ folder)")
     parser.add_argument("--schedule", default=None, help="the schedule (default: the competition's schedule.yaml)")
     parser.add_argument("--test-gold", default=None, help="the test gold the references were built from (recorded)")
+    parser.add_argument("--public", default=None, help="public corpora the contamination audit searches besides the "
+                                                       "release's own files, DIR[:DIR...] (`make PUBLIC=`; recorded)")
     args = parser.parse_args(argv)
     return args
 
@@ -961,6 +968,7 @@ def build_all(args):
              "phase, labelled so on the platform and the pages:\nits leaderboard is no official result. Build the "
              "real test phase from gold that participants\ncannot see: `make COMPETITION=%s DATA=... "
              "TEST_GOLD=<hidden test gold>`." % (args.reference, states.reasons[OFFICIAL_PHASE], hosted.cid))
+    build.contamination = contamination_audit(build)
     shared = shared_inputs(build, states)
     bundles = [build_subtask(build, source, subtask, states, shared) for subtask in hosted.subtasks()]
     write_manifest(build, bundles, states)
@@ -971,11 +979,33 @@ def build_all(args):
     return build, bundles
 
 
-def build(cid, reference, out, data=None, schedule=None, test_gold=None):
+def contamination_module():
+    """organiser.contamination (imported when used: it imports this module)."""
+    from organiser import contamination
+    return contamination
+
+
+def contamination_audit(build):
+    """Run the contamination audit on what this build reads (its reference, release, test gold, ``--public``
+    corpora), write ``contamination.md`` and ``.json`` into its folder, say its findings and return its summary (the
+    pages name the files the schedule acknowledges, ORGANISERS.md says the totals)."""
+    contamination = contamination_module()
+    args = build.args
+    audit = contamination.Audit(build.hosted, args.reference, args.data, args.test_gold, args.out,
+                                contamination.split_public(getattr(args, "public", None)), args.schedule).run()
+    audit.write(args.out)
+    for line in audit.lines():
+        print(line)
+    for where, text in audit.failure_texts():
+        build.warn("contamination: %s: %s (`make check` fails)" % (where, text))
+    return audit.summary()
+
+
+def build(cid, reference, out, data=None, schedule=None, test_gold=None, public=None):
     """Build the bundles of competition ``cid`` from ``reference`` into ``out`` (what ``main`` does, for Python
     callers); return the phase labels of its first subtask's CodaLab bundle."""
     args = argparse.Namespace(competition=cid, data=data or reference, reference=reference, out=out,
-                              schedule=schedule, test_gold=test_gold)
+                              schedule=schedule, test_gold=test_gold, public=public)
     _, bundles = build_all(args)
     with zipfile.ZipFile(bundles[0][0]) as archive:
         competition = yaml.safe_load(archive.read(YAML_MEMBER).decode("utf-8"))

@@ -1296,6 +1296,34 @@ def _size_text(path):
         size /= 1024
 
 
+def check_contamination(dist, manifest, decl, public, schedule_path):
+    """The contamination audit of the build in ``dist`` (organiser/contamination.py), with the corpora of ``public``
+    (``DIR[:DIR...]``; None: those the build recorded): its lines printed, its report rewritten beside the build, a
+    failure per test file over the threshold that the schedule does not acknowledge, and a warning when the pages
+    were built without naming an acknowledged file (the build did not search what this check searched)."""
+    from organiser import contamination
+    folders = contamination.split_public(public) if public is not None else None
+    for folder in folders or []:
+        if not os.path.isdir(folder):
+            print("FAIL [contamination] %s: no such folder (PUBLIC=)" % folder)
+            return [Failure("contamination", folder, "no such folder (PUBLIC=)")]
+    hosted = declarations.Hosted(manifest.get("competition") or decl.COMPETITION_ID)
+    result = contamination.run(hosted, manifest, dist, folders, schedule_path)
+    for line in result.lines():
+        print(line)
+    result.write(dist)
+    failures = []
+    for where, text in result.failure_texts():
+        print("FAIL [contamination] %s: %s" % (where, text))
+        failures.append(Failure("contamination", where, text))
+    built = manifest.get("public") or []
+    for name, _ in result.acknowledged_files():
+        if sorted(os.path.abspath(p) for p in (folders if folders is not None else built)) != sorted(built):
+            print("WARNING [contamination] %s: acknowledged, but the pages were built with other public corpora (%s): "
+                  "rebuild with `make PUBLIC=...` so that they name it" % (name, ", ".join(built) or "none"))
+    return failures
+
+
 def run_conformance(decl, dist, manifest, submissions):
     """Print the conformance check of every kind of the build (organiser/conformance.py) and return its failures;
     the development baselines of ``submissions`` are scored for its per-item recomputation."""
@@ -1328,6 +1356,11 @@ def main(argv=None):
     parser.add_argument("--no-workers", action="store_true", help="check the rules and audit for leaks without "
                                                                     "simulating the workers on every phase")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per scoring run (default 900)")
+    parser.add_argument("--public", default=None, help="with --dist: the public corpora the contamination audit "
+                                                       "searches, DIR[:DIR...] (`make check PUBLIC=`; default: those "
+                                                       "the build recorded)")
+    parser.add_argument("--no-contamination", action="store_true", help="skip the contamination audit "
+                                                                         "(organiser/contamination.py)")
     parser.add_argument("--allow-missing-references", action="store_true",
                         help="report phase.reference-coverage as a warning (e.g. for a partial sample dataset)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
@@ -1389,6 +1422,8 @@ def main(argv=None):
                 total.append(Failure(finding.rule, finding.where, finding.text))
     if args.dist and not args.static_only:   # every kind the competition uses does what the tools take it to do
         total += run_conformance(decl, args.dist, manifest, args.submissions)
+    if args.dist and not args.no_contamination:
+        total.extend(check_contamination(args.dist, manifest, decl, args.public, schedule_path))
     for path in bundles:
         if os.path.isfile(path):
             print("%10s  %s" % (_size_text(path), path))

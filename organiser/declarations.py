@@ -112,7 +112,7 @@ def wording(cid=None):
             raise RuntimeError("%s: expected a mapping with a `subtasks` mapping" % path)
         _WORDING[cid] = {"subtasks": data.get("subtasks") or {}, "phase_splits": data.get("phase_splits") or {},
                          "sizes": data.get("sizes") or {}, "organiser_notes": data.get("organiser_notes") or [],
-                         "floor": data.get("floor") or {},
+                         "floor": data.get("floor") or {}, "source_corpora": data.get("source_corpora") or [],
                          "path": path}
     return _WORDING[cid]
 

@@ -415,15 +415,18 @@ class PageContext(object):
     (the reference file names of the bundle's phases), ``baseline_html`` (the subtask's baseline table, or None),
     ``links`` (:func:`load_links`), ``warn`` (tells the organiser, never the pages), ``test_state`` (``"real"``,
     ``"pending"``: no test gold yet, or ``"practice"``: the test gold is public, with ``practice_reason``),
-    ``left_out`` (the languages the test phase leaves out: its gold has none of their files).
+    ``left_out`` (the languages the test phase leaves out: its gold has none of their files), ``contamination`` (the
+    build's contamination audit, organiser/contamination.py: the test phase's note names the files whose test gold is
+    in public data, as the schedule acknowledges them; None: not run).
     """
 
     def __init__(self, hosted, competition, subtask, schedule, data, reference, present, baseline_html, links,
-                 warn, test_state="real", practice_reason="", left_out=()):
+                 warn, test_state="real", practice_reason="", left_out=(), contamination=None):
         self.hosted, self.competition, self.subtask, self.schedule = hosted, competition, subtask, schedule
         self.data, self.reference, self.present, self.baseline_html = data, reference, present, baseline_html
         self.links, self.warn, self.test_state, self.practice_reason = links, warn, test_state, practice_reason
         self.left_out = tuple(left_out)
+        self.contamination = contamination
         self.wording = declarations.subtask_wording(subtask, hosted.cid)
 
     @property
@@ -481,7 +484,10 @@ def feedback_note(context):
         split = None
     split = feedback.shown_split(split, context.test_state == "pending", context.hosted.schedule)
     names = set(context.present or ()) or None   # the subtask's reference files (the split counts them only)
-    return '<p class="note"><strong>Test phase.</strong> %s</p>' % escape(feedback.what_participants_see(split, names))
+    from organiser import contamination
+    public = contamination.page_sentence(context.contamination, names)
+    return '<p class="note"><strong>Test phase.</strong> %s</p>' % escape(
+        feedback.what_participants_see(split, names) + (" " + public if public else ""))
 
 
 def data_release_note(context):

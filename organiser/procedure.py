@@ -174,7 +174,13 @@ commands below), dates and whether each is open.
 ## 6. Add the test reference (before the test phase opens)
 Build it: `make COMPETITION=<id> DATA=<release> TEST_GOLD=<test gold>` writes `reference/<subtask>-test.zip` (the
 part section 2's mode uploads) and keeps the rest in the reference folder's `private/test/`; `make check` now
-runs and audits the test phase. Upload `reference/<subtask>-test.zip`, never anything of `private/`, per subtask:
+runs and audits the test phase. Give `PUBLIC=<folder[:folder...]>` to both the build and `make check` with the public
+corpora your data came from (the competition's declared sources are named as not searched until a `PUBLIC` folder
+holds them): the contamination audit says which test items, and whose gold, can be found in public data (those
+corpora and the release's own public files; `contamination.md` beside the build), and a test file whose ranked part
+has its gold in public data beyond the schedule's `test_feedback.contamination.max_share` fails `make check` until you
+take those items out of the test gold or acknowledge the file there (the test phase's page then says what
+participants could look up, and `make results` also ranks on the items whose gold is found nowhere public). Upload `reference/<subtask>-test.zip`, never anything of `private/`, per subtask:
 - **Codabench** (with the token of the account that uploaded the bundle): `make codabench-reference
   CODABENCH_ID=<id> PHASE=<test phase> ZIP=<dist>/reference/<subtask>-test.zip` uploads it as a Reference Data
   dataset and makes it the reference data of the test phase's task (its scoring program kept). It refuses the
@@ -231,7 +237,9 @@ No platform has a setting that releases data at a date: this step is yours.
    mode `public_private` the tables (`results.md`, `.tex`, `.html`, `ranking.csv`) show each team's public rank
    (on the part the platform scored) beside its final rank, with the shake-up (Spearman's rho, Kendall's tau-b,
    the teams that moved). A public part drawn with another seed than the private one (their `split.json`'s
-   `seed_digest` differ: the two folders come from different builds) is refused: rebuild both with one seed.
+   `seed_digest` differ: the two folders come from different builds) is refused: rebuild both with one seed. With
+   the build's `contamination.json` (the contamination audit), each official submission is also scored on the
+   ranked items whose gold is found nowhere public, and that ranking is shown beside the final one when they differ.
    The folder `pull` wrote is read through its manifest (teams as Codabench names them, submission ids for the
    order, statuses; a file changed or missing since the pull is refused).
 4. Publish the results (`results.md`, `results.html`): on Codabench the leaderboard shows the public part's
@@ -248,8 +256,14 @@ SECTION = """### {title} (`{cid}`)
 - Results notification: {notification}.
 - Test gold: {test_gold}
 - Test feedback: {feedback}
+- Contamination audit: {contamination}
 - Test input to release when the test phase opens: {test_input}.
 {notes}"""
+
+
+#: What ORGANISERS.md says of the contamination audit without a build.
+CONTAMINATION = ("`make` and `make check` search the test gold in the release's public files and in every corpus "
+                 "given with `PUBLIC=dir[:dir...]` (`contamination.md` beside the build; docs/test_feedback.md).")
 
 
 def competition_section(hosted, manifest=None):
@@ -287,6 +301,7 @@ def competition_section(hosted, manifest=None):
         bundles=", ".join("`%s-codabench.zip` (Codabench: upload this) and `%s.zip` (self-hosted CodaLab only)"
                           % (s, s) for s in stems),
         feedback=feedback_line(hosted, manifest),
+        contamination=(manifest or {}).get("contamination") or CONTAMINATION,
         schedule=os.path.relpath(hosted.schedule, declarations.ROOT), phases="\n".join(rows),
         notification=schedule_module.human(schedule.results_notification), test_gold=gold,
         test_input=", ".join("`%s`" % t for t in test_inputs) or "none in this build",

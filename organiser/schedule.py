@@ -186,9 +186,10 @@ def test_feedback(path):
     if not isinstance(spec, dict):
         raise DataError(path, "test_feedback", "expected a mapping with `mode` (and `public_fraction`), got %r"
                         % (spec,))
-    unknown = sorted(set(spec) - set(["mode", "public_fraction"]))
+    unknown = sorted(set(spec) - set(["mode", "public_fraction", "contamination"]))
     if unknown:
-        raise DataError(path, "test_feedback.%s" % unknown[0], "unknown key (expected mode, public_fraction)")
+        raise DataError(path, "test_feedback.%s" % unknown[0], "unknown key (expected mode, public_fraction, "
+                                                                 "contamination)")
     mode = spec.get("mode", FEEDBACK_MODES[0])
     if mode not in FEEDBACK_MODES:
         raise DataError(path, "test_feedback.mode", "expected one of %s, got %r" % (", ".join(FEEDBACK_MODES), mode))
@@ -197,3 +198,41 @@ def test_feedback(path):
         raise DataError(path, "test_feedback.public_fraction", "expected a number between 0 and 1 (exclusive), got %r"
                         % (fraction,))
     return {"mode": mode, "public_fraction": float(fraction)}
+
+
+#: The share of a test file's private part whose gold may be found in public data before ``make check`` fails.
+DEFAULT_MAX_SHARE = 0.05
+#: Fewer items of a file found with their gold never fail ``make check`` (a share of a few items is chance).
+DEFAULT_MIN_ITEMS = 3
+
+
+def contamination(path):
+    """``{"max_share", "min_items", "acknowledged"}`` of the schedule at ``path`` (its optional
+    ``test_feedback.contamination`` mapping, organiser/contamination.py): the share of a test file's private part
+    whose gold may be found in public data (default :data:`DEFAULT_MAX_SHARE`), the number of such items below which
+    a file never fails (default :data:`DEFAULT_MIN_ITEMS`), and what the organisers acknowledge beyond them (a list
+    of reference files, ``<task folder>/<lang>`` or language codes: said on the pages, ``make check`` passes). A
+    DataError names what is wrong."""
+    spec = (_read(path).get("test_feedback") or {})
+    spec = spec.get("contamination") if isinstance(spec, dict) else None
+    if spec is None:
+        spec = {}
+    where = "test_feedback.contamination"
+    if not isinstance(spec, dict):
+        raise DataError(path, where, "expected a mapping with `max_share`, `min_items` and `acknowledged`, got %r"
+                        % (spec,))
+    unknown = sorted(set(spec) - set(["max_share", "min_items", "acknowledged"]))
+    if unknown:
+        raise DataError(path, "%s.%s" % (where, unknown[0]), "unknown key (expected max_share, min_items, "
+                                                               "acknowledged)")
+    share = spec.get("max_share", DEFAULT_MAX_SHARE)
+    if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
+        raise DataError(path, where + ".max_share", "expected a number from 0 to 1, got %r" % (share,))
+    least = spec.get("min_items", DEFAULT_MIN_ITEMS)
+    if isinstance(least, bool) or not isinstance(least, int) or least < 1:
+        raise DataError(path, where + ".min_items", "expected a whole number of 1 or more, got %r" % (least,))
+    acknowledged = spec.get("acknowledged") or []
+    if not isinstance(acknowledged, list) or not all(isinstance(item, str) and item.strip() for item in acknowledged):
+        raise DataError(path, where + ".acknowledged", "expected a list of reference files, <task>/<lang> or "
+                                                       "language codes, got %r" % (acknowledged,))
+    return {"max_share": float(share), "min_items": least, "acknowledged": [item.strip() for item in acknowledged]}

@@ -48,6 +48,10 @@ def parse_args(argv):
     parser.add_argument("--public-reference", help="the reference the platform's test phase scored (its public part, "
                         "REF/test): each team's official submission is scored on it too and the results show its "
                         "public rank beside its final rank (mode public_private only)")
+    parser.add_argument("--clean", metavar="CONTAMINATION_JSON",
+                        help="the contamination audit of the build (dist/contamination.json, organiser/contamination.py)"
+                             ": each team's official submission is also scored on the ranked items whose gold is found "
+                             "nowhere public, and that ranking is shown beside the final one when they differ")
     parser.add_argument("--phase", help="phase of the reference (dev or test; default: the reference folder's name)")
     parser.add_argument("--teams", help="CSV with columns user,team: team names for user names")
     parser.add_argument("--metadata", help="Codabench's submissions CSV (id, owner, status, created_when...)")
@@ -111,6 +115,20 @@ def feedback_options(reference, public_reference):
     return options
 
 
+def read_clean(path, cid):
+    """The contamination report at ``path`` (``--clean``), checked to be ``cid``'s; DataError naming it otherwise."""
+    import json
+    try:
+        with open(path, encoding="utf-8") as handle:
+            report = json.load(handle)
+    except (OSError, ValueError) as error:
+        raise DataError(path, "", "cannot read the contamination report (%s): run `python -m organiser "
+                        "contamination --competition %s`" % (error, cid))
+    if not isinstance(report, dict) or report.get("competition") != cid or not isinstance(report.get("files"), dict):
+        raise DataError(path, "", "not a contamination report of competition %s" % cid)
+    return report
+
+
 def _part_words(split):
     """What a ranking reference scores, in words."""
     if split is None or split.get("part") in ("all", None):
@@ -140,6 +158,8 @@ def run(args):
                "baselines": None if args.no_baselines else args.baselines, "split": declarations.wording(args.competition)["phase_splits"].get(phase),
                "phase": phase}
     options.update(ranked_on)
+    if args.clean:
+        options["clean"] = read_clean(args.clean, args.competition)
     results = compute.compute(competition, args.competition, args.reference, downloads, options, log)
     render.write_all(results, args.out)
     return results

@@ -59,6 +59,47 @@ def subtask_reference(competition, ref_dir, spec, target):
     return keys.ordered_pairs(competition.TASKS, list(competition.LANGUAGES), pairs)
 
 
+def clean_reference(competition, view, pairs, report):
+    """Make ``view`` (a subtask's view of the ranking reference, :func:`subtask_reference`) score only the items
+    whose gold the contamination audit (``report``: its ``contamination.json``, organiser/contamination.py) found
+    nowhere public: its ``split.json`` lists the others no more, and a file left with none is taken out. Returns
+    ``(pairs kept, items kept, items ranked before)``. A report that does not describe this reference (another
+    build's: its count of the file's ranked items differs) is refused."""
+    from evalkit import scoring, split as evalkit_split
+    from organiser import bundle, contamination
+    manifest = evalkit_split.read_split(view)
+    files, kept_pairs, kept, total = {}, [], 0, 0
+    for task, lang in pairs:
+        name = bundle.reference_file(competition, task, lang)
+        path = os.path.join(view, *name.split("/"))
+        with open(path, "rb") as handle:
+            items = scoring.KINDS[task.kind].items.read(handle.read())
+        spec = (manifest or {}).get("files", {}).get(name)
+        if spec is not None and manifest["part"] != "all":
+            indices = list(spec["indices"])
+        else:
+            indices = [i for i, item in enumerate(items) if scoring.KINDS[task.kind].items.scorable(item)]
+        found = contamination.gold_indices(report, name)
+        if found is None or report["files"][name].get("private") != len(indices):
+            raise DataError(name, "", "the contamination report does not describe this reference file (another "
+                            "build's? run `python -m organiser contamination` on this build)")
+        clean = [i for i in indices if i not in found]
+        total += len(indices)
+        kept += len(clean)
+        if clean:
+            files[name] = {"items": len(items), "scored": len(clean), "indices": clean}
+            kept_pairs.append((task, lang))
+        else:
+            os.remove(path)
+    split_path = os.path.join(view, evalkit_split.SPLIT_FILE)
+    if os.path.lexists(split_path):
+        os.remove(split_path)   # a link to the ranking reference's own manifest: never written through
+    base = dict(manifest or {"mode": "full", "unit": "items"}, part="private", files=files)
+    with open(split_path, "w", encoding="utf-8") as handle:
+        handle.write(evalkit_split.dumps(base))
+    return kept_pairs, kept, total
+
+
 def _link(source, target):
     """A symbolic link to ``source`` at ``target`` (a copy where links are not possible)."""
     try:
@@ -194,10 +235,13 @@ class Runner(object):
         return outcomes
 
 
-def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candidates, options, log, public_view=None):
+def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candidates, options, log, public_view=None,
+                    clean_view=None):
     """Select, re-score and bootstrap one subtask; return its part of ``results.json`` and its records. With
     ``public_view`` (the subtask's view of the public part's reference, issue 23), each team's official submission
-    is also scored on the public part, for the shake-up (:mod:`organiser.results.shakeup`)."""
+    is also scored on the public part, for the shake-up (:mod:`organiser.results.shakeup`); with ``clean_view`` (the
+    ranking reference restricted to the items whose gold is found nowhere public, :func:`clean_reference`), on
+    those items, shown beside the final ranking when the two differ."""
     started = time.time()
     baselines = baseline_candidates(options.get("baselines"), name, options.get("split"), options.get("phase"))
     warnings = name_entries(candidates + baselines)
@@ -208,6 +252,7 @@ def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candi
         runner = Runner(rescorer, ref_view, log)
         selection = _select_all(name, candidates, baselines, options, runner)
         public = _public_scores(selection, Runner(rescorer, public_view, log)) if public_view else None
+        clean = _public_scores(selection, Runner(rescorer, clean_view, log)) if clean_view else None
     scored = time.time()
     log("results: %s: %d submission(s) re-scored in %.1f s on %d process(es)"
         % (name, runner.scored, scored - started, options["workers"]))
@@ -218,6 +263,8 @@ def compute_subtask(competition, module_name, name, spec, ref_view, pairs, candi
     result["warnings"] = warnings
     if public is not None:
         result["shakeup"] = _shakeup(selection, public, options.get("public_part"))
+    if clean is not None:
+        result["clean"] = _shakeup(selection, clean, options.get("clean_part", {}).get(name))
     return result, records
 
 
@@ -343,12 +390,23 @@ def compute(competition, module_name, ref_dir, downloads, options, log):
                 raise DataError(ref_dir, "", "holds no reference file of subtask %s" % name)
             log("results: %s: %d submission(s) from %s (%s), %d reference files"
                 % (name, len(download.candidates), download.path, download.platform, len(pairs)))
-            public_view = None
+            public_view = clean_view = None
             if options.get("public_reference"):
                 public_view = os.path.join(scratch, name + "-public")
                 subtask_reference(competition, options["public_reference"], declared[name], public_view)
+            if options.get("clean"):
+                clean_view = os.path.join(scratch, name + "-clean")
+                kept_pairs, kept, total = clean_reference(
+                    competition, clean_view, subtask_reference(competition, ref_dir, declared[name], clean_view),
+                    options["clean"])
+                options.setdefault("clean_part", {})[name] = (
+                    "the private items whose gold is found nowhere public: %d of %d, in %d of %d file(s)" % (
+                        kept, total, len(kept_pairs), len(pairs)))
+                log("results: %s: %s" % (name, options["clean_part"][name]))
+                if kept == total or not kept_pairs:   # nothing found public, or nothing left to rank on
+                    clean_view = None
             result, recs = compute_subtask(competition, module_name, name, declared[name], view, pairs,
-                                           download.candidates, options, log, public_view)
+                                           download.candidates, options, log, public_view, clean_view)
             result["download"] = {"path": download.path, "platform": download.platform}
             subtasks.append(result)
             records.extend(recs)

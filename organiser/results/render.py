@@ -82,8 +82,7 @@ def write_ranking_csv(sub, path):
     for key in keys:
         header += [key, key + "_lo", key + "_hi"]
     by_name = dict((row["name"], row["id"]) for row in sub["rows"] if not row["baseline"])
-    if sub.get("shakeup"):
-        header += shakeup.CSV_HEADER
+    header += shakeup.csv_header(sub)
     with open(path, "w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(header)
@@ -91,8 +90,7 @@ def write_ranking_csv(sub, path):
             cells = [csv_cell(row.name), row.rank_text("-") if not row.baseline else "baseline"]
             for key in keys:
                 cells += [repr(row.value(key)), repr(row.interval(key)[0]), repr(row.interval(key)[1])]
-            if sub.get("shakeup"):
-                cells += shakeup.csv_cells(sub, None if row.baseline else by_name.get(row.name))
+            cells += shakeup.csv_cells(sub, None if row.baseline else by_name.get(row.name))
             writer.writerow(cells)
 
 

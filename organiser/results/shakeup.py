@@ -6,6 +6,11 @@ results`` re-scores each team's official submission on both: :func:`summary` put
 rank beside its final ones and measures the shake-up (Spearman's rho and Kendall's tau-b between the two rankings,
 the teams that moved); the renderers (:func:`markdown`, :func:`latex`, :func:`html`, :func:`csv_cells`) show it. The
 intervals and significance of the kit's paired bootstrap stay on the final (private) ranking.
+
+The same comparison shows the ranking on the private items whose gold is found nowhere public (issue 30: ``make
+results`` with ``--clean contamination.json``, organiser/contamination.py) beside the final one: its table only when
+the two rankings differ, a sentence when they do not. :data:`COMPARISONS` names both (a result's ``shakeup`` and
+``clean``; :func:`summary`'s ``public_*`` fields are the other ranking's).
 """
 import math
 
@@ -81,10 +86,17 @@ def summary(idents, public_scores, final_scores, lower_is_better=False):
             "moved": sum(1 for move in moves if move), "largest_move": max(moves) if moves else 0}
 
 
-def rows(sub):
-    """``[(name, public rank, public score, final rank, final score, move)]`` of a subtask's shake-up, in final
-    order (teams only); empty without one."""
-    shake = sub.get("shakeup")
+#: The rankings shown beside the final one: ``(key in a subtask's results, section title, the other ranking's name,
+#: what its part is called, whether its table is shown when no team moved)``.
+COMPARISONS = (("shakeup", "Public rank and final rank", "Public", "public part", True),
+               ("clean", "Ranking on the items found nowhere public", "Clean", "items whose gold is found nowhere "
+                                                                             "public", False))
+
+
+def rows(sub, key="shakeup"):
+    """``[(name, other rank, other score, final rank, final score, move)]`` of a subtask's comparison ``key``, in
+    final order (teams only); empty without one."""
+    shake = sub.get(key)
     if not shake:
         return []
     names = dict((row["id"], row["name"]) for row in sub["rows"] if not row["baseline"])
@@ -97,13 +109,31 @@ def _number(value):
     return "n/a" if value is None else "%.3f" % value
 
 
-def sentence(sub):
-    """The shake-up in one sentence (plain text)."""
-    shake = sub["shakeup"]
-    return ("%s; %d of %d team(s) changed rank between the public part and the final ranking (largest move: %d); "
-            "Spearman's rho %s, Kendall's tau-b %s between the two rankings." % (
-                shake.get("public_part") or "public part", shake["moved"], len(shake["teams"]),
-                shake["largest_move"], _number(shake[SPEARMAN]), _number(shake[KENDALL])))
+def sentence(sub, key="shakeup"):
+    """The comparison ``key`` in one sentence (plain text)."""
+    shake = sub[key]
+    _, _, _, part, _ = _comparison(key)
+    if key == "shakeup":
+        return ("%s; %d of %d team(s) changed rank between the public part and the final ranking (largest move: "
+                "%d); Spearman's rho %s, Kendall's tau-b %s between the two rankings." % (
+                    shake.get("public_part") or "public part", shake["moved"], len(shake["teams"]),
+                    shake["largest_move"], _number(shake[SPEARMAN]), _number(shake[KENDALL])))
+    if not shake["moved"]:
+        return "%s: every team has the same rank as in the final ranking." % (shake.get("public_part") or part)
+    return ("%s; %d of %d team(s) rank otherwise than in the final ranking (largest move: %d); Spearman's rho %s, "
+            "Kendall's tau-b %s between the two rankings." % (
+                shake.get("public_part") or part, shake["moved"], len(shake["teams"]), shake["largest_move"],
+                _number(shake[SPEARMAN]), _number(shake[KENDALL])))
+
+
+def _comparison(key):
+    return next(c for c in COMPARISONS if c[0] == key)
+
+
+def _shown(sub):
+    """``[(key, title, name, with its table)]`` of the comparisons a subtask has."""
+    return [(key, title, name, always or bool(sub[key]["moved"])) for key, title, name, _, always in COMPARISONS
+            if sub.get(key)]
 
 
 def _move(move):
@@ -111,45 +141,62 @@ def _move(move):
 
 
 def markdown(sub, escape):
-    """The Markdown lines of a subtask's shake-up section (``escape``: the Markdown escaper of names)."""
-    if not sub.get("shakeup"):
-        return []
-    out = ["### Public rank and final rank", "", escape(sentence(sub)), "",
-           "| Final rank | Team | Final score | Public rank | Public score | Move |", "|---|---|---|---|---|---|"]
-    for name, public_rank, public_score, final_rank, final_score, move in rows(sub):
-        out.append("| %d | %s | %.4f | %d | %.4f | %s |" % (final_rank, escape(name), final_score, public_rank,
-                                                        public_score, _move(move)))
-    return out + [""]
+    """The Markdown lines of a subtask's comparisons (``escape``: the Markdown escaper of names)."""
+    out = []
+    for key, title, name, table in _shown(sub):
+        out += ["### %s" % title, "", escape(sentence(sub, key)), ""]
+        if table:
+            out += ["| Final rank | Team | Final score | %s rank | %s score | Move |" % (name, name),
+                    "|---|---|---|---|---|---|"]
+            for team, other_rank, other_score, final_rank, final_score, move in rows(sub, key):
+                out.append("| %d | %s | %.4f | %d | %.4f | %s |" % (final_rank, escape(team), final_score, other_rank,
+                                                                    other_score, _move(move)))
+            out.append("")
+    return out
 
 
 def latex(sub, escape):
-    """The LaTeX lines of a subtask's shake-up table (``escape``: the LaTeX escaper of names)."""
-    if not sub.get("shakeup"):
-        return []
-    out = ["", r"\noindent %s" % escape(sentence(sub)), "", r"\begin{longtable}{rlrrrr}", r"\toprule",
-           r"Final rank & Team & Final score & Public rank & Public score & Move \\", r"\midrule"]
-    for name, public_rank, public_score, final_rank, final_score, move in rows(sub):
-        out.append(r"%d & %s & %.4f & %d & %.4f & %s \\" % (final_rank, escape(name), final_score, public_rank,
-                                                          public_score, escape(_move(move))))
-    return out + [r"\bottomrule", r"\end{longtable}"]
+    """The LaTeX lines of a subtask's comparisons (``escape``: the LaTeX escaper of names)."""
+    out = []
+    for key, title, name, table in _shown(sub):
+        out += ["", r"\noindent %s" % escape(sentence(sub, key)), ""]
+        if table:
+            out += [r"\begin{longtable}{rlrrrr}", r"\toprule",
+                    r"Final rank & Team & Final score & %s rank & %s score & Move \\" % (name, name), r"\midrule"]
+            for team, other_rank, other_score, final_rank, final_score, move in rows(sub, key):
+                out.append(r"%d & %s & %.4f & %d & %.4f & %s \\" % (final_rank, escape(team), final_score, other_rank,
+                                                                    other_score, escape(_move(move))))
+            out += [r"\bottomrule", r"\end{longtable}"]
+    return out
 
 
 def html(sub, esc):
-    """The HTML of a subtask's shake-up section (empty without one; ``esc``: the HTML escaper of names)."""
-    if not sub.get("shakeup"):
-        return []
-    body = "".join("<tr><td>%d</td><td class=\"name\">%s</td><td>%.4f</td><td>%d</td><td>%.4f</td><td>%s</td></tr>"
-                   % (final_rank, esc(name), final_score, public_rank, public_score, esc(_move(move)))
-                   for name, public_rank, public_score, final_rank, final_score, move in rows(sub))
-    return ["<h3>Public rank and final rank</h3>", "<p>%s</p>" % esc(sentence(sub)),
-            "<table><thead><tr><th>Final rank</th><th class=\"name\">Team</th><th>Final score</th><th>Public rank</th>"
-            "<th>Public score</th><th>Move</th></tr></thead><tbody>%s</tbody></table>" % body]
+    """The HTML of a subtask's comparisons (empty without one; ``esc``: the HTML escaper of names)."""
+    out = []
+    for key, title, name, table in _shown(sub):
+        out += ["<h3>%s</h3>" % esc(title), "<p>%s</p>" % esc(sentence(sub, key))]
+        if table:
+            body = "".join("<tr><td>%d</td><td class=\"name\">%s</td><td>%.4f</td><td>%d</td><td>%.4f</td><td>%s</td>"
+                           "</tr>" % (final_rank, esc(team), final_score, other_rank, other_score, esc(_move(move)))
+                           for team, other_rank, other_score, final_rank, final_score, move in rows(sub, key))
+            out.append("<table><thead><tr><th>Final rank</th><th class=\"name\">Team</th><th>Final score</th>"
+                       "<th>%s rank</th><th>%s score</th><th>Move</th></tr></thead><tbody>%s</tbody></table>"
+                       % (name, name, body))
+    return out
 
 
-CSV_HEADER = ["public_rank", "public_score"]
+def csv_header(sub):
+    """The ranking.csv columns of a subtask's comparisons (``public_rank``, ``public_score``, ``clean_rank``,
+    ``clean_score``)."""
+    return [column for key, _, name, _, _ in COMPARISONS if sub.get(key)
+            for column in ("%s_rank" % name.lower(), "%s_score" % name.lower())]
 
 
 def csv_cells(sub, ident):
-    """The ranking.csv cells of a row (``public_rank``, ``public_score``): empty for a baseline or without shake-up."""
-    team = (sub.get("shakeup") or {}).get("teams", {}).get(ident)
-    return [str(team["public_rank"]), repr(team["public_score"])] if team else ["", ""]
+    """The ranking.csv cells of a row for :func:`csv_header`: empty for a baseline."""
+    cells = []
+    for key, _, _, _, _ in COMPARISONS:
+        if sub.get(key):
+            team = sub[key].get("teams", {}).get(ident)
+            cells += [str(team["public_rank"]), repr(team["public_score"])] if team else ["", ""]
+    return cells

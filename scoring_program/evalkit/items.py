@@ -11,7 +11,11 @@ files is, and every organiser tool takes it from there, never from a table of it
   :meth:`Items.label` (how a report names it), :meth:`Items.scramble` (the file with other gold, same inputs),
   :meth:`Items.secrets` (gold strings that must not show in any output);
 - the contamination search (``organiser/contamination.py``): :meth:`Items.tokens` (the item's input as a sequence
-  of words) and :meth:`Items.gold` (its gold strings, to say whether a public copy carries the same gold);
+  of words, the search's unit), :meth:`Items.token_golds` (beside each word, the gold strings a public copy would
+  carry there: its tag, lemma or features in a CoNLL-U row, its label in a tab-separated line),
+  :attr:`Items.words_are_gold` (the words are the gold: a gap's filler, a choice set's gold sentence) and
+  :meth:`Items.gold_units` (gold that a public file may hold without the item's text: a stand-off annotation's spans
+  and types).
 - what a participant is given (:attr:`Items.given`, a :class:`Given`): the test input a reference builder releases
   keeps that and nothing else (:meth:`Given.released`), and ``python -m organiser reference`` refuses a build whose
   test input holds more (:meth:`Given.beyond`). The defaults: a CoNLL-U input (:class:`ConlluInput`: the tagging,
@@ -30,7 +34,8 @@ import re
 import unicodedata
 import xml.etree.ElementTree as ElementTree
 
-_WORD = re.compile(r"[\w\u0300-\u036f\u0483-\u0489\u0591-\u05c7]+", re.U)
+#: A word of the contamination search: word characters and the combining marks of Latin, Cyrillic and Hebrew script.
+WORD = re.compile(r"[\w\u0300-\u036f\u0483-\u0489\u0591-\u05c7]+", re.U)
 
 
 def normal(text):
@@ -53,7 +58,7 @@ def text_tokens(text):
     >>> text_tokens("In principio, erat verbum.")
     ['In', 'principio', 'erat', 'verbum']
     """
-    return _WORD.findall(unicodedata.normalize("NFC", text)) if isinstance(text, str) else []
+    return WORD.findall(unicodedata.normalize("NFC", text)) if isinstance(text, str) else []
 
 
 # --------------------------------------------------------------------------- what a participant is given
@@ -318,6 +323,9 @@ class Items(object):
 
     #: How a report names one item: ``"<unit> <number>"`` (1-based), e.g. "sentence 3".
     unit = "item"
+    #: Whether the item's words are its gold (a gap's filler, a choice set's gold sentence): a copy of the whole
+    #: item carries it, whatever its annotations.
+    words_are_gold = False
     #: What a participant is given of the items (:class:`Given`): what a released input file keeps.
     given = Given()
 
@@ -370,6 +378,20 @@ class Items(object):
         _strings(self.key(item, task), found)
         return [word for text in found for word in text_tokens(text)]
 
+    def token_golds(self, item, task):
+        """Beside each word of :meth:`tokens` (a list as long), the gold strings a public copy of the item carries
+        at that word when it carries the item's gold (a tuple; empty: nothing to compare there). A public word
+        carries a string when its own row holds it (a CoNLL-U row's lemma, UPOS, XPOS or ``Feature=Value``, a
+        tab-separated line's other fields, its sentence's label). Default: nothing to compare (the search then says
+        the gold of a copy is unknown, unless :attr:`words_are_gold` or :meth:`gold_units` say what carries it)."""
+        return [()] * len(self.tokens(item, task))
+
+    def gold_units(self, item, task):
+        """The item's gold as a public stand-off file would hold it without its text (strings; e.g. an Anafora
+        file's ``Type@start,end`` per entity): a public file holding most of them holds the item's gold. Default:
+        none (the gold goes with the words: :meth:`token_golds`)."""
+        return []
+
     def near_keys(self, item, task):
         """Keys that two items share when they are near copies of each other (their gold nearly gives each other's
         away: the split keeps them public together or not at all). None by default."""
@@ -396,6 +418,12 @@ def _strings(value, found):
     elif isinstance(value, dict):
         for key in sorted(value):
             _strings(value[key], found)
+
+
+def _row_golds(rows):
+    """One tuple of gold strings per word of ``rows`` (``[(form, [gold strings])]``): each word of a form (its
+    :func:`text_tokens`) carries its row's gold, in the order of :meth:`Items.tokens`."""
+    return [tuple(golds) for form, golds in rows for _ in text_tokens(form)]
 
 
 def _json(data):
@@ -474,6 +502,10 @@ class PairItems(JsonItems):
         """The gold strings."""
         return [row[1] for row in item if len(row) > 1 and isinstance(row[1], str)]
 
+    def token_golds(self, item, task):
+        """Each word of a form carries its row's tag or lemma."""
+        return _row_golds((row[0], [row[1]] if len(row) > 1 and isinstance(row[1], str) else []) for row in item)
+
     def scramble(self, data, task, lang):
         """Every gold tag replaced by another tag, or every gold lemma by another string."""
         other = _scrambled_string if self.secret_golds else _other_tag
@@ -509,6 +541,12 @@ class MorphItems(JsonItems):
     def gold(self, item, task):
         """The values of every token but its form."""
         return ["%s=%s" % (k, v) for tok in item for k, v in sorted(tok.items()) if k not in task.form_keys]
+
+    def token_golds(self, item, task):
+        """Each word of a form carries its token's ``UPOS=<tag>`` and ``<Feature>=<value>`` strings."""
+        return _row_golds((next((tok[k] for k in task.form_keys if k in tok), None),
+                           ["%s=%s" % (k, v) for k, v in sorted(tok.items()) if k not in task.form_keys])
+                          for tok in item)
 
     def scramble(self, data, task, lang):
         """Another UPOS and every feature value changed."""
@@ -577,6 +615,9 @@ class FillMaskItems(JsonItems):
         text = item.get("text") if isinstance(item.get("text"), str) else item.get("masked")
         return text_tokens(text)
 
+    #: The unmasked text is the gold: any copy of it fills every gap.
+    words_are_gold = True
+
     def scramble(self, data, task, lang):
         """Every gold gap filler changed (and the text with it)."""
         value = _json(data)
@@ -635,6 +676,15 @@ class BlockItems(Items):
         if self.sentence_level:
             return [line.split("\t")[-1].strip() for line in item if line.startswith("# sent_enum") and "\t" in line]
         return [line.split("\t")[-1] for line in item if not line.startswith("# sent_enum") and "\t" in line]
+
+    def token_golds(self, item, task):
+        """Each word of a token carries its line's label (a sentence-level dataset: every word carries the
+        sentence's label)."""
+        if self.sentence_level:
+            labels = self.gold(item, task)[:1]
+            return [tuple(labels)] * len(self.tokens(item, task))
+        return _row_golds((line.split("\t")[0], [line.split("\t")[-1]] if "\t" in line else [])
+                          for line in item if not line.startswith("# sent_enum"))
 
     def public_texts(self, item, task):
         """The sentence with its labels, line by line normalised (nothing for a redacted sentence: no label)."""
@@ -703,6 +753,9 @@ class SetItems(Items):
             return text_tokens(gold)
         return Items.tokens(self, item, task)
 
+    #: The gold sentence is the gold: a copy of it says which candidate is the natural one.
+    words_are_gold = True
+
     def scramble(self, data, task, lang):
         """Each gold moved to the next sentence of its set."""
         out = []
@@ -725,6 +778,35 @@ class SetItems(Items):
         return [gold for gold in (_gold_sentence(item) for item in self.read(data)) if gold is not None]
 
 
+def anafora_units(data, properties=False):
+    """``<type>@<span>`` of every entity of an Anafora XML file's bytes (``[]`` when it is not one): the entity's
+    identification gold, as a spans-only copy keeps it; with ``properties``, followed by its properties' values that
+    are no reference to another entity (``|Type=August``).
+
+    >>> anafora_units(b"<data><annotations><entity><id>1@e</id><span>0,4</span><type>Year</type>"
+    ...               b"<properties><Value>1998</Value><Sub-Interval>2@e</Sub-Interval></properties></entity>"
+    ...               b"</annotations></data>", True)
+    ['Year@0,4|Value=1998']
+    """
+    try:
+        root = ElementTree.fromstring(data)
+    except (ElementTree.ParseError, ValueError):
+        return []
+    annotations = root.find("annotations")
+    if root.tag != "data" or annotations is None:
+        return []
+    units = []
+    for entity in annotations.findall("entity"):
+        unit = "%s@%s" % ((entity.findtext("type") or "").strip(), (entity.findtext("span") or "").strip())
+        if properties:
+            found = entity.find("properties")
+            unit += "".join("|%s=%s" % (prop.tag, (prop.text or "").strip()) for prop in
+                            (found if found is not None else []) if (prop.text or "").strip()
+                            and "@" not in prop.text)
+        units.append(unit)
+    return units
+
+
 def _gold_sentence(item):
     """The gold sentence of a choice set, or None."""
     sentences = item.get("sentences") if isinstance(item, dict) else None
@@ -737,10 +819,14 @@ def _gold_sentence(item):
 
 class DocumentItems(Items):
     """A JSON object of Anafora documents (:mod:`evalkit.timenorm.kind`): one item per document. Given: each
-    document's text and creation time."""
+    document's text and creation time. ``properties``: the gold is the entities with their properties (interval
+    scoring), not only their spans and types."""
 
     unit = "document"
     given = DocumentInput()
+
+    def __init__(self, properties=False):
+        self.properties = properties
 
     def read(self, data):
         """The documents."""
@@ -778,6 +864,13 @@ class DocumentItems(Items):
     def tokens(self, item, task):
         """The words of the document's text when the file carries it (``text``), else none."""
         return text_tokens(item.get("text")) if isinstance(item, dict) else []
+
+    def gold_units(self, item, task):
+        """``<type>@<span>`` of every entity of the gold XML (a spans-only copy of the gold, an Anafora file without
+        the text, holds them too), with its properties' values when the gold is the properties too (a spans-only
+        copy then holds none of them)."""
+        xml = item.get("xml") if isinstance(item, dict) else None
+        return anafora_units(xml.encode("utf-8"), self.properties) if isinstance(xml, str) and xml else []
 
     def scramble(self, data, task, lang):
         """Every other entity that nothing points to removed."""

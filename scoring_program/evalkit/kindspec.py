@@ -22,9 +22,12 @@ they need from it, and no table elsewhere names kinds. Its parts:
   ``resampling = "items"`` with ``from_items(values, task)`` (the components recomputed from the per-item values
   themselves, ``{name: list}``: rank correlations, any corpus-level metric that is no sum);
 - ``items``: an :class:`evalkit.items.Items`, what one item of the kind's reference files is (split, audit,
-  contamination), and ``items.given`` (an :class:`evalkit.items.Given`) what a participant is given of it: the
-  released test input keeps that and nothing else (a CoNLL-U input: the forms, multiword-token ranges, ``# text``,
-  ``SpaceAfter=No`` and ids of the kit's own; never HEAD, DEPREL, DEPS or a corpus's ``sent_id``).
+  contamination: its input as words, ``tokens``, the gold a public copy carries beside each word, ``token_golds``,
+  whether the words are the gold, ``words_are_gold``, and the gold a stand-off public file holds without the text,
+  ``gold_units``; the base class gives defaults), and ``items.given`` (an :class:`evalkit.items.Given`) what a
+  participant is given of it: the released test input keeps that and nothing else (a CoNLL-U input: the forms,
+  multiword-token ranges, ``# text``, ``SpaceAfter=No`` and ids of the kit's own; never HEAD, DEPREL, DEPS or a
+  corpus's ``sent_id``).
 
 Optional parts have defaults (``floor_causes``, ``label_swaps``, ``ranks_candidates``, ``uses_facts``, ...; see
 :data:`OPTIONAL`). A competition brings kinds of its own in its folder: a module ``<id>_*.py`` beside its
@@ -43,7 +46,7 @@ REQUIRED_TEXT = ("parse_reference_text", "prediction_limit", "parse_prediction_t
 REQUIRED_DOCUMENTS = ("parse_reference_text", "parse_prediction_documents")
 #: The parts of the item side (:class:`evalkit.items.Items`).
 REQUIRED_ITEMS = ("read", "write", "scorable", "key", "identity", "near_keys", "redact", "unscored", "gold", "label",
-                  "public_texts", "tokens", "scramble", "secrets")
+                  "public_texts", "tokens", "token_golds", "gold_units", "scramble", "secrets")
 #: The parts of what a participant is given (:class:`evalkit.items.Given`, ``items.given``).
 REQUIRED_GIVEN = ("claims", "released", "beyond")
 #: Optional parts and what their absence means.

@@ -753,6 +753,7 @@ class IntervalsKind(AnaforaKind):
 
     name = "scate_intervals"
     gold = "full"
+    items = DocumentItems(properties=True)   # its gold is the entities' properties too (a spans-only copy lacks them)
 
     def prepare(self, document, doc, path):
         """Interpret the prediction once (``document.interval_items``); return the warnings on its time expressions
