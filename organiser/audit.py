@@ -34,7 +34,7 @@ import tempfile
 import xml.etree.ElementTree as ElementTree
 import zipfile
 
-from organiser import bundle, feedback, split
+from organiser import bundle, declarations, feedback, split
 from evalkit import scoring
 from evalkit.items import dump, normal
 
@@ -473,7 +473,7 @@ def _file_digests(root, skip=None):
 
 #: The folder a data folder may keep its test gold in, apart from its public files (the kit's samples do): the
 #: only folder inside the release that is not taken for something participants download.
-KEPT_APART = "test_gold"
+KEPT_APART = declarations.KEPT_APART
 
 
 #: The files of the test gold the reference builder did not build the test phase from (``{path: why}``, at the root

@@ -77,7 +77,7 @@ PENDING_PUBLIC_TEXT = (
     "The organisers then replace this file with it: download the test phase's public data again.\n")
 CODABENCH_SUFFIX = "-codabench"
 CODABENCH_IMAGE_KEY = "docker_image"
-MANIFEST = "build.json"
+MANIFEST = declarations.MANIFEST
 #: What the scoring program reads in each phase's reference data: whose gold it is (organiser.pages says it too).
 PHASE_FILE = "phase.json"
 #: Facts of each reference file's gold, written when the reference is built (organiser/gold_index.py).
@@ -108,15 +108,8 @@ def subtask_pairs(decl, subtask):
     return [(task, lang) for task in tasks for lang in declared["languages"] if lang in task.languages]
 
 
-def reference_file(decl, task, lang):
-    """The reference member name of a (task, lang) pair: the declared ``REFERENCE_FILE`` or ``<task>/<lang>.json``."""
-    return conll.reference_name(decl, task, lang)
-
-
-def declared_reference_files(decl):
-    """``{reference file name: (task, lang)}`` of every declared (task, language) pair, in declared order."""
-    return collections.OrderedDict((reference_file(decl, task, lang), (task, lang)) for task in decl.TASKS
-                                   for lang in task.languages)
+reference_file = declarations.reference_file
+declared_reference_files = declarations.declared_reference_files
 
 
 def dataset_label(decl, task, lang):
@@ -873,15 +866,12 @@ def write_manifest(build, bundles, states):
 
 
 def read_manifest(out):
-    """The manifest of the last build in ``out`` (a dict), or None when there is none."""
-    path = os.path.join(out, MANIFEST)
-    if not os.path.isfile(path):
-        return None
-    with open(path, encoding="utf-8") as handle:
-        try:
-            return json.load(handle)
-        except ValueError as error:
-            raise BundleError("%s is not valid JSON (%s): rebuild with `make`" % (path, error))
+    """The manifest of the last build in ``out`` (:func:`organiser.declarations.read_manifest`); BundleError when
+    broken."""
+    try:
+        return declarations.read_manifest(out)
+    except declarations.BuildError as error:
+        raise BundleError(str(error))
 
 
 def remove_stale(build):

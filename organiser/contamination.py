@@ -46,7 +46,8 @@ import re
 import sys
 import time
 
-from organiser import bundle, declarations, feedback, public_text
+from organiser import declarations, feedback, public_text, split
+from organiser.split import TEST_PHASE
 from organiser import schedule as schedule_module
 from evalkit import scoring
 from evalkit.messages import DataError
@@ -151,7 +152,7 @@ def target_of(relative, task, lang, index, item, part):
 def phase_files(decl, folder):
     """``[(reference file name, task, lang, bytes)]`` of the declaration's reference files in ``folder``."""
     found = []
-    for name, (task, lang) in bundle.declared_reference_files(decl).items():
+    for name, (task, lang) in declarations.declared_reference_files(decl).items():
         path = os.path.join(folder, *name.split("/"))
         if os.path.isfile(path):
             with open(path, "rb") as handle:
@@ -169,14 +170,14 @@ class TestGold(object):
     def __init__(self, decl, reference_dir):
         self.targets, self.public_items, self.files, self.group_of = [], {}, collections.OrderedDict(), {}
         self.mode, self.state = None, "none"
-        test_dir = os.path.join(reference_dir or "", bundle.OFFICIAL_PHASE)
+        test_dir = os.path.join(reference_dir or "", TEST_PHASE)
         uploaded = phase_files(decl, test_dir) if reference_dir and os.path.isdir(test_dir) else []
         if not uploaded:
-            self._test_input(os.path.join(reference_dir or "", "public", bundle.OFFICIAL_PHASE))
+            self._test_input(os.path.join(reference_dir or "", "public", TEST_PHASE))
             return
-        practice = bundle.OFFICIAL_PHASE in bundle.read_public_gold(reference_dir)
+        practice = TEST_PHASE in split.read_public_gold(reference_dir)
         public_split = None if practice else feedback.read_split(test_dir)
-        private_dir = feedback.private_folder(reference_dir, bundle.OFFICIAL_PHASE)
+        private_dir = feedback.private_folder(reference_dir, TEST_PHASE)
         private_split = feedback.read_split(private_dir) if public_split and os.path.isdir(private_dir) else None
         private_data = dict((name, data) for name, _, _, data in phase_files(decl, private_dir)) \
             if private_split else {}
@@ -485,12 +486,11 @@ def release_files(data_dir, test_gold):
     """``(files, skipped)``: the release's files that are public (``[(label, path)]``) and those left out
     (``{why: [relative]}``): its test files, the test gold folder and a folder kept apart for it (``test_gold``, as the
     leak audit takes it: organiser/audit.py)."""
-    from organiser.audit import KEPT_APART
     files, skipped = [], collections.OrderedDict()
     gold = os.path.abspath(test_gold) if test_gold else None
     for relative, path in walk(data_dir):
         if gold and (os.path.abspath(path) == gold or os.path.abspath(path).startswith(gold + os.sep)) or \
-                KEPT_APART in relative.split("/")[:-1]:
+                declarations.KEPT_APART in relative.split("/")[:-1]:
             skipped.setdefault("the test gold", []).append(relative)
         elif is_test_file(relative):
             skipped.setdefault("the test split (by its name)", []).append(relative)
@@ -504,14 +504,14 @@ def test_input_digests(reference_dir, dist):
     ``public_data/*-test.zip`` members): the test input is public by design and holds no gold, so it is not
     searched."""
     found = set()
-    folder = os.path.join(reference_dir or "", "public", bundle.OFFICIAL_PHASE)
+    folder = os.path.join(reference_dir or "", "public", TEST_PHASE)
     if os.path.isdir(folder):
         for _, path in walk(folder):
             with open(path, "rb") as handle:
                 found.add(_digest(handle.read()))
     if dist and os.path.isdir(os.path.join(dist, "public_data")):
         for name in os.listdir(os.path.join(dist, "public_data")):
-            if name.endswith("-%s.zip" % bundle.OFFICIAL_PHASE):
+            if name.endswith("-%s.zip" % TEST_PHASE):
                 with open(os.path.join(dist, "public_data", name), "rb") as handle:
                     data = handle.read()
                 found.add(_digest(data))
@@ -534,7 +534,7 @@ def _members(data):
 def item_segments(decl, name, items):
     """``(segments, owners)`` of a reference file's ``items`` (``[(index, item)]``): each item's words and beside
     each its gold strings, as the kind gives them; ``owners``: beside each segment, its item's index."""
-    task, _ = bundle.declared_reference_files(decl)[name]
+    task, _ = declarations.declared_reference_files(decl)[name]
     items_of = scoring.KINDS[task.kind].items
     found, owners = [], []
     for index, item in items:
@@ -681,7 +681,7 @@ class Audit(object):
                 yield self._reference(PUBLIC_PART, "%s %s" % (PUBLIC_PART, name), PUBLIC_PART, decl, name, items)
         for phase in sorted(os.listdir(self.reference)) if self.reference and os.path.isdir(self.reference) else []:
             folder = os.path.join(self.reference, phase)
-            if phase in (bundle.OFFICIAL_PHASE, feedback.PRIVATE_FOLDER, "public") or not os.path.isdir(folder):
+            if phase in (TEST_PHASE, feedback.PRIVATE_FOLDER, "public") or not os.path.isdir(folder):
                 continue
             for name, task, lang, data in phase_files(decl, folder):
                 if _digest(data) in self.sources.seen:
@@ -693,7 +693,7 @@ class Audit(object):
         public_root = os.path.join(self.reference or "", "public")
         if os.path.isdir(public_root):
             for phase in sorted(os.listdir(public_root)):
-                if phase == bundle.OFFICIAL_PHASE:
+                if phase == TEST_PHASE:
                     continue
                 group = "the %s phase's public data" % phase
                 for relative, path in walk(os.path.join(public_root, phase)):
@@ -799,7 +799,7 @@ class Audit(object):
         out = []
         if self.gold.state == "none":
             return ["contamination: no test gold and no test input in this build (%s): nothing to audit" % (
-                os.path.join(self.reference or "REF", bundle.OFFICIAL_PHASE))]
+                os.path.join(self.reference or "REF", TEST_PHASE))]
         total = len(self.gold.targets)
         found = sum(len(row["found"]) for row in self.files.values())
         gold = sum(len(row["gold"]) for row in self.files.values())
@@ -1041,16 +1041,16 @@ def main(argv=None):
                         "data": args.data, "schedule": hosted.schedule}
             dist = args.out or dist
         else:
-            manifest = bundle.read_manifest(dist)
+            manifest = declarations.read_manifest(dist)
         if manifest is None:
-            raise DataError(os.path.join(dist, bundle.MANIFEST), "", "no build here: run `make%s` first" % (
+            raise DataError(os.path.join(dist, declarations.MANIFEST), "", "no build here: run `make%s` first" % (
                 "" if hosted.top_level else " COMPETITION=%s" % hosted.cid))
         for folder in split_public(args.public):
             if not os.path.isdir(folder):
                 raise DataError(folder, "", "no such folder (--public, PUBLIC=)")
         audit = run(hosted, manifest, dist, split_public(args.public) if args.public is not None else None,
                     args.schedule)
-    except (DataError, RuntimeError, ValueError, bundle.BundleError) as error:
+    except (DataError, RuntimeError, ValueError, declarations.BuildError) as error:
         print("contamination: %s" % error, file=sys.stderr)
         return 2
     for line in audit.lines():

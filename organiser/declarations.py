@@ -5,8 +5,10 @@ declared by the one module of ``scoring_program/`` that sets ``COMPETITION_ID``;
 ``competitions/<id>/<id>.py``. The organiser's tools (bundle, pages, check) take their facts from here and
 never import a competition by name.
 """
+import collections
 import importlib
 import importlib.util
+import json
 import os
 import sys
 
@@ -206,3 +208,41 @@ class Hosted(object):
         """The function ``name`` of its hooks module, or ``default``."""
         module = self.hooks()
         return getattr(module, name, default) if module is not None else default
+
+
+# --------------------------------------------------------------------------- names every tool shares
+
+#: The folder name of a test gold kept apart from a release (``sample_data/test_gold``): never taken for a file of the
+#: release participants download.
+KEPT_APART = "test_gold"
+#: The manifest of a build, in its output folder (written by organiser/bundle.py, read by ``make check`` and the
+#: audits).
+MANIFEST = "build.json"
+
+
+class BuildError(RuntimeError):
+    """A build's manifest that cannot be read."""
+
+
+def reference_file(decl, task, lang):
+    """The reference member name of a (task, lang) pair: the declared ``REFERENCE_FILE`` or ``<task>/<lang>.json``."""
+    from evalkit import conll
+    return conll.reference_name(decl, task, lang)
+
+
+def declared_reference_files(decl):
+    """``{reference file name: (task, lang)}`` of every declared (task, language) pair, in declared order."""
+    return collections.OrderedDict((reference_file(decl, task, lang), (task, lang)) for task in decl.TASKS
+                                   for lang in task.languages)
+
+
+def read_manifest(out):
+    """The manifest of the last build in ``out`` (a dict), or None when there is none; BuildError when broken."""
+    path = os.path.join(out, MANIFEST)
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as handle:
+        try:
+            return json.load(handle)
+        except ValueError as error:
+            raise BuildError("%s is not valid JSON (%s): rebuild with `make`" % (path, error))
