@@ -304,9 +304,10 @@ def find_gold(split, explicit=None):
 def gold_check(report, submission, gold_dir, competition, scoring):
     """Score ``submission`` against the development gold ``gold_dir`` and add to ``report`` (the public-reference
     check) the files at or below the floor (the scoring program's evalkit/floor.py), the messages that only the
-    gold can give (evalkit/blank.py: rows without a label of their own given one) and, as ``gold_scores``, the
-    score of each file; only files whose public check found their sentence count right are judged."""
-    from evalkit import blank, floor, layout
+    gold can give (evalkit/blank.py: rows without a label of their own given one; evalkit/mended.py: a systematic
+    mistake priced, each in the place of the same message unpriced) and, as ``gold_scores``, the score of each file;
+    only files whose public check found their sentence count right are judged."""
+    from evalkit import blank, floor, layout, mended
     try:
         scored = scoring.evaluate(competition, gold_dir, submission, details=False)
     except (layout.NothingToScore, layout.ReferenceError):
@@ -318,7 +319,8 @@ def gold_check(report, submission, gold_dir, competition, scoring):
                                   scoring.KINDS)
     known = set((m["file"], m["text"]) for m in report["messages"])
     said = [m for m in blank.gold_messages(scored) if m["file"] in checked and (m["file"], m["text"]) not in known]
-    report["messages"] = report["messages"] + said + warnings
+    priced = [m for m in mended.gold_messages(scored) if m["file"] in checked]
+    report["messages"] = mended.merge(report["messages"], priced) + said + warnings
     report["gold_scores"] = dict((entry["file"], entry["score"]) for entry in entries)
     return report
 
