@@ -41,9 +41,12 @@ SPLITS = ("valid", "test")
 PHASES = {"valid": "dev", "test": "test"}
 TSV_HEADER = ("masked", "src")
 EXIT_HELP = """exit status:
-  0  no error found and no file known to score 0: ready to upload (warnings may remain: read them)
+  0  no error found and no file known to score 0 or to lose most of its score (warnings may remain: read them;
+     a subset of the expected files is said to be one: each file left out scores 0)
   1  errors found (each is listed with its file and position), or a file known to score 0 (counted in the
-     summary line: unreadable, the wrong number of sentences, every sentence or label unusable)
+     summary line: unreadable, the wrong number of sentences, every sentence or label unusable), or, on the
+     valid split, a file that the development gold prices as losing most of its score (its warning gives its
+     score as written and with the mistake undone)
   2  nothing could be checked: no such submission, no input of the split under --data, no scoring program,
      or a Python older than 3.7
   3  internal error of validate.py (a bug: please report it)"""

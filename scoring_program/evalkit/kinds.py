@@ -187,7 +187,7 @@ def _subword_rows(sent, ref_forms):
     the reference's tokens (their forms, tokeniser marks aside, join into the reference's forms joined), else "".
 
     >>> _subword_rows([["cad", "V"], ["##ulat", "V"], ["et", "C"]], ["cadulat", "et"])
-    "'cad', '##ulat', 'et'"
+    "'##ulat'"
     """
     forms = [tok[0] if type(tok) in _SEQ and tok else tok.get("Token") if type(tok) is dict else None for tok in sent]
     if not all(type(form) is _STR for form in forms) or not all(type(form) is _STR for form in ref_forms):
@@ -200,7 +200,8 @@ def _subword_rows(sent, ref_forms):
         joined.append(form[:-2] if form.endswith("@@") else form)
     if "".join(joined).replace(" ", "") != "".join(ref_forms).replace(" ", ""):
         return ""
-    return ", ".join(quoted(form, 20) for form in forms[:3]) + (", ..." if len(forms) > 3 else "")
+    marked = [form for form, piece in paired(forms, joined) if form != piece] or forms
+    return ", ".join(quoted(form, 20) for form in marked[:3]) + (", ..." if len(marked) > 3 else "")
 
 
 def _check_sentence(sent, name, si, expected):
@@ -350,11 +351,13 @@ _CANDIDATE_KEYS = ("token_str", "token", "word", "text", "candidate", "lemma", "
 
 def _candidate_hint(cand):
     """What a candidate that is not a string probably is, for its warning (called only for such a candidate): a
-    model's output object (``{"token_str": "et", "score": 0.9}``, a fill-mask pipeline's) or a candidate beside its
-    score (``["et", 0.9]``); else ``""``.
+    model's output object (``{"token_str": "et", "score": 0.9}``, a fill-mask pipeline's), a candidate beside its
+    score (``["et", 0.9]``) or a token id (an integer); else ``""``.
 
-    >>> _candidate_hint({"token_str": "et", "score": 0.9})[:21], _candidate_hint(["et", 0.9])[:30], _candidate_hint(3)
+    >>> _candidate_hint({"token_str": "et", "score": 0.9})[:21], _candidate_hint(["et", 0.9])[:30], _candidate_hint(3.5)
     (' (an object such as a', ' (a candidate beside its score', '')
+    >>> _candidate_hint(2077)[:20]
+    ' (a token id of a mo'
     """
     if type(cand) is dict:
         key = next((k for k in _CANDIDATE_KEYS if type(cand.get(k)) is _STR), None)
