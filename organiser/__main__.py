@@ -13,6 +13,8 @@ COMMANDS = {
     "docs": ("organiser.documents", "regenerate docs/organisers.md; write dist/organisers.md, dist/competitions.md"),
     "new": ("organiser.skeleton", "write competitions/<id>/, a new competition that builds and checks at once"),
     "results": ("organiser.results", "re-score the official submissions, rank with confidence intervals"),
+    "codabench": ("organiser.codabench", "the competition on Codabench: upload, publish, participants, phases, "
+                  "reference, open-test, pull, leaderboard"),
 }
 
 
@@ -26,7 +28,12 @@ def main(argv=None):
         return 2
     module_name, _, function = COMMANDS[argv[0]][0].partition(":")
     module = importlib.import_module(module_name)
-    return getattr(module, function or "main")(argv[1:])
+    from evalkit.kindspec import KindError
+    try:
+        return getattr(module, function or "main")(argv[1:])
+    except KindError as err:   # a competition's own kind that lacks a part, or whose name is taken
+        sys.stderr.write("python -m organiser %s: %s\n" % (argv[0], err))
+        return 2
 
 
 if __name__ == "__main__":

@@ -19,9 +19,9 @@ whose gold is hidden (its ``phase.json``), four rules:
 - ``audit.early-release``: the test input (written apart by the bundle builder) must not be reachable before the
   test phase opens: not in a page, a starting kit or a public data of the bundle.
 
-Each kind of the scorer has here how its reference is scrambled, which of its strings are secret and what an
-item of its gold looks like in public text (:data:`KINDS`); a kind without an entry is audited by the generic
-rules (whole elements of its reference files).
+Each kind says, in its item side (``kind.items``, :class:`evalkit.items.Items`), how its reference is scrambled,
+which of its strings are secret and what an item of its gold looks like in public text; items are addressed by
+their position in the file, the split's unit, whatever a report calls them.
 """
 import collections
 import hashlib
@@ -34,7 +34,9 @@ import tempfile
 import xml.etree.ElementTree as ElementTree
 import zipfile
 
-from organiser import bundle, feedback
+from organiser import bundle, feedback, split
+from evalkit import scoring
+from evalkit.items import dump, normal
 
 #: The outputs of a scoring run a participant may see, and how they are compared.
 OUTPUT_FILES = ("scores.txt", "scores.json", "detailed_results.json", "detailed_results.html")
@@ -50,16 +52,6 @@ MIN_DISTINCTIVE = 16
 EARLY_SHARE = 0.5
 #: How many examples a failure quotes.
 EXAMPLES = 3
-
-
-def normal(text):
-    """``text`` with its whitespace collapsed and stripped (how atoms and secrets are compared)."""
-    return " ".join(text.split())
-
-
-def dump(value):
-    """The canonical JSON text of ``value`` (how two JSON elements are compared)."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 # --------------------------------------------------------------------------- what participants can reach
@@ -177,189 +169,25 @@ def split_development(reachable, competition):
     return development, other
 
 
-# --------------------------------------------------------------------------- the kinds
+# --------------------------------------------------------------------------- the kinds' items
 
-def _json(data):
-    return json.loads(data.decode("utf-8-sig"))
-
-
-def _other_tag(tag):
-    return "X" if tag != "X" else "NOUN"
+def item_side(task):
+    """The item side of ``task``'s kind (:class:`evalkit.items.Items`): how its gold is scrambled, which of its
+    strings are secret and what an item of its gold looks like in public text."""
+    return scoring.KINDS[task.kind].items
 
 
-def _scrambled_string(text):
-    return text[::-1] + "q" if isinstance(text, str) else text
-
-
-def scramble_tagging(data, task, lang):
-    """``[[[form, tag], ...], ...]``: every gold tag replaced by another."""
-    value = _json(data)
-    return json.dumps([[[row[0], _other_tag(row[1])] + list(row[2:]) if isinstance(row, list) and len(row) > 1
-                        else row for row in sentence] for sentence in value], ensure_ascii=False).encode("utf-8")
-
-
-def scramble_candidates(data, task, lang):
-    """``[[[form, lemma], ...], ...]``: every gold lemma replaced by another string."""
-    value = _json(data)
-    return json.dumps([[[row[0], _scrambled_string(row[1])] + list(row[2:]) if isinstance(row, list) and len(row) > 1
-                        else row for row in sentence] for sentence in value], ensure_ascii=False).encode("utf-8")
-
-
-def scramble_morph(data, task, lang):
-    """``[[{"Token", "UPOS", feature: value}, ...], ...]``: another UPOS and every feature value changed."""
-    value = _json(data)
-    out = []
-    for sentence in value:
-        rows = []
-        for token in sentence:
-            if not isinstance(token, dict):
-                rows.append(token)
-                continue
-            row = {}
-            for key, item in token.items():
-                if key in ("Token", "Form"):
-                    row[key] = item
-                elif key == "UPOS":
-                    row[key] = _other_tag(item)
-                else:
-                    row[key] = _scrambled_string(item)
-            rows.append(row)
-        out.append(rows)
-    return json.dumps(out, ensure_ascii=False).encode("utf-8")
-
-
-def scramble_fill_mask(data, task, lang):
-    """``[{"masked", "text", "masked_tokens"}, ...]``: every gold gap filler changed (and the text with it)."""
-    value = _json(data)
-    for sentence in value:
-        golds = sentence.get("masked_tokens") if isinstance(sentence, dict) else None
-        if isinstance(golds, list):
-            sentence["masked_tokens"] = [_scrambled_string(g) if isinstance(g, str) else g for g in golds]
-            sentence["text"] = sentence.get("masked", "")
-    return json.dumps(value, ensure_ascii=False).encode("utf-8")
-
-
-def scramble_text_labels(data, task, lang):
-    """Line-aligned labels (``token<TAB>label``, ``# sent_enum = N<TAB>label``): each label rotated to the next of
-    the dataset's label set."""
-    labels = list(task.labels[lang])
-    rotate = dict((label, labels[(index + 1) % len(labels)]) for index, label in enumerate(labels))
-    out = []
-    for line in data.decode("utf-8-sig").split("\n"):
-        head, tab, label = line.rpartition("\t")
-        out.append(head + tab + rotate.get(label.strip(), label) if tab else line)
-    return "\n".join(out).encode("utf-8")
-
-
-def scramble_choice(data, task, lang):
-    """JSON Lines of sets: each gold moved to the next sentence of its set."""
-    out = []
-    for line in data.decode("utf-8-sig").split("\n"):
-        if not line.strip():
-            out.append(line)
-            continue
-        item = json.loads(line)
-        count = len(item.get("sentences") or [])
-        if count > 1 and isinstance(item.get("gold"), int):
-            item["gold"] = (item["gold"] + 1) % count
-            types = item.get("types")
-            if isinstance(types, list) and len(types) == count:
-                item["gold_type"] = types[item["gold"]]
-        out.append(json.dumps(item, ensure_ascii=False, sort_keys=True))
-    return "\n".join(out).encode("utf-8")
-
-
-def scramble_documents(data, task, lang):
-    """Anafora documents (``{"documents": [{"xml"}, ...]}``): every other entity that nothing points to removed."""
-    value = _json(data)
-    for document in value.get("documents") or []:
-        if not isinstance(document.get("xml"), str):   # a redacted document (a split test phase): no gold
-            continue
-        root = ElementTree.fromstring(document["xml"].encode("utf-8"))
-        annotations = root.find("annotations")
-        if annotations is None:
-            continue
-        entities = list(annotations.findall("entity"))
-        referenced = set(prop.text.strip() for entity in entities for properties in entity.findall("properties")
-                         for prop in properties.iter() if prop.text)
-        dropped = [e for e in entities if (e.findtext("id") or "").strip() not in referenced][::2]
-        for entity in dropped:
-            annotations.remove(entity)
-        document["xml"] = ElementTree.tostring(root, encoding="unicode")
-    return json.dumps(value, ensure_ascii=False).encode("utf-8")
-
-
-def secrets_candidates(data, task, lang):
-    """The gold lemmas."""
-    return [row[1] for sentence in _json(data) for row in sentence if isinstance(row, list) and len(row) > 1
-            and isinstance(row[1], str)]
-
-
-def secrets_fill_mask(data, task, lang):
-    """The gold gap fillers."""
-    return [g for sentence in _json(data) if isinstance(sentence, dict)
-            for g in (sentence.get("masked_tokens") or []) if isinstance(g, str)]
-
-
-def secrets_choice(data, task, lang):
-    """The gold sentence of each set."""
-    found = []
-    for line in data.decode("utf-8-sig").split("\n"):
-        if line.strip():
-            item = json.loads(line)
-            if isinstance(item.get("gold"), int) and 0 <= item["gold"] < len(item.get("sentences") or []):
-                found.append(item["sentences"][item["gold"]])
+def gold_items(task, data):
+    """``{index: (label, texts)}`` of one reference file's items that have a gold, as they would read in public text
+    (the item side's ``public_texts``; an item without any, a redacted or unscored one, is left out). ``index`` is
+    the item's position, the split's unit."""
+    items_of = item_side(task)
+    found = {}
+    for index, item in enumerate(items_of.read(data)):
+        texts = [text for text in items_of.public_texts(item, task) if text]
+        if texts:
+            found[index] = (items_of.label(index, item), texts)
     return found
-
-
-def items_json(data, task, lang):
-    """One item per sentence of a JSON list reference: its canonical text."""
-    return [("sentence %d" % number, [dump(sentence)]) for number, sentence in enumerate(_json(data), 1)]
-
-
-def items_fill_mask(data, task, lang):
-    """One item per scored gap-filling sentence: its canonical text and its unmasked text (the gold is readable from
-    any public copy of the sentence)."""
-    found = []
-    for number, sentence in enumerate(_json(data), 1):
-        if isinstance(sentence, dict) and sentence.get("masked_tokens"):   # a line without gaps has no gold
-            texts = [dump(sentence)] + ([normal(sentence["text"])] if isinstance(sentence.get("text"), str) else [])
-            found.append(("sentence %d" % number, texts))
-    return found
-
-
-def items_blocks(data, task, lang):
-    """One item per blank-line separated block of a text reference (a sentence with its labels)."""
-    blocks = re.split(r"\n\s*\n", data.decode("utf-8-sig"))
-    return [("sentence %d" % number, ["\n".join(normal(line) for line in block.strip().split("\n"))])
-            for number, block in enumerate(blocks, 1) if block.strip() and "\t" in block]
-
-
-def items_jsonl(data, task, lang):
-    """One item per line of a JSON Lines reference: its canonical text."""
-    return [("line %d" % number, [dump(json.loads(line))])
-            for number, line in enumerate(data.decode("utf-8-sig").split("\n"), 1) if line.strip()]
-
-
-def items_documents(data, task, lang):
-    """One item per document: its gold XML."""
-    return [(document.get("name", "document %d" % number), [normal(document.get("xml") or "")])
-            for number, document in enumerate(_json(data).get("documents") or [], 1)]
-
-
-#: Per kind of the scorer: ``scramble`` (bytes -> bytes with other gold), ``secrets`` (gold strings) and ``items``
-#: (the gold items as they would read in public text).
-KINDS = {
-    "tagging": {"scramble": scramble_tagging, "items": items_json},
-    "candidates": {"scramble": scramble_candidates, "secrets": secrets_candidates, "items": items_json},
-    "morph": {"scramble": scramble_morph, "items": items_json},
-    "fill_mask": {"scramble": scramble_fill_mask, "secrets": secrets_fill_mask, "items": items_fill_mask},
-    "token_labels": {"scramble": scramble_text_labels, "items": items_blocks},
-    "sentence_labels": {"scramble": scramble_text_labels, "items": items_blocks},
-    "choice": {"scramble": scramble_choice, "secrets": secrets_choice, "items": items_jsonl},
-    "scate_intervals": {"scramble": scramble_documents, "items": items_documents},
-    "scate_spans": {"scramble": scramble_documents, "items": items_documents},
-}
 
 
 # --------------------------------------------------------------------------- the audit
@@ -378,15 +206,14 @@ def reference_files(decl, names):
 
 
 def scrambled_reference(decl, reference_zip):
-    """The reference zip with every reference file's gold scrambled (:data:`KINDS`), or None when no kind of it
-    can be scrambled."""
+    """The reference zip with every reference file's gold scrambled (its kind's ``items.scramble``), or None when no
+    kind of it can be scrambled."""
     with zipfile.ZipFile(io.BytesIO(reference_zip)) as archive:
         members = dict((info.filename, archive.read(info)) for info in archive.infolist() if not info.is_dir())
     changed = False
     for name, task, lang in reference_files(decl, list(members)):
-        scramble = KINDS.get(task.kind, {}).get("scramble")
-        if scramble is not None:
-            scrambled = scramble(members[name], task, lang)
+        scrambled = item_side(task).scramble(members[name], task, lang)
+        if scrambled is not None:
             changed = changed or scrambled != members[name]
             members[name] = scrambled
     if not changed:   # nothing to compare against: the report rule cannot run
@@ -453,8 +280,8 @@ def audit_phase(check, decl, competition, members, number, submissions, reachabl
     scrambled = scrambled_reference(decl, reference)
     if scrambled is None:
         findings.append(Finding("audit.report", where, "OPTIONAL: the gold of this phase's reference could not be "
-                                "scrambled (no kind of it has a scramble in organiser/audit.py KINDS, or it has no gold "
-                                "to change): the report rule did not run", note=True))
+                                "scrambled (no kind of it has an items.scramble, or it has no gold to change): the "
+                                "report rule did not run", note=True))
     workdir = tempfile.mkdtemp(prefix="audit-")
     try:
         seen = []
@@ -490,18 +317,15 @@ def public_gold(decl, files, where, reachable, practice):
     split = feedback.parse_split(files[feedback.SPLIT_FILE].decode("utf-8"), feedback.SPLIT_FILE) \
         if feedback.SPLIT_FILE in files else None
     for name, task, lang in reference_files(decl, list(files)):
-        items_of = KINDS.get(task.kind, {}).get("items")
-        if items_of is None:
-            continue
-        every = items_of(files[name], task, lang)
+        every = gold_items(task, files[name])
         # A copy of the file is judged on all its items, redacted ones included (a natural repeat has no redacted
         # twin in the development data); what is reported are the items with gold: a part's listed ones only.
-        copied = len([1 for _, texts in every if any(text in development for text in texts if text)]) >= \
+        copied = len([1 for _, texts in every.values() if any(text in development for text in texts)]) >= \
             DUPLICATE_SHARE * max(1, len(every))
-        items = every
+        items = [item for _, item in sorted(every.items())]
         if split is not None and name in split["files"]:   # a redacted item has no gold: only the scored ones
             scored = set(split["files"][name].get("indices") or [])
-            items = [item for position, item in enumerate(every) if item_index(item[0], position) in scored]
+            items = [item for index, item in sorted(every.items()) if index in scored]
         leaked = [item for item, texts in items if any(text in other for text in texts if text)]
         repeated = [item for item, texts in items if item not in leaked and any(text in development for text in texts
                                                                                   if text)]
@@ -528,9 +352,7 @@ def gold_strings(decl, files, where, seen, reachable_words):
     """``audit.gold-strings``: secret gold strings (nowhere reachable) found in the outputs ``seen``."""
     secrets = set()
     for name, task, lang in reference_files(decl, list(files)):
-        secrets_of = KINDS.get(task.kind, {}).get("secrets")
-        if secrets_of is not None:
-            secrets.update(normal(s) for s in secrets_of(files[name], task, lang))
+        secrets.update(normal(s) for s in item_side(task).secrets(files[name], task, lang))
     secrets = set(s for s in secrets if len(s) >= MIN_SECRET and s not in reachable_words)
     if not secrets:
         return []
@@ -688,26 +510,10 @@ def read_test_inputs(dist, manifest):
 
 # --------------------------------------------------------------------------- the private part of the test gold
 
-_NUMBERED = re.compile(r"^(?:sentence|line) (\d+)$")
-
-
-def item_index(label, position):
-    """The 0-based index, in the split's unit, of an item labelled ``label`` by :data:`KINDS` (``sentence 3`` or
-    ``line 3``: 2); any other label (a document's name) is the item's ``position`` among the file's items."""
-    match = _NUMBERED.match(label)
-    return int(match.group(1)) - 1 if match else position
-
-
 def indexed_items(decl, name, data):
-    """``{index: (label, texts)}`` of one reference file's gold items (:data:`KINDS` ``items``); None when its kind
-    has no ``items`` (it cannot be audited item by item)."""
-    by_name = bundle.declared_reference_files(decl)
-    task, lang = by_name[name]
-    items_of = KINDS.get(task.kind, {}).get("items")
-    if items_of is None:
-        return None
-    return dict((item_index(label, position), (label, texts))
-                for position, (label, texts) in enumerate(items_of(data, task, lang)))
+    """``{index: (label, texts)}`` of one reference file's gold items (:func:`gold_items`)."""
+    task, _ = bundle.declared_reference_files(decl)[name]
+    return gold_items(task, data)
 
 
 def folder_files(decl, folder):
@@ -729,8 +535,6 @@ def private_gold(decl, private_dir):
     found = {}
     for name, data in folder_files(decl, private_dir).items():
         items = indexed_items(decl, name, data)
-        if items is None:
-            continue
         entry = (split.get("files") or {}).get(name)
         scored = set(entry.get("indices") or []) if entry else set(items)
         found[name] = dict((index, item) for index, item in items.items() if index in scored)
@@ -770,7 +574,7 @@ def audit_split(decl, dist, manifest, phase=bundle.OFFICIAL_PHASE):
     - ``audit.private-gold``: no file the build uploads or hands out (:func:`uploaded_files`: bundles, reference
       zips, test input and public data, starting kit, every zip inside them) holds a gold item of the private part
       (:func:`private_gold`, read from the organisers' ``REF/private/<phase>``), as the audit reads an item in
-      public text (:data:`KINDS` ``items``); an item whose gold is the same as a public item's is noted, not failed;
+      public text (its kind's ``items.public_texts``); an item whose gold is the same as a public item's is noted, not failed;
     - ``audit.public-part``: the uploaded test reference of each subtask (``reference/<subtask>-<phase>.zip``) can
       score only the public part: every item its ``split.json`` does not list is redacted (its text is not the
       gold's), its counts are its items', and the public and private parts do not overlap.
@@ -792,6 +596,14 @@ def audit_split(decl, dist, manifest, phase=bundle.OFFICIAL_PHASE):
                           [])
     secret = private_gold(decl, private_dir)
     findings, lines = [], []
+    state_path, state = split.state_of(reference_dir)
+    if state_path and state is None:
+        findings.append(Finding("audit.split-state", state_path, "the split state that drew this build's split is "
+                                "missing: restore it from its backup before the next build (without it the next build "
+                                "draws a new split, and the two public parts together reveal more of the test gold)"))
+    elif state is not None:
+        lines.append(state.summary())
+    seed = state.data["seed"].encode("utf-8") if state is not None else None
     public_texts = set()
     uploads = uploaded_files(dist, manifest)
     for relative, data in uploads.items():
@@ -828,6 +640,11 @@ def audit_split(decl, dist, manifest, phase=bundle.OFFICIAL_PHASE):
                 continue
             seen.add(digest)
             scanned += 1
+            if seed and seed in member:
+                findings.append(Finding("audit.split-state", member_name, "this uploaded file holds the split's seed "
+                                        "(from %s): with it anyone can tell the private items; draw the split anew "
+                                        "(make NEW_SPLIT=1) and keep the state file out of every folder that is "
+                                        "uploaded" % state_path))
             member_atoms = atoms(member)
             for text in wanted:
                 if text in member_atoms:

@@ -14,9 +14,10 @@ they must write is the contract of organiser/bundle.py:
 - baselines: ``OUT/baselines/table.md`` (the starting kit's README and, unless ``OUT/baselines/table-<subtask>.html``
   exists, the pages) and ``OUT/submissions/*.zip`` (what ``make check`` submits to each phase).
 
-After the reference builder, the test phase's gold is split (organiser/split.py, docs/test_feedback.md; ``--split-seed
-S`` sets the seed): ``REF/test/`` keeps what the platform may score, ``REF/private/test/`` what the final ranking
-uses (never uploaded). Then every phase folder gets its ``phase.json`` (organiser.bundle.stamp_phases): the
+After the reference builder, the test phase's gold is split (organiser/split.py, docs/test_feedback.md): drawn once
+and kept in the split state file (``--split-state FILE``; ``--split-seed S`` sets the first draw's seed,
+``--new-split`` draws anew), ``REF/test/`` keeps what the platform may score, ``REF/private/test/`` what the final
+ranking uses (never uploaded). Then every phase folder gets its ``phase.json`` (organiser.bundle.stamp_phases): the
 development phase's reports may show everything (its gold is in the starting kit), a test phase's keep its gold
 hidden, so local runs of the scoring program on these folders report as the platform will. Last, each phase folder
 (``REF/private/test`` too) gets its gold index (organiser/gold_index.py: facts the scorer would otherwise derive
@@ -60,6 +61,8 @@ def run(command, argv):
     parser.add_argument("--competition", default=None)
     if command == "reference":   # the machinery's own option (organiser/split.py), not the builder's
         parser.add_argument("--split-seed", default=None)
+        parser.add_argument("--split-state", default=None)   # where the split is kept (organiser/split.py SplitState)
+        parser.add_argument("--new-split", action="store_true")   # draw the split anew
         parser.add_argument("--schedule", default=None)   # its test_feedback (default: the competition's schedule)
     known, rest = parser.parse_known_args(argv)
     hosted = declarations.Hosted(known.competition)
@@ -76,7 +79,12 @@ def run(command, argv):
         out = given.out
         if out and os.path.isdir(out):
             from organiser import bundle, split
-            split.split_reference(out, hosted, known.split_seed, schedule=known.schedule)
+            try:
+                split.split_reference(out, hosted, known.split_seed, schedule=known.schedule,
+                                      state_path=known.split_state, new_draw=known.new_split)
+            except split.SplitError as err:
+                sys.stderr.write("python -m organiser reference: %s\n" % err)
+                return 2
             for phase, hidden in sorted(bundle.stamp_phases(out, hosted).items()):
                 print("%s: %s/%s (%s)" % (bundle.PHASE_FILE, out, phase,
                                           "gold hidden: scores and format messages only" if hidden

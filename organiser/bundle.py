@@ -41,6 +41,7 @@ import zipfile
 import yaml
 
 from organiser import declarations, feedback, logo, pages
+from organiser import split as split_module
 from organiser import schedule as schedule_module
 from evalkit import conll, gold_index, keys
 from evalkit.messages import DataError
@@ -83,7 +84,7 @@ RIDERS = (PHASE_FILE, "other_split.json", "baseline_scores.json", "inventory.jso
           "floor_scores.json", GOLD_INDEX)
 #: Written by a competition's reference builder beside its phases.
 PUBLIC_FOLDER = "public"
-PUBLIC_GOLD_FILE = "public_gold.json"
+PUBLIC_GOLD_FILE = split_module.PUBLIC_GOLD_FILE
 #: A practice phase's label gets this suffix; its description starts with PRACTICE_TEXT.
 PRACTICE_SUFFIX = " (practice)"
 PRACTICE_TEXT = ("PRACTICE PHASE: the gold of this phase is public (%s), so this leaderboard is no official result. ")
@@ -134,8 +135,10 @@ def declared_columns(decl, languages, pairs):
     A declaration with ``LEADERBOARD = "datasets"`` shows the overall score (``OVERALL_LABEL``) and one
     column per dataset, in the declared task order; with ``LEADERBOARD = "components"``, the overall score and
     every component of every entry (labels from ``COMPONENT_LABELS``, :func:`component_label`; with a single entry,
-    its official metric is the overall score and has no column of its own); any other gets
-    :func:`evalkit.keys.leaderboard_columns` (overall, task means, language means, entries).
+    its official metric is the overall score and has no column of its own); with ``LEADERBOARD = "tasks"``, the
+    overall score, each task's mean (a subtask of a shared task: "Avg <task label>") and the entries, nothing that
+    averages over tasks of different metrics; any other gets :func:`evalkit.keys.leaderboard_columns` (overall, task
+    means, language means unless :func:`evalkit.keys.language_means` says otherwise, entries).
     """
     if getattr(decl, "LEADERBOARD", None) == "components":
         ordered = keys.ordered_pairs(decl.TASKS, languages, pairs)
@@ -147,7 +150,7 @@ def declared_columns(decl, languages, pairs):
         ordered = sorted(pairs, key=lambda pair: (rank[pair[0].folder], list(pair[0].languages).index(pair[1])))
         return [(keys.OVERALL_KEY, decl.OVERALL_LABEL)] + [
             (keys.entry_key(lang, task), dataset_label(decl, task, lang)) for task, lang in ordered]
-    return keys.leaderboard_columns(decl.TASKS, languages, pairs)
+    return keys.leaderboard_columns(decl.TASKS, languages, pairs, keys.language_means(decl))
 
 
 def leaderboard_section(source, decl, subtask, pairs):
@@ -238,19 +241,12 @@ def _read_split(reference_dir, name):
 
 
 def read_public_gold(reference_dir):
-    """``{phase: reason}`` of ``<reference_dir>/public_gold.json`` (a reference builder's statement that a phase's
-    gold is public); empty when absent."""
-    path = os.path.join(reference_dir, PUBLIC_GOLD_FILE)
-    if not os.path.isfile(path):
-        return {}
-    with open(path, encoding="utf-8") as handle:
-        try:
-            value = json.load(handle)
-        except ValueError as error:
-            raise BundleError("%s is not valid JSON: %s" % (path, error))
-    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        raise BundleError("%s: expected {phase: reason}" % path)
-    return value
+    """``{phase: reason}`` of ``<reference_dir>/public_gold.json`` (:func:`organiser.split.read_public_gold`);
+    BundleError when it is broken."""
+    try:
+        return split_module.read_public_gold(reference_dir)
+    except ValueError as error:
+        raise BundleError(str(error))
 
 
 def phase_policy(name, hidden):
@@ -624,12 +620,14 @@ def public_members(reference_dir, phase, subtask, prefix=""):
 # --------------------------------------------------------------------------- scoring program, starting kit
 
 def program_members(hosted):
-    """The scoring program zip's members: the competition's ``evaluate.py``, declaration and ``metadata``, and the
-    machinery ``evalkit/`` (for the top-level competition, ``scoring_program/`` holds them all)."""
+    """The scoring program zip's members: the competition's ``evaluate.py``, declaration, ``metadata`` and own
+    modules (``<id>_*.py``: its kinds, :func:`organiser.declarations.own_modules`), and the machinery ``evalkit/``
+    (for the top-level competition, ``scoring_program/`` holds them all)."""
     if hosted.top_level:
         return directory_members(hosted.program)
     members = {}
-    for name in ("evaluate.py", hosted.cid + ".py", "metadata"):
+    own = [os.path.basename(path) for path in declarations.own_modules(hosted.cid)]
+    for name in ["evaluate.py", hosted.cid + ".py", "metadata"] + own:
         with open(os.path.join(hosted.program, name), "rb") as handle:
             members[name] = handle.read()
     members.update(directory_members(os.path.join(declarations.SCORING_PROGRAM, "evalkit"), "evalkit/"))

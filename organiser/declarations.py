@@ -8,6 +8,7 @@ never import a competition by name.
 import importlib
 import importlib.util
 import os
+import sys
 
 from organiser import ROOT, SCORING_PROGRAM
 
@@ -43,11 +44,32 @@ def load(cid=None):
 
 
 def _load(cid):
-    """Import the declaration of ``cid``."""
+    """Import the declaration of ``cid``, with the modules of its own scoring program first (:func:`own_modules`:
+    its kinds, which the declaration imports by name), and register the kinds it declares
+    (:func:`evalkit.kindspec.use`: a kind that lacks a part is refused, KindError, with the parts named)."""
+    from evalkit import kindspec
     path = os.path.join(COMPETITIONS, cid, cid + ".py")
     if not os.path.isfile(path):
-        return importlib.import_module(cid)   # the top-level declaration, on sys.path with the scoring program
-    return load_path(cid, path)
+        module = importlib.import_module(cid)   # the top-level declaration, on sys.path with the scoring program
+    else:
+        for own in own_modules(cid):
+            name = os.path.basename(own)[:-len(".py")]
+            if name not in sys.modules:
+                sys.modules[name] = load_path(name, own)
+        module = load_path(cid, path)
+    kindspec.use(module)
+    return module
+
+
+def own_modules(cid):
+    """The paths of the modules a further competition's scoring program carries besides its declaration: every
+    ``<id>_*.py`` of its folder (its own kinds and what they need; standard library only), in name order. They are
+    bundled into its scoring program beside ``evalkit/`` and imported by name."""
+    own = os.path.join(COMPETITIONS, cid)
+    if not os.path.isdir(own):
+        return []
+    return [os.path.join(own, name) for name in sorted(os.listdir(own))
+            if name.startswith(cid + "_") and name.endswith(".py")]
 
 
 def load_path(name, path):

@@ -26,6 +26,28 @@ Every hosted competition goes through the same road, and this procedure is the s
 section of each competition at the end gives its own names, phases, dates and test feedback (each build also
 writes its own copy, filled with what that build holds: `dist/ORGANISERS.md`, `dist/<id>/ORGANISERS.md`).
 
+**The whole life of a competition, in order.** Everything on the platform is done from the command line by
+`python -m organiser codabench <command>` (the make targets below call it), over Codabench's REST API, on any
+instance (`CODABENCH_URL` or `--base-url`; default the public one); every command does in the browser what a
+click does, and says why in one line when Codabench refuses (docs/codabench.md: each call, what was recorded on a
+real instance and what was read from Codabench's source). `<dist>` is `dist/` for the top-level competition and
+`dist/<id>/` for a further one (add `COMPETITION=<id>` to each make target of a further competition).
+
+| step | command | section |
+|---|---|---|
+| build and check | `make COMPETITION=<id> DATA=<release> [TEST_GOLD=<test gold>]`, then `make check COMPETITION=<id>` | 1 |
+| your token, once | `make codabench-login`: `~/.config/codabench/token`, readable by you only (or set `CODABENCH_TOKEN`) | 4 |
+| upload | `make codabench-upload BUNDLE=<dist>/bundles/<stem>-codabench.zip`: the competition's id (`CODABENCH_ID`), its address and phases | 4 |
+| publish | `make codabench-publish CODABENCH_ID=<id>` | 5 |
+| approve participants | `make codabench-approve CODABENCH_ID=<id> [MATCH='*@uni.example']`, as registrations come | 5 |
+| phases | `make codabench-phases CODABENCH_ID=<id>`: each phase's id (`PHASE`), dates, open or closed | 5 |
+| the test reference | `make codabench-reference CODABENCH_ID=<id> PHASE=<test phase> ZIP=<dist>/reference/<subtask>-test.zip` | 6 |
+| open the test phase | `make codabench-open-test CODABENCH_ID=<id> PHASE=<test phase> ZIP=<dist>/public_data/<subtask>-test.zip`, at its opening | 7 |
+| a gold fixed later | rebuild (the split state keeps every item's part), then `make codabench-reference ...` again (refused if the public part moved) | 6 |
+| collect the submissions | `make pull PHASE=<test phase> [OUT=<folder>]`, again whenever you like: only what is new is fetched | 8 |
+| the leaderboard as it stood | `make leaderboard PHASE=<test phase>`, when the phase closes | 8 |
+| final results | `make results COMPETITION=<id> SUBMISSIONS=<the folder pull wrote>` | 8 |
+
 ## 1. Build and check
 `make COMPETITION=<id> DATA=<release> [TEST_GOLD=<test gold>]` (ST2024: `make DATA=<release>`) runs the
 competition's reference builder, splits the test gold (section 2), runs its baselines and the one bundle builder,
@@ -48,7 +70,9 @@ What a build holds:
   score development predictions locally) and the development data;
 - `submissions/`: the baseline submissions (`make check` submits them; `make results` ranks them beside the teams).
 Beside the build, the reference folder (`reference_data/`, `reference_data/<id>/`) keeps in `private/test/` the
-gold the final ranking uses: **never upload it, never share it** (nor the split's seed, `SPLIT_SEED=`).
+gold the final ranking uses: **never upload it, never share it**. The split state `splits/<id>.json` (the seed and
+every test item's part) is as secret as the gold and must outlive the build: **back it up** with the test gold;
+`make clean` keeps it.
 
 A test gold that participants can see is never silently used: a reference builder that knows its test gold is
 public (SCATE's spans-only TempEval gold, SpanglishEval's sets rebuilt from the public Bangor corpus) says so,
@@ -70,10 +94,15 @@ SCHEDULE=<file>` builds with another schedule's mode (the split of the reference
 | `blind` | no gold at all: the format of every submission against the test input | only the share of items validly predicted (the leaderboard's "Valid predictions" column); the primary column (the overall score) and every other column stay empty ("n/a"), and Codabench orders the test leaderboard by that share, then by submission time (oldest first): its positions and medals rank nothing | each team's official submission scored on the whole test gold (`private/test/`) |
 | `full` | the whole test gold (uploaded) | their full test scores after every submission, and the leaderboard on them | the same gold |
 
-The split is reproducible: the same seed gives the same public items in every bundle, reference and results run
-(default seed: derived from the full test gold; `make SPLIT_SEED=<secret>` sets it). `make check` proves, for each
-build, that no file of any bundle, reference zip, public data or starting kit holds a gold item of the private
-part, and that the uploaded test reference can score only the public part (every other item redacted).
+The split is fixed once drawn: the first build draws a random seed (`make SPLIT_SEED=<secret>` sets it) and keeps
+it with every item's part in `splits/<id>.json`; every later build reuses it by item identity (the item's input),
+so a gold fix, an added or removed item, or a rebuild on another machine with the file copied keeps every item in
+its part, and new items are drawn with the same seed. A build that would make an item of the draw public that it
+made private (another mode, another seed) is refused; `make NEW_SPLIT=1` draws anew, and `make check` then says how
+many items the draws made public together (everything any uploaded public part held is public). `make check`
+proves, for each build, that no file of any bundle, reference zip, public data or starting kit holds a gold item of
+the private part or the split's seed, and that the uploaded test reference can score only the public part (every
+other item redacted).
 
 ## 3. What participants can see, on each platform (read from the platforms' source)
 | | Codabench | CodaLab Competitions (self-hosted, legacy) |
@@ -101,8 +130,8 @@ What the kit does about it, so that nothing a participant can reach reveals the 
   input in anything reachable before the test phase opens, and for the private part's gold in everything uploaded
   (section 2). A Codabench bundle has its CodaLab twin's members (`make check` says so and audits them there).
 - **Official results** come from `make results`: it re-scores each team's last submission that the platform
-  scored in the test phase, from the platform's bulk download, on the gold kept apart, whatever the leaderboard
-  shows.
+  scored in the test phase, as `make pull` (or the platform's bulk download) fetched it, on the gold kept apart,
+  whatever the leaderboard shows.
 - **Codabench, snapshot of the source read:** a task's reference data key appears in the public competition API
   and a dataset could be downloaded by key without a check; Codabench's later changes (PR #2348, "Add permission
   check to datasets/download") are reported to close this. Mode `public_private` or `blind` makes it harmless
@@ -110,11 +139,19 @@ What the kit does about it, so that nothing a participant can reach reveals the 
   `/datasets/download/<key>/` refuses an anonymous caller before the test gold is uploaded.
 
 ## 4. Upload (once per bundle)
-**Codabench.** *Benchmarks / Competitions*, *Management*, *Upload*, `<stem>-codabench.zip`. In the editor,
+**Codabench.** Once, `make codabench-login` (`python -m organiser codabench login`: your user name and password,
+asked and never written, give the account's API token, kept in `~/.config/codabench/token`, readable by you only;
+or set `CODABENCH_TOKEN`; a token file others can read is refused). Then `make codabench-upload
+BUNDLE=<dist>/bundles/<stem>-codabench.zip` (`python -m organiser codabench upload <bundle>`) uploads the bundle as
+the upload page does, waits until Codabench has unpacked it and prints the competition's id, its address and its
+phases, or the unpacking error Codabench reports. (In the browser: *Benchmarks / Competitions*, *Management*,
+*Upload*, `<stem>-codabench.zip`.) In the editor,
 compare each phase's start and end with the schedule; the leaderboard's submission rule must be "Force Last",
 "show detailed results in leaderboard" off, the test phase's "hide output" on. **Only the account that uploaded
 the bundle can later edit its tasks** (a task's reference data: `api/views/tasks.py` refuses anyone else, even a
-collaborator): keep that account for the test gold. Do not upload `<stem>.zip` to Codabench (see the top).
+collaborator): keep that account (its token) for the test gold. Do not upload `<stem>.zip` to Codabench (see the
+top): its submissions would reach the leaderboard only when put there (`python -m organiser codabench connect
+--phase <id>` puts each team's newest finished one there).
 
 **A self-hosted CodaLab instance.** *My Competitions*, *Create Competition*, upload `<stem>.zip`. In *Edit*,
 compare each phase's start date and the competition's end date with the schedule; leave "Force submission to
@@ -125,17 +162,30 @@ Never re-upload a rebuilt bundle once the competition is live: that creates a ne
 submissions are lost). Everything that changes later is data, attached as below.
 
 ## 5. Publish and approve
-Publish the competition (Codabench: *Publish* in the editor; CodaLab: *Publish*). Registration needs approval
-on both (`registration_auto_approve: false`, `has_registration: true`): approve participants in *Participants*.
-Only approved participants see the Files tab (public data and starting kits).
+Publish the competition: nobody can register before (Codabench: `make codabench-publish CODABENCH_ID=<id>`, or
+*Publish* in the editor; CodaLab: *Publish*). Registration needs approval on both (`registration_auto_approve:
+false`, `has_registration: true`): each team waits until you approve it. Codabench: `make codabench-approve
+CODABENCH_ID=<id>` approves every pending registration (`MATCH='*@uni.example'`: only the user names or e-mails
+that match; `python -m organiser codabench participants --competition <id>` lists them, `--deny` refuses), or
+*Participants* in the browser; CodaLab: *Participants*. Only approved participants see the Files tab (public data
+and starting kits). `make codabench-phases CODABENCH_ID=<id>` lists the phases with their ids (the `PHASE=` of the
+commands below), dates and whether each is open.
 
 ## 6. Add the test reference (before the test phase opens)
 Build it: `make COMPETITION=<id> DATA=<release> TEST_GOLD=<test gold>` writes `reference/<subtask>-test.zip` (the
 part section 2's mode uploads) and keeps the rest in the reference folder's `private/test/`; `make check` now
 runs and audits the test phase. Upload `reference/<subtask>-test.zip`, never anything of `private/`, per subtask:
-- **Codabench** (as the account that uploaded the bundle): *Resources*, *Datasets*, *Add*, type **Reference
-  Data**, `reference/<subtask>-test.zip`; *Resources*, *Tasks*, the test phase's task, *Reference data*: the new
-  dataset; *Save*.
+- **Codabench** (with the token of the account that uploaded the bundle): `make codabench-reference
+  CODABENCH_ID=<id> PHASE=<test phase> ZIP=<dist>/reference/<subtask>-test.zip` uploads it as a Reference Data
+  dataset and makes it the reference data of the test phase's task (its scoring program kept). It refuses the
+  private part, the placeholder, and a public part drawn otherwise than the private part the build kept
+  (`private/test/split.json`) or than the reference the phase has now (read from Codabench, or `--previous
+  <zip>`). A gold fixed once the competition runs goes the same way: rebuild (the split state `splits/<id>.json`
+  keeps every item in its part, section 2), then the same command; a public part drawn with another seed than the
+  phase's (a rebuild without the split state, or `NEW_SPLIT=1`), or one that makes other items of a file public, is
+  refused unless you give `--new-draw`: the public part is what participants have seen scored. (In the browser: *Resources*, *Datasets*, *Add*, type
+  **Reference Data**, `reference/<subtask>-test.zip`; *Resources*, *Tasks*, the test phase's task, *Reference
+  data*: the new dataset; *Save*.)
 - **Self-hosted CodaLab:** *My Datasets*, *Create dataset*, type **Reference Data**, the same zip; then the
   competition's *Edit*, the test phase, *Reference Data*: the new dataset; *Save*.
 
@@ -145,8 +195,11 @@ remove that submission.
 
 ## 7. Release the test input (when the test phase opens)
 At the test phase's opening instant (section of the competition below), per subtask:
-- **Codabench:** *Resources*, *Datasets*, *Add*, type **Public Data**, `public_data/<subtask>-test.zip`; the
-  editor, *Phases*, the test phase, *Public Data*: the new dataset; *Save*.
+- **Codabench:** `make codabench-open-test CODABENCH_ID=<id> PHASE=<test phase>
+  ZIP=<dist>/public_data/<subtask>-test.zip` uploads it as Public Data and attaches it to the test phase; it
+  refuses before the phase opens (`--wait`: waits for the opening, then attaches). (In the browser: *Resources*,
+  *Datasets*, *Add*, type **Public Data**, `public_data/<subtask>-test.zip`; the editor, *Phases*, the test phase,
+  *Public Data*: the new dataset; *Save*.)
 - **Self-hosted CodaLab:** *My Datasets*, *Create dataset*, type **Public Data**, the same zip; the competition's
   *Edit*, the test phase, *Public Data*: the new dataset; *Save* (it is listed at once). Or, as the account that
   uploaded the bundle, replace the file of the test phase's placeholder public data in *My Datasets*, *Edit*
@@ -155,20 +208,33 @@ At the test phase's opening instant (section of the competition below), per subt
 No platform has a setting that releases data at a date: this step is yours.
 
 ## 8. After the test phase: results
-1. Download every submission of the test phase. Codabench: select the submissions, "download", with the
-   submissions CSV beside the zip; that bulk download has failed with HTTP 405 since 2026-02 (codabench#2184):
-   then download each team's official submission (its last one the platform scored) from its row, one by one,
-   into a folder `<team>/<name>.zip` (one folder per team; when a team's folder holds several files, the latest
-   file time is its official one, so keep only that one or set the files' times to the submission times).
-   Self-hosted CodaLab: the phase's "download all results".
-2. `make results COMPETITION=<id> SUBMISSIONS=<download zip or folder>`: each team's official submission
+1. Collect each team's official submission of the test phase. Codabench: `make pull PHASE=<test phase>
+   [OUT=<folder>]` (default `<dist>/codabench/phase-<id>/`) downloads, byte for byte, each team's submission that
+   counts (the one on the leaderboard: with the bundles' Force Last, the team's last one the platform scored; a
+   rerun counts as the team's newest) into `<team>/<id>_<name>.zip`, with `codabench-manifest.json` (and `.csv`:
+   submission id, team, date, status, size, sha256). Run it as often as you like: it fetches only what is new or
+   changed, removes a file that no longer counts, and lists, without fetching them, the submissions that failed or
+   are still running (Codabench marks a submission Finished before it stores its scores: `pull` waits for them).
+   `--all` fetches every finished submission (for `RESULTS_OPTIONS=--official=best`), `--exclude <user>` leaves
+   out an account (your own test submission). The web interface's bulk download has failed with HTTP 405 since
+   2026-02 (codabench#2184); `pull` asks the API for the files instead. Without the API, "download selected
+   submissions" (with the submissions CSV beside the zip) when it works, else each team's official submission
+   from its row, one by one, into a folder `<team>/<name>.zip` (one folder per team; when a team's folder holds
+   several files, the latest file time is its official one). Self-hosted CodaLab: the phase's "download all
+   results".
+2. `make leaderboard PHASE=<test phase>` keeps the leaderboard as it stands (once every row has all its scores)
+   in `<dist>/results/leaderboards/leaderboard-phase<id>-<time>.json` and `.csv`, beside the results: take one
+   when the phase closes, the platform keeps no record of it.
+3. `make results COMPETITION=<id> SUBMISSIONS=<download zip or folder>`: each team's official submission
    re-scored on the gold kept apart (`private/test/`: the private part in mode `public_private`, the whole test
    gold in modes `blind` and `full`), ranked with paired-bootstrap intervals and significance on that part; in
    mode `public_private` the tables (`results.md`, `.tex`, `.html`, `ranking.csv`) show each team's public rank
    (on the part the platform scored) beside its final rank, with the shake-up (Spearman's rho, Kendall's tau-b,
    the teams that moved). A public part drawn with another seed than the private one (their `split.json`'s
    `seed_digest` differ: the two folders come from different builds) is refused: rebuild both with one seed.
-3. Publish the results (`results.md`, `results.html`): on Codabench the leaderboard shows the public part's
+   The folder `pull` wrote is read through its manifest (teams as Codabench names them, submission ids for the
+   order, statuses; a file changed or missing since the pull is refused).
+4. Publish the results (`results.md`, `results.html`): on Codabench the leaderboard shows the public part's
    scores (or, in mode `blind`, the share of valid predictions) and stays as it is; the final ranking is `make
    results`'s. On a self-hosted CodaLab: *Edit*, the test phase, *Leaderboard mode*: "Default", *Save*.
 """

@@ -11,22 +11,33 @@ never uploaded.
 - ``blind``: ``REF/test/`` redacts every gold; ``REF/private/test/`` is the whole gold;
 - ``full``: ``REF/test/`` is unchanged; ``REF/private/test/`` is the whole gold too.
 
-Both folders carry ``split.json`` (:mod:`evalkit.split`). The split is deterministic: the items of a file are ranked by
-HMAC-SHA256(seed, "<file>\\0<index>") and the first ``round(fraction * n)`` are public (at least one public and one
-private when ``n >= 2``). ``<file>`` is the file's own path, or, where several files of the phase hold the same items
-(the same inputs in the same order: SCATE's two tasks over one set of documents, ST2024's three tasks over one
-treebank), the first of them, so that an item is public in all of them or in none (a public item of one file never
-gives away the gold of a private item of another). The seed is ``--split-seed`` or, by default, derived from the
-SHA-256 of the full test gold (as secret as the gold, reproducible); only a digest of it is written.
+Both folders carry ``split.json`` (:mod:`evalkit.split`). The items of a file are ranked by
+HMAC-SHA256(seed, "<file>\\0<item id>") and the first ``round(fraction * n)`` are public (at least one public and one
+private when ``n >= 2``). ``<item id>`` is the item's identity across rebuilds (:func:`item_id`: its input, hashed), so
+an item keeps its rank whatever its position and its gold. ``<file>`` is the file's own path, or, where several files
+of the phase hold the same items (the same inputs in the same order: SCATE's two tasks over one set of documents,
+ST2024's three tasks over one treebank), the first of them, so that an item is public in all of them or in none (a
+public item of one file never gives away the gold of a private item of another). Only a digest of the seed is
+written into anything uploaded.
+
+**The split is fixed once drawn** (:class:`SplitState`): the first split draws a random seed (or takes
+``--split-seed``) and keeps it, with every item's part, in the split state file (``--split-state``; ``make`` keeps it
+in ``splits/<id>.json``, which ``make clean`` leaves alone and nothing uploads). Every later build reuses it by item
+identity: an item keeps its part through a gold fix, an added or removed item or a rebuild on another machine with the
+file copied; new items are drawn with the same seed. A build that would move an item of an earlier draw from private
+to public is refused (:class:`SplitError`, the items named); ``--new-split`` draws anew, and the state keeps every
+earlier draw's public items so that ``make check`` can say how many items the uploads made public together.
 
 A redacted item keeps its input (forms, tokens, masked line, candidate sentences, document text) and loses its gold,
 so that the scoring program checks the format of every item of a submission against the whole input; items a
 reference builder already excluded from scoring (``null`` gold) stay as they are in both folders.
 """
+import datetime
 import hashlib
 import hmac
 import json
 import os
+import secrets
 import shutil
 
 from organiser import declarations, schedule as schedule_module
@@ -42,221 +53,38 @@ PRIVATE_FOLDER = "private"
 EMPTY_ANAFORA = ("<?xml version='1.0' encoding='UTF-8'?>\n<data>\n<info><progress>completed</progress></info>\n"
                  "<annotations>\n</annotations>\n</data>\n")
 
-__all__ = ["split_reference", "split_phase", "read_split", "private_items", "seed_digest", "derive_seed",
+#: The version of the split state file (:class:`SplitState`).
+STATE_VERSION = 1
+#: In ``REF/private/`` (never uploaded): where the split state of this reference is, ``{"path": absolute path}``.
+STATE_POINTER = "split_state.json"
+
+__all__ = ["split_reference", "split_phase", "read_split", "private_items", "seed_digest", "SplitState", "SplitError",
            "SPLIT_FILE", "PRIVATE_FOLDER"]
 
 
-# --------------------------------------------------------------------------- how each kind's items are read and redacted
-
-class Items(object):
-    """What every kind's items share: an item's identity is its input (:meth:`key`)."""
-
-    def identity(self, item, task):
-        """What makes two items one (their inputs: a sentence repeated in a file, or in the files of several tasks;
-        None: nothing): the gold of one would give away the other's, so they are public together or not at all."""
-        return json.dumps(self.key(item, task), sort_keys=True, ensure_ascii=False)
-
-    def unscored(self, item):
-        """An item that is not scored, as the uploaded folder holds it: as it is."""
-        return item
+class SplitError(Exception):
+    """A split that would undo an earlier one (private items made public, another seed without ``--new-split``), or a
+    split state file that cannot be used: the organiser's to settle, said in one message."""
 
 
-class JsonItems(Items):
-    """A reference file that is a JSON list, one item per sentence (the JSON kinds of evalkit.kinds)."""
-
-    def read(self, data):
-        """The file's items."""
-        return json.loads(data.decode("utf-8-sig"))
-
-    def write(self, items, original):
-        """The bytes of a file holding ``items``."""
-        return (json.dumps(items, ensure_ascii=False) + "\n").encode("utf-8")
-
-    def scorable(self, item):
-        """Whether the item is scored (not excluded by the reference builder)."""
-        return True
-
-
-class PairItems(JsonItems):
-    """``[[form, gold], ...]`` sentences (tagging, lemmas)."""
-
-    def key(self, item, task):
-        """The item's input (what the public test input holds of it)."""
-        return [row[0] for row in item]
-
-    def redact(self, item, task):
-        """The item without its gold."""
-        return [[row[0], None] for row in item]
-
-    def gold(self, item, task):
-        """The item's gold strings."""
-        return [row[1] for row in item if len(row) > 1 and isinstance(row[1], str)]
-
-
-class MorphItems(JsonItems):
-    """``[{"Token": form, "UPOS": ..., <feature>: <value>}, ...]`` sentences."""
-
-    def key(self, item, task):
-        """The forms."""
-        return [next((tok[k] for k in task.form_keys if k in tok), None) for tok in item]
-
-    def redact(self, item, task):
-        """Each token keeps its form only."""
-        return [dict((k, tok[k]) for k in task.form_keys if k in tok) for tok in item]
-
-    def gold(self, item, task):
-        """The values of every token but its form."""
-        return ["%s=%s" % (k, v) for tok in item for k, v in sorted(tok.items()) if k not in task.form_keys]
-
-
-class FillMaskItems(JsonItems):
-    """``{"masked", "text", "masked_tokens"}`` sentences; ``masked_tokens: null`` is an excluded sentence."""
-
-    def key(self, item, task):
-        """The masked line."""
-        return item.get("masked")
-
-    def scorable(self, item):
-        """A sentence with at least one gap and a gold."""
-        return bool(item.get("masked_tokens"))
-
-    def redact(self, item, task):
-        """The masked line and one null per gap (the unmasked text is gold too)."""
-        return {"masked": item.get("masked"), "masked_tokens": [None] * len(item["masked_tokens"])}
-
-    def identity(self, item, task):
-        """The unmasked sentence: the word-level and the character-level lines of one sentence are one item (the
-        one's text gives the other's gold)."""
-        text = item.get("text")
-        return " ".join(text.split()) if isinstance(text, str) and text.strip() else None
-
-    def unscored(self, item):
-        """An excluded sentence without its unmasked text (it may be another line's gold); the rest as it is."""
-        return dict((key, value) for key, value in item.items() if key != "text")
-
-    def gold(self, item, task):
-        """The gap fillers and the unmasked text."""
-        golds = [g.get("masked_token") if isinstance(g, dict) else g for g in item["masked_tokens"]]
-        return [g for g in golds if isinstance(g, str)] + ([item["text"]] if isinstance(item.get("text"), str) else [])
-
-
-class BlockItems(Items):
-    """Line-aligned text (evalkit.lines): one item per blank-line separated sentence (a list of lines)."""
-
-    def __init__(self, sentence_level):
-        self.sentence_level = sentence_level   # the label is on the ``# sent_enum`` line, not on the token lines
-
-    def read(self, data):
-        """The sentences (lists of lines, ``\\r`` dropped), as the scorer's reference parser groups them."""
-        blocks, block = [], []
-        for line in data.decode("utf-8").split("\n") + [""]:
-            line = line[:-1] if line.endswith("\r") else line
-            if not line.strip():
-                if block:
-                    blocks.append(block)
-                block = []
-            else:
-                block.append(line)
-        return blocks
-
-    def write(self, items, original):
-        """Sentences separated by one blank line."""
-        return ("\n\n".join("\n".join(block) for block in items) + "\n").encode("utf-8")
-
-    def scorable(self, item):
-        """Every sentence is scored."""
-        return True
-
-    def key(self, item, task):
-        """The tokens."""
-        return [line.split("\t")[0] for line in item if not line.startswith("# sent_enum")]
-
-    def redact(self, item, task):
-        """Token lines keep the token alone and ``# sent_enum`` lines lose their label, as in the test input: a
-        redacted sentence has no tab."""
-        return [line.split("\t")[0] for line in item]
-
-    def gold(self, item, task):
-        """The labels."""
-        if self.sentence_level:
-            return [line.split("\t")[-1].strip() for line in item if line.startswith("# sent_enum") and "\t" in line]
-        return [line.split("\t")[-1] for line in item if not line.startswith("# sent_enum") and "\t" in line]
-
-
-class SetItems(Items):
-    """JSON Lines choice sets (evalkit.choice): one item per set."""
-
-    def read(self, data):
-        """The sets."""
-        return [json.loads(line) for line in data.decode("utf-8-sig").split("\n") if line.strip()]
-
-    def write(self, items, original):
-        """One set a line."""
-        return "".join(json.dumps(item, ensure_ascii=False, sort_keys=True) + "\n" for item in items).encode("utf-8")
-
-    def scorable(self, item):
-        """Every set is scored."""
-        return True
-
-    def key(self, item, task):
-        """The set's id and candidate sentences."""
-        return [item.get("id"), item.get("sentences")]
-
-    def redact(self, item, task):
-        """The id and the candidates; gold and gold type null (anything else the set carries is left out)."""
-        return {"id": item.get("id"), "sentences": item.get("sentences"), "gold": None, "gold_type": None}
-
-    def gold(self, item, task):
-        """The gold index and the gold type, as strings (the gold sentence itself is one of the candidates)."""
-        return ["gold=%s" % item.get("gold"), "gold_type=%s" % item.get("gold_type")]
-
-
-class DocumentItems(Items):
-    """A JSON object of Anafora documents (evalkit.timenorm.kind): one item per document."""
-
-    def read(self, data):
-        """The documents."""
-        return json.loads(data.decode("utf-8-sig"))["documents"]
-
-    def write(self, items, original):
-        """The original object with these documents."""
-        value = json.loads(original.decode("utf-8-sig"))
-        value["documents"] = items
-        return (json.dumps(value, ensure_ascii=False) + "\n").encode("utf-8")
-
-    def scorable(self, item):
-        """Every document is scored."""
-        return True
-
-    def key(self, item, task):
-        """The document's name."""
-        return item.get("name")
-
-    def redact(self, item, task):
-        """The document with a null gold (read as a document without any entity where the scorer knows the file is
-        a part, refused as not whole gold elsewhere: a part is never split again)."""
-        return dict(item, xml=None)
-
-    def gold(self, item, task):
-        """The gold XML."""
-        return [item.get("xml") or ""]
-
-
-#: How the items of each kind's reference files are read, redacted and written.
-ITEMS = {"tagging": PairItems(), "candidates": PairItems(), "morph": MorphItems(), "fill_mask": FillMaskItems(),
-         "token_labels": BlockItems(False), "sentence_labels": BlockItems(True), "choice": SetItems(),
-         "scate_intervals": DocumentItems(), "scate_spans": DocumentItems()}
+def handler(task):
+    """The item side of ``task``'s kind (:class:`evalkit.items.Items`): how its reference files' items are read,
+    redacted and written, and what makes two items one."""
+    return scoring.KINDS[task.kind].items
 
 
 # --------------------------------------------------------------------------- the split
 
-def derive_seed(full_dir, files):
-    """The default seed: the SHA-256 (hex) of the full test gold (``files``: ``{relative path: bytes}``)."""
-    digest = hashlib.sha256()
-    for relative in sorted(files):
-        digest.update(("%s\0%d\0" % (relative, len(files[relative]))).encode("utf-8"))
-        digest.update(files[relative])
-    return digest.hexdigest()
+def new_seed():
+    """A fresh random seed (128 bits, hex): the first draw's."""
+    return secrets.token_hex(16)
+
+
+def item_id(items_of, item, task):
+    """The identity an item keeps across rebuilds: the first 16 hex digits of the SHA-256 of its input
+    (``items_of.key``, canonical JSON). A gold fix leaves it unchanged; so does any change of position."""
+    text = json.dumps(items_of.key(item, task), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def seed_digest(seed):
@@ -277,15 +105,11 @@ def public_count(fraction, n):
     return k
 
 
-def rank_key(seed, name, index):
-    """The rank of item ``index`` of file ``name``: HMAC-SHA256(seed, "<name>\\0<index>") (hex)."""
-    return hmac.new(str(seed).encode("utf-8"), ("%s\0%d" % (name, index)).encode("utf-8"), hashlib.sha256).hexdigest()
-
-
-def public_indices(seed, name, scorable, fraction):
-    """The sorted public indices among ``scorable`` (item indices) of the file (or group) ``name``."""
-    ranked = sorted(scorable, key=lambda index: rank_key(seed, name, index))
-    return sorted(ranked[:public_count(fraction, len(scorable))])
+def rank_key(seed, name, identity):
+    """The rank of the item of identity ``identity`` (:func:`item_id`) in file ``name``: HMAC-SHA256(seed,
+    "<name>\\0<identity>") (hex)."""
+    return hmac.new(str(seed).encode("utf-8"), ("%s\0%s" % (name, identity)).encode("utf-8"),
+                    hashlib.sha256).hexdigest()
 
 
 def _reference_files(decl, full_dir):
@@ -294,14 +118,16 @@ def _reference_files(decl, full_dir):
     return [(os.path.relpath(paths[(task.folder, lang)], full_dir).replace(os.sep, "/"), task) for task, lang in pairs]
 
 
-def split_phase(full_dir, competition, mode, fraction, seed, public_out, private_out):
+def split_phase(full_dir, competition, mode, fraction, seed, public_out, private_out, kept=None, parts=None):
     """Split the full gold of ``full_dir`` (a test phase's reference folder) into ``public_out`` (what the platform
     gets) and ``private_out`` (what the final ranking uses); return ``{"public": manifest, "private": manifest}``.
 
     ``competition``: a hosted competition (organiser.declarations.Hosted) or its declaration module; ``mode``:
-    ``public_private``, ``blind`` or ``full``; ``seed``: a string, or None for :func:`derive_seed`. Files that are
-    not reference files (phase.json, inventory.json, ...) are copied to both. ``public_out`` may be ``full_dir``
-    itself (everything is read before anything is written).
+    ``public_private``, ``blind`` or ``full``; ``seed``: a string. ``kept``: ``{file: {item id: "public" or
+    "private"}}`` of an earlier draw (:class:`SplitState`), which every item found again keeps (mode
+    ``public_private``); ``parts``, a dict, receives this split's ``{file: {item id: part}}``. Files that are not
+    reference files (phase.json, inventory.json, ...) are copied to both. ``public_out`` may be ``full_dir`` itself
+    (everything is read before anything is written).
     """
     decl = getattr(competition, "declaration", competition)
     files = _reference_files(decl, full_dir)
@@ -316,26 +142,26 @@ def split_phase(full_dir, competition, mode, fraction, seed, public_out, private
             if relative not in data and relative != SPLIT_FILE:
                 with open(os.path.join(root, name), "rb") as handle:
                     others[relative] = handle.read()
-    if seed is None:
-        seed = derive_seed(full_dir, data)
-    items = dict((relative, ITEMS[task.kind].read(data[relative])) for relative, task in files)
+    items = dict((relative, handler(task).read(data[relative])) for relative, task in files)
     groups = {}   # files holding the same items share the first one's split
     group_of = {}
     for relative, task in files:
-        key = json.dumps([ITEMS[task.kind].key(item, task) for item in items[relative]], sort_keys=True)
+        key = json.dumps([handler(task).key(item, task) for item in items[relative]], sort_keys=True)
         group_of[relative] = groups.setdefault(key, relative)
     notes = getattr(decl, "REPORT_NOTES", None) or {}
     base = {"mode": mode, "unit": notes.get("unit") or "sentences", "public_fraction": fraction,
             "seed_digest": seed_digest(seed)}
-    scorable = dict((relative, [i for i, item in enumerate(items[relative]) if ITEMS[task.kind].scorable(item)])
+    scorable = dict((relative, [i for i, item in enumerate(items[relative]) if handler(task).scorable(item)])
                     for relative, task in files)
+    ids = dict((relative, [item_id(handler(task), item, task) for item in items[relative]])
+               for relative, task in files)
     if mode == "public_private":
-        publics = choose_public(files, items, scorable, seed, group_of, fraction)
+        publics = choose_public(files, items, scorable, seed, group_of, fraction, ids, kept or {})
     else:
         publics = dict((relative, [] if mode == "blind" else scorable[relative]) for relative, _ in files)
     public_files, private_files, public_spec, private_spec = {}, {}, {}, {}
     for relative, task in files:
-        handler = ITEMS[task.kind]
+        items_of = handler(task)
         every = items[relative]
         public = publics[relative]
         chosen = set(public)
@@ -344,16 +170,26 @@ def split_phase(full_dir, competition, mode, fraction, seed, public_out, private
         if mode == "full":
             public_files[relative] = data[relative]
         else:
-            public_files[relative] = handler.write([handler.redact(item, task) if i in hidden else
-                                                    item if i in counted else handler.unscored(item)
-                                                    for i, item in enumerate(every)], data[relative])
-        if mode == "public_private":
-            private_files[relative] = handler.write([handler.redact(item, task) if i in chosen else item
+            public_files[relative] = items_of.write([items_of.redact(item, task) if i in hidden else
+                                                     item if i in counted else items_of.unscored(item)
                                                      for i, item in enumerate(every)], data[relative])
+        if mode == "public_private":
+            private_files[relative] = items_of.write([items_of.redact(item, task) if i in chosen else item
+                                                      for i, item in enumerate(every)], data[relative])
         else:
             private_files[relative] = data[relative]
         public_spec[relative] = {"items": len(every), "scored": len(public), "indices": public}
         private_spec[relative] = {"items": len(every), "scored": len(private), "indices": private}
+        found = dict((ids[relative][i], "public" if i in chosen else "private") for i in scorable[relative])
+        moved = sorted(index for index in chosen if (kept or {}).get(relative, {}).get(ids[relative][index]) == "private")
+        if moved:
+            raise SplitError("%s: %d item(s) that an earlier draw made private would be public now (%s%s): the "
+                             "platform may already have shown their gold to nobody, and it would show it to every "
+                             "team; keep the schedule's mode, or draw the split anew (--new-split, `make NEW_SPLIT=1`)"
+                             % (relative, len(moved), ", ".join(items_of.label(i, every[i]) for i in moved[:3]),
+                                ", ..." if len(moved) > 3 else ""))
+        if parts is not None:
+            parts[relative] = found
     public_part = {"public_private": "public", "blind": "none", "full": "all"}[mode]
     manifests = {"public": dict(base, part=public_part, files=public_spec),
                  "private": dict(base, part="private" if mode == "public_private" else "all", files=private_spec)}
@@ -363,39 +199,50 @@ def split_phase(full_dir, competition, mode, fraction, seed, public_out, private
     return manifests
 
 
-def choose_public(files, items, scorable, seed, group_of, fraction):
-    """``{file: sorted public indices}``: per file, its ``scorable`` items ranked by :func:`rank_key` (under its
-    group's name, ``group_of``) and the first :func:`public_count` taken; then items that are one (the same
-    :meth:`Items.identity`: a sentence repeated in a file or in several files, one sentence's word-level and
-    character-level gap-filling lines, whose unmasked text is the other's gold) are public together or not at all:
-    a group not wholly public is made private, and each file tops up its public part in rank order with items, or
-    whole groups, that fit within every file's count."""
-    ranked = dict((relative, sorted(scorable[relative], key=lambda index: rank_key(seed, group_of[relative], index)))
-                  for relative, _ in files)
+def choose_public(files, items, scorable, seed, group_of, fraction, ids, kept):
+    """``{file: sorted public indices}``. Per file, an item of an earlier draw keeps its part (``kept``: ``{file: {item
+    id: part}}``); the other ``scorable`` items are ranked by :func:`rank_key` (under their group's name, ``group_of``;
+    ``ids``: each item's :func:`item_id`) and taken until the file has :func:`public_count` public items. Then items
+    that are one (the same :meth:`evalkit.items.Items.identity`: a sentence repeated in a file or in several files, one
+    sentence's word-level and character-level gap-filling lines, two choice sets with one gold sentence) are public
+    together or not at all: a group with a private member of an earlier draw is private, one with a public member of an
+    earlier draw (and no private one) public, any other not wholly public private; and each file tops up its public part
+    in rank order with new items, or whole groups, that fit within every file's count."""
+    ranked = dict((relative, sorted(scorable[relative], key=lambda index: (
+        rank_key(seed, group_of[relative], ids[relative][index]), index))) for relative, _ in files)
     targets = dict((relative, public_count(fraction, len(scorable[relative]))) for relative, _ in files)
-    public = dict((relative, set(ranked[relative][:targets[relative]])) for relative, _ in files)
-    groups = {}
-    for relative, task in files:
-        handler = ITEMS[task.kind]
-        for index in scorable[relative]:
-            key = handler.identity(items[relative][index], task)
-            if key is not None:
-                groups.setdefault(key, []).append((relative, index))
+    earlier = dict((relative, dict((index, (kept.get(relative) or {}).get(ids[relative][index]))
+                                   for index in scorable[relative])) for relative, _ in files)
+    public = {}
+    for relative, _ in files:
+        found = set(index for index, part in earlier[relative].items() if part == "public")
+        for index in ranked[relative]:
+            if len(found) >= targets[relative]:
+                break
+            if earlier[relative][index] is None:
+                found.add(index)
+        public[relative] = found
+    groups = related_items(files, items, scorable)
     group_of_item = {}
-    for members in groups.values():
+    for members in groups:
         if len(members) < 2:
             continue
         for member in members:
             group_of_item[member] = members
-        if not all(index in public[relative] for relative, index in members):
+        drawn = set(earlier[relative][index] for relative, index in members)
+        if "private" in drawn or ("public" not in drawn and not all(index in public[relative]
+                                                                   for relative, index in members)):
             for relative, index in members:
                 public[relative].discard(index)
+        elif "public" in drawn:
+            for relative, index in members:
+                public[relative].add(index)
     for relative, _ in files:
         for index in ranked[relative]:
             if len(public[relative]) >= targets[relative]:
                 break
             members = group_of_item.get((relative, index), [(relative, index)])
-            if any(i in public[r] for r, i in members):
+            if any(i in public[r] or earlier[r][i] is not None for r, i in members):
                 continue
             adds = {}
             for r, _ in members:
@@ -404,6 +251,36 @@ def choose_public(files, items, scorable, seed, group_of, fraction):
                 for r, i in members:
                     public[r].add(i)
     return dict((relative, sorted(found)) for relative, found in public.items())
+
+
+def related_items(files, items, scorable):
+    """The groups of items that are one (``[[(file, index), ...], ...]``, each of two or more, in file and index
+    order): the same :meth:`evalkit.items.Items.identity`, or a near key in common (:meth:`~evalkit.items.Items.
+    near_keys`: two sentences one token apart), joined transitively (union-find)."""
+    parent = {}
+
+    def find(member):
+        while parent[member] != member:
+            parent[member] = parent[parent[member]]
+            member = parent[member]
+        return member
+    first = {}
+    for relative, task in files:
+        items_of = handler(task)
+        for index in scorable[relative]:
+            member = (relative, index)
+            parent[member] = member
+            item = items[relative][index]
+            identity = items_of.identity(item, task)
+            for key in ([("=", identity)] if identity is not None else []) + [
+                    ("~", near) for near in items_of.near_keys(item, task)]:
+                other = first.setdefault(key, member)
+                if other != member:
+                    parent[find(member)] = find(other)
+    found = {}
+    for member in sorted(parent, key=lambda m: ([r for r, _ in files].index(m[0]), m[1])):
+        found.setdefault(find(member), []).append(member)
+    return [members for members in found.values() if len(members) > 1]
 
 
 def _write_folder(out, files, manifest):
@@ -418,16 +295,21 @@ def _write_folder(out, files, manifest):
         handle.write(evalkit_split.dumps(manifest))
 
 
-def split_reference(reference_dir, hosted, seed=None, report=print, schedule=None):
+def split_reference(reference_dir, hosted, seed=None, report=print, schedule=None, state_path=None, new_draw=False):
     """The machinery step of ``python -m organiser reference``: split ``reference_dir/test`` by the ``test_feedback``
     of ``schedule`` (a schedule file; default: the competition's own; ``make SCHEDULE=...`` overrides it) into
-    itself and ``reference_dir/private/test``; return the manifests, or None when there is nothing to split (no test gold, or a test phase whose gold is public: a practice phase)."""
+    itself and ``reference_dir/private/test``; return the manifests, or None when there is nothing to split (no test
+    gold, or a test phase whose gold is public: a practice phase).
+
+    ``state_path``: the split state file (:class:`SplitState`; default :func:`default_state_path`), read when it
+    exists (its seed and every item's part are kept: ``seed`` must then be its seed or None) and written after the
+    split; ``new_draw``: draw anew (``seed``, else a random one), keeping the earlier draws' public items in the
+    state's history. SplitError when the state cannot be kept (another seed, private items made public)."""
     full_dir = os.path.join(reference_dir, TEST_PHASE)
     private_dir = os.path.join(reference_dir, PRIVATE_FOLDER, TEST_PHASE)
     if os.path.isdir(private_dir):
         shutil.rmtree(private_dir)
-    from organiser import bundle
-    if not os.path.isdir(full_dir) or TEST_PHASE in bundle.read_public_gold(reference_dir):
+    if not os.path.isdir(full_dir) or TEST_PHASE in read_public_gold(reference_dir):
         return None
     try:
         if not _reference_files(hosted.declaration, full_dir):
@@ -436,8 +318,16 @@ def split_reference(reference_dir, hosted, seed=None, report=print, schedule=Non
         return None
     check_whole(hosted.declaration, full_dir)
     feedback = schedule_module.test_feedback(schedule or hosted.schedule)
+    state = SplitState.read(state_path or default_state_path(reference_dir, hosted.cid), hosted.cid)
+    seed, kept = state.draw(seed, new_draw)
+    parts = {}
     manifests = split_phase(full_dir, hosted, feedback["mode"], feedback["public_fraction"], seed, full_dir,
-                            private_dir)
+                            private_dir, kept=kept, parts=parts)
+    state.record(seed, feedback, parts, new_draw)
+    state.write()
+    with open(os.path.join(reference_dir, PRIVATE_FOLDER, STATE_POINTER), "w", encoding="utf-8") as handle:
+        json.dump({"path": os.path.abspath(state.path)}, handle)
+    report(state.summary())
     public = manifests["public"]
     scored = sum(spec["scored"] for spec in public["files"].values())
     private = sum(spec["scored"] for spec in manifests["private"]["files"].values())
@@ -445,6 +335,146 @@ def split_reference(reference_dir, hosted, seed=None, report=print, schedule=Non
            % (feedback["mode"], "seed digest %s" % public["seed_digest"], reference_dir, TEST_PHASE, scored,
               public["unit"], public["part"], reference_dir, os.path.join(PRIVATE_FOLDER, TEST_PHASE), private))
     return manifests
+
+
+#: A reference builder's statement that a phase's gold is public (``{phase: reason}``): that phase becomes a labelled
+#: practice phase, and is never split.
+PUBLIC_GOLD_FILE = "public_gold.json"
+
+
+def read_public_gold(reference_dir):
+    """``{phase: reason}`` of ``<reference_dir>/public_gold.json``; empty when absent; ValueError when it is not
+    such a mapping."""
+    path = os.path.join(reference_dir, PUBLIC_GOLD_FILE)
+    if not os.path.isfile(path):
+        return {}
+    with open(path, encoding="utf-8") as handle:
+        try:
+            value = json.load(handle)
+        except ValueError as error:
+            raise ValueError("%s is not valid JSON: %s" % (path, error))
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise ValueError("%s: expected {phase: reason}" % path)
+    return value
+
+
+def default_state_path(reference_dir, cid):
+    """Where a split state is kept when no ``--split-state`` is given: ``<reference_dir>.split-<id>.json`` beside the
+    reference folder (``make`` gives ``splits/<id>.json``, which ``make clean`` keeps)."""
+    return "%s.split-%s.json" % (os.path.abspath(reference_dir).rstrip(os.sep), cid)
+
+
+class SplitState(object):
+    """The split state file: the seed of the draw in force, every item's part, and the public items of every earlier
+    draw (``history``), so that a split is fixed once drawn. JSON::
+
+        {"version": 1, "competition": id, "phase": "test", "seed": hex, "seed_digest": hex, "drawn": ISO date,
+         "mode": ..., "public_fraction": ..., "files": {file: {item id: "public" | "private"}},
+         "history": [{"seed_digest", "drawn", "public": {file: [item id, ...]}}, ...]}
+
+    As secret as the gold: never uploaded (it is no file of a reference folder), kept by ``make clean``, backed up by
+    the organiser (the build's ORGANISERS.md says where it is)."""
+
+    def __init__(self, path, cid, data=None):
+        self.path, self.cid = path, cid
+        self.data = data
+
+    @classmethod
+    def read(cls, path, cid):
+        """The state at ``path`` (an empty one when the file does not exist); SplitError when it is unreadable or
+        another competition's."""
+        if not os.path.isfile(path):
+            return cls(path, cid)
+        try:
+            with open(path, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, ValueError) as err:
+            raise SplitError("the split state %s cannot be read (%s): restore it from its backup, or draw the split "
+                             "anew (--new-split) and count the items both uploads made public" % (path, err))
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION or not isinstance(data.get("files"), dict):
+            raise SplitError("%s is not a split state file of this kit (version %s expected)" % (path, STATE_VERSION))
+        if data.get("competition") not in (None, cid):
+            raise SplitError("%s is the split state of competition %r, not %r" % (path, data.get("competition"), cid))
+        return cls(path, cid, data)
+
+    def draw(self, seed, new_draw):
+        """``(seed, kept parts)`` of the split to make: the state's (``seed`` None or the same), or a new draw's
+        (``new_draw``, or no state yet: ``seed`` or a random one; nothing kept)."""
+        if self.data is None or new_draw:
+            return (seed if seed is not None else new_seed()), {}
+        if seed is not None and seed_digest(seed) != self.data["seed_digest"]:
+            raise SplitError("%s holds the split drawn on %s (seed digest %s); the seed given draws another one "
+                             "(digest %s): leave SPLIT_SEED out to keep it, or draw the split anew (--new-split, `make "
+                             "NEW_SPLIT=1`), which counts the items both draws made public" % (
+                                 self.path, self.data.get("drawn"), self.data["seed_digest"], seed_digest(seed)))
+        return self.data["seed"], self.data["files"]
+
+    def record(self, seed, feedback, parts, new_draw):
+        """Keep this split: the seed, each item's part (items no longer in the gold keep theirs, should they come
+        back) and, for a new draw, the earlier draw's public items in the history."""
+        earlier = self.data
+        files = {} if earlier is None or new_draw else dict((name, dict(found)) for name, found in earlier["files"].items())
+        for name, found in parts.items():
+            files.setdefault(name, {}).update(found)
+        history = list((earlier or {}).get("history") or [])
+        if earlier is not None and new_draw:
+            history.append({"seed_digest": earlier["seed_digest"], "drawn": earlier.get("drawn"),
+                            "public": dict((name, sorted(i for i, part in found.items() if part == "public"))
+                                           for name, found in earlier["files"].items())})
+        self.data = {"version": STATE_VERSION, "competition": self.cid, "phase": TEST_PHASE, "seed": seed,
+                     "seed_digest": seed_digest(seed),
+                     "drawn": (earlier or {}).get("drawn") if earlier is not None and not new_draw
+                     else datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                     "mode": feedback["mode"], "public_fraction": feedback["public_fraction"],
+                     "files": dict(sorted(files.items())), "history": history}
+
+    def write(self):
+        """Write the state (readable by its owner only)."""
+        folder = os.path.dirname(os.path.abspath(self.path))
+        if not os.path.isdir(folder):
+            os.makedirs(folder)
+        temporary = self.path + ".tmp"
+        with open(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as handle:
+            json.dump(self.data, handle, indent=1, sort_keys=True)
+            handle.write("\n")
+        os.replace(temporary, self.path)
+
+    def counts(self):
+        """``(items, public now, public in some draw)``: item counts over every file (the union counts the items any
+        draw, the present one included, made public)."""
+        items = sum(len(found) for found in self.data["files"].values())
+        now = sum(1 for found in self.data["files"].values() for part in found.values() if part == "public")
+        union = dict((name, set(i for i, part in found.items() if part == "public"))
+                     for name, found in self.data["files"].items())
+        for draw in self.data.get("history") or []:
+            for name, public in (draw.get("public") or {}).items():
+                union.setdefault(name, set()).update(public)
+        return items, now, sum(len(found) for found in union.values())
+
+    def summary(self):
+        """One line: where the state is, the draw in force and, after new draws, the union of the public parts."""
+        items, now, union = self.counts()
+        draws = len(self.data.get("history") or []) + 1
+        line = "split state: %s (drawn %s, seed digest %s; back it up: every rebuild keeps each item's part from it)" % (
+            self.path, self.data.get("drawn"), self.data["seed_digest"])
+        if draws > 1:
+            line += "; %d draws made %d of %d items public together (this one %d)" % (draws, union, items, now)
+        return line
+
+
+def state_of(reference_dir):
+    """``(path, SplitState or None)`` of the split state that split ``reference_dir``'s test phase (``(None, None)``
+    when it was not split); the state is None when its file is gone. SplitError when it cannot be read."""
+    pointer = os.path.join(reference_dir, PRIVATE_FOLDER, STATE_POINTER)
+    if not os.path.isfile(pointer):
+        return None, None
+    with open(pointer, encoding="utf-8") as handle:
+        path = json.load(handle)["path"]
+    if not os.path.isfile(path):
+        return path, None
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    return path, SplitState.read(path, data.get("competition"))
 
 
 def check_whole(decl, full_dir):
@@ -474,9 +504,9 @@ def private_items(full_dir, private_dir, competition=None):
         raise ValueError("%s has no %s" % (private_dir, SPLIT_FILE))
     found = {}
     for relative, task in _reference_files(decl, full_dir):
-        handler = ITEMS[task.kind]
+        items_of = handler(task)
         with open(os.path.join(full_dir, *relative.split("/")), "rb") as handle:
-            every = handler.read(handle.read())
+            every = items_of.read(handle.read())
         spec = manifest["files"].get(relative) or {"indices": []}
-        found[relative] = [(i, handler.gold(every[i], task)) for i in spec["indices"]]
+        found[relative] = [(i, items_of.gold(every[i], task)) for i in spec["indices"]]
     return found

@@ -322,7 +322,7 @@ def gold_check(report, submission, gold_dir, competition, scoring):
                                   scoring.KINDS)
     known = set((m["file"], m["text"]) for m in report["messages"])
     said = [m for m in blank.gold_messages(scored) if m["file"] in checked and (m["file"], m["text"]) not in known]
-    priced = [m for m in mended.gold_messages(scored) if m["file"] in checked]
+    priced = [m for m in mended.gold_messages(scored) if m["file"] in checked and m not in warnings]
     report["messages"] = mended.merge(report["messages"], priced) + said + warnings
     report["gold_scores"] = dict((entry["file"], entry["score"]) for entry in entries)
     return report

@@ -42,12 +42,13 @@ def shared_data():
     return SHARED
 
 
-def build_competition(cid, root, data=None, test_gold="sample", baselines=True, schedule=None):
+def build_competition(cid, root, data=None, test_gold="sample", baselines=True, schedule=None, split_state=None):
     """Build competition ``cid`` as ``make COMPETITION=<cid>`` does (its reference builder, its baselines, the one
     bundle builder, each ``python -m organiser`` in its own process), into ``root/ref`` and ``root/dist``; ``data``
     defaults to its embedded sample and ``test_gold`` to the sample's own (``None``: no test gold); ``schedule``
-    (a schedule file) replaces the competition's own, as ``make SCHEDULE=...`` does. Returns ``(reference folder,
-    dist folder)``."""
+    (a schedule file) replaces the competition's own, as ``make SCHEDULE=...`` does; ``split_state``: the split state
+    file (default: a new one beside the reference folder, so each build draws its own split). Returns ``(reference
+    folder, dist folder)``."""
     import subprocess
     from organiser import declarations
     hosted = declarations.Hosted(cid)
@@ -58,8 +59,9 @@ def build_competition(cid, root, data=None, test_gold="sample", baselines=True, 
     ref, out = os.path.join(str(root), "ref"), os.path.join(str(root), "dist")
     gold = ["--test-gold", test_gold] if test_gold else []
     override = ["--schedule", schedule] if schedule else []
+    state = ["--split-state", split_state] if split_state else []
     steps = [["reference", "--data", data, "--out", ref, "--report", os.path.join(out, "data_quality.md")] + gold
-             + override]
+             + override + state]
     if baselines:
         steps.append(["baselines", "--data", data, "--reference", ref, "--out", out])
     steps.append(["bundle", "--data", data, "--reference", ref, "--out", out] + gold + override)

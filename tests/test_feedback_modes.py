@@ -23,19 +23,19 @@ from conftest import ROOT, build_competition
 from organiser import bundle, check, declarations, feedback, platforms
 
 MODES = (feedback.BLIND, feedback.FULL)
-DECLARED = "mode: public_private"
 
 
 def schedule_in_mode(cid, mode, folder):
-    """A copy of competition ``cid``'s schedule in ``folder`` whose test feedback mode is ``mode`` (the rest as it
-    is: dates, fraction, comments)."""
+    """A copy of competition ``cid``'s schedule in ``folder`` whose test feedback mode is ``mode``: the schedule read
+    as the kit reads it (YAML), its ``test_feedback`` given ``mode`` (added when the schedule leaves the mode to its
+    default), the rest as it is (dates, fraction)."""
+    import yaml
     with open(declarations.Hosted(cid).schedule, encoding="utf-8") as handle:
-        text = handle.read()
-    if text.count(DECLARED) != 1:
-        raise AssertionError("%s: expected one %r in its schedule" % (cid, DECLARED))
+        value = yaml.safe_load(handle)
+    value["test_feedback"] = dict(value.get("test_feedback") or {}, mode=mode)
     path = os.path.join(str(folder), "schedule.yaml")
     with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text.replace(DECLARED, "mode: %s" % mode))
+        yaml.safe_dump(value, handle, sort_keys=False, allow_unicode=True)
     return path
 
 

@@ -87,7 +87,7 @@ class Build(object):
         self.items = {}
         for relative, task in self.files:
             with open(os.path.join(self.full, *relative.split("/")), "rb") as handle:
-                self.items[relative] = organiser_split.ITEMS[task.kind].read(handle.read())
+                self.items[relative] = organiser_split.handler(task).read(handle.read())
         self.adapter = ADAPTERS[cid](self)
 
     def split(self, mode, seed, name=None):
@@ -281,7 +281,7 @@ def messages(report):
 def all_gold(build, submission, scorable_only=True):
     """``submission`` with every scorable item's prediction set to its gold."""
     for relative, task in build.files:
-        handler = organiser_split.ITEMS[task.kind]
+        handler = organiser_split.handler(task)
         for index, item in enumerate(build.items[relative]):
             if handler.scorable(item):
                 submission = build.adapter.set_gold(submission, relative, index)
@@ -304,7 +304,7 @@ def test_split_reproducible_stratified_and_complementary(build):
     assert manifests["public"]["seed_digest"] == organiser_split.seed_digest("seed-a")
     assert "seed-a" not in open(os.path.join(public_dir, organiser_split.SPLIT_FILE)).read()
     for relative, task in build.files:
-        handler = organiser_split.ITEMS[task.kind]
+        handler = organiser_split.handler(task)
         scorable = [i for i, item in enumerate(build.items[relative]) if handler.scorable(item)]
         public = manifests["public"]["files"][relative]
         private = manifests["private"]["files"][relative]
@@ -342,9 +342,9 @@ def shared_identities(build):
     counts = {}
     for relative, task in build.files:
         for item in build.items[relative]:
-            if not organiser_split.ITEMS[task.kind].scorable(item):
+            if not organiser_split.handler(task).scorable(item):
                 continue
-            key = organiser_split.ITEMS[task.kind].identity(item, task)
+            key = organiser_split.handler(task).identity(item, task)
             if key is not None:
                 counts[key] = counts.get(key, 0) + 1
     return set(key for key, count in counts.items() if count > 1)
@@ -360,11 +360,11 @@ def test_items_that_are_one_are_public_together_or_not_at_all(build):
         assert shared   # the sample has such sentences: the test can fail
     public_texts = []
     for relative, task in build.files:
-        handler = organiser_split.ITEMS[task.kind]
+        handler = organiser_split.handler(task)
         public = set(manifests["public"]["files"][relative]["indices"])
         public_texts += [handler.identity(item, task) for i, item in enumerate(build.items[relative]) if i in public]
     for relative, task in build.files:
-        handler = organiser_split.ITEMS[task.kind]
+        handler = organiser_split.handler(task)
         public = set(manifests["public"]["files"][relative]["indices"])
         for index, item in enumerate(build.items[relative]):
             if index not in public and handler.scorable(item) and handler.identity(item, task) in shared:
@@ -388,8 +388,8 @@ def test_files_over_the_same_items_share_their_split(build):
     for one in names:
         for two in names:
             kind_one, kind_two = dict(build.files)[one], dict(build.files)[two]
-            same = [organiser_split.ITEMS[kind_one.kind].key(i, kind_one) for i in build.items[one]] == \
-                [organiser_split.ITEMS[kind_two.kind].key(i, kind_two) for i in build.items[two]]
+            same = [organiser_split.handler(kind_one).key(i, kind_one) for i in build.items[one]] == \
+                [organiser_split.handler(kind_two).key(i, kind_two) for i in build.items[two]]
             if same:
                 assert files[one]["indices"] == files[two]["indices"]
 
@@ -405,14 +405,13 @@ def test_reference_command_splits_by_the_schedule(build, tmp_path):
     assert evalkit_split.read_split(os.path.join(ref, "private", "test")) == manifests["private"]
     for folder in (os.path.join(ref, "test"), os.path.join(ref, "private", "test")):
         assert json.load(open(os.path.join(folder, "phase.json")))["gold"] == "hidden"
-    default = str(tmp_path / "default")   # without a seed: derived from the gold, the same at every build
+    default, state = str(tmp_path / "default"), str(tmp_path / "state.json")   # without a seed: a random draw, kept
+    digests = []
     for _ in range(2):
         _run(["-m", "organiser", "reference", "--competition", build.cid, "--data", sample, "--test-gold", gold,
-              "--out", default, "--report", str(tmp_path / "dq.md")])
-        found = evalkit_split.read_split(os.path.join(default, "test"))
-        assert found["seed_digest"] == organiser_split.seed_digest(
-            organiser_split.derive_seed(build.full, dict(
-                (relative, open(os.path.join(build.full, relative), "rb").read()) for relative, _ in build.files)))
+              "--out", default, "--report", str(tmp_path / "dq.md"), "--split-state", state])
+        digests.append(evalkit_split.read_split(os.path.join(default, "test"))["seed_digest"])
+    assert digests[0] == digests[1] == json.load(open(state))["seed_digest"] != organiser_split.seed_digest("seed-a")
 
 
 # --------------------------------------------------------------------------- (a) (b) (f) the scorer on a part
@@ -436,7 +435,7 @@ def test_public_score_equals_the_scorer_on_the_public_items_alone(build, tmp_pat
         shutil.copytree(build.full, restricted)
         alone = sub
         for relative, task in build.files:
-            handler = organiser_split.ITEMS[task.kind]
+            handler = organiser_split.handler(task)
             indices = manifests[part]["files"][relative]["indices"]
             with open(os.path.join(build.full, relative), "rb") as handle:
                 original = handle.read()

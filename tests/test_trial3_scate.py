@@ -135,7 +135,8 @@ def test_properties_outside_properties_are_said_not_called_missing(refs, tmp_pat
 
 def test_the_validator_counts_a_file_whose_ranking_task_scores_0(tmp_path):
     """Every property outside <properties>: no interval (the ranking task) but every span right (the spans task):
-    the validator exits 1 and counts the file; before, the spans task's score hid the 0 (exit 0)."""
+    the validator exits 1 and counts the files, by their names (issue 33: not the pattern); before, the spans task's
+    score hid the 0 (exit 0)."""
     xml = dict((doc, GOLD[doc].replace("<properties>", "").replace("</properties>", "")) for doc in DOCS)
     path = tmp_path / "moved.zip"
     with zipfile.ZipFile(str(path), "w") as archive:
@@ -144,7 +145,8 @@ def test_the_validator_counts_a_file_whose_ranking_task_scores_0(tmp_path):
     proc = subprocess.run([sys.executable, "-I", os.path.join(KIT, "validate.py"), str(path), "--data", SAMPLE,
                            "--split", "dev"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "1 file will score 0 (<doc>/<doc>.TimeNorm.system.completed.xml) -- fix it before uploading" in proc.stdout
+    assert "%d files will score 0 (%s) -- fix them before uploading" % (
+        len(DOCS), ", ".join(scate_data.submission_name(doc) for doc in DOCS)) in proc.stdout, proc.stdout
     assert re.search(r"^norm .*interval_f1 0\.0000", proc.stdout, flags=re.M), proc.stdout
     assert re.search(r"^spans .*identification_f1 1\.0000", proc.stdout, flags=re.M), proc.stdout
 

@@ -521,6 +521,6 @@ def test_real_greek_gaps_without_their_marks_lose_most_of_their_score(tmp_path, 
     first = next(k for k, sent in enumerate(value) if sent["masked_tokens"] and
                  strip(sent["masked_tokens"][0]) != sent["masked_tokens"][0])
     assert message["where"].startswith("sentence %d, mask " % (first + 1))
-    assert re.search(r"Scored as written: 0\.[01]\d{3}; with the marks kept: 1\.0000 \(%s\)\.$" % messages.LOSS_NOTE,
-                     message["text"]), message["text"]
+    assert re.search(r"Priced on this phase's gold, the file scores 0\.[01]\d{3} as written and 1\.0000 with the marks "
+                     r"kept \(%s\)\.$" % messages.LOSS_NOTE, message["text"]), message["text"]
     assert _same_scores_without(monkeypatch, mended, "stripped_marks", root, sub, report) == [message]

@@ -23,9 +23,9 @@ def parse_args(argv):
     parser = argparse.ArgumentParser(prog="python -m organiser results", description=__doc__.split("\n\n")[1])
     parser.add_argument("--reference", required=True, help="reference folder of the phase (<task>/<lang>.json)")
     parser.add_argument("--submissions", required=True, action="append", metavar="[SUBTASK=]PATH",
-                        help="a download of the phase's submissions (legacy CodaLab or Codabench zip, or a "
-                             "<team>/<name>.zip folder); SUBTASK= says which subtask (default: the first "
-                             "declared); repeat for several subtasks")
+                        help="a download of the phase's submissions (legacy CodaLab or Codabench zip, the folder "
+                             "`python -m organiser codabench pull` wrote, or a <team>/<name>.zip folder); SUBTASK= "
+                             "says which subtask (default: the first declared); repeat for several subtasks")
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--competition", default=declarations.top_level_id(),
                         help="the id of a hosted competition (default: the top-level one, %(default)s)")
@@ -82,6 +82,16 @@ def feedback_options(reference, public_reference):
     ``public_reference`` and ``public_part``. A public reference in another mode (blind: no gold; full: the same
     gold) gives no public rank, said on stderr."""
     ranked = feedback.read_split(reference)
+    if ranked is not None and ranked.get("part") in ("public", "none"):   # what the platform scored: never the ranking
+        private = os.path.join(os.path.dirname(os.path.abspath(os.path.normpath(reference))), feedback.PRIVATE_FOLDER,
+                               os.path.basename(os.path.normpath(reference)))
+        raise DataError(reference, feedback.SPLIT_FILE, "this is the %s that the platform scored (mode %s), not the "
+                        "gold kept apart for the final ranking: rank on %s (%s). Get it back by rebuilding the "
+                        "reference on the machine that keeps the split state (`make reference TEST_GOLD=<test gold>` "
+                        "with splits/<id>.json in place: the same items stay private) or by copying that folder "
+                        "from it" % ("public part" if ranked["part"] == "public" else "blind part (no gold)",
+                                     feedback.mode_of(ranked), private,
+                                     "it exists" if os.path.isdir(private) else "it is missing here"))
     options = {"ranked_on": _part_words(ranked)}
     if not public_reference:
         return options
@@ -117,6 +127,7 @@ def log(text):
 def run(args):
     """Read the downloads, compute and write everything; return the results dict."""
     competition = declarations.load(args.competition)
+    ranked_on = feedback_options(args.reference, args.public_reference)   # the reference first: no ranking on a part
     names = [name for name, _ in compute.subtasks_of(competition)]
     teams = layouts.read_teams(args.teams) if args.teams else None
     downloads = [(name, layouts.read_download(path, teams, args.metadata, args.phase_id))
@@ -127,7 +138,7 @@ def run(args):
                "time_limit": args.time_limit, "memory_limit": args.memory_limit << 20, "scratch": args.out,
                "baselines": None if args.no_baselines else args.baselines, "split": declarations.wording(args.competition)["phase_splits"].get(phase),
                "phase": phase}
-    options.update(feedback_options(args.reference, args.public_reference))
+    options.update(ranked_on)
     results = compute.compute(competition, args.competition, args.reference, downloads, options, log)
     render.write_all(results, args.out)
     return results

@@ -274,7 +274,7 @@ def _tabulate(competition, name, spec, pairs, selection, options):
               "tasks": [{"folder": t.folder, "key": t.key, "label": t.label, "mean_key": keys.task_mean_key(t)}
                         for t in tasks],
               "languages": [{"code": lang, "name": competition.LANGUAGES[lang][0], "key": keys.language_key(lang)}
-                            for lang in languages],
+                            for lang in languages] if keys.language_means(competition) else [],
               "entries": [{"task": t.folder, "lang": lang, "key": keys.entry_key(lang, t)} for t, lang in pairs],
               "leaderboard": [list(column) for column in leaderboard_columns(competition, spec, pairs)],
               "overall_key": keys.OVERALL_KEY, "rows": [], "rankings": {}}

@@ -163,4 +163,5 @@ def subtask_figures(sub):
     """``[(slug, svg text)]`` of one subtask (nothing when it has no row)."""
     if not sub["rows"]:
         return []
-    return [("%s-scores" % sub["name"], scores_figure(sub)), ("%s-languages" % sub["name"], heatmap_figure(sub))]
+    return [("%s-scores" % sub["name"], scores_figure(sub))] + (
+        [("%s-languages" % sub["name"], heatmap_figure(sub))] if sub["languages"] else [])

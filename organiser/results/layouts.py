@@ -1,6 +1,6 @@
 """Reading what organisers download: every submission of a phase, with its team, time and status.
 
-Three layouts are recognised, each from what the platform's source writes:
+Four layouts are recognised, each from what the platform's source (or the kit's own pull) writes:
 
 - **legacy CodaLab**, "Download all results" of a phase (``download_leaderboard_results`` in
   ``codalab/apps/web/views.py``): one zip holding, per leaderboard entry, ``<who> - <n> submission.zip``
@@ -18,6 +18,11 @@ Three layouts are recognised, each from what the platform's source writes:
   ``SubmissionSerializer`` in ``src/apps/api/serializers/submissions.py``: ``id``, ``owner``, ``status``,
   ``created_when``...) is read when it lies beside the zip (or is given with ``--metadata``).
 - **a plain folder** (or zip) ``<team>/<name>.zip``: the file's modification time gives the order.
+- **a pulled folder**: what ``python -m organiser codabench pull`` writes, ``<team>/<id>_<name>.zip`` with
+  ``codabench-manifest.json`` (:mod:`organiser.codabench.manifest`): the manifest gives each file's team (the
+  name exactly as Codabench gives it, not the folder's), submission id (the order), time and status; the
+  submissions it lists without a file (failed, still running) are listed as not scored, the others it did not fetch
+  (superseded, left out) in the notes. A file missing or changed since the pull is refused (pull again).
 
 A team name can be substituted for a user name with a ``user,team`` CSV (``--teams``). A candidate's ``team`` is
 the name exactly as the platform gives it (data: see :mod:`organiser.results.names`); its ``identity`` says whether
@@ -32,6 +37,8 @@ import zipfile
 
 from evalkit import keys, layout
 from evalkit.messages import DataError
+
+from organiser.codabench import manifest as pulled
 
 from . import names
 
@@ -183,6 +190,10 @@ def read_download(path, teams=None, metadata=None, phase=None):
     not given); ``phase``: the Codabench phase id to keep when the download mixes phases.
     Raises DataError when ``path`` is none of the layouts (the message says what was expected).
     """
+    if os.path.isdir(path) and os.path.isfile(os.path.join(path, pulled.MANIFEST)):
+        download = Download("codabench", path)
+        _read_pulled(path, download, phase)
+        return _renamed(download, teams)
     container = Container(path)
     found = _layout_of(container.members)
     if found is None and not container.is_zip:
@@ -199,6 +210,11 @@ def read_download(path, teams=None, metadata=None, phase=None):
     download.notes.extend(container.notes)
     reader = {"codalab": _read_codalab, "codabench": _read_codabench, "folder": _read_folder}[found]
     reader(container, download, metadata, phase)
+    return _renamed(download, teams)
+
+
+def _renamed(download, teams):
+    """``download`` with the users of ``teams`` (``{user: team}``) named by their team."""
     if teams:
         for cand in download.candidates:
             if cand.user and cand.user in teams:
@@ -329,3 +345,48 @@ def _read_folder(container, download, metadata, phase):
         time = container.mtime(member)
         download.candidates.append(Candidate(team, None, name, (time, name), time, None,
                                              container.locator(member), "folder"))
+
+
+def _read_pulled(path, download, phase):
+    """The folder ``codabench pull`` wrote (see the module docstring)."""
+    try:
+        record = pulled.read(path)
+    except ValueError as error:
+        raise DataError(path, pulled.MANIFEST, str(error))
+    where = os.path.join(path, pulled.MANIFEST)
+    if phase is not None and record.get("phase") != phase:
+        raise DataError(where, "", "holds the pull of phase %s, not of phase %d" % (record.get("phase"), phase))
+    listed = set()
+    for entry in record["submissions"]:
+        label, status = "id %d" % entry["id"], entry.get("status")
+        if entry.get("file"):
+            file_path = os.path.join(path, *entry["file"].split("/"))
+            listed.add(entry["file"])
+            if not os.path.isfile(file_path):
+                raise DataError(where, "submission %d" % entry["id"], "its file %s is missing: run `python -m "
+                                "organiser codabench pull` again" % entry["file"])
+            if os.path.getsize(file_path) != entry.get("size") or pulled.sha256_of(file_path) != entry.get("sha256"):
+                raise DataError(where, "submission %d" % entry["id"], "its file %s changed since the pull (size or "
+                                "sha256): run the pull again" % entry["file"])
+            download.candidates.append(Candidate(entry["team"], entry["team"], label, (entry["id"],),
+                                                 entry.get("created_when"), status, ("path", file_path), "codabench",
+                                                 kind="user"))
+        elif entry["state"] in ("counted", "fetched"):
+            raise DataError(where, "submission %d" % entry["id"], "counts for %s but was not fetched (%s): run "
+                            "`python -m organiser codabench pull` again" % (names.shown(entry["team"]),
+                                                                            entry.get("reason")))
+        elif entry["state"] in ("failed", "running") and (status or "").strip().lower() in NOT_SCORED_STATUSES:
+            # listed among the submissions not scored, with the platform's status as the reason
+            download.candidates.append(Candidate(entry["team"], entry["team"], label, (entry["id"],),
+                                                 entry.get("created_when"), status, ("path", None), "codabench",
+                                                 kind="user"))
+        else:
+            download.notes.append("Codabench submission %d of %s (%s, %s) was not fetched by the pull: %s" % (
+                entry["id"], names.shown(entry["team"]), status, entry["state"], entry.get("reason")))
+    for dirpath, dirnames, filenames in os.walk(path):
+        dirnames.sort()
+        for name in sorted(filenames):
+            rel = os.path.relpath(os.path.join(dirpath, name), path).replace(os.sep, "/")
+            if rel not in listed and rel not in (pulled.MANIFEST, pulled.MANIFEST_CSV) and not JUNK.search(rel):
+                download.notes.append("ignored: %s (not in %s: a file added by hand is not read; pull again)"
+                                      % (rel, pulled.MANIFEST))

@@ -37,6 +37,7 @@ import re
 import unicodedata
 from collections import Counter, OrderedDict
 
+from .items import SetItems
 from .kinds import Entry
 from .loading import decode_utf8, parse_json_bytes
 from .metrics import ratio
@@ -994,6 +995,7 @@ class ChoiceKind(object):
     """
 
     name = "choice"
+    items = SetItems()
     #: What usually puts a file of this kind at its floor (evalkit/floor.py).
     floor_causes = ("scores whose direction is reversed (perplexities, losses or surprisals, where a higher "
                     "score must mean more likely: negate them), probabilities that underflow to the same number "

@@ -11,7 +11,7 @@ import os
 import sys
 import tempfile
 
-from . import entry, policy, writers
+from . import entry, kindspec, policy, writers
 from .layout import NothingToScore, ReferenceError
 from .messages import MAX_TEXT_CHARS, printable
 from .scoring import evaluate
@@ -175,6 +175,11 @@ def run(competition, argv, render_html):
     problem = output_problem(out_dir)
     if problem:
         return _usage_output(out_dir, problem)
+    try:
+        kindspec.use(competition)
+    except kindspec.KindError as err:   # the scoring program's own declaration: the organiser's to fix
+        sys.stderr.write("The scoring program is broken (for the organisers): %s\n" % printable(str(err), MAX_TEXT_CHARS))
+        return 2
     try:
         report = evaluate(competition, ref_dir, submission)
     except ReferenceError as err:

@@ -15,15 +15,18 @@ a score, and never runs where the gold is hidden.
 
 Where the gold is public too, :func:`swapped_labels` names two labels swapped throughout (each mostly missed while
 the other is predicted in its place), from the per-label counts of the report, for the kinds that declare
-``label_swaps``: above the floor as well (a swap of two small classes costs less than the floor).
+``label_swaps``: above the floor as well (a swap of two small classes costs less than the floor); and
+:func:`mended_prices` prices what a kind read as meant (a mistake it can undo exactly), file by file, saying when a
+file loses most of its score to it (:data:`evalkit.messages.LOSS_NOTE`).
 
 The likely causes are a fact of the task's kind (a kind's ``floor_causes``), or of the task itself when its
 declaration says more (``Task.floor_causes``); the machinery names no competition.
 """
 import os
+from collections import OrderedDict
 
 from .loading import read_optional_json
-from .messages import INFO, Message, WARNING, printable
+from .messages import INFO, LOSS_NOTE, Message, WARNING, printable
 
 FILE_NAME = "floor_scores.json"
 #: A score within this of the floor counts as at the floor (the floor's own file, rounding aside).
@@ -97,6 +100,8 @@ def below_floor(entries, floors, label, tasks, kinds):
         margin = chance_margin(kind, floor, entry)
         if entry["score"] > floor + max(EPSILON, margin) or entry["score"] >= 1.0 - EPSILON:   # above, or perfect
             continue
+        if getattr(kind, "explains_score", None) and kind.explains_score(entry):   # its cause is named and priced
+            continue
         where = "below" if entry["score"] < floor - EPSILON else "at" if entry["score"] <= floor + EPSILON else \
             "within chance of"
         found.append(Message(entry["file"], WARNING, "whole file", (
@@ -157,7 +162,7 @@ SWAP_MAX_OF_CHANCE = 0.25
 SWAP_MIN_CHANCE = 5
 
 
-def _swapped_pairs(per_tag):
+def swapped_pairs(per_tag):
     """The pairs of labels of ``per_tag`` (``{label: {"tp", "fp", "fn"}}``) that look swapped: each missed on
     purpose (right far less often than chance: :data:`SWAP_MAX_OF_CHANCE`) while the other is wrongly predicted
     about as often (at least half as often) as the
@@ -188,8 +193,9 @@ def _swapped_pairs(per_tag):
 
 def swapped_labels(entries, tasks, kinds):
     """One warning per scored entry of ``entries`` whose kind checks label swaps (``label_swaps``) and whose
-    per-label counts (``details["per_tag"]``) show two labels swapped throughout (:func:`_swapped_pairs`): each
-    mostly missed while the other is predicted in its place. Only where the gold is public (the callers')."""
+    per-label counts (``details["per_tag"]``) show two labels swapped throughout (:func:`swapped_pairs`): each
+    mostly missed while the other is predicted in its place, priced when the kind scored the file with them exchanged
+    back (``details["swapped"]``, :func:`price_text`). Only where the gold is public (the callers')."""
     found = []
     for entry in entries:
         task = tasks.get(entry.get("task"))
@@ -197,16 +203,17 @@ def swapped_labels(entries, tasks, kinds):
         per_tag = (entry.get("details") or {}).get("per_tag")
         if not getattr(kind, "label_swaps", False) or entry.get("status") != "scored" or type(per_tag) is not dict:
             continue
-        pairs = _swapped_pairs(per_tag)
+        pairs = swapped_pairs(per_tag)
         if not pairs:
             continue
         said = "; ".join("'%s' and '%s' (of {:,} gold '%s', {:,} predicted right, while '%s' is wrongly predicted {:,} "
                          "times; of {:,} gold '%s', {:,} right, while '%s' is wrongly predicted {:,} times)".format(
                              ca["tp"] + ca["fn"], ca["tp"], cb["fp"], cb["tp"] + cb["fn"], cb["tp"], ca["fp"])
                          % (a, b, a, b, b, a) for a, b, ca, cb in pairs)
+        priced = (entry.get("details") or {}).get("swapped")
         found.append(Message(entry["file"], WARNING, "whole file", (
-            "labels that look swapped throughout: %s. Check how the system's label ids map to the label names."
-            % said)))
+            "labels that look swapped throughout: %s. Check how the system's label ids map to the label names.%s"
+            % (said, " " + price_text(priced, "with them exchanged back") if type(priced) is dict else ""))))
     return found
 
 
@@ -268,13 +275,82 @@ def reversed_scores(entries):
     return found
 
 
+#: A file read as meant that would score more than this many times its score as written loses most of its score.
+LOSS_FACTOR = 2.0
+
+
+def mended_prices(entries):
+    """One warning per file that a kind read as meant and priced against the gold (``details["mended"]`` of its
+    entries: ``{"metric": name, "files": [{"file", "where", "cause", "written", "mended"}], "whole": {"written",
+    "mended"}}``: a mistake the kind can undo exactly, such as links written as bare numbers), when read as
+    meant it scores more than as written: the cause, the file's score as written and read as meant for each task
+    that prices it, the whole submission's on the first such file, and :data:`evalkit.messages.LOSS_NOTE` when it
+    would score more than :data:`LOSS_FACTOR` times as much read as meant. Only where the gold is public (the
+    callers'); a file scored by several tasks gets one message."""
+    found, whole = OrderedDict(), []
+    for entry in entries:
+        mended = (entry.get("details") or {}).get("mended")
+        if entry.get("status") != "scored" or type(mended) is not dict:
+            continue
+        for item in mended.get("files") or []:
+            if type(item) is dict and type(item.get("file")) is str and item["mended"] > item["written"]:
+                found.setdefault(item["file"], (item, []))[1].append((mended["metric"], item["written"],
+                                                                      item["mended"]))
+                if not whole and mended["whole"]["mended"] > mended["whole"]["written"]:
+                    whole.append((mended["metric"], mended["whole"]["written"], mended["whole"]["mended"]))
+    messages = []
+    for name, (item, prices) in found.items():
+        said = "; ".join("its %s is %.4f as written and %.4f read as meant" % price for price in prices)
+        if whole and not messages:
+            said += "; the whole submission's %s is %.4f as written and %.4f with every such file read as meant" % (
+                whole[0])
+        lost = any(written * LOSS_FACTOR < meant for _, written, meant in prices)
+        messages.append(Message(name, WARNING, item.get("where") or "whole file", "%s: priced on this phase's gold, "
+                                "%s%s." % (item["cause"], said, " (%s)" % LOSS_NOTE if lost else "")))
+    return messages
+
+
+def loses_most(priced):
+    """Whether a mistake priced against the gold (``{"as_written", "mended"}``: the file's score as written and with
+    the mistake mended) costs most of the file's score: mended, it would score more than :data:`LOSS_FACTOR` times
+    as much."""
+    return priced["as_written"] * LOSS_FACTOR < priced["mended"]
+
+
+def price_text(priced, how):
+    """"Priced on this phase's gold, the file scores X as written and Y <how>.", with :data:`LOSS_NOTE` when the
+    mistake costs most of the score (:func:`loses_most`): the sentence of a kind's own message (:func:`kind_messages`)
+    that prices a mistake where the gold is public, which the kits' validators count (evalkit/verdict.py).
+
+    >>> price_text({"as_written": 0.2, "mended": 0.9}, "with the labels renamed")
+    "Priced on this phase's gold, the file scores 0.2000 as written and 0.9000 with the labels renamed (this file \
+loses most of its score)."
+    """
+    return "Priced on this phase's gold, the file scores %.4f as written and %.4f %s%s" % (
+        priced["as_written"], priced["mended"], how, " (%s)." % LOSS_NOTE if loses_most(priced) else ".")
+
+
+def kind_messages(entries, tasks, kinds):
+    """The messages a kind gives of its own from a scored entry's details where the gold is public (a kind's
+    ``public_gold_messages(entry, task)``: e.g. mistakes :mod:`evalkit.lines` priced against the gold, with the score
+    as written and mended)."""
+    found = []
+    for entry in entries:
+        task = tasks.get(entry.get("task"))
+        said = getattr(kinds.get(getattr(task, "kind", None)), "public_gold_messages", None)
+        if said is not None and entry.get("status") == "scored":
+            found.extend(said(entry, task))
+    return found
+
+
 def public_gold_messages(entries, tasks, kinds):
     """The messages that read the per-label, per-line and per-rank results against the gold, for every file: two
     labels swapped (:func:`swapped_labels`), labels shifted by a line (:func:`shifted_labels`), candidates ranked best
-    last (:func:`inverted_ranks`), scores whose direction looks reversed tried both ways (:func:`reversed_scores`).
+    last (:func:`inverted_ranks`), scores whose direction looks reversed tried both ways (:func:`reversed_scores`),
+    what a kind read as meant, priced (:func:`mended_prices`), and a kind's own (:func:`kind_messages`).
     Only where the gold is public (the scorer's development report, the kits' validators on dev)."""
     return (swapped_labels(entries, tasks, kinds) + shifted_labels(entries) + inverted_ranks(entries, tasks, kinds)
-            + reversed_scores(entries))
+            + reversed_scores(entries) + mended_prices(entries) + kind_messages(entries, tasks, kinds))
 
 
 def check_report(report, floor_path, competition, kinds):
@@ -305,7 +381,9 @@ def gold_scores(report, with_gold):
     """``{file: score}`` of the scored entries of ``report`` whose reference holds the gold (``with_gold(entry)``):
     what evalkit/verdict.py counts as scoring 0 when a score is 0. Where several tasks score the same submitted
     file (a folder of per-document files scored by two tasks), the file keeps its lowest score: one task's 0 is
-    not hidden by another task's score of the same file.
+    not hidden by another task's score of the same file. An entry whose details list the files it read
+    (``details["files"]``: a folder of per-document files, whose entry is named by its pattern) gives its score to
+    each of them, so that a score of 0 names the files submitted, not the pattern.
 
     >>> gold_scores({"entries": [{"file": "f", "task": "a", "status": "scored", "score": 0.0},
     ...                          {"file": "f", "task": "b", "status": "scored", "score": 1.0}]}, lambda e: True)
@@ -314,7 +392,8 @@ def gold_scores(report, with_gold):
     scores = {}
     for entry in report.get("entries", []):
         if entry.get("status") == "scored" and with_gold(entry):
-            scores[entry["file"]] = min(entry["score"], scores.get(entry["file"], entry["score"]))
+            for name in (entry.get("details") or {}).get("files") or [entry["file"]]:
+                scores[name] = min(entry["score"], scores.get(name, entry["score"]))
     return scores
 
 

@@ -31,6 +31,7 @@ from functools import partial
 from operator import add, contains, eq, getitem, is_not, itemgetter, ne, not_, sub, truediv, truth
 
 from . import inventory as labels, mended, metrics, morph_batch
+from .items import FillMaskItems, MorphItems, PairItems
 from .messages import DataError, ERROR, WARNING, printable, quoted
 
 _SEQ = (list, tuple)
@@ -792,6 +793,7 @@ class TaggingKind(PairKind):
     #: The position of a token's value in a message (:mod:`evalkit.blank`).
     item_where = staticmethod(_tag_where)
     name = "tagging"
+    items = PairItems()
     value_label = "tag"
     lazy_reference = True
     #: What usually puts a file of this kind at its floor (evalkit/floor.py).
@@ -1289,6 +1291,7 @@ class CandidatesKind(PairKind):
     """Up to N ranked candidates per token (lemmas); acc@1 and acc@3 per sentence."""
 
     name = "candidates"
+    items = PairItems(secret_golds=True)
     #: The position of a token's value in a message (:mod:`evalkit.blank`).
     item_where = staticmethod(_lemma_where)
     value_label = "candidates"
@@ -1349,6 +1352,7 @@ class MorphKind(Kind):
     """A feature bundle per token; the 2024 token score (+1 / 0 / -1 marks), averaged per sentence."""
 
     name = "morph"
+    items = MorphItems()
     floor_causes = ("features written otherwise than as one key per feature (a FEATS string, an object), "
                     "values of another case or tag set, the features of another token (shifted by one)")
 
@@ -1626,6 +1630,7 @@ class FillMaskKind(Kind):
     """Ranked candidates per masked position; acc@1 and acc@3 per sentence with at least one mask."""
 
     name = "fill_mask"
+    items = FillMaskItems()
     #: The position of a gap's candidates in a message (:mod:`evalkit.mended`).
     item_where = staticmethod(_mask_where)
     floor_causes = ("candidates in the wrong unit (whole words for character gaps, characters for word gaps), "

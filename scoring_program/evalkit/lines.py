@@ -32,6 +32,8 @@ from collections import Counter, OrderedDict
 from operator import itemgetter
 
 from . import metrics, naming
+from .floor import price_text, swapped_pairs
+from .items import BlockItems
 from .kinds import Entry
 from .layout import IgnoredNames, NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
 from .loading import decode_utf8
@@ -263,19 +265,37 @@ def suggest_name(name, choices, aliases):
     'lid_spa_eng.txt'
     >>> suggest_name("readme.md", ["lid_spa_eng.txt"], {})
     ''
+
+    Declared names may be paths (``SUBMISSION_FILE = "answer/{task}/{lang}.txt"``): a name is then compared on as
+    many of its last folders as the declared paths have, each folder forgiven as the file name is.
+
+    >>> suggest_name("Answer/Task1/English.TXT", ["answer/task1/english.txt", "answer/task2/english.txt"], {})
+    'answer/task1/english.txt'
+    >>> suggest_name("task2/english.tsv", ["answer/task1/english.txt", "answer/task2/english.txt"], {})
+    'answer/task2/english.txt'
+    >>> suggest_name("answers/english_task1.txt", ["answer/task1/english.txt", "answer/task2/english.txt"], {})
+    'answer/task1/english.txt'
     """
-    base = name.rsplit("/", 1)[-1]
-    base = (naming.compressed(base) or (base,))[0]   # lid_spa_eng.txt.gz stands for lid_spa_eng.txt
+    depth = max([choice.count("/") for choice in choices] or [0]) + 1
+    base = name.rsplit("/", depth)[-depth:] if depth > 1 else [name.rsplit("/", 1)[-1]]
+    base = "/".join(base[:-1] + [(naming.compressed(base[-1]) or (base[-1],))[0]])   # x.txt.gz stands for x.txt
     stem = re.sub(r"[- ]", "_", base.rsplit(".", 1)[0].lower())
     by_stem = dict((choice.rsplit(".", 1)[0], choice) for choice in choices)
     stem = aliases.get(stem, stem)
     if stem in by_stem:
         return by_stem[stem]
-    words = set(word for word in stem.split("_") if word)
-    spellings = [(known, known) for known in by_stem] + [(alias, known) for alias, known in aliases.items()
-                                                         if known in by_stem]
-    contained = [(len(spelling.split("_")), known) for spelling, known in spellings
-                 if set(spelling.split("_")) <= words]
+    segments = stem.split("/")
+    tail = [known for known in by_stem if known.split("/")[-len(segments):] == segments or (
+        len(segments) > 1 and len(known.split("/")) == len(segments) and known.split("/")[1:] == segments[1:])]
+    if len(tail) == 1:   # the same last folders and file without the top folder, or under another one
+        return by_stem[tail[0]]
+    words = set(word for word in re.split(r"[_/]", stem) if word)
+    common = os.path.commonprefix([known.rsplit("/", 1)[0] + "/" for known in by_stem]) if depth > 1 else ""
+    common = common[:common.rfind("/") + 1]   # the folders every declared path starts with need not be given
+    spellings = [(known[len(common):], known) for known in by_stem] + [
+        (alias, known) for alias, known in aliases.items() if known in by_stem]
+    contained = [(len(re.split(r"[_/]", spelling)), known) for spelling, known in spellings
+                 if set(re.split(r"[_/]", spelling)) <= words]
     if contained:
         most = max(size for size, _ in contained)
         best = set(known for size, known in contained if size == most)
@@ -331,8 +351,9 @@ def _unexpected_file(rel, declared, aliases):
     guess = suggest_name(rel, declared, aliases)
     why = naming.name_fault(rel, guess) if guess else naming.compressed_why(rel)
     hint = " Did you mean %s?" % guess if guess else ""
-    return Message(rel, WARNING, "layout", "unexpected file (ignored)%s; expected files named like %s at the root of "
-                   "the zip.%s" % (": " + why if why else "", declared[0], hint))
+    where = "(paths from the root of the zip)" if "/" in declared[0] else "at the root of the zip"
+    return Message(rel, WARNING, "layout", "unexpected file (ignored)%s; expected files named like %s %s.%s"
+                   % (": " + why if why else "", declared[0], where, hint))
 
 
 def find_named_files(source, competition, pairs, messages, known_documents=None):
@@ -417,8 +438,171 @@ def _is_comment(line):
     return line.startswith("# sent_enum")
 
 
+# --------------------------------------------------------------------------- what table writers add
+
+#: :func:`table_habits` reads the columns of a file's first this many non-blank lines.
+TABLE_SAMPLE = 200
+#: The column separators of a table writer: tab, comma (CSV), semicolon (a spreadsheet's CSV in a decimal-comma
+#: locale), spaces (``DataFrame.to_string``, a printed table: columns aligned with runs of spaces), in the order
+#: they are tried.
+TABLE_SEPARATORS = ("\t", ",", ";", " ")
+#: A column is a table's index when at least this share of the sampled rows hold the row number there.
+INDEX_SHARE = 0.9
+
+
+def _unquoted(field):
+    """``field`` without the double quotes of a CSV writer (``'"a""b"'`` -> ``'a"b'``), stripped.
+
+    >>> _unquoted(' "lang1" '), _unquoted('""'), _unquoted('lang1')
+    ('lang1', '', 'lang1')
+    """
+    field = field.strip()
+    if len(field) >= 2 and field[0] == field[-1] == '"':
+        return field[1:-1].replace('""', '"').strip()
+    return field
+
+
+def _index_columns(rows, sep):
+    """How many leading columns of ``rows`` (``[(line number, fields)]``) are a table's index (the row number,
+    counted on from one row to the next, restarting at 0 when each sentence was written as its own table): 0, 1 or 2
+    (a table read back without its index and written again keeps the old index as a column, ``Unnamed: 0``)."""
+    if sep is None:   # a line of digits alone is a label id, not an index
+        return 0
+    found = 0
+    for column in (0, 1):
+        values = [fields[column].strip() if len(fields) > column else "" for _, fields in rows]
+        numbers = [int(v) for v in values if v.isdigit() and len(v) < 10]
+        counted = sum(1 for a, b in zip(numbers, numbers[1:]) if b == a + 1 or b == 0)
+        wider = sum(1 for _, fields in rows if len(fields) > column + 1)   # something after the column
+        if len(numbers) < INDEX_SHARE * len(rows) or counted < INDEX_SHARE * (len(numbers) - 1) or \
+                wider * 2 < len(rows):
+            break
+        found += 1
+    return found
+
+
+def _sep_join(fields, sep):
+    """A row's ``fields`` joined again by their separator (two spaces for columns aligned with spaces)."""
+    return (sep if sep != " " else "  ").join(fields)
+
+
+def table_habits(lines, allowed, extra):
+    """What a table writer (pandas' ``DataFrame.to_csv`` and ``to_string``, Python's csv module, a spreadsheet's CSV
+    export) added to the labels of ``lines`` (the file's lines; ``allowed``: the label set; ``extra``: how many more
+    labels the file holds than the input has items), as a dict, or None when nothing of the kind is found:
+
+    - ``sep``: the column separator, when most lines hold one (``"\\t"``, ``","``, ``";"``, or ``" "`` for columns
+      aligned with spaces);
+    - ``header``: ``(line number, text, how many blocks start with it)``: a first line that is no label, with its
+      empty index column name (``"\\tlabel"``) or in a file longer than the input, and whose other lines are labels;
+    - ``index``: ``(columns, line number, text)``: leading columns holding the row number (0, 1, 2, ...);
+    - ``empty``: ``(count, line number, text)``: rows with nothing after the index (``"4\\t"``), or the ``""`` a CSV
+      writer writes for an empty row of one column: the blank lines between sentences written as rows, read as labels;
+    - ``quoted``: ``(count, line number, text)``: labels in double quotes;
+    - ``single``: True when the rows hold one column after the index (the labels alone).
+
+    Read only when something is already wrong (labels outside the set, or a misalignment): a sample of lines, then one
+    pass for the empty and quoted rows when a table was recognised.
+
+    >>> found = table_habits(["\\tlabel", "0\\tlang1", "1\\tother", "2\\t", "3\\tlang2"], {"lang1", "lang2", "other"}, 2)
+    >>> found["header"], found["index"][:2], found["empty"][:2]
+    ((1, '\\tlabel', 1), (1, 2), (1, 4))
+    """
+    rows = [(number, line) for number, line in enumerate(lines, 1) if line.strip() and not _is_comment(line)]
+    if len(rows) < 2:
+        return None
+    sample = rows[:TABLE_SAMPLE]
+    sep = next((s for s in TABLE_SEPARATORS if sum(1 for _, line in sample if s in line) * 2 > len(sample)), None)
+    split = (lambda line: line.split()) if sep == " " else (lambda line: line.split(sep)) if sep else (
+        lambda line: [line])
+    head_number, head = sample[0]
+    first = split(head)
+    # the rows after the first line, less those that repeat it (a header at the start of each block)
+    body = [(number, split(line)) for number, line in sample[1:] if line != head] or \
+        [(number, split(line)) for number, line in sample[1:]]
+    columns = _index_columns(body, sep)
+    header = None
+    if _unquoted(first[-1]) not in allowed and (extra > 0 or len(first) > 1 and not first[0].strip()) and \
+            sum(1 for _, fields in body if not any(map(_unquoted, fields[columns:])) or
+                _unquoted(fields[-1]) in allowed) >= INDEX_SHARE * len(body):
+        header = (head_number, head, sum(1 for _, line in rows if line == head))
+    index = None
+    if columns:
+        number, fields = body[0] if header else (head_number, first)
+        index = (columns, number, _sep_join(fields, sep))
+    empty, quoted_rows, widths = [0, None, None], [0, None, None], Counter()
+    if header or index or sep in (",", ";") or any(line.strip()[:1] == '"' for _, line in sample):
+        for number, line in rows:
+            if header and line == head:
+                continue
+            fields = split(line)[columns:]
+            widths[len(fields)] += 1
+            if not any(_unquoted(field) for field in fields):
+                empty = [empty[0] + 1, empty[1] or number, empty[2] or line]
+            elif fields[-1].strip()[:1] == '"' and _unquoted(fields[-1]) in allowed:
+                quoted_rows = [quoted_rows[0] + 1, quoted_rows[1] or number, quoted_rows[2] or line]
+    if not (header or index or empty[0] or quoted_rows[0] or sep in (",", ";") and widths and
+            max(widths.values()) >= INDEX_SHARE * sum(widths.values()) and max(widths, key=widths.get) > 1):
+        return None
+    return {"sep": sep, "header": header, "index": index, "empty": tuple(empty) if empty[0] else None,
+            "quoted": tuple(quoted_rows) if quoted_rows[0] else None,
+            "single": bool(widths) and max(widths, key=widths.get) == 1}
+
+
+def table_message(habits, sentence_level=False):
+    """The text of the one message about what a table writer added (:func:`table_habits`): each habit with its first
+    line, and the one-line fix (``sentence_level``: one label per sentence, no blank line between them)."""
+    parts = []
+    header, index, empty, quoted_rows, sep = (habits["header"], habits["index"], habits["empty"], habits["quoted"],
+                                              habits["sep"])
+    if header:
+        parts.append("a header row (line %d: %s%s; header=False leaves it out)" % (
+            header[0], quoted(header[1], 60), (", and at the start of %d blocks in all: each sentence written as a "
+                                               "table of its own" % header[2]) if header[2] > 1 else ""))
+    if index:
+        parts.append("%s (each line starts with its row number: line %d, %s; index=False leaves it out)" % (
+            "an index column" if index[0] == 1 else "two index columns (a table read back with read_csv keeps its "
+            "old index as a column, 'Unnamed: 0', and writing it again adds another)", index[1], quoted(index[2], 60)))
+    if sep in (",", ";", " "):
+        parts.append("columns %s (a label is read after a line's last tab, so each whole line is read as one label)" % (
+            "separated by commas" if sep == "," else "separated by semicolons" if sep == ";" else
+            "aligned with spaces, as DataFrame.to_string or print(df) writes them"))
+    if empty:
+        parts.append("the blank line after each sentence written as a row (%s line%s such as line %d, %s), so no "
+                     "line is blank where a sentence ends" % ("{:,}".format(empty[0]), "" if empty[0] == 1 else "s",
+                                                              empty[1], quoted(empty[2], 60)))
+    if quoted_rows:
+        parts.append("labels in double quotes (%s line%s such as line %d, %s: the quotes are read as part of the "
+                     "label)" % ("{:,}".format(quoted_rows[0]), "" if quoted_rows[0] == 1 else "s", quoted_rows[1],
+                                 quoted(quoted_rows[2], 60)))
+    fix = "df.to_csv(path, sep='\\t', index=False, header=False%s)" % (
+        ", quoting=csv.QUOTE_NONE" if quoted_rows else "")
+    if empty and habits["single"]:
+        fix += (", and the blank lines written as blank lines (a CSV writer writes an empty row of one column as "
+                "\"\": write the file as text, e.g. handle.write('\\n'.join(labels) + '\\n\\n') for each sentence)")
+    return ("the file looks written by a table writer (pandas' DataFrame.to_csv, Python's csv module, a spreadsheet's "
+            "CSV export): %s. The scorer reads one label per line, so these lines and columns are read as labels that "
+            "never match or that shift the labels after them. Write the labels alone, one per line%s: %s" % (
+                _alternatives_and(parts), "" if sentence_level else ", a blank line after each sentence", fix))
+
+
+def _alternatives_and(parts):
+    """``parts`` joined as a phrase: "a", "a and b", "a, b and c"."""
+    return parts[0] if len(parts) == 1 else "%s and %s" % (", ".join(parts[:-1]), parts[-1])
+
+
+def table_where(habits):
+    """The position of the message of :func:`table_message`: the first line a habit shows on."""
+    numbers = [found[0] if key == "header" else found[1] for key, found in habits.items()
+               if key in ("header", "index", "empty", "quoted") and found]
+    return "line %d" % min(numbers) if numbers else "line 1"
+
+
 class Reference(object):
     """A parsed reference: sentences of ``(tokens, gold)`` and where each sentence starts."""
+
+    #: Whether the reference's sentences open with a ``# sent_enum`` line, as the input files' do.
+    headed = False
 
     def __init__(self, sentences, first_lines, labels, size, lang=None):
         self.lang = lang
@@ -442,6 +626,7 @@ def parse_reference_text(data, name, labels, sentence_level, redacted=False):
     lines = _text_lines(data, name, len(data))
     sentences, first_lines = [], []
     tokens, golds, meta, start = [], [], None, None
+    headed = False
     for number, line in enumerate(lines + [""], 1):
         if not line.strip():
             if tokens:
@@ -454,6 +639,7 @@ def parse_reference_text(data, name, labels, sentence_level, redacted=False):
             continue
         start = start or number
         if _is_comment(line):
+            headed = True
             fields = line.split("\t")
             meta = fields[-1].strip() if len(fields) > 1 else meta
             if sentence_level and meta is not None and meta not in labels:
@@ -471,17 +657,20 @@ def parse_reference_text(data, name, labels, sentence_level, redacted=False):
             golds.append(fields[-1])
     if not sentences:
         raise DataError(name, "", "no sentence found")
-    return Reference(sentences, first_lines, tuple(labels), len(data))
+    ref = Reference(sentences, first_lines, tuple(labels), len(data))
+    ref.headed = headed
+    return ref
 
 
-def _label_blocks(lines, log, token_column=False):
-    """Group prediction lines into blocks of ``(line number, label)`` separated by blank lines.
+def _label_blocks(lines, token_column=False):
+    """Group prediction lines into blocks of ``(line number, label)`` separated by blank lines; return them and the
+    number of the first line whose tab-separated fields :func:`_tabs_warning` speaks of (or None).
 
     Of a line with tabs the last field is the label. A task that declares ``token_column`` (the CoNLL form
     ``token<TAB>label``) takes two fields silently; otherwise (or with more fields) the first such line gets one
     warning for the file.
     """
-    blocks, block, tabs = [], [], 0
+    blocks, block, tabs, first_tabs = [], [], 0, None
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
         if not stripped:
@@ -495,13 +684,19 @@ def _label_blocks(lines, log, token_column=False):
             declared = token_column and stripped.count("\t") == 1
             tabs += 0 if declared else 1
             if tabs == 1 and not declared:
-                log.add(WARNING, "line %d" % number, "the line has several tab-separated fields; the last one was "
-                        "taken as the label (submit the label alone)")
+                first_tabs = number
             stripped = stripped.rsplit("\t", 1)[-1].strip()
         block.append((number, stripped))
     if block:
         blocks.append(block)
-    return blocks
+    return blocks, first_tabs
+
+
+def _tabs_warning(log, number):
+    """The one warning of a file whose line ``number`` (None: no such line) has several tab-separated fields."""
+    if number is not None:
+        log.add(WARNING, "line %d" % number, "the line has several tab-separated fields; the last one was taken as "
+                "the label (submit the label alone)")
 
 
 def _sentence_where(ref, si, block=None):
@@ -554,22 +749,26 @@ SHOWN_LABELS = 5
 SHOWN_LINES = 3
 
 
+#: How a table writer or a program writes a missing value as text (pandas' NaN and NA, Python's None, JSON's null).
+MISSING_VALUES = frozenset(("nan", "NaN", "NAN", "None", "none", "null", "NULL", "<NA>", "NA", "N/A", "n/a"))
+
+
 def guess_label(label, labels, aliases=None):
     """The label of ``labels`` that ``label`` most likely means, or "": the same label in another case, a declared
     alias (``aliases``: ``{spelling lower-cased: label}``), else the closest spelling.
 
     >>> guess_label("Lang1", ["lang1", "lang2"]), guess_label("eng", ["lang1"], {"eng": "lang1"})
     ('lang1', 'lang1')
-    >>> guess_label("", ["lang1"]), guess_label("B-PRE", ["O", "B-PER"])
-    ('', 'B-PER')
+    >>> guess_label("", ["lang1"]), guess_label("B-PRE", ["O", "B-PER"]), guess_label("None", ["ne"])
+    ('', 'B-PER', '')
     """
     key = unicodedata.normalize("NFKC", label).strip().lower()   # full-width letters, ligatures: their plain form
     if not key:
         return ""
     lowered = dict((choice.lower(), choice) for choice in labels)
     found = lowered.get(key) or (aliases or {}).get(key)
-    if found:
-        return found
+    if found or label in MISSING_VALUES:   # a missing value written as text is no spelling of a label
+        return found or ""
     close = difflib.get_close_matches(label[:100], list(labels), n=1, cutoff=0.6)
     return close[0] if close else ""
 
@@ -599,13 +798,14 @@ def _other_label_set(bad, flat_count, own, label_sets):
     return _alternatives([name for name, count in counts.items() if count == best])
 
 
-def _check_labels(flat, labels, log, task=None, lang=None, tokens=None):
+def _check_labels(flat, labels, log, task=None, lang=None, tokens=None, table=None):
     """Report the predicted labels outside ``labels`` in one message (count, first lines, did-you-mean); return
     the set of them (they never match).
 
     ``tokens``: a function giving the input's tokens in order (one per label line), called only when labels are
     outside the set: when most of those are the input's own tokens at their lines, the message says the file
-    holds the tokens.
+    holds the tokens. ``table``: the position of the message about what a table writer added (:func:`table_habits`),
+    or None: the labels outside the set are then said to be its rows and columns, not given another shape's cause.
 
     ``task`` may carry ``label_aliases[lang]`` (other spellings, for the did-you-mean) and ``label_sets``
     (every dataset's label set by file name: a file holding another dataset's labels is told so); both are
@@ -631,7 +831,8 @@ def _check_labels(flat, labels, log, task=None, lang=None, tokens=None):
     other = _other_label_set(bad, len(flat), log.file, label_sets)
     first = next(iter(lines.values()))[0]
     every = total == len(flat)   # not one label can match: the whole file scores 0 (an error, not a warning)
-    shape = _line_shape_hint(bad, lines, allowed) or _tokens_hint(flat, bad, tokens() if tokens else None)
+    shape = (" They are what the table writer added (see the message at %s)." % table) if table else (
+        _line_shape_hint(bad, lines, allowed) or _tokens_hint(flat, bad, tokens() if tokens else None))
     chance = CHANCE_NOTE in shape   # the input's tokens on nearly every line: the few others match by chance at best
     log.add(ERROR if every or chance else WARNING, "line %d" % first, "%d label%s of %d (%d distinct) %s not in this "
             "dataset's label set and never match: %s%s.%s%s This dataset's labels: %s.%s" % (
@@ -813,10 +1014,170 @@ def _describe_label(label, count, numbers, labels, aliases, label_sets, own):
     guess = guess_label(label, labels, aliases)
     if guess:
         hint = "; did you mean %r?" % guess
+    elif label in MISSING_VALUES:
+        hint = "; a missing value written as text (pandas' NaN, Python's None): a token left without a prediction?"
     else:
         home = _alternatives([name for name, held in label_sets.items() if name != own and label in held])
         hint = "; a label of %s" % home if home else ""
     return "%s %s (%s%s)" % (shown, "once" if count == 1 else "%d times" % count, where, hint)
+
+
+def _table_said(lines, labels, flat, extra, misaligned, log, sentence_level=False):
+    """Say what a table writer added to the file (:func:`table_habits`) in one error, when something is already wrong
+    (``misaligned``, or a label of ``flat`` outside ``labels``); return the message's position, or None when nothing
+    of the kind was found. ``extra``: how many more labels the file holds than the input has items."""
+    if not misaligned and not set(map(itemgetter(1), flat)) - set(labels):
+        return None
+    habits = table_habits(lines, set(labels), extra)
+    if habits is None:
+        return None
+    where = table_where(habits)
+    log.add(ERROR, where, table_message(habits, sentence_level), kind="what a table writer added")
+    return where
+
+
+class Prediction(list):
+    """A file's predicted labels (per sentence, or per post), with ``renamed`` (:func:`renaming`) when labels outside
+    the label set have a did-you-mean: what the file would hold with them renamed, priced where the gold is public;
+    and ``table``, the position of the message about what a table writer added (:func:`_table_said`), or None."""
+
+    renamed = None
+    table = None
+
+
+#: :func:`renaming` prices a file whose labels outside the set are at most this many distinct labels per label of the
+#: set (a renaming of the label set; more are not one).
+RENAMED_DISTINCT_RATIO = 3
+#: A priced mistake is said when mending it raises the file's score by at least this much.
+PRICE_MIN_GAIN = 0.01
+#: At most this many renamings are named in a priced message.
+SHOWN_RENAMINGS = 4
+
+
+def renaming(bad, flat, task, lang, labels, apply):
+    """``{"map": [[label outside the set, the label it stands for], ...], "count": lines renamed, "mended": apply(map
+    as a dict)}`` for the labels of ``bad`` (outside ``labels``) that have a did-you-mean (:func:`guess_label` with the
+    task's aliases: letter case, another spelling such as an ISO code, a scheme's other prefix), most frequent first;
+    None when none has one or they are too many to be a renaming (:data:`RENAMED_DISTINCT_RATIO`). ``flat``: the
+    file's ``(line number, label)``; ``apply``: the file's labels with a map applied. Computed only when labels are
+    outside the set; priced against the gold by the kind's ``score``."""
+    if len(bad) > RENAMED_DISTINCT_RATIO * len(labels):
+        return None
+    counts = Counter(label for _, label in flat if label in bad)
+    aliases = (getattr(task, "label_aliases", None) or {}).get(lang, {})
+    rename = OrderedDict()
+    for label, _ in counts.most_common():
+        guess = guess_label(label, labels, aliases)
+        if guess:
+            rename[label] = guess
+    if not rename:
+        return None
+    return {"map": [[printable(label, 40), guess] for label, guess in rename.items()],
+            "count": sum(counts[label] for label in rename), "mended": apply(rename)}
+
+
+def _priced(entry_score, mended_score, what):
+    """``{"as_written", "mended", ...what}`` when mending raises the score by :data:`PRICE_MIN_GAIN` or more; else None."""
+    if mended_score < entry_score + PRICE_MIN_GAIN:
+        return None
+    found = dict(what)
+    found.update(as_written=entry_score, mended=mended_score)
+    return found
+
+
+def renamed_message(entry, renamed):
+    """The message of a file whose labels outside the set a did-you-mean renames (``details["renamed"]``), priced."""
+    shown = ", ".join("%s as %s" % (quoted(label, 40), quoted(guess, 40))
+                      for label, guess in renamed["map"][:SHOWN_RENAMINGS])
+    more = len(renamed["map"]) - SHOWN_RENAMINGS
+    return Message(entry["file"], WARNING, "whole file", "%s of its labels are outside this dataset's label set, and "
+                   "each has a label of the set it stands for. %s Rename them before writing the file%s." % (
+                       "{:,}".format(renamed["count"]), price_text(renamed, "with them renamed (%s%s)%s" % (
+                           shown, ", and %d more" % more if more > 0 else "", " and each run of B- labels of one type "
+                           "read as one entity" if renamed.get("runs") else "")),
+                       ", and write I-<type> on each token of an entity after its first" if renamed.get("runs")
+                       else ""))
+
+
+#: :func:`inside_lost` speaks when the gold has at least this many entities of more than one token, and this share of
+#: its entities.
+MULTI_TOKEN_MIN = 3
+MULTI_TOKEN_SHARE = 0.05
+
+
+def _runs_as_entities(sent):
+    """A BIO sentence's labels with every ``B-X`` that follows a label of type X written ``I-X``: each run of one
+    type read as one entity (what a file that writes B- on every token of an entity means).
+
+    >>> _runs_as_entities(["B-PER", "B-PER", "O", "B-LOC", "B-PER"])
+    ['B-PER', 'I-PER', 'O', 'B-LOC', 'B-PER']
+    """
+    out, previous = [], None
+    for label in sent:
+        if label is not None and label[:2] == "B-" and previous is not None and previous[:2] in ("B-", "I-") \
+                and previous[2:] == label[2:]:
+            out.append("I-" + label[2:])
+        else:
+            out.append(label)
+        previous = label
+    return out
+
+
+def _entity_lengths(sents):
+    """``(entities, of more than one token)`` of BIO sentences, read as :func:`evalkit.metrics.span_counts` reads
+    them (an I- after O opens an entity)."""
+    entities = multi = 0
+    for sent in sents:
+        previous, size = "O", 0
+        for label in list(sent) + ["O"]:
+            label = label or "O"
+            if label[:2] == "I-" and previous[:2] in ("B-", "I-") and previous[2:] == label[2:]:
+                size += 1
+            else:
+                if size:
+                    entities += 1
+                    multi += size > 1
+                size = 1 if label[:2] in ("B-", "I-") else 0
+            previous = label
+    return entities, multi
+
+
+def _without_inside(sents):
+    """Whether the BIO sentences ``sents`` (None: a sentence or label not read) open entities (a B- label) and none
+    spans more than one token (not one I- label). A C-level scan of the labels."""
+    joined = "\x00" + "\x00".join(label for sent in sents if sent is not None for label in sent if label is not None)
+    return "\x00B-" in joined and "\x00I-" not in joined
+
+
+def _multi_token(gold_sents):
+    """``(entities, of more than one token)`` of the gold when the multi-token ones are enough to say their inside is
+    lost (:data:`MULTI_TOKEN_MIN`, :data:`MULTI_TOKEN_SHARE`); else None."""
+    entities, multi = _entity_lengths(gold_sents)
+    return (entities, multi) if multi >= MULTI_TOKEN_MIN and multi >= MULTI_TOKEN_SHARE * entities else None
+
+
+def inside_lost(gold_sents, pred_sents, score, rescore):
+    """``details["inside_lost"]`` of an entity file none of whose predicted entities spans more than one token (not
+    one I- label) while the gold has multi-token entities (:func:`_multi_token`): the gold's entity counts, and the
+    file priced with each run of B- labels of one type read as one entity (``rescore(pred_sents)``: the file's score
+    for other predictions) when that reading scores more (:func:`_priced`); else None. A C-level scan on a file with
+    an I- label."""
+    counts = _multi_token(gold_sents) if _without_inside(pred_sents) else None
+    if counts is None:
+        return None
+    what = {"gold_entities": counts[0], "gold_multi": counts[1]}
+    return _priced(score, rescore([None if sent is None else _runs_as_entities(sent) for sent in pred_sents]),
+                   what) or what
+
+
+def inside_lost_message(entry, lost):
+    """The message of an entity file that writes B- on every token of an entity (``details["inside_lost"]``)."""
+    return Message(entry["file"], WARNING, "whole file", (
+        "not one predicted entity spans more than one token (no I- label in the file), while %s of the development "
+        "gold's %s entities do: B- written on every token of an entity? Each B- opens a new entity, so an entity of "
+        "two tokens written B-PER B-PER counts as two wrong ones. Write I-<type> on each token of an entity after its "
+        "first.%s" % ("{:,}".format(lost["gold_multi"]), "{:,}".format(lost["gold_entities"]), " " + price_text(
+            lost, "with each run of B- labels of one type read as one entity") if "mended" in lost else "")))
 
 
 class TextKind(object):
@@ -839,6 +1200,7 @@ class TextKind(object):
         """The reference and prediction of the sentences ``indices`` alone (see :meth:`evalkit.kinds.Kind.restrict`)."""
         part = Reference([ref.sentences[i] for i in indices], [ref.first_lines[i] for i in indices], ref.labels,
                          ref.size, ref.lang)
+        part.headed = ref.headed
         return part, [pred[i] for i in indices]
 
     def predictions(self, ref, pred):
@@ -860,6 +1222,61 @@ class TextKind(object):
     def score_value(self, components):
         """The entry score: the first component, the dataset's official metric."""
         return next(iter(components.values())) if components else 0.0
+
+    #: The priced mistakes of ``details`` (set by :meth:`score`) and the message of each (two labels swapped are said
+    #: by :func:`evalkit.floor.swapped_labels`, with their price).
+    PRICED = (("renamed", renamed_message), ("inside_lost", inside_lost_message))
+
+    def public_gold_messages(self, entry, task):
+        """The messages of the mistakes :meth:`score` priced against the gold (``details``: labels outside the set
+        that a did-you-mean renames, entities without their inside), each with the score as written and mended, and
+        :data:`evalkit.messages.LOSS_NOTE` when the mistake costs most of it. Only where the gold is public
+        (:func:`evalkit.floor.public_gold_messages`)."""
+        details = entry.get("details") or {}
+        return [say(entry, details[key]) for key, say in self.PRICED if type(details.get(key)) is dict]
+
+    def explains_score(self, entry):
+        """Whether the messages of ``entry`` already say why it scores low: a mistake priced against the gold
+        (:meth:`public_gold_messages`), what a table writer added (``details["table_writer"]``), or every sentence
+        left unaligned (the alignment's errors); a floor's generic causes are then not given."""
+        details = entry.get("details") or {}
+        return any(type(details.get(key)) is dict for key in ("renamed", "inside_lost", "swapped")) or \
+            "table_writer" in details or 0 < entry.get("sentences", 0) <= entry.get("zeroed_sentences", 0)
+
+    def _price(self, details, gold_sents, pred, pred_sents, task, labels, score):
+        """Add to ``details`` what :meth:`public_gold_messages` says: ``pred``'s renamed labels (a
+        :class:`Prediction`'s ``renamed``), two labels swapped throughout (``details["per_tag"]``,
+        :func:`evalkit.floor.swapped_pairs`) and, for an entity task, an inside lost (:func:`inside_lost`), each
+        priced (``score``: the file's score as written; ``gold_sents``, ``pred_sents``: the gold and the predictions
+        per sentence, lists of labels; ``labels``: the label set); and where a table writer's additions were said
+        (:class:`Prediction`)."""
+        def rescore(sents):
+            stats = sentence_statistics(gold_sents, [[None] * len(gold) if got is None else got
+                                                     for gold, got in zip_checked(gold_sents, sents)],
+                                        labels, task.components)
+            return self.score_value(_file_components(self, stats, task))
+
+        if getattr(pred, "table", None):
+            details["table_writer"] = pred.table
+        renamed = getattr(pred, "renamed", None)
+        if renamed:
+            mended, what = renamed["mended"], dict((k, renamed[k]) for k in ("map", "count"))
+            if task.metric == "span_f1" and _without_inside(mended) and _multi_token(gold_sents):   # bare types
+                mended, what["runs"] = [None if sent is None else _runs_as_entities(sent) for sent in mended], True
+            found = _priced(score, rescore(mended), what)
+            if found:
+                details["renamed"] = found
+        pairs = swapped_pairs(details["per_tag"]) if self.label_swaps else []
+        if pairs:
+            swap = dict((a, b) for first, second, _, _ in pairs for a, b in ((first, second), (second, first)))
+            found = _priced(score, rescore([None if sent is None else [swap.get(label, label) for label in sent]
+                                            for sent in pred_sents]), {"pairs": [[a, b] for a, b, _, _ in pairs]})
+            if found:
+                details["swapped"] = found
+        if task.metric == "span_f1":
+            found = inside_lost(gold_sents, pred_sents, score, rescore)
+            if found:
+                details["inside_lost"] = found
 
     #: What a label stands for, one per line (see :meth:`expected_labels`).
     unit = "tokens"
@@ -964,6 +1381,7 @@ class TokenLabelsKind(TextKind):
     """One label per token and line, a blank line between sentences (LID, POS, NER)."""
 
     name = "token_labels"
+    items = BlockItems(sentence_level=False)
     #: What usually puts a file of this kind at its floor (evalkit/floor.py).
     floor_causes = ("labels swapped between two classes (two languages, or two tags) throughout, labels "
                     "shifted by one line, another dataset's label set, predictions for another split")
@@ -971,28 +1389,42 @@ class TokenLabelsKind(TextKind):
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """Align the file's labels with the reference tokens; report misalignments and unknown labels."""
         lines = _text_lines(data, log.file, max_bytes, log)
-        blocks = _label_blocks(lines, log, getattr(task, "token_column", False))
+        blocks, tabs = _label_blocks(lines, getattr(task, "token_column", False))
         lengths = [len(tokens) for tokens, _ in ref.sentences]
         aligned, first_bad = align_blocks(blocks, lengths)
-        self._report_alignment(blocks, lengths, aligned, first_bad, log)
         flat = [item for block in blocks for item in block]
+        table = _table_said(lines, ref.labels, flat, len(flat) - sum(lengths), first_bad is not None, log)
+        _tabs_warning(log, tabs)
+        self._report_alignment(blocks, lengths, aligned, first_bad, log, ref.headed, table,
+                               lambda: [" ".join(tokens) for tokens, _ in ref.sentences])
         bad = _check_labels(flat, ref.labels, log, task, ref.lang,
-                            lambda: [token for tokens, _ in ref.sentences for token in tokens])
+                            lambda: [token for tokens, _ in ref.sentences for token in tokens], table)
         check_degenerate(flat, bad, log, task)
         if getattr(task, "metric", None) == "span_f1":
             check_span_openings(blocks, flat, log)
-        return [None if sent is None else [None if label in bad else label for _, label in sent] for sent in aligned]
+        pred = Prediction([None if sent is None else [None if label in bad else label for _, label in sent]
+                           for sent in aligned])
+        pred.table = table
+        if bad:
+            pred.renamed = renaming(bad, flat, task, ref.lang, ref.labels, lambda rename: [
+                None if sent is None else [rename.get(label, label) if label in bad else label for _, label in sent]
+                for sent in aligned])
+        return pred
 
-    def _report_alignment(self, blocks, lengths, aligned, first_bad, log):
-        """Messages for blank lines that differ from the input file and for sentences left unscored."""
+    def _report_alignment(self, blocks, lengths, aligned, first_bad, log, headed=False, table=None, texts=None):
+        """Messages for blank lines that differ from the input file and for sentences left unscored (``headed``: the
+        input's sentences open with a ``# sent_enum`` line; ``table``: the position of the message about what a table
+        writer added, which then stands for the hints of a cause; ``texts``: a function giving the input's sentences
+        as text, for the order of a sort)."""
         if first_bad is None:
             return
+        told = ". The table writer's rows are read as labels (see the message at %s)" % table if table else ""
         n_labels, n_tokens = sum(len(b) for b in blocks), sum(lengths)
         block = blocks[first_bad] if first_bad < len(blocks) else None
         where = _sentence_where(None, first_bad, block)
         got = "%d labels" % len(block) if block else "no labels"
         if n_labels == n_tokens:
-            order = _reordered(blocks, lengths)
+            order = _reordered(blocks, lengths, texts)
             if order:
                 log.add(ERROR, where, "the file's blocks of labels have the lengths of the input file's sentences, but "
                         "in another order (%s: %d of %d blocks are not as long as their sentence): the sentences were "
@@ -1014,7 +1446,7 @@ class TokenLabelsKind(TextKind):
             _report_extra_blocks(blocks, lengths, first_bad, log)
             return
         if len(blocks) == len(lengths):   # the blank lines match: each wrong sentence stays on its own
-            hint = _wrong_lengths_hint(blocks, lengths, lost)   # said once, with the first (the others are counted)
+            hint = told or _wrong_lengths_hint(blocks, lengths, lost, headed)   # said once, with the first
             for i in lost:
                 log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the input file has %d tokens: "
                         "this sentence counts as wrong%s" % (len(blocks[i]), lengths[i], hint),
@@ -1024,10 +1456,10 @@ class TokenLabelsKind(TextKind):
         log.add(ERROR, where, "first misalignment: %s where the input file has %d tokens (the file has %d labels in "
                 "%d blocks for %d tokens in %d sentences); a missing or extra line shifts everything after it%s"
                 % (got, lengths[first_bad], n_labels, len(blocks), n_tokens, len(lengths),
-                   _empty_label_hint(blocks, lengths, first_bad) or (
+                   told or _empty_label_hint(blocks, lengths, first_bad) or (
                        ". The file holds one label per sentence (%d labels for %d sentences): this dataset takes one "
                        "label per token, a blank line after each sentence" % (n_labels, len(lengths))
-                       if n_labels == len(lengths) else "")))
+                       if n_labels == len(lengths) else "") or _blank_line_labels_hint(blocks, lengths)))
         if lost:
             log.add(ERROR, "", "%d of %d sentences (%d tokens) could not be aligned and count as wrong (the first is "
                     "sentence %d); the others were scored" % (len(lost), len(lengths), sum(lengths[i] for i in lost),
@@ -1048,6 +1480,7 @@ class TokenLabelsKind(TextKind):
         if task.metric == "span_f1":
             details["spans"] = {"correct": sum(stats["span_correct"]), "gold": sum(stats["span_gold"]),
                                 "predicted": sum(stats["span_predicted"])}
+        self._price(details, gold_sents, pred, pred_sents, task, ref.labels, self.score_value(components))
         zeroed = sum(1 for labels in pred if labels is None)
         return Entry(components, {}, len(ref), len(ref) - zeroed, len(gold), zeroed, details, per_sentence=stats)
 
@@ -1059,18 +1492,30 @@ WRONG_LENGTHS_MIN = 3
 LONGEST_SHARE = 0.9
 
 
-def _wrong_lengths_hint(blocks, lengths, lost):
+def _wrong_lengths_hint(blocks, lengths, lost, headed=False):
     """What the sentences ``lost`` (their block of labels has another length than the sentence, the blank lines
-    matching) have in common, as a sentence, or "": every block longer than its sentence (labels per subword, or
-    padding), every block a single label (one per sentence), or every block shorter and the sentences the input's
-    longest (cut at a maximum sequence length).
+    matching) have in common, as a sentence, or "": every block exactly one label longer than its sentence (a label
+    written for the ``# sent_enum`` line that opens each sentence of the input, when ``headed``, or a start symbol's
+    label kept), longer by more or by varying counts (labels per subword, or padding), every block a single label
+    (one per sentence), or every block shorter and the sentences the input's longest (cut at a maximum sequence
+    length).
 
-    >>> _wrong_lengths_hint([[1, 1]] * 3, [1, 1, 1], [0, 1, 2])[:58]
+    >>> _wrong_lengths_hint([[1, 1, 1]] * 3, [1, 1, 1], [0, 1, 2])[:58]
     '. Every one of the 3 sentences counted as wrong has more l'
+    >>> _wrong_lengths_hint([[1, 1]] * 3, [1, 1, 1], [0, 1, 2], True)[52:138]
+    "exactly one label more than its tokens: a label written for the '# sent_enum = N' line"
     """
     if len(lost) < WRONG_LENGTHS_MIN:
         return ""
     extra = [len(blocks[i]) - lengths[i] for i in lost]
+    if min(extra) == max(extra) == 1:
+        return (". Every one of the %s sentences counted as wrong has exactly one label more than its tokens: %sa "
+                "start or end symbol's label kept ([CLS], <s>, </s>)? Write one label per token line of the input "
+                "file, and none for %s" % ("{:,}".format(len(lost)), (
+                    "a label written for the '# sent_enum = N' line that opens each sentence of the input file (it "
+                    "is no token: skip the lines that start with '# sent_enum'), or " if headed else ""),
+                    "its '# sent_enum' lines or the model's special symbols" if headed else
+                    "the model's special symbols"))
     if min(extra) > 0:
         return (". Every one of the %s sentences counted as wrong has more labels than tokens (%s labels too "
                 "many in all): labels written per subword (word piece) rather than per token, or padding labels? "
@@ -1095,16 +1540,29 @@ def _wrong_lengths_hint(blocks, lengths, lost):
 REORDERED_MIN_BLOCKS = 3
 
 
-def _reordered(blocks, lengths):
+#: The orders of the sentences a sort gives that :func:`_reordered` names, with the fix: ``(how, key of sentence i)``
+#: (``texts``: the input's sentences as text).
+SORTED_ORDERS = (
+    ("in the order of their numbers read as text (1, 10, 100, 2, ...: the sentence ids sorted as strings; sort them "
+     "as integers, or keep the input's order)", lambda i, texts: str(i + 1)),
+    ("sorted alphabetically by their text (a groupby or a sort on the sentences, which sorts them; groupby(..., "
+     "sort=False) keeps the input's order)", lambda i, texts: texts[i]),
+)
+
+
+def _reordered(blocks, lengths, texts=None):
     """``(how, count of blocks not as long as their sentence)`` when the blocks of labels ``blocks`` are the input's
-    sentences of ``lengths`` tokens in another order ("reversed", "sorted by length" or "shuffled": the same
-    lengths, at least :data:`REORDERED_MIN_BLOCKS` and half of them out of place); else None. Read only when the
-    blank lines already differ.
+    sentences of ``lengths`` tokens in another order ("reversed", "sorted by length", in the order of a sort of their
+    numbers or of their text (:data:`SORTED_ORDERS`; ``texts``: a function giving the input's sentences as text, or
+    None), or "shuffled": the same lengths, at least :data:`REORDERED_MIN_BLOCKS` and half of them out of place); else
+    None. Read only when the blank lines already differ.
 
     >>> _reordered([[1], [1, 2], [1, 2, 3], [1, 2, 3, 4]], [4, 3, 2, 1])
     ('reversed', 4)
     >>> _reordered([[1], [1, 2, 3], [1, 2], [1, 2, 3, 4]], [3, 1, 2, 4]) is None
     True
+    >>> _reordered([[1] * n for n in (1, 10, 11, 12, 2, 3, 4, 5, 6, 7, 8, 9)], list(range(1, 13)))[0][:42]
+    'in the order of their numbers read as text'
     """
     found = [len(block) for block in blocks]
     if len(found) != len(lengths) or sorted(found) != sorted(lengths):
@@ -1114,6 +1572,12 @@ def _reordered(blocks, lengths):
         return None
     how = "reversed" if found == lengths[::-1] else "sorted by length" if found in (
         sorted(lengths), sorted(lengths, reverse=True)) else "shuffled"
+    if how == "shuffled":
+        sentences = texts() if texts else None
+        for name, key in SORTED_ORDERS:
+            if (sentences is not None or name.startswith("in the order")) and found == [
+                    lengths[i] for i in sorted(range(len(lengths)), key=lambda i: key(i, sentences))]:
+                return name, wrong
     return how, wrong
 
 
@@ -1181,6 +1645,23 @@ def shifted_agreement(gold_sents, pred_sents, correct, items):
     return {"direction": direction, "shifted": best, "pairs": pairs, "in_place": correct, "items": items}
 
 
+def _blank_line_labels_hint(blocks, lengths):
+    """When the file has almost no blank line and as many labels as the input has tokens and blank lines between or
+    after its sentences, a label was written on each blank line: a sentence of the hint, else "".
+
+    >>> _blank_line_labels_hint([[1, 2, 3, 4, 5]], [2, 2])[:64]
+    '. The file has no blank line between sentences and 5 labels: as '
+    """
+    n_labels, n_tokens = sum(len(block) for block in blocks), sum(lengths)
+    if len(lengths) < 2 or len(blocks) * 2 > len(lengths) or n_labels - n_tokens not in (len(lengths) - 1,
+                                                                                          len(lengths)):
+        return ""
+    return (". The file has %s between sentences and %s labels: as many as the input file has tokens (%s) and blank "
+            "lines after its sentences (%s). A label written on each blank line? Leave the line after each sentence "
+            "blank" % ("no blank line" if len(blocks) == 1 else "%d blank lines" % (len(blocks) - 1),
+                       "{:,}".format(n_labels), "{:,}".format(n_tokens), "{:,}".format(n_labels - n_tokens)))
+
+
 def _empty_label_hint(blocks, lengths, first_bad):
     """When the block at ``first_bad`` and the next one hold one label less than that sentence has tokens between
     them, the blank line that splits them stands where a label was expected: a sentence of the hint, else "".
@@ -1209,6 +1690,7 @@ class SentenceLabelsKind(TextKind):
     """One label per sentence and line (SA)."""
 
     name = "sentence_labels"
+    items = BlockItems(sentence_level=True)
     floor_causes = ("labels swapped between two classes (positive and negative) throughout, labels shifted by "
                     "one line, another dataset's label set, predictions for another split")
     sentence_level = True
@@ -1226,6 +1708,7 @@ class SentenceLabelsKind(TextKind):
                 blank.append(number)
             elif "\t" in stripped and stripped.rsplit("\t", 1)[-1].strip() in ref.labels:
                 headed.append(number)
+        table = _table_said(lines, ref.labels, flat, len(flat) - len(ref), len(flat) != len(ref), log, True)
         if len(flat) != len(ref):
             hint = ""
             tokens = sum(len(tokens) for tokens, _ in ref.sentences)
@@ -1247,21 +1730,31 @@ class SentenceLabelsKind(TextKind):
             for number, label in flat:
                 if label in outside:
                     firsts.setdefault(label, [number])
-            shape = _line_shape_hint(outside, firsts, set(ref.labels)) if outside else ""
+            shape = _line_shape_hint(outside, firsts, set(ref.labels)) if outside and not table else ""
+            shape = shape or (" The lines the table writer added are read as labels (see the message at %s)." % table
+                              if table else "")
             raise DataError(log.file, "", "the file has %d labels, the input file has %d sentences%s: give exactly one "
                             "label per line for each sentence, in order.%s" % (len(flat), len(ref), hint, shape),
                             status="sentence_count_mismatch")
-        bad = _check_labels(flat, ref.labels, log, task, ref.lang)
+        bad = _check_labels(flat, ref.labels, log, task, ref.lang, table=table)
         check_degenerate(flat, bad, log, task)
-        return [None if label in bad else label for _, label in flat]
+        pred = Prediction(None if label in bad else label for _, label in flat)
+        pred.table = table
+        if bad:
+            pred.renamed = renaming(bad, flat, task, ref.lang, ref.labels, lambda rename: [
+                [rename.get(label, label) if label in bad else label] for _, label in flat])
+        return pred
 
     def score(self, ref, pred, task):
         """Accuracy (and weighted F1) over the sentences' labels, ``task.metric`` first."""
         gold = [label for _, label in ref.sentences]
         stats = sentence_statistics([[label] for label in gold], [[label] for label in pred], ref.labels,
                                     task.components)
-        return Entry(_file_components(self, stats, task), {}, len(ref), len(ref), len(gold), 0,
-                     {"per_tag": _per_tag(metrics.label_counts(gold, pred))}, per_sentence=stats)
+        components = _file_components(self, stats, task)
+        details = {"per_tag": _per_tag(metrics.label_counts(gold, pred))}
+        self._price(details, [[label] for label in gold], pred, [[label] for label in pred], task, ref.labels,
+                    self.score_value(components))
+        return Entry(components, {}, len(ref), len(ref), len(gold), 0, details, per_sentence=stats)
 
 
 TEXT_KINDS = dict((kind.name, kind) for kind in (TokenLabelsKind(), SentenceLabelsKind()))

@@ -4,10 +4,11 @@ A file written in another convention than the task's (lemmas with sense numbers,
 scheme, features written otherwise than one key per feature) or whose text changed on its way (accents and other
 combining marks stripped) is scored as it is; a warning says what happened. Where the phase's gold is public (the
 development phase, and the starting kits' validators, which score the development split against the gold they
-ship), this module scores the file once more with the mistake undone and says both scores in the warning:
-"Scored as written: 0.1203; with the marks kept: 0.8516". A file that keeps less than :data:`LOSS_SHARE` of what it
-would score mended ends its message with :data:`evalkit.messages.LOSS_NOTE`: the kits' validators count it and exit
-1 (:func:`evalkit.verdict.loss_files`). Scores are never changed.
+ship), this module scores the file once more with the mistake undone and says both scores in the warning, in the
+words every priced mistake ends with (:func:`evalkit.floor.price_text`): "Priced on this phase's gold, the file
+scores 0.1203 as written and 0.8516 with the marks kept". A file that would score more than
+:data:`evalkit.floor.LOSS_FACTOR` times as much mended ends its message with :data:`evalkit.messages.LOSS_NOTE`: the
+kits' validators count it and exit 1 (:func:`evalkit.verdict.loss_files`). Scores are never changed.
 
 Two sources:
 - a check that reported the mistake (:mod:`evalkit.inventory`) says how to undo it
@@ -24,13 +25,12 @@ import unicodedata
 from collections import Counter
 from itertools import chain
 
-from .messages import LOSS_NOTE, WARNING, printable, quoted, MAX_TEXT_CHARS
+from . import floor
+from .messages import WARNING, printable, quoted, MAX_TEXT_CHARS
 
-#: What every price says first (a validator that checks a submission without the gold, then scores it against the
-#: gold apart, picks the priced messages by it: :func:`gold_messages`).
-PRICE_MARK = "Scored as written: "
-#: A file that scores less than this share of what it would score mended loses most of its score (LOSS_NOTE).
-LOSS_SHARE = 0.5
+#: What every price says first (:func:`evalkit.floor.price_text`; a validator that checks a submission without the
+#: gold, then scores it against the gold apart, picks the priced messages by it: :func:`gold_messages`).
+PRICE_MARK = "Priced on this phase's gold, the file scores "
 #: Candidates that lost their marks are said from this many items on, with at least this many distinct candidates
 #: (a constant chooser, the floor's three most frequent characters, meets a gold without its marks now and then; a
 #: gap that hid a lone mark, left "", counts as its gold).
@@ -121,15 +121,15 @@ def is_stripped(candidate, gold, memo=None):
     return unicodedata.normalize("NFC", candidate) != unicodedata.normalize("NFC", gold)
 
 
-def price_text(as_written, mended, what):
-    """The sentence a priced message ends with: both scores, and :data:`LOSS_NOTE` when the file keeps less than
-    :data:`LOSS_SHARE` of what it would score mended.
+def price_text(as_written, mended, how):
+    """The sentence a priced message ends with (:func:`evalkit.floor.price_text`): both scores, and
+    :data:`evalkit.messages.LOSS_NOTE` when the mistake costs most of the score.
 
     >>> price_text(0.1, 0.8, "with the marks kept")
-    ' Scored as written: 0.1000; with the marks kept: 0.8000 (this file loses most of its score).'
+    " Priced on this phase's gold, the file scores 0.1000 as written and 0.8000 with the marks kept (this file \
+loses most of its score)."
     """
-    loss = as_written < LOSS_SHARE * mended
-    return " %s%.4f; %s: %.4f%s." % (PRICE_MARK, as_written, what, mended, " (%s)" % LOSS_NOTE if loss else "")
+    return " " + floor.price_text({"as_written": as_written, "mended": mended}, how)
 
 
 def paired(first, second):

@@ -51,8 +51,14 @@ def name_fault(name, expected):
     'the file is compressed (gzip): put the task_pair.txt file itself in the zip, uncompressed (the zip already compresses it)'
     >>> name_fault("TASK_PAIR.txt", "task_pair.txt"), name_fault("task_pair.conll", "task_pair.txt")
     ('names are compared with their letter case: task_pair.txt, not TASK_PAIR.txt', 'the extension is .txt, not .conll')
+
+    An expected path with folders is compared on as many last folders as both have:
+
+    >>> name_fault("Task2/German.txt", "answer/task2/german.txt")
+    'names are compared with their letter case: task2/german.txt, not Task2/German.txt'
     """
-    base, target = posixpath.basename(name), posixpath.basename(expected)
+    depth = min(expected.count("/"), name.count("/")) + 1
+    base, target = "/".join(name.split("/")[-depth:]), "/".join(expected.split("/")[-depth:])
     why = compressed_why(base)
     if why:
         return why

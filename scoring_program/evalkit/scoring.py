@@ -13,17 +13,19 @@ from collections import OrderedDict
 
 from . import __version__, blank, choice, fingerprint, floor, gold_index, inventory, keys, lines, mended, metrics, \
     policy, split
+from .kindspec import KINDS, register, use as use_kinds
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
 from .loading import parse_json_bytes, read_optional_json
 from .messages import DataError, Message, MessageLog, ERROR, WARNING, ZERO_NOTE
 from .timenorm.kind import KINDS as DOCUMENT_KINDS
 
-#: Every kind by name: the JSON kinds (evalkit.kinds), the line-aligned text kinds (evalkit.lines) and the
-#: other ``reads_text`` kinds (evalkit.choice).
-KINDS = dict(JSON_KINDS, **lines.TEXT_KINDS)
-KINDS.update(choice.KINDS)
-KINDS.update(DOCUMENT_KINDS)   # the per-document Anafora kinds (evalkit.timenorm.kind)
+#: Every kind by name (evalkit.kindspec.KINDS): the kit's own, the JSON kinds (evalkit.kinds), the line-aligned text
+#: kinds (evalkit.lines), the other ``reads_text`` kinds (evalkit.choice, evalkit.timenorm.kind), then those a
+#: competition declares in its folder (registered by evalkit.kindspec.use when the competition is evaluated).
+for _kinds in (JSON_KINDS, lines.TEXT_KINDS, choice.KINDS, DOCUMENT_KINDS):
+    for _kind in _kinds.values():
+        register(_kind)
 
 
 #: A prediction file out of all proportion to its reference is refused before it is parsed (parsing
@@ -363,7 +365,9 @@ def aggregate(competition, entries, pairs):
     over the languages where the task is scored; ``avg_score`` = mean of the task means (each task
     weighs the same). An entry that failed counts as 0 everywhere. A competition that declares
     ``AVERAGE = "entries"`` ranks by the plain mean of its entry scores instead (each dataset weighs the same);
-    ``AVERAGE = "first"`` by the score of the first declared task the phase scores (a fallback ranking task).
+    ``AVERAGE = "first"`` by the score of the first declared task the phase scores (a fallback ranking task). A
+    competition without language averages (:func:`evalkit.keys.language_means`: its tasks measure different things,
+    accuracy beside a rank correlation) has none.
     """
     by_pair = dict(((e["task"], e["lang"]), e) for e in entries)
     languages = list(competition.LANGUAGES)
@@ -379,7 +383,8 @@ def aggregate(competition, entries, pairs):
         if scores:
             values[keys.task_mean_key(task)] = metrics.mean(scores)
             task_means.append(values[keys.task_mean_key(task)])
-    for lang in languages:
+    language_means = keys.language_means(competition)
+    for lang in languages if language_means else ():
         scores = [by_pair[(task.folder, l)]["score"] for task, l in pairs if l == lang]
         if scores:
             values[keys.language_key(lang)] = metrics.mean(scores)
@@ -389,7 +394,7 @@ def aggregate(competition, entries, pairs):
     if getattr(competition, "AVERAGE", "tasks") == "first" and pairs:   # the first declared task scored ranks
         first = min(pairs, key=lambda pair: competition.TASKS.index(pair[0]))
         values[keys.OVERALL_KEY] = by_pair[(first[0].folder, first[1])]["score"]
-    return [(key, values[key]) for key in keys.all_score_keys(competition.TASKS, languages, pairs)]
+    return [(key, values[key]) for key in keys.all_score_keys(competition.TASKS, languages, pairs, language_means)]
 
 
 @contextlib.contextmanager
@@ -442,6 +447,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     A competition that declares flat file names (``SUBMISSION_FILE``, :mod:`evalkit.lines`) has its
     reference and submission files found by that declaration; the others by ``<task>/<lang>.json``.
     """
+    use_kinds(competition)   # the kinds the competition brings in its folder (a no-op once registered)
     tasks, named, pairs, paths = _reference_files(competition, ref_dir)
     limits = _limits(competition)
     messages = []

@@ -133,7 +133,8 @@ def _table(report):
         for task in tasks:
             value = scores.get("%s_%s" % (code, task["key"]))
             cells.append("-" if value is None else "%.4f" % value)
-        cells.append("%.4f" % scores.get(code + "_avg_score", 0.0))
+        average = scores.get(code + "_avg_score")   # none where the competition has no language averages
+        cells.append("-" if average is None else "%.4f" % average)
         rows.append(cells)
     rows.append(["avg"] + ["%.4f" % scores.get("avg_" + t["key"], 0.0) for t in tasks]
                 + ["%.4f" % scores.get("avg_score", 0.0)])

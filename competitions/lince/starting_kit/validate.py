@@ -13,8 +13,8 @@ printed too; otherwise (test) only the structure is checked. Datasets absent fro
 are not checked (the tool says which).
 
 Exit status: 0 when no error was found and no file is known to score 0 (warnings may remain), 1 when errors
-were found or a file will score 0 (counted in the summary line; on dev, a file at or below the floor baseline is
-said too), 2 when the data or the scoring
+were found or a file will score 0, no better than chance, or (on dev, priced against the gold) lose most of its score
+(counted in the summary line; on dev, a file at or below the floor baseline is said too), 2 when the data or the scoring
 program could not be found or the Python is older than 3.7 (said plainly, whatever the Python), 3 on an
 internal error of the validator (one sentence, never a traceback). Standard library only, Python 3.7 or newer.
 """

@@ -12,9 +12,11 @@ without an interval: see the scoring program's ``evalkit/timenorm/schema.py``). 
 split has full gold (dev, train) the interval and entity scores are printed too; with the public spans-only test
 gold, the identification scores; without any gold, the structure only.
 
-Exit status: 0 when no error was found and no file is known to score 0 (warnings may remain), 1 when errors
-were found or a file will score 0 (counted in the summary line; with gold, a file at or below the floor baseline is
-said too), 2 when the data or the scoring
+Exit status: 0 when no error was found and no file is known to score 0 or to lose most of its score (warnings may
+remain), 1 when errors were found, a file will score 0, or the gold prices a file as losing most of its score to a
+mistake that can be undone (links written as bare numbers, names in another letter case, offsets counted on another
+text: the warning says what it scores as written and read as meant), counted in the summary line by the files'
+names; with full gold, a file at or below the floor baseline is said too. 2 when the data or the scoring
 program could not be found or the Python is older than 3.7 (said plainly, whatever the Python), 3 on an
 internal error of the validator (one sentence, never a traceback). Standard library only, Python 3.7 or newer.
 """
@@ -93,10 +95,14 @@ def build_reference(scate, data, split, out, reference_format):
 
 def report(result, gold, scate=None):
     """Print the messages (and the scores when the split has gold); return the exit status (evalkit/verdict.py).
-    With full gold (dev, train), a file at or below the kit's floor is said (evalkit/floor.py)."""
+    With gold, the checks that read the scores against it (evalkit/floor.py): a file read as meant where it breaks
+    a convention that can be undone (links written as bare numbers, names in another letter case, offsets counted
+    on another text) priced, and said to lose most of its score when it does; with full gold (dev, train), a file
+    at or below the kit's floor. A score of 0 names the document files that have it (evalkit/floor.py
+    ``gold_scores``)."""
     from evalkit import floor, scoring, verdict
     path = floor.kit_floor_file(HERE, scate.COMPETITION_ID) if scate is not None and gold == "full" else None
-    if path:
+    if gold and scate is not None:
         result["messages"] = result["messages"] + floor.check_report(result, path, scate, scoring.KINDS)
     if gold:
         result["gold_scores"] = floor.gold_scores(result, lambda entry: True)

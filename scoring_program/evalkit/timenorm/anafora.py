@@ -330,10 +330,10 @@ def _single(element, tag, file, where, required=True):
 _ENTITY_PARTS = frozenset(["id", "span", "type", "parentsType", "properties", "addition"])
 
 
-def _entity(element, file, text_length, dropped=None):
+def _entity(element, file, text_length, dropped=None, whole=None):
     """The :class:`Entity` of an ``<entity>`` element; DataError when it is malformed. With a list ``dropped``, an
-    entity with a span ending after the text is not refused but dropped: None is returned and ``(id, line, first
-    such span)`` appended to ``dropped``."""
+    entity with a span ending after the text is not refused but dropped: None is returned, ``(id, line, first
+    such span)`` appended to ``dropped`` and the entity itself, every span kept, to ``whole``."""
     where = "line %d" % element.line
     entity_id = _single(element, "id", file, where)
     where = "entity %s (line %d)" % (entity_id, element.line)
@@ -344,9 +344,6 @@ def _entity(element, file, text_length, dropped=None):
     spans, outside = [], ([] if dropped is not None else None)
     for span_element in span_elements:
         spans.extend(_spans(span_element.text, file, where, text_length, outside))
-    if outside:
-        dropped.append((entity_id, element.line, outside[0]))
-        return None
     properties = {}
     misplaced = []
     for child in element.children:
@@ -361,6 +358,10 @@ def _entity(element, file, text_length, dropped=None):
                 properties[prop.tag].append(value)
             elif prop.attributes:
                 misplaced.append((prop.tag, "in an attribute"))
+    if outside:   # dropped before its <parentsType> is checked, as it always was
+        dropped.append((entity_id, element.line, outside[0]))
+        whole.append(Entity(entity_id, entity_type, "", spans + outside, properties, element.line, misplaced))
+        return None
     parents = _single(element, "parentsType", file, where, required=False)
     return Entity(entity_id, entity_type, parents, spans, properties, element.line, misplaced)
 
@@ -369,7 +370,9 @@ def read_anafora(data, file, text=None, drop_outside=False):
     """Read Anafora XML bytes into a :class:`Document`; spans are checked against ``text`` when given.
 
     A span ending after ``text`` refuses the file (DataError), or with ``drop_outside`` (a prediction: zero only
-    what is wrong) drops its entity alone: ``Document.dropped`` lists ``(id, line, span)`` of those dropped.
+    what is wrong) drops its entity alone: ``Document.dropped`` lists ``(id, line, span)`` of those dropped, and
+    ``Document.dropped_entities`` the entities themselves, every span kept (what :mod:`.mends` reads back when the
+    offsets were counted on another text).
 
     Entities are taken from ``<annotations>``; relations are ignored (SCATE uses none). A link to a duplicated id
     reaches the last entity with that id, as in the reference reader; ``Document.duplicate_ids`` lists them.
@@ -383,14 +386,15 @@ def read_anafora(data, file, text=None, drop_outside=False):
     if root.tag != "data":
         raise DataError(file, "line %d" % root.line, "expected root element <data>, got <%s>" % root.tag)
     text_length = len(text) if text is not None else None
-    entities, dropped = [], ([] if drop_outside else None)
+    entities, dropped, whole = [], ([] if drop_outside else None), []
     for annotations in root.find_all("annotations"):
         for element in annotations.find_all("entity"):
-            entity = _entity(element, file, text_length, dropped)
+            entity = _entity(element, file, text_length, dropped, whole)
             if entity is not None:
                 entities.append(entity)
     document = Document(entities, file, text)
     document.dropped = dropped or []
+    document.dropped_entities = whole
     document.stray_entities = stray_entities(root)
     document.other_elements = other_elements(root)
     return document

@@ -34,9 +34,11 @@ import time
 from collections import OrderedDict
 
 from .. import naming
+from ..items import DocumentItems
 from ..kinds import Entry
 from ..metrics import f1_from_counts, ratio
 from ..messages import DataError, Message, ERROR, WARNING, printable, quoted
+from . import mends
 from . import types as T
 from .anafora import MAX_BYTES, Document, read_anafora
 from .calendar import TimeError
@@ -187,50 +189,95 @@ MAX_UNFOLDED = 4000
 
 def check_graph(document, name):
     """Raise DataError when ``document``'s links form a cycle or unfold into more than :data:`MAX_UNFOLDED`
-    entities (see above); iterative, linear in the number of links."""
-    size, state = {}, {}
+    entities (see above); iterative, linear in the number of links.
+
+    Entities are known by their id, as always. Where ids are used more than once, that takes two entities for one
+    and may see a cycle or a size that the links, followed as the reader follows them (to the last entity with the
+    id), do not have: the graph is then checked again with each entity as itself, and the file is refused only
+    for what that finds, the ids used twice named first when they are on it (:func:`_duplicates_first`)."""
+    try:
+        _check_graph(document, name, lambda entity: entity.id)
+    except DataError:
+        if not document.duplicate_ids:
+            raise
+        _check_graph(document, name, id)
+
+
+def _check_graph(document, name, key):
+    """:func:`check_graph` with the entities known by ``key(entity)``."""
+    size, state, parent = {}, {}, {}
     for root in document.entities:
-        if root.id in size:
+        if key(root) in size:
             continue
         stack = [(root, False)]
         while stack:
             entity, done = stack.pop()
             if done:
-                state[entity.id] = 2
-                size[entity.id] = min(MAX_UNFOLDED + 1, 1 + sum(size[c.id] for c in document.children(entity)))
+                state[key(entity)] = 2
+                size[key(entity)] = min(MAX_UNFOLDED + 1, 1 + sum(size[key(c)] for c in document.children(entity)))
                 continue
-            if state.get(entity.id) == 2:
+            if state.get(key(entity)) == 2:
                 continue
-            state[entity.id] = 1
+            state[key(entity)] = 1
             stack.append((entity, True))
             for child in document.children(entity):
-                if state.get(child.id) == 1:
-                    raise DataError(name, "entity %s (line %d)" % (child.id, child.line), "expected links without "
-                                    "cycles, got a cycle of links through this entity and %s" % entity.id)
-                if state.get(child.id) != 2:
+                if state.get(key(child)) == 1:
+                    cycle, step = [child, entity], entity
+                    while step is not child and key(step) in parent and len(cycle) <= len(state):
+                        step = parent[key(step)]
+                        cycle.append(step)
+                    raise _duplicates_first(document, name, [e.id for e in cycle], child, "expected links without "
+                                            "cycles, got a cycle of links through this entity and %s" % entity.id,
+                                            "on a link of entity %s to itself" % entity.id if child is entity else
+                                            "on a cycle of links through entity %s and %s" % (child.id, entity.id))
+                if state.get(key(child)) != 2:
+                    parent[key(child)] = entity
                     stack.append((child, False))
     total = sum(size.values())
     if total > MAX_UNFOLDED:
-        worst = max(document.entities, key=lambda e: size[e.id])
-        raise DataError(name, "entity %s (line %d)" % (worst.id, worst.line), "expected a graph of time entities "
-                        "whose links unfold into at most %d entities in all, got more (entities linked many times over)"
-                        % MAX_UNFOLDED)
+        worst = max(document.entities, key=lambda e: size[key(e)])
+        raise _duplicates_first(document, name, [e.id for e in document.descendants(worst)], worst, "expected a "
+                                "graph of time entities whose links unfold into at most %d entities in all, got more "
+                                "(entities linked many times over)" % MAX_UNFOLDED, "among the entities linked from "
+                                "entity %s, whose links unfold into more than %d entities" % (worst.id, MAX_UNFOLDED))
 
 
-def dropped_entities(document, name, length):
+def _duplicates_first(document, name, ids, entity, text, where):
+    """The DataError of a link graph refused at ``entity`` for ``text``. When entity ids of ``ids`` (the entities
+    concerned) are used more than once in ``document``, they are the cause and the error names them instead, at the
+    second use of the first one: a link to such an id reaches only the last entity that has it, so links meant for
+    other entities made the graph refused (``where``: where they are on it)."""
+    on_graph = set(ids)
+    duplicated = [ident for ident in OrderedDict.fromkeys(document.duplicate_ids) if ident in on_graph]
+    if not duplicated:
+        return DataError(name, _where(entity), text)
+    second = [e for e in document.entities if e.id == duplicated[0]][1]
+    return DataError(name, _where(second), (
+        "expected every entity id used once, got %d id%s used more than once %s (%s): a link to such an id reaches "
+        "only the last entity that has it, so links meant for other entities %s. Give every entity an id of its own "
+        "(Anafora's <number>@e@<document>@system)" % (
+            len(duplicated), "" if len(duplicated) == 1 else "s", where,
+            ", ".join(quoted(ident, 60) for ident in duplicated[:3]) + (", ..." if len(duplicated) > 3 else ""),
+            "are followed many times over" if where.startswith("among") else "close the cycle")))
+
+
+def dropped_entities(document, name, length, explained=False):
     """One warning when entities of ``document`` (file ``name``, of a text of ``length`` characters) were dropped
     for a span ending after the text (:func:`.anafora.read_anafora`'s ``drop_outside``), else none: the count, the
-    first, and the likely causes; the rest of the file is scored."""
+    first, and the likely causes (``explained``: the offsets were found counted on another text, said before,
+    :func:`.mends.other_text`); the rest of the file is scored."""
     if not getattr(document, "dropped", None):
         return []
     ident, line, (start, end) = document.dropped[0]
     count = len(document.dropped)
     return [Message(name, WARNING, "entity %s (line %d)" % (ident, line), (
         "%d entit%s with a span ending after the document's text (%d characters; first: span %d,%d): %s dropped "
-        "(%s nothing), the rest of the file is scored. Spans are 0-based character offsets, end excluded, into the "
-        "document's text as given: are these offsets counted from 1, in bytes, or over another document's text?" % (
+        "(%s nothing), the rest of the file is scored. %s" % (
             count, "y" if count == 1 else "ies", length, start, end, "it is" if count == 1 else "they are",
-            "it predicts" if count == 1 else "they predict")))]
+            "it predicts" if count == 1 else "they predict",
+            "This follows from the offsets counted on another text (the warning before)." if explained else
+            "Spans are 0-based character offsets, end excluded, into the document's text as given: are these offsets "
+            "counted from 1, in bytes, or over another document's text?")))]
 
 
 def duplicate_ids(document, name):
@@ -298,24 +345,28 @@ _REFUSALS = OrderedDict([
 ])
 
 
-def system_items(document, dct, name):
+def system_items(document, dct, name, steps=DOCUMENT_STEPS, seconds=DOCUMENT_SECONDS):
     """The interval items of a prediction (as :func:`.items.scate_items`), interpreting one top entity at a time
     within the document's budget: ``(items, messages, refusal)``.
 
     ``messages``: one warning per class of top entity left without an interval (:data:`_REFUSALS`), and one when
-    the budget (:data:`DOCUMENT_STEPS`, :data:`DOCUMENT_SECONDS`) runs out: the entities interpreted until then
-    are scored, the rest count as predicting no interval. ``refusal``: a DataError when the intervals number
-    more than :data:`MAX_INTERVALS` (the document then counts as predicting nothing in the interval metric).
+    the budget (``steps`` and ``seconds`` of CPU: :data:`DOCUMENT_STEPS`, :data:`DOCUMENT_SECONDS`) runs out: the
+    entities interpreted until then are scored, the rest count as predicting no interval. ``refusal``: a DataError
+    when the intervals number more than :data:`MAX_INTERVALS` (the document then counts as predicting nothing in
+    the interval metric). ``document.spent``: the steps and seconds used.
     """
     interpreter = Interpreter(document, dct)
     found = OrderedDict((reason, ProblemClass(what)) for reason, what in _REFUSALS.items())
     tops = [entity for entity in document.top_entities() if entity.type not in SKIP_TYPES]
-    items, messages, total, left = [], [], 0, DOCUMENT_STEPS
-    deadline = time.process_time() + DOCUMENT_SECONDS
+    items, messages, total, left = [], [], 0, steps
+    started = time.process_time()
+    deadline = started + seconds
+    document.spent = (0, 0.0)
     for index, entity in enumerate(tops):
         budget = T.Budget(min(T.DEFAULT_STEPS, left), deadline)
         timex = interpret(interpreter, entity, budget)
         left -= budget.used
+        document.spent = (steps - left, time.process_time() - started)
         exhausted = left <= 0 or time.process_time() > deadline
         if timex.reason in found and not (exhausted and timex.reason == "limit"):
             found[timex.reason].add(entity, entity.type if timex.reason == "limit" else quoted(
@@ -356,6 +407,7 @@ class AnaforaKind(object):
     reads_text = True
     reads_documents = True
     gold = "full"
+    items = DocumentItems()
 
     def parse_reference_text(self, data, name, task, lang, redacted=False):
         """The parsed :class:`Reference` of one reference file (``redacted``: a document whose gold is null, in the
@@ -572,9 +624,13 @@ class AnaforaKind(object):
             err.message.text += " (this document counts as predicting nothing)"
             log.messages.append(err.message)
             return None
-        log.messages.extend(dropped_entities(document, path, len(doc.text)))
+        offsets = mends.other_text(document)   # the cause first: its consequences are the span warnings
+        if offsets is not None:
+            log.messages.append(offsets.message(path, doc.text))
+        log.messages.extend(dropped_entities(document, path, len(doc.text), offsets is not None))
         log.messages.extend(duplicate_ids(document, path))
-        log.messages.extend(check_document(document, path))
+        log.messages.extend(check_document(document, path, explained=offsets is not None))
+        document.mend = mends.mend(document, offsets)   # what it meant, priced where the gold is public
         return document
 
     def _prepared(self, cache, path, doc, log):
@@ -602,6 +658,27 @@ class AnaforaKind(object):
         """Work on a read prediction ``document`` of reference document ``doc`` that may refuse it (DataError);
         return the messages of that work (given once per document)."""
         return []
+
+    def price(self, task, names, sums, mended):
+        """``details["mended"]`` of a scored entry (:func:`evalkit.floor.mended_prices` says it where the gold is
+        public): ``mended`` lists ``(prediction, its mends.Mend, its statistics as written, read as meant)`` (in the
+        order of ``names``); ``sums``, every document's statistics summed as written. Per file and for the whole
+        submission (every such file read as meant), ``task.metric`` as written and read as meant."""
+        whole, files = dict(sums), []
+        for system, mend, written, meant in mended:
+            if len(written) != len(names) or len(meant) != len(names):
+                raise ValueError("expected %d statistics, got %d and %d" % (len(names), len(written), len(meant)))
+            for index, name in enumerate(names):
+                whole[name] += meant[index] - written[index]
+            files.append({"file": system.file, "where": mend.where(), "cause": mend.said(),
+                          "written": self._metric(dict((name, written[i]) for i, name in enumerate(names)), task),
+                          "mended": self._metric(dict((name, meant[i]) for i, name in enumerate(names)), task)})
+        return {"metric": task.metric.replace("_f1", " F1").replace("_", " "), "files": files,
+                "whole": {"written": self._metric(sums, task), "mended": self._metric(whole, task)}}
+
+    def _metric(self, sums, task):
+        """``task.metric`` from the sums of its statistics."""
+        return self.from_sums(sums, 1, task)[task.metric]
 
     def score_value(self, components):
         """The entry score: the first component, the task's official metric."""
@@ -683,18 +760,21 @@ class IntervalsKind(AnaforaKind):
 
     def score(self, ref, pred, task):
         """Pool the interval item scores and the entity counts over the documents; per-document rows."""
-        per_doc, by_type = [], {}
+        per_doc, by_type, mended = [], {}, []
         stats = dict((name, []) for name in INTERVAL_STATISTICS)
         for doc in ref.documents:
             system = pred.get(doc.name) or _empty(doc.document)
             dct = parse_dct(doc.dct[:10])
             gold_items, _ = scate_items(doc.document, dct)
             predicted = getattr(system, "interval_items", None) or []
-            interval = interval_sums(gold_items, predicted)
-            i_counts = entity_counts(doc.document, system, "identification", ENTITY_SKIP)
-            c_counts = entity_counts(doc.document, system, "composition", ENTITY_SKIP)
-            _append(stats, INTERVAL_STATISTICS, interval + tuple(i_counts) + tuple(c_counts))
+            values = self._statistics(doc, gold_items, system, predicted)
+            interval, i_counts = values[:4], values[4:7]
+            _append(stats, INTERVAL_STATISTICS, values)
             _add_counts(by_type, entity_counts_by_type(doc.document, system, "identification", ENTITY_SKIP))
+            mend = getattr(system, "mend", None)
+            if mend is not None and self._interpret_mended(system, mend, dct):   # priced (evalkit/timenorm/mends.py)
+                mended.append((system, mend, values, self._statistics(doc, gold_items, mend.document,
+                                                                      mend.interval_items)))
             doc_p, doc_r = ratio(interval[0], interval[1]), ratio(interval[2], interval[3])
             per_doc.append([doc.name, "yes" if pred.get(doc.name) is not None else "no", len(gold_items),
                             len(predicted), doc_p, doc_r, harmonic(doc_p, doc_r), prf(*i_counts)[2]])
@@ -708,9 +788,32 @@ class IntervalsKind(AnaforaKind):
             "item it holds); the official figures pool every region of every document.")],
             "entities": dict((metric, [sums["%s_%s" % (metric, count)] for count in ("matched", "system", "gold")])
                              for metric in ("identification", "composition"))}
+        details["files"] = [pred[doc.name].file for doc in ref.documents if pred.get(doc.name) is not None]
+        if mended:
+            details["mended"] = self.price(task, INTERVAL_STATISTICS, sums, mended)
         scored = sum(1 for doc in ref.documents if pred.get(doc.name) is not None)
         return Entry(components, {}, len(ref), scored, sums["gold_items"], len(ref) - scored, details,
                      per_sentence=stats)
+
+    def _interpret_mended(self, system, mend, dct):
+        """Whether the prediction ``system`` read as meant (``mend``) has its interval items (``mend.interval_items``,
+        interpreted once, within what the prediction itself left of the document's budget: reading a file as meant
+        never doubles the time a document may take); False when nothing was left."""
+        if getattr(mend, "interval_items", None) is None:
+            steps, seconds = getattr(system, "spent", (0, 0.0))
+            if steps >= DOCUMENT_STEPS or seconds >= DOCUMENT_SECONDS:
+                return False
+            items, _, refusal = system_items(mend.document, dct, system.file, DOCUMENT_STEPS - steps,
+                                             DOCUMENT_SECONDS - seconds)
+            mend.interval_items = items if refusal is None else []
+        return True
+
+    def _statistics(self, doc, gold_items, system, predicted):
+        """One document's statistics (:data:`INTERVAL_STATISTICS`) for the prediction ``system`` whose interval
+        items are ``predicted``."""
+        return (interval_sums(gold_items, predicted)
+                + tuple(entity_counts(doc.document, system, "identification", ENTITY_SKIP))
+                + tuple(entity_counts(doc.document, system, "composition", ENTITY_SKIP)))
 
     def from_sums(self, sums, count, task):
         """The components, ``task.metric`` first, from the sums of the per-document statistics
@@ -741,12 +844,16 @@ class SpansKind(AnaforaKind):
 
     def score(self, ref, pred, task):
         """Identification counts over the sets of (spans, type) of every document; per-type and per-document."""
-        by_type, per_doc = {}, []
+        by_type, per_doc, mended = {}, [], []
         stats = dict((name, []) for name in SPAN_STATISTICS)
         for doc in ref.documents:
             system = pred.get(doc.name) or _empty(doc.document)
             counts = entity_counts(doc.document, system, "identification", ENTITY_SKIP)
             _append(stats, SPAN_STATISTICS, counts)
+            mend = getattr(system, "mend", None)
+            if mend is not None:   # the file read as meant, priced (evalkit/timenorm/mends.py)
+                mended.append((system, mend, counts, entity_counts(doc.document, mend.document, "identification",
+                                                                   ENTITY_SKIP)))
             _add_counts(by_type, entity_counts_by_type(doc.document, system, "identification", ENTITY_SKIP))
             per_doc.append([doc.name, "yes" if pred.get(doc.name) is not None else "no", counts[2], counts[1],
                             counts[0]] + list(prf(*counts)))
@@ -757,6 +864,9 @@ class SpansKind(AnaforaKind):
                              "Recall", "F1"], per_doc,
             "An entity matches when its character span(s) and its type equal a gold entity's; each (spans, type) "
             "pair counts once. Event, PreAnnotation and NotNormalizable entities are left out on both sides.")]}
+        details["files"] = [pred[doc.name].file for doc in ref.documents if pred.get(doc.name) is not None]
+        if mended:
+            details["mended"] = self.price(task, SPAN_STATISTICS, sums, mended)
         scored = sum(1 for doc in ref.documents if pred.get(doc.name) is not None)
         return Entry(components, {}, len(ref), scored, sums["identification_gold"], len(ref) - scored, details,
                      per_sentence=stats)

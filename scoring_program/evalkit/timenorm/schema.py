@@ -252,18 +252,20 @@ _SPAN_LIKE = re.compile(r"^\s*[0-9]+\s*,\s*[0-9]+\s*(;\s*[0-9]+\s*,\s*[0-9]+\s*)
 
 
 def _same_number(value, document):
-    """The id of ``document`` whose first ``@``-part (Anafora's entity number) is the one of ``value`` when
-    ``value`` is an Anafora id naming no entity (``2@e@doc@gold`` for the entity ``2@e@doc@system``: the ids'
-    suffix differs), else ""."""
-    if "@" not in value:
+    """The one id of ``document`` whose first ``@``-part (Anafora's entity number) is the one of ``value`` when
+    ``value`` is an Anafora id or a bare number naming no entity (``2@e@doc@gold`` or ``2`` for the entity
+    ``2@e@doc@system``, ``2@e@doc@system`` for the entity ``2``), else "" (also when two ids have that number)."""
+    if "@" not in value and not value.isdigit():
         return ""
+    number = value.split("@", 1)[0]
     numbers = getattr(document, "ids_by_number", None)
     if numbers is None:
         numbers = {}
         for ident in document.by_id:
-            numbers.setdefault(ident.split("@", 1)[0], ident)
+            key = ident.split("@", 1)[0]
+            numbers[key] = "" if key in numbers else ident
         document.ids_by_number = numbers
-    return numbers.get(value.split("@", 1)[0], "")
+    return numbers.get(number, "")
 
 
 def _value_problem(prop, value, document):
@@ -356,11 +358,20 @@ def _cuts(text, start, end):
 READING = ("type", "property", "value", "span", "placement", "repeat")
 
 
-def check_document(document, file, classes=READING):
+#: The span class's words when the spans were found counted on another text (said before: evalkit/timenorm/mends.py).
+_EXPLAINED = ("span starts or ends inside a word or on a space, or is empty (this follows from the offsets counted on "
+              "another text, the warning before)",
+              "spans start or end inside a word or on a space, or are empty (this follows from the offsets counted on "
+              "another text, the warning before)")
+
+
+def check_document(document, file, classes=READING, explained=False):
     """The warnings for a prediction ``document`` read from ``file``: at most one :class:`Message` per class
     of ``classes`` (among "type", "property", "value", "required", "span"; spans are checked against
-    ``document.text`` when known)."""
-    found = OrderedDict((key, ProblemClass(what)) for key, what in _WHAT.items())
+    ``document.text`` when known). ``explained``: the file's offsets were found counted on another text (a
+    warning said so before): the span class names that cause instead of guessing one."""
+    found = OrderedDict((key, ProblemClass(_EXPLAINED if key == "span" and explained else what))
+                        for key, what in _WHAT.items())
     text = document.text
     timeml, cut, seen = [], [], {}
     for entity in document.entities:
@@ -390,7 +401,7 @@ def check_document(document, file, classes=READING):
             message = found[key].message(file)
             if key == "type" and timeml:
                 message.text += TIMEML_NOTE % (", ".join(timeml[:4]), "is" if len(timeml) == 1 else "are")
-            if key == "span" and text is not None:
+            if key == "span" and text is not None and not explained:
                 message.text += shifted_spans(text, cut)
             messages.append(message)
     return messages
@@ -451,5 +462,11 @@ def shifted_spans(text, spans):
     if 3 * fixed < 2 * len(spans):
         return ""
     return (" Shifted by %+d characters, %d of these %d spans would start and end on word boundaries: are the offsets "
-            "counted from the start of this document's text, from 0, and with the end excluded?" % (
-                best, fixed, len(spans)))
+            "counted from the start of this document's text, from 0, and with the end excluded?%s" % (
+                best, fixed, len(spans), BOM_NOTE.get(best, "")))
+
+
+#: What :func:`shifted_spans` adds for the shifts a byte-order mark makes: counted as a character, or as UTF-8 bytes.
+BOM_NOTE = dict((-width, " A byte-order mark (U+FEFF) at the start of the text counted as %s shifts every offset by "
+                 "+%d: count on the text without it (Python: encoding='utf-8-sig')." % (what, width))
+                for width, what in ((1, "a character"), (3, "three bytes of UTF-8")))
