@@ -277,6 +277,26 @@ def _flat_tally(pred, flat, keys):
     return tally
 
 
+def _tag_tally(pred, keys):
+    """``(tally, total)``: the tags of ``pred`` (per sentence a list of tags, None for a sentence scored 0) that are in
+    ``keys``, tallied at their positions (:func:`_flat_tally` when the file's tags end to end are known), and how many
+    tags the file has."""
+    flat = getattr(pred, "flat", None)
+    if flat is not None and len(keys) <= MAX_FLAT_KEYS:
+        return _flat_tally(pred, flat, keys), len(flat)
+    tally, total = _Tally(), 0
+    for si, tags in enumerate(pred):
+        if not tags:
+            continue
+        total += len(tags)
+        if keys.isdisjoint(tags):
+            continue
+        for ti, tag in enumerate(tags):
+            if tag in keys:
+                tally.add(tag, (si, ti))
+    return tally, total
+
+
 def check_tags(pred, log, inventory, where):
     """One warning when tags of ``pred`` (per sentence a list of tags, None for a sentence scored 0; a tag that
     is not a string is already None) are outside ``inventory.labels``. ``where(si, ti)``: a tag's position."""
@@ -289,20 +309,7 @@ def check_tags(pred, log, inventory, where):
         unknown = set(tag for tag in unknown if not UD_TAG.match(tag))
     if not unknown:
         return
-    flat = getattr(pred, "flat", None)
-    if flat is not None and len(unknown) <= MAX_FLAT_KEYS:
-        tally, total = _flat_tally(pred, flat, unknown), len(flat)
-    else:
-        tally, total = _Tally(), 0
-        for si, tags in enumerate(pred):
-            if not tags:
-                continue
-            total += len(tags)
-            if unknown.isdisjoint(tags):
-                continue
-            for ti, tag in enumerate(tags):
-                if tag in unknown:
-                    tally.add(tag, (si, ti))
+    tally, total = _tag_tally(pred, unknown)
     hints, length = [], -2
     known = (tuple(labels), tuple(sorted(inventory.label_aliases.items())))   # (suggest reads the labels in order)
     older = inventory.renamed("labels")
@@ -391,22 +398,12 @@ def check_older_tags(pred, log, inventory, where):
     used = _distinct(pred, filter(None, pred)).intersection(newer)
     if not used:
         return
-    tally, items = _Tally(), 0
-    for si, tags in enumerate(pred):
-        if not tags:
-            continue
-        items += len(tags)
-        if used.isdisjoint(tags):
-            continue
-        for ti, tag in enumerate(tags):
-            if tag in used:
-                tally.add(tag, (si, ti))
-                tally.tokens += 1
+    tally, items = _tag_tally(pred, used)
     first = next(iter(tally.first.values()))
     renaming = dict((tag, newer[tag]) for tag in used)
     _warn(log, where(*first), "%s of %s are %s: %s. The language's training data writes %s, the %s spelling, and "
           "never %s: so does its gold, and a tag is compared as it is. Write %s here." % (
-              "{:,}".format(tally.tokens), _count(items, "tag"), " or ".join(_quoted(tag) for tag in sorted(used)),
+              "{:,}".format(sum(tally.counts.values())), _count(items, "tag"), " or ".join(_quoted(tag) for tag in sorted(used)),
               tally.examples(_quoted, where), ", ".join(_quoted(newer[tag]) for tag in sorted(used)),
               inventory.older[0], ", ".join(_quoted(tag) for tag in sorted(used)),
               ", ".join("%s for %s" % (_quoted(newer[tag]), _quoted(tag)) for tag in sorted(used))),
@@ -479,16 +476,29 @@ class FeatureMend(object):
     into keys, a list of values joined by commas, an absent value left out, a number written as a string, a case
     variant of a known name or value renamed, and, where the language's training data is known (so that an older
     spelling is not its own: Old Hungarian keeps UD v1's), an older scheme's name or value renamed. For a kind whose
-    parsed prediction holds per sentence ``(forms, token objects)`` (None for a sentence scored 0)."""
+    parsed prediction holds per sentence ``(forms, token objects)`` (None for a sentence scored 0). ``bad``: the
+    (name, value) pairs that have a mistake (:func:`check_features`), or None (some value is not hashable): a token
+    that holds none of them is kept as it is (C-level)."""
 
-    def __init__(self, inventory, ignored):
-        self.inventory, self.ignored = inventory, ignored
+    def __init__(self, inventory, ignored, bad=None):
+        self.inventory, self.ignored, self.bad = inventory, ignored, bad
 
     def __call__(self, pred):
         return [None if sent is None else (sent[0], [self.token(tok) for tok in sent[1]]) for sent in pred]
 
+    def fixes(self, name, value):
+        """Whether the mend writes feature ``name`` with ``value`` otherwise (a name or value outside the inventory
+        that it renames)."""
+        return type(value) is str and self._renamed(name, value) != (name, value)
+
     def token(self, tok):
-        """``tok`` written as the task asks (a new object)."""
+        """``tok`` written as the task asks (a new object; ``tok`` itself when it holds no pair with a mistake)."""
+        if self.bad is not None:
+            try:
+                if self.bad.isdisjoint(tok.items()):
+                    return tok
+            except TypeError:   # an unhashable value: mended below
+                pass
         out = {}
         for key, value in tok.items():
             if key in self.ignored:
@@ -587,15 +597,17 @@ def check_features(pred, log, inventory, ignored, where, pairs=None, gold_pairs=
             for ti, tok in enumerate(sent[1]):
                 if bad is None or not bad.isdisjoint(tok.items()):
                     _tally_token(tallies, si, ti, tok, ignored, inventory, bad, classes, shown)
-    mend = FeatureMend(inventory, ignored)
+    mend = FeatureMend(inventory, ignored, bad)
     for found, tally in tallies.items():
         if tally.counts:
             first = next(iter(tally.first.values()))
             _warn(log, where(*first), _features_text(found, tally, inventory, ignored, where),
                     kind="feature mistake: %s" % found)
-            log.mend("feature mistake: %s" % found, "with the features written as the task asks (one key per "
-                     "feature, its value a string%s)" % (", %s's names renamed" % inventory.older[0]
-                                                         if inventory.older else ""), mend)
+            if found not in (NAME, VALUE) or any(mend.fixes(*((key, "") if found == NAME else key))
+                                                 for key in tally.first):   # (a name or value renamed for sure)
+                log.mend("feature mistake: %s" % found, "with the features written as the task asks (one key per "
+                         "feature, its value a string%s)" % (", %s's names renamed" % inventory.older[0]
+                                                             if inventory.older else ""), mend)
 
 
 class _ShownKeys(dict):
@@ -1057,6 +1069,8 @@ def check_sense_numbers(pred, log, where):
         joined = "\x00".join(firsts)
     except TypeError:   # a first candidate that is not a string
         joined = "\x00".join(c for c in firsts if type(c) is str)
+    if not any(map(joined.__contains__, "0123456789")):   # (ten C-level scans: most files hold no digit)
+        return
     found = len(_SENSE_MARK.findall(joined))
     if found < max(MIN_SENSES, SENSE_SHARE * len(flat)):
         return

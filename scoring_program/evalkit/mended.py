@@ -37,7 +37,7 @@ PRICE_MARK = "Priced on this phase's gold, the file scores "
 MIN_STRIPPED = 5
 MIN_STRIPPED_DISTINCT = 3
 #: ... once this many items whose gold carries marks were looked at without one, the file is left alone.
-SAMPLE_MARKED = 256
+SAMPLE_MARKED = 64
 #: ... and only when the first candidates of the file hold the marks (and letters) the stripped ones lost at most
 #: this share of the times the golds do: a system that writes them now and then (a character model choosing "i"
 #: where "\u00ed" is less frequent, a floor copying forms that have fewer accents than their lemmas) does not
@@ -52,7 +52,7 @@ STRIPPED_KIND = "candidates without the marks of their gold"
 _FOLDED = str.maketrans({"\u00e6": "ae", "\u00c6": "AE", "\u0153": "oe", "\u0152": "OE", "\u00df": "ss",
                          "\u00fe": "th", "\u00de": "Th", "\u00f0": "d", "\u00d0": "D", "\u00f8": "o", "\u00d8": "O",
                          "\u0142": "l", "\u0141": "L", "\u0111": "d", "\u0110": "D", "\u0131": "i", "\u0127": "h",
-                         "\u0126": "H", "\u014b": "ng", "\u017f": "s", "\u021d": "g", "\u01bf": "w", "\u00a0": " "})
+                         "\u0126": "H", "\u014b": "ng", "\u017f": "s", "\u021d": "g", "\u01bf": "w"})
 
 
 #: No marks (shared, never changed).
@@ -153,10 +153,19 @@ def score_of(kind, ref, pred, task):
     return kind.score_value(entry.components)
 
 
+def _gain(kind, ref, pred, task, mend, as_written):
+    """The file score of ``pred`` mended (``mend(pred)``) when it is above ``as_written``, else None."""
+    mended = score_of(kind, ref, mend(pred), task)
+    return mended if mended > as_written else None
+
+
 def price_file(kind, ref, pred, task, log, as_written):
     """Where the gold is public: the messages of ``log`` whose check said how to undo its mistake
     (``log.mends``) get the file's score as written (``as_written``) and mended; then the mistakes only the gold
-    shows (:func:`stripped_marks`, :func:`older_labels`) are said with their price."""
+    shows (:func:`stripped_marks`, :func:`older_labels`) are said with their price. A file that scores 1 as
+    written has nothing to gain: nothing is done."""
+    if as_written >= 1.0:
+        return
     scored = {}
     for key, (what, mend) in log.mends.items():
         message = log.find(key)
@@ -173,6 +182,18 @@ def price_file(kind, ref, pred, task, log, as_written):
 
 # --------------------------------------------------------------------------- marks stripped on the way
 
+def _marked_chars(golds, memo):
+    """The characters of ``golds`` (per sentence its gold strings, None or empty for a sentence not scored) that carry
+    a mark or that an ASCII folding rewrites: C-level passes over the distinct golds joined, a Python step per distinct
+    character that is not ASCII."""
+    distinct = set(chain.from_iterable(filter(None, golds)))
+    try:
+        chars = set("".join(distinct))
+    except TypeError:   # a gold that is not a string
+        chars = set(chain.from_iterable(gold for gold in distinct if type(gold) is str))
+    return frozenset(char for char in chars if not char.isascii() and marked(char, memo))
+
+
 def _stripped_items(golds, pred, memo):
     """``(stripped, kept, marked)`` over the items of ``golds`` (per sentence its golds, None or empty for a sentence
     not scored) and ``pred`` (per sentence one candidate sequence per item, None for a sentence scored 0) whose gold
@@ -181,8 +202,11 @@ def _stripped_items(golds, pred, memo):
     :data:`SAMPLE_MARKED` items looked at without one stripped."""
     stripped, kept, looked = [], 0, 0
     golds_marked = {}
+    chars = _marked_chars(golds, memo)
+    if not chars:
+        return stripped, kept, looked
     for si, (sent_golds, cands) in enumerate(paired(golds, pred)):
-        if not sent_golds or cands is None or len(cands) != len(sent_golds):
+        if not sent_golds or cands is None or len(cands) != len(sent_golds) or chars.isdisjoint("".join(sent_golds)):
             continue
         for ti, (gold, items) in enumerate(paired(sent_golds, cands)):
             if type(gold) is not str:
@@ -265,8 +289,8 @@ def stripped_marks(kind, ref, pred, task, log, as_written):
     kept_share, input_share = _shares(golds, pred, text_of(ref), _lost_units(stripped, memo))
     if kept_share > MAX_KEPT_SHARE or input_share < MIN_INPUT_SHARE:
         return
-    mended = score_of(kind, ref, _restore(golds, pred, memo), task)
-    if mended <= as_written:
+    mended = _gain(kind, ref, pred, task, lambda written: _restore(golds, written, memo), as_written)
+    if mended is None:
         return
     pairs = Counter((first, gold) for _, _, first, gold in stripped)
     shown = ", ".join("%s for %s (%s time%s)" % (quoted(first, 30), quoted(gold, 30), "{:,}".format(count),
@@ -327,9 +351,8 @@ def older_labels(kind, ref, pred, task, log, as_written):
             renaming.pop(written, None)
     if not renaming:
         return
-    mend = LabelMend(renaming)
-    mended = score_of(kind, ref, mend(pred), task)
-    if mended <= as_written:
+    mended = _gain(kind, ref, pred, task, LabelMend(renaming), as_written)
+    if mended is None:
         return
     found = Counter()
     first = None
@@ -450,9 +473,8 @@ def older_features(kind, ref, pred, task, log, as_written):
     renaming = _feature_renaming(renamed, *known)
     if not renaming:
         return
-    mend = FeatureRename(renaming)
-    mended = score_of(kind, ref, mend(pred), task)
-    if mended <= as_written:
+    mended = _gain(kind, ref, pred, task, FeatureRename(renaming), as_written)
+    if mended is None:
         return
     found, first = Counter(), None
     for si, sent in enumerate(pred):
