@@ -195,9 +195,10 @@ def write_other_split(data_dir, split, pairs, out_dir, fingerprint, aliases=None
 
 
 def train_inventory(path):
-    """``(UPOS tags, FEATS strings)``: the distinct tags and feature strings of a CoNLL-U file, read line by line
-    (a training file can hold half a million rows)."""
-    tags, feats = set(), set()
+    """``(UPOS tags, FEATS strings, XPOS)``: the distinct tags and feature strings of a CoNLL-U file, read line by
+    line (a training file can hold half a million rows), and ``{XPOS tag: the UPOS tag it has most often}`` for the
+    XPOS tags (the fifth column) that are no UPOS tag themselves: a tagger trained on the wrong column writes them."""
+    tags, feats, pairs = set(), set(), {}
     with open(path, encoding="utf-8-sig") as handle:
         for line in handle:
             if line.startswith("#") or "\t" not in line:
@@ -206,14 +207,20 @@ def train_inventory(path):
             if len(columns) >= 6 and "." not in columns[0]:
                 tags.add(columns[3])
                 feats.add(columns[5])
-    return tags, feats
+                pair = (columns[4], columns[3])
+                pairs[pair] = pairs.get(pair, 0) + 1
+    xpos = {}
+    for (tag, upos), _ in sorted(pairs.items(), key=lambda item: (-item[1], item[0])):
+        if tag not in ("", "_") and tag not in tags:
+            xpos.setdefault(tag, upos)
+    return tags, feats, xpos
 
 
 def write_inventory(data_dir, pairs, out_dir, inventory, aliases=None):
     """Write the scorer's ``inventory.json`` (``evalkit/inventory.py``) under ``out_dir``: for each tagging task
-    (``labels``) and features task (``features``) of ``pairs``, what the language's TRAIN file uses (never the
-    checked split's file), so that a tag or feature of the language's own is not reported as outside the
-    inventory. Returns the number of languages whose training file was found."""
+    (``labels``, and ``xpos``: each XPOS tag's most frequent UPOS) and features task (``features``) of ``pairs``,
+    what the language's TRAIN file uses (never the checked split's file), so that a tag or feature of the language's
+    own is not reported as outside the inventory. Returns the number of languages whose training file was found."""
     files, found = {}, set()
     langs = []
     for task, lang in pairs:
@@ -223,13 +230,13 @@ def write_inventory(data_dir, pairs, out_dir, inventory, aliases=None):
         path = find_input(data_dir, "morphology", "train", lang, aliases)
         if path is None:
             continue
-        tags, feats = train_inventory(path)
+        tags, feats, xpos = train_inventory(path)
         found.add(lang)
         for task, pair_lang in pairs:
             if pair_lang != lang:
                 continue
             if getattr(task, "labels", None):
-                files["%s/%s" % (task.folder, lang)] = {"labels": sorted(tags)}
+                files["%s/%s" % (task.folder, lang)] = dict({"labels": sorted(tags)}, **({"xpos": xpos} if xpos else {}))
             elif getattr(task, "features", None):
                 files["%s/%s" % (task.folder, lang)] = {"features": inventory.feature_inventory(feats)}
     with open(os.path.join(out_dir, inventory.FILE_NAME), "w", encoding="utf-8") as handle:

@@ -166,6 +166,25 @@ def test_a_few_candidates_without_their_accent_are_not_a_stripped_text(tmp_path_
     assert not of_file(report["messages"], LAT_LEMMA, "without them"), report["messages"]
 
 
+def test_an_ascii_folding_is_a_stripped_text(tmp_path_factory, monkeypatch):
+    """Icelandic words folded to ASCII as unidecode writes them (\u00fe -> th, \u00f0 -> d, \u00e6 -> ae, accents
+    dropped): said as text that lost its marks, priced (every gap right once restored)."""
+    root = str(tmp_path_factory.mktemp("ascii"))
+    folded = {"\u00feeir": "their", "ma\u00f0ur": "madur", "\u00e6tt": "aett", "\u00fea\u00f0": "thad",
+              "h\u00fas": "hus", "k\u00e1lfr": "kalfr"}
+    golds = ["\u00feeir", "ma\u00f0ur", "\u00e6tt", "\u00fea\u00f0", "h\u00fas", "k\u00e1lfr"] * 4
+    name, value = _fill_mask(root, golds)
+    sub, report = _evaluate(root, {name: [dict(sent, masked_tokens=[[folded[sent["masked_tokens"][0]]]])
+                                          for sent in value]})
+    message = _one(of_file(report["messages"], name, "have as their first candidate the gold without them"))
+    assert message["where"] == 'sentence 1, mask 1 ($[0]["masked_tokens"][0])'
+    assert message["text"].startswith("24 of the 24 items whose gold has accents, other marks or letters such as "
+                                      "\u00fe and \u00e6 have as their first candidate the gold without them, and 0 "
+                                      "the gold itself: 'their' for '\u00feeir' (4 times)"), message["text"]
+    assert message["text"].endswith(mended.price_text(0.0, 1.0, "with the marks kept"))
+    assert _same_scores_without(monkeypatch, mended, "stripped_marks", root, sub, report) == [message]
+
+
 @settings(**SETTINGS)
 @given(golds=gap_words, task=st.sampled_from(["pos", "morph", "gaps"]))
 def test_forms_and_masked_lines_that_lost_their_marks_are_named(tmp_path_factory, golds, task):
@@ -304,6 +323,34 @@ def test_a_treebank_that_keeps_ud_v1_tags_is_told_the_other_way(tmp_path_factory
     assert message["where"] == "sentence %d, token %d ($[%d][%d][1])" % (at[0] + 1, at[1] + 1, at[0], at[1])
     assert message["text"].endswith(price), message["text"]
     assert message in _same_scores_without(monkeypatch, module, check, root, sub, report)
+
+
+XPOS = {"NOUN": "Nb", "VERB": "V-", "CCONJ": "C-"}
+TRAIN_XPOS = "".join("%d\tw\tw\t%s\t%s\t_\t0\tdep\t_\t_\n" % (k + 1, upos, xpos)
+                     for k, (upos, xpos) in enumerate(sorted(XPOS.items()))) + "\n"
+
+
+@settings(**SETTINGS)
+@given(sents=tagged)
+def test_xpos_tags_are_named_with_the_upos_the_training_data_gives_them(tmp_path_factory, monkeypatch, sents):
+    """A tagger trained on the CoNLL-U's fifth column (PROIEL's XPOS: Nb, V-, C-) writes XPOS tags: the tag warning
+    says so, names the UPOS tag the training data gives each most often, and, the gold public, the price."""
+    root = str(tmp_path_factory.mktemp("xpos"))
+    refs = _tag_release(root, sents, "CCONJ", TRAIN_XPOS)
+    pred = [[[form, XPOS[tag]] for form, tag in sent] for sent in refs["pos_tagging"]]
+    sub, report = _evaluate(root, {LAT_POS: pred})
+    message = _one(of_file(report["messages"], LAT_POS, "outside the task's tag set"))
+    assert message["where"] == "sentence 1, token 1 ($[0][0][1])"
+    assert "Most are the treebank's XPOS tags (the fifth column of its CoNLL-U files), not the UPOS tags (the " \
+           "fourth) that the task asks for" in message["text"]
+    used = sorted(set(tag for sent in pred for _, tag in sent))
+    for tag in used:
+        upos = [u for u, x in XPOS.items() if x == tag][0]
+        assert "%s for %r" % (upos, tag) in message["text"].split("Did you mean")[1]
+    assert message["severity"] == "error" and messages.ZERO_NOTE in message["text"]
+    assert message["text"].endswith(_price(report, LAT_POS, "with %s" % ", ".join(
+        "%r written %r" % (tag, [u for u, x in XPOS.items() if x == tag][0]) for tag in used), 1.0)), message["text"]
+    assert message in _same_scores_without(monkeypatch, inventory, "check_tags", root, sub, report)
 
 
 lemma_words = st.lists(st.text("abcdefg", min_size=2, max_size=6), min_size=10, max_size=40)

@@ -83,7 +83,8 @@ class Inventory(object):
     ``label_aliases``, ``features`` (``{name: frozenset of values, or None for any}``), and ``closed``: whether
     the language's training data is known (then a name or value outside the inventory is reported). ``older``: the
     task's older scheme (``Task.older_scheme``: its name, the current scheme's, and what was renamed), or None;
-    ``trained_labels``: the tags of the language's training data alone."""
+    ``trained_labels``: the tags of the language's training data alone; ``xpos``: ``{XPOS tag: the tag it has most
+    often}`` in the language's training data (another column of the same rows, which a tagger may be trained on)."""
 
     def __init__(self, task, lang, extra=None):
         extra = extra if type(extra) is dict else {}
@@ -93,6 +94,9 @@ class Inventory(object):
         self.trained_labels = frozenset(_strings(extra.get("labels")))
         self.labels = frozenset(labels) | self.trained_labels if labels else None
         self.labels_closed = bool(self.trained_labels)
+        xpos = extra.get("xpos") if type(extra.get("xpos")) is dict else {}
+        self.xpos = dict((tag, upos) for tag, upos in xpos.items() if type(upos) is str and self.labels
+                         and upos in self.labels)
         self.older = getattr(task, "older_scheme", None)
         self.label_aliases = dict(getattr(task, "label_aliases", None) or {})
         declared = getattr(task, "features", None) or {}
@@ -316,6 +320,8 @@ def check_tags(pred, log, inventory, where):
     for tag in tally.first:   # guessed until the hint is cut (_cut_list: what follows is not shown)
         if older.get(tag) in labels:
             said = "%s for %s (%s)" % (older[tag], _quoted(tag), inventory.older_note("tag"))
+        elif tag in inventory.xpos:
+            said = "%s for %s" % (inventory.xpos[tag], _quoted(tag))
         else:
             guess = _suggested(tag, labels, inventory.label_aliases, known)
             said = ("%s for %s" % (guess, _quoted(tag))) if guess else ""
@@ -329,11 +335,15 @@ def check_tags(pred, log, inventory, where):
     first = next(iter(tally.first.values()))
     outside = sum(tally.counts.values())
     every = outside == total   # not one tag can match: the whole file scores 0 (an error, not a warning)
+    xpos = sum(count for tag, count in tally.counts.items() if tag in inventory.xpos)
     _warn(log, where(*first), "%s of %s are outside the task's tag set (%s%s): %s. A tag is compared as it is, "
-            "so these score as wrong tags.%s%s" % (
+            "so these score as wrong tags.%s%s%s" % (
                 "{:,}".format(outside), _count(total, "tag"), ", ".join(sorted(labels)),
                 ", and the language's training data" if inventory.labels_closed else "",
-                tally.examples(_quoted, where), (" Did you mean %s?" % _cut_list(hint, HINT_CHARS)) if hint else "",
+                tally.examples(_quoted, where),
+                (" Most are the treebank's XPOS tags (the fifth column of its CoNLL-U files), not the UPOS tags (the "
+                 "fourth) that the task asks for: train on, or write, the fourth column." if 2 * xpos > outside else ""),
+                (" Did you mean %s?" % _cut_list(hint, HINT_CHARS)) if hint else "",
                 (" Every tag is outside the set: %s." % ZERO_NOTE) if every else ""),
             kind="tag outside the tag set", severity=ERROR if every else WARNING)
 
@@ -363,15 +373,16 @@ def _cut_list(text, limit=200):
 
 def _sure_renaming(tags, labels, inventory):
     """``{tag: the label meant}`` for the ``tags`` outside ``labels`` whose label is certain: an older scheme's
-    spelling (UD v1's CONJ), a declared alias, or the same but for case."""
+    spelling (UD v1's CONJ), an XPOS tag of the training data (its most frequent tag there), a declared alias, or
+    the same but for case."""
     older = inventory.renamed("labels")
     lowered = dict((label.lower(), label) for label in labels)
     found = {}
     for tag in tags:
         if type(tag) is not str:
             continue
-        meant = older.get(tag) if older.get(tag) in labels else inventory.label_aliases.get(tag) or lowered.get(
-            tag.lower())
+        meant = older.get(tag) if older.get(tag) in labels else inventory.xpos.get(tag) or \
+            inventory.label_aliases.get(tag) or lowered.get(tag.lower())
         if meant in labels and meant != tag:
             found[tag] = meant
     return found
