@@ -476,10 +476,25 @@ def _file_digests(root, skip=None):
 KEPT_APART = "test_gold"
 
 
+#: The files of the test gold the reference builder did not build the test phase from (``{path: why}``, at the root
+#: of the build's reference folder; organiser/builders.py): not gold, whatever they hold.
+UNUSED_TEST_GOLD = "test_gold_unused.json"
+
+
+def unused_test_gold(manifest):
+    """The paths (relative to the test gold) of :data:`UNUSED_TEST_GOLD` in the build's reference folder."""
+    path = os.path.join(manifest.get("reference") or "", UNUSED_TEST_GOLD)
+    if not os.path.isfile(path):
+        return set()
+    with open(path, encoding="utf-8") as handle:
+        return set(json.load(handle))
+
+
 def release_gold(manifest):
     """``audit.public-gold`` on the build's own inputs: a test gold (``test_gold`` of the build's manifest) that is a
     folder of the release participants download (its ``data``; a folder named :data:`KEPT_APART` excepted), or
-    whose files are files of that release, is public."""
+    whose files are files of that release, is public. The files the test phase was not built from
+    (:data:`UNUSED_TEST_GOLD`: a language's test files left as released) do not count."""
     gold, data = manifest.get("test_gold"), manifest.get("data")
     if not (gold and data and os.path.isdir(gold) and os.path.isdir(data)):
         return []
@@ -488,8 +503,9 @@ def release_gold(manifest):
         return [Finding("audit.public-gold", "test gold %s" % gold, "the test gold is a folder of the release "
                         "participants download (%s): this gold is public; build the test phase from gold that "
                         "participants cannot see" % os.path.relpath(gold, data))]
-    public = _file_digests(data, skip=gold)
-    same = sorted((path, public[digest]) for digest, path in _file_digests(gold).items() if digest in public)
+    public, unused = _file_digests(data, skip=gold), unused_test_gold(manifest)
+    same = sorted((path, public[digest]) for digest, path in _file_digests(gold).items()
+                  if digest in public and path.replace(os.sep, "/") not in unused)
     if not same:
         return []
     return [Finding("audit.public-gold", "test gold %s" % gold, "%d file(s) of the test gold are files of the release "
@@ -604,6 +620,10 @@ def audit_split(decl, dist, manifest, phase=bundle.OFFICIAL_PHASE):
     elif state is not None:
         lines.append(state.summary())
     seed = state.data["seed"].encode("utf-8") if state is not None else None
+    if seed is not None and len(seed) < split.MIN_SEED:   # a short seed would be "found" in every file
+        lines.append("split audit: the split's seed is too short (%d characters) to look for in the uploaded files"
+                     % len(seed))
+        seed = None
     public_texts = set()
     uploads = uploaded_files(dist, manifest)
     for relative, data in uploads.items():

@@ -9,21 +9,28 @@ they must write is the contract of organiser/bundle.py:
 - reference: ``REF/<phase>/`` for ``dev`` and, when the test gold exists, ``test`` (the declaration's reference
   files); ``REF/public/<phase>/`` (or ``REF/public/<phase>/<subtask>/``): the files participants get for the phase
   (the development phase's go into the starting kit, the test phase's input is written apart and released when the
-  test phase opens); optionally ``REF/statistics.md`` (shown on the pages) and ``REF/public_gold.json``
-  (``{phase: why its gold is public}``: that phase becomes a labelled practice phase);
+  test phase opens); optionally ``REF/statistics.md`` (shown on the pages), ``REF/public_gold.json``
+  (``{phase: why its gold is public}``: that phase becomes a labelled practice phase) and
+  ``REF/test_gold_unused.json`` (``{path in the test gold: why}``: files of ``--test-gold`` the test phase was not
+  built from, e.g. a language's test files left as released, without gold; the leak audit does not take them for
+  gold);
 - baselines: ``OUT/baselines/table.md`` (the starting kit's README and, unless ``OUT/baselines/table-<subtask>.html``
   exists, the pages) and ``OUT/submissions/*.zip`` (what ``make check`` submits to each phase).
 
-After the reference builder, the test phase's gold is split (organiser/split.py, docs/test_feedback.md): drawn once
-and kept in the split state file (``--split-state FILE``; ``--split-seed S`` sets the first draw's seed,
-``--new-split`` draws anew), ``REF/test/`` keeps what the platform may score, ``REF/private/test/`` what the final
-ranking uses (never uploaded). Then every phase folder gets its ``phase.json`` (organiser.bundle.stamp_phases): the
+After the reference builder, the test input it wrote (``REF/public/test/``) is checked against what the competition's
+kinds give participants (``evalkit.items.Given``, each kind's ``items.given``): a file that holds more (a gold
+column, a corpus's sentence ids, an annotation) fails the build, named with what it holds. Then the test phase's gold
+is split (organiser/split.py, docs/test_feedback.md): drawn once and kept in the split state file (``--split-state
+FILE``; ``--split-seed S`` sets the first draw's seed, ``--new-split`` draws anew), ``REF/test/`` keeps what the
+platform may score, ``REF/private/test/`` what the final ranking uses (never uploaded). Then every phase folder gets
+its ``phase.json`` (organiser.bundle.stamp_phases): the
 development phase's reports may show everything (its gold is in the starting kit), a test phase's keep its gold
 hidden, so local runs of the scoring program on these folders report as the platform will. Last, each phase folder
 (``REF/private/test`` too) gets its gold index (organiser/gold_index.py: facts the scorer would otherwise derive
 from the gold on every run, per file with the SHA-256 of the bytes they describe).
 """
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -77,6 +84,14 @@ def run(command, argv):
             print("%s: the floor of %d file(s), from %s" % (written[0], len(written[1]), ", ".join(written[2])))
     if command == "reference" and not status:
         out = given.out
+        problems = test_input_problems(hosted, out) if out and os.path.isdir(out) else []
+        if problems:
+            sys.stderr.write("ERROR: the test input written for participants (%s) holds more than they are given (the "
+                             "kinds' items.given):\n%s\n" % (os.path.join(out, PUBLIC_TEST), "".join(
+                                 "  %s\n" % problem for problem in problems[:MAX_PROBLEMS]) + (
+                                 "  ... and %d more\n" % (len(problems) - MAX_PROBLEMS)
+                                 if len(problems) > MAX_PROBLEMS else "")))
+            return 1
         if out and os.path.isdir(out):
             from organiser import bundle, split
             try:
@@ -99,6 +114,43 @@ def run(command, argv):
                 if count:
                     print("gold_index.json: %s/%s (facts of %d file(s))" % (out, folder, count))
     return status or 0
+
+
+#: Where a reference builder writes the test input (released when the test phase opens), under its ``--out``.
+PUBLIC_TEST = os.path.join("public", "test")
+#: How many problems of the test input an error lists.
+MAX_PROBLEMS = 20
+
+
+def test_input_problems(hosted, out):
+    """What the test input under ``out/public/test/`` holds beyond what the competition's kinds give participants
+    (``evalkit.items.Given``): ``["<file>: <what>"]``, empty when nothing. A file no kind of the competition claims
+    as its input is a problem too."""
+    from evalkit import kindspec, scoring  # noqa: F401  (scoring registers the kit's kinds)
+    givens = []
+    for task in hosted.declaration.TASKS:
+        declared = kindspec.kind_of(task).items.given
+        if declared not in givens:
+            givens.append(declared)
+    problems, seen = [], set()
+    root = os.path.join(out, PUBLIC_TEST)
+    for folder, _, files in sorted(os.walk(root)):
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            label = os.path.relpath(path, out)
+            claiming = [declared for declared in givens if declared.claims(name)]
+            if not claiming:
+                problems.append("%s: no kind of the competition gives participants such a file" % label)
+                continue
+            with open(path, "rb") as handle:
+                data = handle.read()
+            key = (name, hashlib.sha256(data).hexdigest())
+            if key in seen:     # the same file in another subtask's test input
+                continue
+            seen.add(key)
+            for declared in claiming:
+                problems.extend("%s: %s" % (label, what) for what in declared.beyond(data, name))
+    return problems
 
 
 #: The development phase, whose reference gets the floor file (its gold is public: the starting kit ships it).

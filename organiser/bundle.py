@@ -56,6 +56,9 @@ SKIPPED_NAMES = frozenset(("__pycache__", ".pytest_cache", ".mypy_cache", ".DS_S
 SKIPPED_SUFFIXES = (".pyc", ".pyo", "~")
 STORED_SUFFIXES = (".zip", ".png", ".gz", ".bin")
 BASELINE_MARKER = "<!-- BASELINE_TABLE -->"
+#: Where a starting kit's README gets the paragraph on the test phase (:func:`feedback.kit_readme_text`: the build's
+#: feedback mode, so the README says what this build's test phase shows); a README without it is left as it is.
+TEST_PHASE_MARKER = "<!-- TEST_PHASE -->"
 #: The phase whose leaderboard is the official result (hidden on CodaLab while it runs).
 OFFICIAL_PHASE = "test"
 #: The phase whose gold every participant has (it is in the starting kit): its reports may show everything.
@@ -350,9 +353,46 @@ def feedback_description(description, split, names):
     against the hidden test gold" says what the mode does instead; the whole is kept within
     :data:`MAX_DESCRIPTION` characters."""
     text = (description or "").replace(_HIDDEN_GOLD, _MODE_GOLD[feedback.mode_of(split)])
-    sentences = [part for part in re.split(r"(?<=[.!?])\s+", text) if part.strip()]
-    text = " ".join(sentences[:1] + [feedback.test_description(split, names)] + sentences[1:])
+    return second_sentence(text, feedback.test_description(split, names))
+
+
+def second_sentence(description, sentence):
+    """``description`` with ``sentence`` after its first sentence, kept within :data:`MAX_DESCRIPTION` characters."""
+    sentences = [part for part in re.split(r"(?<=[.!?])\s+", description or "") if part.strip()]
+    text = " ".join(sentences[:1] + [sentence] + sentences[1:])
     return text if len(text) <= MAX_DESCRIPTION else text[:MAX_DESCRIPTION - 3].rstrip() + "..."
+
+
+def left_out_languages(decl, subtask, lacking, present):
+    """The languages of ``subtask`` that the phase whose missing reference files are ``lacking`` has no file of,
+    while another phase has (``present``: the reference files of every phase), in declared order: that phase leaves
+    them out (a test gold that holds some languages only)."""
+    files = {}
+    for task, lang in subtask_pairs(decl, subtask):
+        name = reference_file(decl, task, lang)
+        if name in present:
+            files.setdefault(lang, []).append(name)
+    lacking = set(lacking)
+    return [lang for lang in decl.SUBTASKS[subtask]["languages"]
+            if lang in files and all(name in lacking for name in files[lang])]
+
+
+def note_left_out(build, competition, subtask, present):
+    """Name the languages the subtask's test phase leaves out (:func:`left_out_languages`) in its description, the
+    build's output and its manifest (``test_left_out``); return them (the pages say them too)."""
+    decl = build.hosted.declaration
+    lacking = build.lacking.get(subtask, {}).get(OFFICIAL_PHASE)
+    left_out = left_out_languages(decl, subtask, lacking, present) if lacking else []
+    if not left_out:
+        return []
+    for phase in competition["phases"].values():
+        if phase_reference(phase) == OFFICIAL_PHASE:
+            phase["description"] = second_sentence(phase.get("description", ""), "Not scored in this phase (no test "
+                                                   "gold for them): %s." % ", ".join(left_out))
+    build.left_out[subtask] = left_out
+    build.warn("%s %s: LEFT OUT %d of %d languages (no test gold for them): %s" % (
+        subtask, OFFICIAL_PHASE, len(left_out), len(decl.SUBTASKS[subtask]["languages"]), ", ".join(left_out)))
+    return left_out
 
 
 def add_valid_column(section):
@@ -641,12 +681,13 @@ def readme_with_table(readme, table_md):
     return readme.rstrip("\n") + "\n\n## Baseline scores\n\n" + table_md.strip() + "\n"
 
 
-def starting_kit_members(hosted, table_md=None, reference_dir=None, baseline=None, data=None):
+def starting_kit_members(hosted, table_md=None, reference_dir=None, baseline=None, data=None, test_phase=None):
     """The starting kit zip's members, under ``<id>-starting-kit/``: the competition's ``starting_kit/``, its
     scoring program under ``scoring_program/``, from ``reference_dir`` the development reference under
     ``reference_data/dev/`` (the development gold is public) with ``baseline`` (:func:`baseline_member`, so local
     reports show the baseline too) and every phase's ``excluded.json`` as ``excluded/<phase>.json`` (read by the
-    validator), and ``data`` (the development phase's public files, under ``data/``). Nothing of a test phase: no
+    validator), and ``data`` (the development phase's public files, under ``data/``); its README gets ``table_md``
+    and ``test_phase`` (the paragraph on the test phase, at :data:`TEST_PHASE_MARKER`). Nothing of a test phase: no
     test reference, no test input."""
     top = "%s-starting-kit/" % hosted.cid
     members = directory_members(hosted.starting_kit, top) if os.path.isdir(hosted.starting_kit) else {}
@@ -666,6 +707,8 @@ def starting_kit_members(hosted, table_md=None, reference_dir=None, baseline=Non
     readme = top + "README.md"
     if table_md and readme in members:
         members[readme] = readme_with_table(members[readme].decode("utf-8"), table_md).encode("utf-8")
+    if test_phase and readme in members:
+        members[readme] = members[readme].replace(TEST_PHASE_MARKER.encode("utf-8"), test_phase.encode("utf-8"))
     return members
 
 
@@ -683,6 +726,8 @@ class Build(object):
         self.warnings = []
         #: ``{subtask: {phase: [reference file names the reference folder lacks]}}`` (the manifest's ``lacking``)
         self.lacking = {}
+        #: ``{subtask: [languages its test phase leaves out]}`` (the manifest's ``test_left_out``)
+        self.left_out = {}
 
     def warn(self, text):
         """Record and print a warning at once (each text once)."""
@@ -771,9 +816,10 @@ def build_subtask(build, source, subtask, states, shared):
             present.update(references)
         members[member] = data
     test_input = attach_public_data(build, competition, subtask, members, schedule)
+    left_out = note_left_out(build, competition, subtask, present)
     context = pages.PageContext(hosted, competition, subtask, schedule, build.args.data, build.args.reference,
                                 present, shared["baseline_html"].get(subtask), shared["links"], build.warn,
-                                states.state(OFFICIAL_PHASE), states.reasons.get(OFFICIAL_PHASE, ""))
+                                states.state(OFFICIAL_PHASE), states.reasons.get(OFFICIAL_PHASE, ""), left_out)
     for page_member, text in pages.build_pages(context).items():
         data = text.encode("utf-8")
         page_path = os.path.join(build.out, "pages", subtask, page_member)
@@ -815,6 +861,7 @@ def write_manifest(build, bundles, states):
                     "codabench": [os.path.basename(p) for _, p, _ in bundles]},
         "test_input": [os.path.relpath(t, args.out) for _, _, t in bundles if t],
         "lacking": build.lacking,
+        "test_left_out": build.left_out,
     }
     text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     write_file(os.path.join(build.out, MANIFEST), text.encode("utf-8"))
@@ -861,8 +908,9 @@ def parse_args(argv):
     return args
 
 
-def shared_inputs(build):
-    """What every subtask's bundles share: baseline tables, logo, starting kit zip, links, schedule, programs."""
+def shared_inputs(build, states):
+    """What every subtask's bundles share: baseline tables, logo, starting kit zip (its README says what the test
+    phase of ``states`` shows), links, schedule, programs."""
     args, hosted = build.args, build.hosted
     table_md = pages.read_text(os.path.join(args.out, "baselines", "table.md"))
     if table_md is None:
@@ -872,10 +920,14 @@ def shared_inputs(build):
         build.warn("starting kit folder %s is missing or empty: the kit holds the scoring program only"
                    % hosted.starting_kit)
     first = hosted.subtasks()[0]   # the first declared subtask's (ST2024: all tasks)
+    state = states.state(OFFICIAL_PHASE)
+    test_phase = feedback.kit_readme_text(
+        feedback.shown_split(states.splits.get(OFFICIAL_PHASE), state == "pending", args.schedule), state,
+        states.reasons.get(OFFICIAL_PHASE, ""))
     kit = zip_bytes(starting_kit_members(
         hosted, table_md, args.reference,
         baseline_member(os.path.join(args.out, "baselines"), first, DEVELOPMENT_PHASE, hosted.cid),
-        public_members(args.reference, DEVELOPMENT_PHASE, first)))
+        public_members(args.reference, DEVELOPMENT_PHASE, first), test_phase))
     build.wrote(os.path.join(args.out, "starting_kit.zip"), kit)
     tables = {}
     for subtask in hosted.subtasks():
@@ -909,7 +961,7 @@ def build_all(args):
              "phase, labelled so on the platform and the pages:\nits leaderboard is no official result. Build the "
              "real test phase from gold that participants\ncannot see: `make COMPETITION=%s DATA=... "
              "TEST_GOLD=<hidden test gold>`." % (args.reference, states.reasons[OFFICIAL_PHASE], hosted.cid))
-    shared = shared_inputs(build)
+    shared = shared_inputs(build, states)
     bundles = [build_subtask(build, source, subtask, states, shared) for subtask in hosted.subtasks()]
     write_manifest(build, bundles, states)
     from organiser import procedure

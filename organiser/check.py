@@ -11,7 +11,9 @@ reference data, lays out ``run/{program,input/ref,input/res,output}``, substitut
 ``$input`` and ``$output`` in the ``command:`` of the program's ``metadata``, splits it on single spaces
 and runs it once from the run folder (CodaLab) and once from the program folder with a ``res/metadata``
 file present (Codabench), on a baseline submission. Every leaderboard column must be in ``scores.txt``
-and ``detailed_results.html`` must not be empty.
+and ``detailed_results.html`` must not be empty. Then the leak audit (organiser/audit.py) and, with ``--dist``, the
+conformance check of every kind the competition uses (organiser/conformance.py: a perfect submission scores its
+best, the split loses no public gold, the audit finds a planted private item, per-item values recompute the score).
 """
 import argparse
 import collections
@@ -32,7 +34,7 @@ import yaml
 
 from organiser import logo, platforms, ROOT  # noqa: F401  (ROOT puts the scoring program on sys.path)
 from organiser import bundle as bundle_module
-from organiser import audit, declarations, feedback
+from organiser import audit, conformance, declarations, feedback
 from organiser import schedule as schedule_module
 from evalkit.messages import DataError
 from evalkit import keys, lines, scoring
@@ -983,6 +985,8 @@ def trivial_text_submission(ref_dir, decl):
             if hasattr(kind, "trivial_members"):   # a kind with its own layout (a folder of per-document files)
                 members.update(kind.trivial_members(data, task))
                 continue
+            if not hasattr(kind, "sentence_level"):   # a kind of its own without a trivial prediction: left out
+                continue
             reference = lines.parse_reference_text(data, path, task.labels[lang], kind.sentence_level,
                                                    redacted=True)   # the tokens alone: a split phase's too
             label = task.labels[lang][0]
@@ -1292,6 +1296,22 @@ def _size_text(path):
         size /= 1024
 
 
+def run_conformance(decl, dist, manifest, submissions):
+    """Print the conformance check of every kind of the build (organiser/conformance.py) and return its failures;
+    the development baselines of ``submissions`` are scored for its per-item recomputation."""
+    splits = declarations.wording(decl.COMPETITION_ID)["phase_splits"]
+    baselines = sorted(set(path for path in (choose_submission(submissions, subtask, bundle_module.DEVELOPMENT_PHASE,
+                                                               splits) for subtask in decl.SUBTASKS) if path))
+    found = conformance.check_build(decl, dist, manifest, baselines)
+    for line in found.lines:
+        print(line)
+    failures = []
+    for finding in found.findings:
+        print("FAIL [%s] %s: %s" % (finding.rule, finding.where, finding.text))
+        failures.append(Failure(finding.rule, finding.where, finding.text))
+    return failures
+
+
 def main(argv=None):
     """Check every bundle given (or every bundle of the last build with ``--dist``); exit 1 when a rule fails."""
     parser = argparse.ArgumentParser(prog="python -m organiser check", description=__doc__.split("\n")[0])
@@ -1367,6 +1387,8 @@ def main(argv=None):
             for finding in split_audit.findings:
                 print("FAIL [%s] %s: %s" % (finding.rule, finding.where, finding.text))
                 total.append(Failure(finding.rule, finding.where, finding.text))
+    if args.dist and not args.static_only:   # every kind the competition uses does what the tools take it to do
+        total += run_conformance(decl, args.dist, manifest, args.submissions)
     for path in bundles:
         if os.path.isfile(path):
             print("%10s  %s" % (_size_text(path), path))

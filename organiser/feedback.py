@@ -19,6 +19,7 @@ import json
 import os
 import zipfile
 
+from organiser import schedule as schedule_module
 from organiser import split as split_module
 from evalkit import split as evalkit_split
 from evalkit.layout import ReferenceError
@@ -91,11 +92,9 @@ def private_folder(reference_dir, phase):
 
 
 def part_sizes(split, names=None):
-    """``(scored N, items M, unit)`` of a ``split`` summed over its files (only ``names`` when given)."""
-    files = split.get("files") or {}
-    chosen = [entry for name, entry in sorted(files.items()) if names is None or name in names]
-    scored = sum(int(entry.get("scored", 0)) for entry in chosen)
-    items = sum(int(entry.get("items", 0)) for entry in chosen)
+    """``(scored N, items M, unit)`` of a ``split`` over its files (only ``names`` when given), each item counted
+    once (:func:`evalkit.split.distinct_sizes`: files over the same items count once)."""
+    scored, items = evalkit_split.distinct_sizes(split.get("files") or {}, names)
     return scored, items, split.get("unit") or "items"
 
 
@@ -113,8 +112,9 @@ def test_description(split, names=None):
     mode = mode_of(split) if split else None
     if mode == PUBLIC_PRIVATE:
         return ("Scored on the public part of the test set only (%s, drawn at random, which ones is not told): "
-                "the leaderboard ranks that part. The final ranking scores each team's official submission on the "
-                "private part, whose gold the organisers keep." % public_part_text(split, names))
+                "the leaderboard ranks that part. The final ranking re-scores each team's official submission on the "
+                "private part, the rest of the test set, whose gold the organisers keep: it may differ from this "
+                "leaderboard." % public_part_text(split, names))
     if mode == BLIND:
         return ("Blind phase: no test gold is on the platform. Each submission's format is checked against the test "
                 "input and the leaderboard shows only the share of items validly predicted (%s); %s The final "
@@ -132,10 +132,11 @@ def what_participants_see(split, names=None):
     mode = mode_of(split)
     if mode == PUBLIC_PRIVATE:
         items = part_sizes(split, names)[1]
-        return ("During the test phase, each submission is scored on the public part of the test set (%sdrawn at "
-                "random by the organisers; which items is not told): participants see their scores and the leaderboard "
-                "on that part. The final ranking re-scores each team's official submission (its last scored one) on "
-                "the private part, whose gold never leaves the organisers; the results show the public and the final "
+        return ("During the test phase, each submission is scored on the public part of the test set only (%sdrawn "
+                "at random by the organisers; which items is not told): the scores participants see, and the "
+                "leaderboard, are on that part. The final ranking re-scores each team's official submission (its last "
+                "scored one) on the private part, the rest of the test set, whose gold never leaves the organisers, "
+                "so a final score and rank may differ from the public ones; the results show the public and the final "
                 "rank side by side." % ("%s, " % public_part_text(split, names) if items else ""))
     if mode == BLIND:
         return ("During the test phase, no test gold is on the platform: each submission is checked against the test "
@@ -145,3 +146,28 @@ def what_participants_see(split, names=None):
     return ("During the test phase, each submission is scored on the whole test gold: every team sees its own test "
             "scores, every column, after every submission (the platform shows them; no setting hides them). The final "
             "ranking is made of each team's official submission (its last scored one) on the same gold.")
+
+
+#: What a starting kit's README says when the test phase is a labelled practice phase (its gold is public).
+PRACTICE_NOTE = ("The test phase is a practice phase: its gold is public (%s), so its leaderboard is no official "
+                 "result; an official test phase needs gold that participants cannot see.")
+
+
+def shown_split(split, pending, schedule_path):
+    """The split whose mode the words say: ``split`` (the build's test split), else, while the test gold is
+    ``pending``, the mode that ``schedule_path`` declares (without sizes; None for mode full, as without a split)."""
+    if split is None and pending:
+        declared = schedule_module.test_feedback(schedule_path)
+        return {"mode": declared["mode"], "files": {}} if declared["mode"] != FULL else None
+    return split
+
+
+def kit_readme_text(split, state="real", reason="", names=None):
+    """The paragraph of a starting kit's README on the test phase (its ``<!-- TEST_PHASE -->``, organiser/bundle.py):
+    what participants see during it and how the final ranking is made (:func:`what_participants_see`: in mode
+    public_private, that its scores are on a public part only and that the final ranking re-scores every team's
+    official submission on the private rest), or, for a test phase whose gold is public (``state`` "practice", why:
+    ``reason``), that it is a practice phase."""
+    if state == "practice":
+        return PRACTICE_NOTE % reason
+    return what_participants_see(split, names)

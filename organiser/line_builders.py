@@ -1,12 +1,13 @@
-"""The organiser-side builders of a competition whose release is CoNLL-style files (``evalkit.conll``): what its
+"""The organiser-side builders of a competition whose release is one file per dataset and split (``evalkit.conll``,
+each task's kind's release: CoNLL-style sentences, ``key<TAB>value`` items, or a competition's own): what its
 ``reference.py`` and ``baselines.py`` call, so that a competition started by ``python -m organiser new`` holds
 no copy of them.
 
 ``reference_main(folder, argv)``: ``--data DIR [--test-gold DIR] --out REF [--report FILE]`` writes
 ``REF/dev/<REFERENCE_FILE>`` from each dataset's ``dev`` file, ``REF/test/<REFERENCE_FILE>`` from the test gold
-(``--test-gold DIR``, the ``test`` files of the declared ``RELEASE_FILE`` layout under ``DIR``, checked token by
-token against the public test file), ``REF/public/dev/`` (the annotated train and dev files, in the starting kit)
-and ``REF/public/test/`` (the test tokens alone, released when the test phase opens); a dataset without a file is
+(``--test-gold DIR``, the ``test`` files of the declared ``RELEASE_FILE`` layout under ``DIR``, checked record by
+record against the public test file), ``REF/public/dev/`` (the annotated train and dev files, in the starting kit)
+and ``REF/public/test/`` (the test input alone, released when the test phase opens); a dataset without a file is
 listed on stderr and in ``REF/MISSING.txt``.
 ``baselines_main(folder, argv)``: ``--data DIR --reference REF --out OUT`` writes
 ``OUT/submissions/<id>-<phase>-{baseline,floor}.zip`` (the names ``make check`` looks for) and
@@ -33,10 +34,10 @@ def declaration_of(folder):
 
 
 def write_checked(data, task, lang, path):
-    """Write the reference text ``data`` (bytes) to ``path`` once the scorer has parsed it (every label checked
+    """Write the reference text ``data`` (bytes) to ``path`` once the scorer's kind has parsed it (every label checked
     against the declaration); BuildError, naming the line, when it cannot."""
     try:
-        lines.TEXT_KINDS[task.kind].parse_reference_text(data, os.path.basename(path), task, lang)
+        scoring.KINDS[task.kind].parse_reference_text(data, os.path.basename(path), task, lang)
     except DataError as err:
         raise BuildError(str(err))
     with open(path, "wb") as handle:
@@ -44,10 +45,11 @@ def write_checked(data, task, lang, path):
 
 
 def write_reference(decl, task, lang, sentences, path):
-    """Write a reference file from CoNLL-style sentences in the task's form: a text kind's checked by the scorer
-    (:func:`write_checked`), a JSON kind's gold tags checked against the declared tag set."""
+    """Write a reference file from a release file's records (CoNLL-style sentences, ...) in the task's form: a text
+    kind's checked by the scorer (:func:`write_checked`), a JSON kind's gold tags checked against the declared tag
+    set."""
     if lines.declares_names(decl):
-        write_checked(conll.conll_text(sentences).encode("utf-8"), task, lang, path)
+        write_checked(conll.release_of(decl, task).reference_bytes(decl, task, sentences), task, lang, path)
         return
     known = set(conll.label_set(task, lang))
     for number, rows in enumerate(sentences, 1):
@@ -60,28 +62,30 @@ def write_reference(decl, task, lang, sentences, path):
         handle.write(conll.reference_bytes(decl, task, sentences))
 
 
-def same_tokens(public, gold, where):
-    """Raise BuildError unless ``gold`` has exactly the sentences and tokens of the public test file."""
-    if [[row[0] for row in rows] for rows in public] != [[row[0] for row in rows] for rows in gold]:
-        raise BuildError("%s: its sentences or tokens differ from the public test file's" % where)
+def same_tokens(release, public, gold, where):
+    """Raise BuildError unless ``gold`` has exactly the records' input (sentences and tokens, keys) of the public
+    test file ``public`` (both read by ``release``)."""
+    if not release.same_input(public, gold):
+        raise BuildError("%s: its %s differ from the public test file's" % (where, release.input_name))
 
 
 def gold_of(decl, data, test_gold, split, task, lang):
-    """The annotated sentences of one dataset's ``split`` (the test split: from ``test_gold``), or (None, why)."""
+    """The annotated records of one dataset's ``split`` (the test split: from ``test_gold``), or (None, why)."""
+    release = conll.release_of(decl, task)
     public = conll.release_path(decl, data, split, task, lang)
     path = conll.release_path(decl, test_gold, split, task, lang) if split == "test" and test_gold else public
     if not os.path.isfile(path):
         return None, "no %s" % path
-    sentences = conll.read_conll(path)
-    if not conll.has_gold(sentences):
+    records = release.read(path)
+    if not release.has_gold(records):
         return None, "%s has no gold labels" % path
     if path != public and os.path.isfile(public):
-        same_tokens(conll.read_conll(public), sentences, path)
-    return sentences, None
+        same_tokens(release, release.read(public), records, path)
+    return records, None
 
 
 def write_public(decl, data, out):
-    """``<out>/public/dev/`` (train and dev files as released) and ``<out>/public/test/`` (the test tokens only,
+    """``<out>/public/dev/`` (train and dev files as released) and ``<out>/public/test/`` (the test input only,
     whatever the release's file carries); return the number of files written."""
     public = os.path.join(out, "public")
     if os.path.isdir(public):
@@ -94,10 +98,9 @@ def write_public(decl, data, out):
                 continue
             target = conll.release_path(decl, os.path.join(public, phase), split, task, lang)
             os.makedirs(os.path.dirname(target), exist_ok=True)
+            release = conll.release_of(decl, task)
             with open(target, "w", encoding="utf-8", newline="\n") as handle:
-                sentences = conll.read_conll(source)
-                handle.write(conll.conll_text([[row[:1] for row in rows] for rows in sentences]) if split == "test"
-                             else conll.conll_text(sentences))
+                handle.write(release.text(release.read(source), gold=split != "test"))
             written += 1
     return written
 

@@ -24,7 +24,8 @@ from evalkit.messages import DataError
 LINKS_FILE = "links.yaml"
 PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 #: How the pages name the official metrics.
-METRIC_NAMES = {"acc": "accuracy", "span_f1": "entity-span micro-F1", "weighted_f1": "weighted F1"}
+METRIC_NAMES = {"acc": "accuracy", "span_f1": "entity-span micro-F1", "weighted_f1": "weighted F1",
+                "macro_f1": "macro-F1", "spearman": "Spearman's rho", "pearson": "Pearson's r"}
 PAGE_TITLES = {"overview": "Overview", "data": "Data", "evaluation": "Evaluation", "terms": "Terms and conditions",
                "timeline": "Timeline"}
 
@@ -413,14 +414,16 @@ class PageContext(object):
     ``subtask``, ``schedule``, ``data`` (the release folder), ``reference`` (its reference folder), ``present``
     (the reference file names of the bundle's phases), ``baseline_html`` (the subtask's baseline table, or None),
     ``links`` (:func:`load_links`), ``warn`` (tells the organiser, never the pages), ``test_state`` (``"real"``,
-    ``"pending"``: no test gold yet, or ``"practice"``: the test gold is public, with ``practice_reason``).
+    ``"pending"``: no test gold yet, or ``"practice"``: the test gold is public, with ``practice_reason``),
+    ``left_out`` (the languages the test phase leaves out: its gold has none of their files).
     """
 
     def __init__(self, hosted, competition, subtask, schedule, data, reference, present, baseline_html, links,
-                 warn, test_state="real", practice_reason=""):
+                 warn, test_state="real", practice_reason="", left_out=()):
         self.hosted, self.competition, self.subtask, self.schedule = hosted, competition, subtask, schedule
         self.data, self.reference, self.present, self.baseline_html = data, reference, present, baseline_html
         self.links, self.warn, self.test_state, self.practice_reason = links, warn, test_state, practice_reason
+        self.left_out = tuple(left_out)
         self.wording = declarations.subtask_wording(subtask, hosted.cid)
 
     @property
@@ -449,12 +452,23 @@ STATISTICS_FILE = "statistics.md"
 
 def test_phase_note(context):
     """A loud paragraph when the test phase is a practice phase (its gold is public); otherwise what the test phase
-    shows participants and how the final ranking is made (:func:`feedback_note`)."""
+    shows participants and how the final ranking is made (:func:`feedback_note`); then the languages it leaves out
+    (:func:`left_out_note`)."""
     if context.test_state != "practice":
-        return feedback_note(context)
+        return feedback_note(context) + left_out_note(context)
     return ('<p class="note"><strong>The test phase of this bundle is a practice phase:</strong> its gold is public '
             '(%s), so its leaderboard is no official result. The official test phase needs gold that participants '
-            'cannot see.</p>' % escape(context.practice_reason))
+            'cannot see.</p>' % escape(context.practice_reason)) + left_out_note(context)
+
+
+def left_out_note(context):
+    """The languages the test phase leaves out (``context.left_out``), named; '' when it covers every language."""
+    if not context.left_out:
+        return ""
+    names = context.declaration.LANGUAGES
+    return ('\n<p class="note"><strong>Left out of the test phase</strong> (no test gold for them: not scored there): '
+            '%s.</p>' % ", ".join("%s (<code>%s</code>)" % (escape(names[lang][0]), escape(lang))
+                                          for lang in context.left_out))
 
 
 def feedback_note(context):
@@ -465,9 +479,7 @@ def feedback_note(context):
         split = feedback.read_split(os.path.join(context.reference or "", "test"))
     except ValueError:
         split = None
-    if split is None and context.test_state == "pending":
-        declared = schedule_module.test_feedback(context.hosted.schedule)
-        split = {"mode": declared["mode"], "files": {}} if declared["mode"] != feedback.FULL else None
+    split = feedback.shown_split(split, context.test_state == "pending", context.hosted.schedule)
     names = set(context.present or ()) or None   # the subtask's reference files (the split counts them only)
     return '<p class="note"><strong>Test phase.</strong> %s</p>' % escape(feedback.what_participants_see(split, names))
 

@@ -272,6 +272,11 @@ def competition_section(hosted, manifest=None):
     elif state == "real":
         gold = ("in this build: `reference/<subtask>-test.zip` is what the platform may score (upload it as section 6 "
                 "says), the reference folder's `private/test/` what the final ranking uses (never upload it).")
+        left_out = manifest.get("test_left_out") or {}
+        if any(left_out.values()):
+            gold += " It holds no gold for some languages, LEFT OUT of the test phase (not scored; named in its " \
+                    "description and on the pages): %s." % "; ".join(
+                        "%s: %s" % (subtask, ", ".join(langs)) for subtask, langs in sorted(left_out.items()) if langs)
     else:
         gold = "give `TEST_GOLD=<test gold>` to the build (section 6); without it, a placeholder."
     test_inputs = (manifest or {}).get("test_input")

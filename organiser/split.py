@@ -57,6 +57,9 @@ EMPTY_ANAFORA = ("<?xml version='1.0' encoding='UTF-8'?>\n<data>\n<info><progres
 STATE_VERSION = 1
 #: In ``REF/private/`` (never uploaded): where the split state of this reference is, ``{"path": absolute path}``.
 STATE_POINTER = "split_state.json"
+#: A seed shorter than this can be guessed (and, in the leak audit, is too short to look for in uploaded files): the
+#: split says so. A drawn seed is 32 hex digits.
+MIN_SEED = 16
 
 __all__ = ["split_reference", "split_phase", "read_split", "private_items", "seed_digest", "SplitState", "SplitError",
            "SPLIT_FILE", "PRIVATE_FOLDER"]
@@ -180,6 +183,8 @@ def split_phase(full_dir, competition, mode, fraction, seed, public_out, private
             private_files[relative] = data[relative]
         public_spec[relative] = {"items": len(every), "scored": len(public), "indices": public}
         private_spec[relative] = {"items": len(every), "scored": len(private), "indices": private}
+        if group_of[relative] != relative:   # the same items as another file: counted once in the phase's sizes
+            public_spec[relative]["same_items_as"] = private_spec[relative]["same_items_as"] = group_of[relative]
         found = dict((ids[relative][i], "public" if i in chosen else "private") for i in scorable[relative])
         moved = sorted(index for index in chosen if (kept or {}).get(relative, {}).get(ids[relative][index]) == "private")
         if moved:
@@ -309,6 +314,8 @@ def split_reference(reference_dir, hosted, seed=None, report=print, schedule=Non
     private_dir = os.path.join(reference_dir, PRIVATE_FOLDER, TEST_PHASE)
     if os.path.isdir(private_dir):
         shutil.rmtree(private_dir)
+    if os.path.isfile(os.path.join(full_dir, SPLIT_FILE)):   # an earlier build's (the sample's, before a release's
+        os.remove(os.path.join(full_dir, SPLIT_FILE))       # practice phase): it describes other files
     if not os.path.isdir(full_dir) or TEST_PHASE in read_public_gold(reference_dir):
         return None
     try:
@@ -323,14 +330,18 @@ def split_reference(reference_dir, hosted, seed=None, report=print, schedule=Non
     parts = {}
     manifests = split_phase(full_dir, hosted, feedback["mode"], feedback["public_fraction"], seed, full_dir,
                             private_dir, kept=kept, parts=parts)
+    if len(str(seed)) < MIN_SEED:
+        report("WARNING: the split's seed has %d characters: anyone who guesses it can tell the private items from "
+               "the public ones; leave SPLIT_SEED out (a random seed of 32 hex digits is drawn) or give one of %d "
+               "characters or more" % (len(str(seed)), MIN_SEED))
     state.record(seed, feedback, parts, new_draw)
     state.write()
     with open(os.path.join(reference_dir, PRIVATE_FOLDER, STATE_POINTER), "w", encoding="utf-8") as handle:
         json.dump({"path": os.path.abspath(state.path)}, handle)
     report(state.summary())
     public = manifests["public"]
-    scored = sum(spec["scored"] for spec in public["files"].values())
-    private = sum(spec["scored"] for spec in manifests["private"]["files"].values())
+    scored = evalkit_split.distinct_sizes(public["files"])[0]
+    private = evalkit_split.distinct_sizes(manifests["private"]["files"])[0]
     report("test feedback: %s (%s): %s/%s scores %d %s (%s part), %s/%s %d (the final ranking; never upload it)"
            % (feedback["mode"], "seed digest %s" % public["seed_digest"], reference_dir, TEST_PHASE, scored,
               public["unit"], public["part"], reference_dir, os.path.join(PRIVATE_FOLDER, TEST_PHASE), private))

@@ -42,13 +42,19 @@ def shared_data():
     return SHARED
 
 
-def build_competition(cid, root, data=None, test_gold="sample", baselines=True, schedule=None, split_state=None):
+#: The split seed of the tests' builds (``build_competition``): a build of the tests is reproducible, as a build from a
+#: kept split state is; ``make`` itself draws a random seed once and keeps it.
+TEST_SPLIT_SEED = "tests-fixed-split-seed-0123456789abcdef"
+
+
+def build_competition(cid, root, data=None, test_gold="sample", baselines=True, schedule=None, split_state=None,
+                      split_seed=TEST_SPLIT_SEED):
     """Build competition ``cid`` as ``make COMPETITION=<cid>`` does (its reference builder, its baselines, the one
     bundle builder, each ``python -m organiser`` in its own process), into ``root/ref`` and ``root/dist``; ``data``
     defaults to its embedded sample and ``test_gold`` to the sample's own (``None``: no test gold); ``schedule``
     (a schedule file) replaces the competition's own, as ``make SCHEDULE=...`` does; ``split_state``: the split state
-    file (default: a new one beside the reference folder, so each build draws its own split). Returns ``(reference
-    folder, dist folder)``."""
+    file (default: a new one beside the reference folder); ``split_seed``: the seed of its first draw (default
+    :data:`TEST_SPLIT_SEED`; None: a random one). Returns ``(reference folder, dist folder)``."""
     import subprocess
     from organiser import declarations
     hosted = declarations.Hosted(cid)
@@ -59,7 +65,8 @@ def build_competition(cid, root, data=None, test_gold="sample", baselines=True, 
     ref, out = os.path.join(str(root), "ref"), os.path.join(str(root), "dist")
     gold = ["--test-gold", test_gold] if test_gold else []
     override = ["--schedule", schedule] if schedule else []
-    state = ["--split-state", split_state] if split_state else []
+    state = (["--split-state", split_state] if split_state else []) + (
+        ["--split-seed", split_seed] if split_seed and not (split_state and os.path.isfile(split_state)) else [])
     steps = [["reference", "--data", data, "--out", ref, "--report", os.path.join(out, "data_quality.md")] + gold
              + override + state]
     if baselines:

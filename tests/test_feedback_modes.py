@@ -165,6 +165,26 @@ def test_the_split_is_the_schedules_mode(built):
     assert whole > 0 and scored == (0 if mode == feedback.BLIND else whole)
 
 
+#: The competitions whose starting kit README asks for the paragraph on the test phase (``<!-- TEST_PHASE -->``).
+MARKED = [cid for cid in declarations.hosted_ids() if os.path.isfile(os.path.join(
+    declarations.Hosted(cid).starting_kit, "README.md")) and bundle.TEST_PHASE_MARKER in io.open(os.path.join(
+        declarations.Hosted(cid).starting_kit, "README.md"), encoding="utf-8").read()]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("cid", MARKED)
+def test_the_kit_readme_says_the_builds_mode(cid, mode, tmp_path_factory):
+    """The starting kit's README says what this build's test phase shows (issue 33, class 8): in mode blind, only the
+    share of valid items, the final ranking on the whole test gold; in mode full, every team's test scores."""
+    cid, mode, ref, dist = build_in_mode(cid, mode, tmp_path_factory)
+    with zipfile.ZipFile(os.path.join(dist, "starting_kit.zip")) as archive:
+        readme = archive.read("%s-starting-kit/README.md" % cid).decode("utf-8")
+    assert bundle.TEST_PHASE_MARKER not in readme and "public part" not in readme
+    assert feedback.kit_readme_text(feedback.read_split(os.path.join(ref, "test"))) in readme
+    assert ("only the share of items validly predicted" in readme) == (mode == feedback.BLIND)
+    assert ("every team sees its own test scores" in readme) == (mode == feedback.FULL)
+
+
 def test_blind_writes_only_valid_and_says_so(blind, tmp_path):
     cid, mode, ref, dist = blind
     for path, platform, competition, members in official_bundles(dist):

@@ -13,7 +13,7 @@ from collections import OrderedDict
 import pytest
 
 from conftest import ROOT
-from organiser import bundle, check, declarations, documents, procedure, skeleton
+from organiser import bundle, check, declarations, documents, feedback, procedure, skeleton
 from organiser.results import tables
 from evalkit import lines
 from evalkit.declare import TextTask, bio
@@ -97,6 +97,22 @@ def test_the_guides_worked_example_builds_checks_and_passes_its_tests_touching_o
         changed
     for name, done in (("tagging, by the guide", steps), ("json", json_steps)):
         print("%s: skeleton to a passing make check and tests in %.1f s" % (name, sum(s[3] for s in done)))
+
+
+def test_the_new_competitions_kit_readme_explains_the_test_phase(worked_example):
+    """The skeleton's kit README (issue 33, class 8): the test phase's scores are on a public part only, and the final
+    ranking re-scores every team's official submission on the private rest (the build's split, its sizes)."""
+    import zipfile
+    copy = worked_example[0]
+    with zipfile.ZipFile(os.path.join(copy, "dist", "histner", "starting_kit.zip")) as archive:
+        readme = archive.read("histner-starting-kit/README.md").decode("utf-8")
+    split = feedback.read_split(os.path.join(copy, "reference_data", "histner", "test"))
+    assert bundle.TEST_PHASE_MARKER not in readme
+    assert "## The test phase\n%s\n" % feedback.kit_readme_text(split) in readme
+    assert "scored on the public part of the test set only (public part: %d of %d sentences" % \
+        feedback.part_sizes(split)[:2] in readme
+    assert "re-scores each team's official submission (its last scored one) on the private part, the rest of the " \
+        "test set" in readme
 
 
 def test_make_test_collects_the_new_competitions_own_tests(worked_example):

@@ -241,9 +241,17 @@ class SetsAdapter(Adapter):
         return self.build.items[relative][index]["id"]
 
     def set_gold(self, sub, relative, index):
-        """The set's answer made its gold index."""
+        """The set's answer made to choose its gold: a list of scores keeps its values, the top one swapped onto the
+        gold sentence (every message about the file's scores, such as its count of ties at the top, stays the same);
+        any other answer becomes the gold index."""
         name, value = self._get(sub)
-        value[self._id(relative, index)] = self.build.items[relative][index]["gold"]
+        set_id, gold = self._id(relative, index), self.build.items[relative][index]["gold"]
+        scores = value.get(set_id)
+        if isinstance(scores, list) and len(scores) > gold:
+            top = scores.index(max(scores))
+            scores[gold], scores[top] = scores[top], scores[gold]
+        else:
+            value[set_id] = gold
         return dict(sub, **{name: json.dumps(value).encode("utf-8")})
 
     def break_item(self, sub, relative, index):
@@ -449,9 +457,14 @@ def test_public_score_equals_the_scorer_on_the_public_items_alone(build, tmp_pat
             assert got["scored_sentences"] == len(manifests[part]["files"][relative]["indices"])
             assert got["sentences"] == manifests[part]["files"][relative]["items"]
         assert report["split"]["part"] == part
+        # each item counted once: a file over the same items as another (same_items_as) is not counted again
+        distinct = [s for s in manifests[part]["files"].values() if "same_items_as" not in s]
         assert report["notes"]["split"].startswith("%s part: %d of %d " % (
-            part, sum(len(s["indices"]) for s in manifests[part]["files"].values()),
-            sum(s["items"] for s in manifests[part]["files"].values())))
+            part, sum(len(s["indices"]) for s in distinct), sum(s["items"] for s in distinct)))
+        assert (build.cid in ("st2024", "scate")) == (len(distinct) < len(manifests[part]["files"]))   # ST2024: 3 tasks
+        for name, spec in manifests[part]["files"].items():   # over one treebank; SCATE: two over one document set
+            if "same_items_as" in spec:
+                assert spec["indices"] == manifests[part]["files"][spec["same_items_as"]]["indices"], name
 
 
 def test_a_private_item_changes_no_public_number(build):
@@ -576,14 +589,24 @@ def test_the_platform_outputs_of_a_part_and_of_a_blind_phase(build, tmp_path):
         detailed = json.load(open(os.path.join(out, "detailed_results.json")))
         assert detailed["split"]["part"] == part
         note = detailed["notes"]["split"]
-        assert note in stdout and html.escape(note, quote=False) in page
+        assert note in stdout and html.escape(note) in page
         if part == "none":
             assert set(scores) == set(["valid", "signature"]) and text.split(":")[0] == "valid"
             assert "validly predicted" in note
+            # what follows from it (issue 33): no score now, the final ranking on the whole test gold
+            assert note.endswith(". No score is shown during this phase; the final ranking scores every team's "
+                                 "official submission (its last scored one) on the whole test gold, kept by the "
+                                 "organisers.")
             for entry in detailed["entries"]:
                 assert entry["valid_items"] == entry["expected_items"] > 0 and entry.get("score") is None
         else:
             assert "avg_score" in scores and note.startswith("public part: ")
+            # what follows from it (issue 33): these scores are on the public part only, the final ranking re-scores
+            # every team's official submission on the private rest
+            assert note.endswith(": these scores, and the leaderboard's, are on the public part of the test set "
+                                 "only; the final ranking re-scores every team's official submission (its last "
+                                 "scored one) on the private rest, whose gold is not on the platform, so a final "
+                                 "score and rank may differ from these.")
             indices = [spec["indices"] for spec in manifests["public"]["files"].values()]
             assert json.dumps(indices[0]) not in stdout + page + json.dumps(detailed)
 
@@ -623,6 +646,22 @@ def test_a_practice_test_phase_is_not_split(tmp_path):
     assert "test" in json.load(open(os.path.join(ref, "public_gold.json")))
     assert not os.path.exists(os.path.join(ref, "test", organiser_split.SPLIT_FILE))
     assert not os.path.exists(os.path.join(ref, organiser_split.PRIVATE_FOLDER))
+
+
+def test_a_practice_phase_built_after_a_split_one_keeps_no_stale_split(tmp_path):
+    """SpanglishEval built with its sample's test gold (a split test phase), then into the same folder without it (a
+    practice phase on the corpus's public test split, as a release build after the sample's): the earlier split.json
+    is removed, else it describes other files and the practice phase's reference cannot be read."""
+    from evalkit import split as evalkit_split
+    hosted = declarations.Hosted("spanglisheval")
+    sample, gold = _sample(hosted)
+    ref = str(tmp_path / "ref")
+    for extra in (["--test-gold", gold], []):
+        _run(["-m", "organiser", "reference", "--competition", "spanglisheval", "--data", sample, "--out", ref,
+              "--report", str(tmp_path / "dq.md")] + extra)
+        assert os.path.isfile(os.path.join(ref, "test", organiser_split.SPLIT_FILE)) == bool(extra)
+    assert "test" in json.load(open(os.path.join(ref, "public_gold.json")))
+    assert evalkit_split.read_split(os.path.join(ref, "test")) is None
 
 
 def test_a_part_is_never_split_again(build, tmp_path):

@@ -234,3 +234,30 @@ def test_twins_and_near_copies_are_public_together(cid, tmp_path):
         assert (source in public) == (twin in public), seed
         shutil.rmtree(os.path.join(ref, "test"))
         ref = _reference(build, ref, copy)
+
+
+def test_the_audit_looks_for_the_seed_and_the_state(tmp_path):
+    """``make check``'s split audit: an uploaded file that holds the split's seed fails (``audit.split-state``, the
+    file named), and so does a build whose split state is gone; otherwise the state's summary is printed."""
+    import zipfile
+    from conftest import build_competition
+    from organiser import audit, bundle, declarations
+    state = str(tmp_path / "state.json")
+    ref, dist = build_competition("lince", tmp_path / "build", split_state=state)
+    manifest = bundle.read_manifest(dist)
+    decl = declarations.load("lince")
+    found = audit.audit_split(decl, dist, manifest)
+    assert not [f for f in found.findings if f.rule == "audit.split-state"]
+    assert any(line.startswith("split state: %s" % os.path.abspath(state)) for line in found.lines), found.lines
+    seed = json.load(open(state))["seed"]
+    kit = os.path.join(dist, bundle.STARTING_KIT_MEMBER)
+    with zipfile.ZipFile(kit, "a") as archive:
+        archive.writestr("lince-starting-kit/notes.txt", "split seed: %s\n" % seed)
+    found = audit.audit_split(decl, dist, manifest)
+    said = [f for f in found.findings if f.rule == "audit.split-state"]
+    assert len(said) == 1 and said[0].where.endswith("!lince-starting-kit/notes.txt"), said
+    assert "holds the split's seed" in said[0].text
+    os.remove(state)
+    found = audit.audit_split(decl, dist, manifest)
+    said = [f for f in found.findings if f.rule == "audit.split-state"]
+    assert any("split state that drew this build's split is missing" in f.text for f in said), said

@@ -118,16 +118,17 @@ def _count_cell(entry, field):
     return "{:,}{}".format(entry[field], mark)
 
 
-def languages_table(languages, sizes):
-    """The languages with family, branch, script, dating and counted sizes, and a legend of its marks."""
+def languages_table(languages, sizes, left_out=()):
+    """The languages with family, branch, script, dating and counted sizes, and a legend of its marks; a language
+    the test phase leaves out (``left_out``: no test gold for it) is marked so."""
     headers = ["Language", "Code", "Family", "Branch", "Script", "Dating"]
     headers += ["%s sent." % split.capitalize() for split in SPLITS]
     headers += ["%s tokens" % split.capitalize() for split in SPLITS]
     rows = []
     for lang in languages:
         name, family, branch, script, dating = DECLARATION.LANGUAGES[lang]
-        row = [escape(name), "<code>%s</code>" % escape(lang), escape(family), escape(branch),
-               escape(script), escape(dating)]
+        row = [escape(name) + (" <em>(left out of the test phase)</em>" if lang in left_out else ""),
+               "<code>%s</code>" % escape(lang), escape(family), escape(branch), escape(script), escape(dating)]
         entries = sizes.get(lang, {})
         row += [_count_cell(entries.get(split), "sentences") for split in SPLITS]
         row += [_count_cell(entries.get(split), "tokens") for split in SPLITS]
@@ -281,7 +282,7 @@ def page_values(context):
         "subtask_text": context.wording.get("page_text", ""),
         "language_count": str(len(languages)),
         "task_count": str(len(tasks)),
-        "languages_table": languages_table(languages, counted),
+        "languages_table": languages_table(languages, counted, context.left_out),
         "tasks_list": tasks_list(tasks),
         "score_keys_table": score_keys_table(tasks, languages),
         "submission_tree": submission_tree(tasks, languages),

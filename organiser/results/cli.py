@@ -32,7 +32,8 @@ def parse_args(argv):
     parser.add_argument("--official", choices=compute.RULES, default="last",
                         help="official submission of a team: the last (default: the bundles' rule, Codabench's "
                              "Force_Last and CodaLab's force_submission_to_leaderboard) or the best")
-    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default %(default)s)")
+    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default %(default)s; 0: no "
+                        "bootstrap, teams ranked by their scores alone, without intervals or tests)")
     parser.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default %(default)s)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="scoring processes (default: cores)")
     parser.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="SECONDS",
@@ -52,8 +53,8 @@ def parse_args(argv):
     parser.add_argument("--metadata", help="Codabench's submissions CSV (id, owner, status, created_when...)")
     parser.add_argument("--phase-id", type=int, help="Codabench phase id to keep when a download mixes phases")
     args = parser.parse_args(argv)
-    if args.resamples < 10:
-        parser.error("--resamples must be at least 10, got %d" % args.resamples)
+    if args.resamples != 0 and args.resamples < 10:
+        parser.error("--resamples must be 0 (no bootstrap) or at least 10, got %d" % args.resamples)
     if args.jobs < 1:
         parser.error("--jobs must be at least 1, got %d" % args.jobs)
     if args.time_limit <= 0 or args.memory_limit < 0:

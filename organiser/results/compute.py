@@ -359,9 +359,10 @@ def compute(competition, module_name, ref_dir, downloads, options, log):
         shutil.rmtree(scratch, ignore_errors=True)
     return {
         "competition": {"id": competition.COMPETITION_ID, "title": competition.TITLE},
-        "method": bootstrap.METHOD % (options["resamples"], options["seed"]),
+        "method": bootstrap.method(competition, options["resamples"], options["seed"]),
         "bootstrap": {"resamples": options["resamples"], "seed": options["seed"], "confidence": bootstrap.CONFIDENCE,
-                      "alpha": bootstrap.ALPHA, "unit": "sentence, within each task x language file, paired"},
+                      "alpha": bootstrap.ALPHA, "unit": "%s, within each task x language file, paired"
+                      % bootstrap.unit_of(competition).rstrip("s")},
         "rule": options["rule"], "reference": ref_dir, "phase": options.get("phase"),
         "public_reference": options.get("public_reference"), "ranked_on": options.get("ranked_on"),
         "subtasks": subtasks, "submissions": records,

@@ -9,6 +9,8 @@ intervals and significance of the kit's paired bootstrap stay on the final (priv
 """
 import math
 
+from evalkit import metrics
+
 SPEARMAN, KENDALL = "spearman", "kendall"
 
 
@@ -23,21 +25,6 @@ def competition_ranks(idents, scores):
     return dict((idents[i], 1 + sum(1 for other in scores if other > scores[i])) for i in range(len(idents)))
 
 
-def _average_ranks(values):
-    """Ranks 1..n of ``values`` (highest first), ties given their average rank."""
-    order = sorted(range(len(values)), key=lambda i: -values[i])
-    ranks = [0.0] * len(values)
-    position = 0
-    while position < len(order):
-        end = position
-        while end + 1 < len(order) and values[order[end + 1]] == values[order[position]]:
-            end += 1
-        for i in order[position:end + 1]:
-            ranks[i] = (position + end) / 2.0 + 1
-        position = end + 1
-    return ranks
-
-
 def spearman(a, b):
     """Spearman's rho of two score lists (ties: average ranks); None with fewer than two items or no variance.
 
@@ -46,13 +33,9 @@ def spearman(a, b):
     """
     if len(a) != len(b):
         raise ValueError("%d values against %d" % (len(a), len(b)))
-    if len(a) < 2:
+    if len(a) < 2 or min(a) == max(a) or min(b) == max(b):
         return None
-    x, y = _average_ranks(a), _average_ranks(b)
-    mx, my = sum(x) / len(x), sum(y) / len(y)
-    sxy = sum((x[i] - mx) * (y[i] - my) for i in range(len(x)))
-    sxx, syy = sum((p - mx) ** 2 for p in x), sum((q - my) ** 2 for q in y)
-    return sxy / math.sqrt(sxx * syy) if sxx and syy else None
+    return metrics.spearman(a, b)   # the scorer's own (evalkit.metrics: ties given their average rank)
 
 
 def kendall(a, b):

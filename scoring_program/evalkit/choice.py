@@ -37,11 +37,12 @@ import re
 import unicodedata
 from collections import Counter, OrderedDict
 
+from .floor import price_text
 from .items import SetItems
-from .kinds import Entry
+from .kinds import Entry, paired
 from .loading import decode_utf8, parse_json_bytes
 from .metrics import ratio
-from .messages import ERROR, WARNING, DataError, MessageLog, printable, quoted
+from .messages import ERROR, INFO, WARNING, DataError, Message, MessageLog, printable, quoted
 
 MAX_SUBMISSION_BYTES = 64 * 1024 * 1024
 
@@ -412,39 +413,73 @@ def _ranks_warning(answers, log):
                     len(ranked), len(scored), printable(ranked[0], 60)), kind="ranks")
 
 
-#: Ties at the top are reported when at least this share of the sets answered with scores has one of 3 sentences or
-#: more, or of the whole set (a few ties are what a model may give; many are constant scores or probabilities that
-#: underflowed to one number)...
+#: Every tie at the top of a set is said (one warning, with the count); the warning says the ties make these sets
+#: score like a random choice when at least this share of the sets answered with scores has one of 3 sentences or
+#: more, or of the whole set (constant scores, probabilities that underflowed to one number)...
 TIES_SHARE = 0.1
-#: ... or when at least this share has a tie of any size: two sentences sharing the top (the same unknown word in
-#: both, for a model with one unknown-word class) are what an honest model gives now and then.
+#: ... or when at least this share has a tie of any size; below both, a few ties are what an honest model may give
+#: (two sentences with the same unknown word, for a model with one unknown-word class), and the warning says so.
 PAIR_TIES_SHARE = 0.3
+#: Scores rounded to at most this many decimals are named as rounded when they tie (every score of the file so).
+ROUNDED_DECIMALS = 3
+
+
+def rounded_decimals(scored):
+    """The fewest decimals (0 to :data:`ROUNDED_DECIMALS`) that every score of ``scored`` (``[(set id, scores)]``)
+    is written with, or None: scores rounded (``round(x)``, ``int(x)``, ``"%.1f"``), which makes sentences whose
+    scores differ tie. Called only where a set has a tie at the top.
+
+    >>> rounded_decimals([("a", [-42.0, -40.0]), ("b", [-7.0, -7.0])]), rounded_decimals([("a", [-4.2, -4.25])])
+    (0, 2)
+    >>> rounded_decimals([("a", [-42.123456, -40.0])]) is None
+    True
+    """
+    for decimals in range(ROUNDED_DECIMALS + 1):
+        if all(score == round(score, decimals) for _, answer in scored for score in answer):
+            return decimals
+    return None
 
 
 def _ties_warning(answers, log):
-    """One warning when many sets answered with scores have their top score shared by several sentences
-    (:data:`TIES_SHARE` of them by 3 or more or by the whole set, or :data:`PAIR_TIES_SHARE` by any number): a tie
-    splits the credit (k sentences at the top earn 1/k), so constant scores, or probabilities that underflow to
-    the same number (0.0), score like a random choice. Counts the sets, names the first ones and the fix."""
+    """One warning when any set answered with scores has its top score shared by several sentences, with the count and
+    how a tie is scored (no order breaks it: k sentences at the top earn 1/k with the gold among them), and the likely
+    cause: every score rounded (:func:`rounded_decimals`), constant scores, probabilities that underflowed to 0; when
+    many sets tie (:data:`TIES_SHARE` of them by 3 or more or by the whole set, or :data:`PAIR_TIES_SHARE` by any
+    number), that these sets score like a random choice. Counts the sets, names the first ones and the fix."""
     scored = [(set_id, answer) for set_id, answer in answers.items() if isinstance(answer, list) and len(answer) > 1]
     tied = []
     for set_id, answer in scored:
         top = max(answer)
         if answer.count(top) > 1:
             tied.append((set_id, answer.count(top), len(answer), top))
-    wide = sum(1 for _, count, size, _ in tied if count >= 3 or count == size)
-    if not tied or (wide < TIES_SHARE * len(scored) and len(tied) < PAIR_TIES_SHARE * len(scored)):
+    if not tied:
         return
+    wide = sum(1 for _, count, size, _ in tied if count >= 3 or count == size)
+    many = wide >= TIES_SHARE * len(scored) or len(tied) >= PAIR_TIES_SHARE * len(scored)
     constant = sum(1 for _, count, size, _ in tied if count == size)
     zero = sum(1 for _, _, _, top in tied if top == 0)
-    log.add(WARNING, _where(tied[0][0]), "%d of the %d sets answered with scores have their highest score shared by "
-            "several sentences (%d with the same score for every sentence%s; first at %s). A tie splits the credit: "
-            "k sentences sharing the top score with the gold earn 1/k, so these sets score like a random choice. "
-            "Give each sentence its own score: the log-probability (a sum of log-probabilities does not underflow "
-            "as a product of probabilities does), not a rounded or constant value." % (
-                len(tied), len(scored), constant, ", %d of them at 0 (probabilities that underflowed?)" % zero
-                if zero else "", "; ".join("set %s (%d of %d tied)" % (printable(set_id, 40), count, size)
-                                           for set_id, count, size, _ in tied[:3])),
+    decimals = rounded_decimals(scored) if constant * 2 < len(tied) else None   # constant scores are not rounded ones
+    if decimals is not None:
+        fix = ("Every score of the file is %s: rounded (%s)? Rounding gives sentences whose scores differ the same "
+               "score; write the scores unrounded (the floats as they are, json.dump rounds nothing)." % (
+                   "a whole number" if decimals == 0 else "written with at most %d decimal%s" % (
+                       decimals, "" if decimals == 1 else "s"),
+                   "round(x), int(x), '%.0f'" if decimals == 0 else "round(x, %d), '%%.%df'" % (decimals, decimals)))
+    elif many or constant * 2 >= len(tied):
+        fix = ("Give each sentence its own score: the log-probability (a sum of log-probabilities does not underflow "
+               "as a product of probabilities does), not a rounded or constant value.")
+    else:
+        fix = ("A model may give two sentences the same score now and then (the same unknown word in both); where "
+               "yours should differ, give each sentence its own score (the log-probability).")
+    log.add(WARNING, _where(tied[0][0]), "%d of the %d sets answered with scores %s highest score shared by "
+            "several sentences (%d with the same score for every sentence%s; first at %s). No order breaks a tie "
+            "here. A tie splits the credit: k sentences sharing the top score with the gold earn 1/k (what a random "
+            "pick among them earns), and the set's WER is the mean over them%s. %s" % (
+                len(tied), len(scored), "has its" if len(tied) == 1 else "have their", constant,
+                ", %d of them at 0 (probabilities that underflowed?)" % zero if zero else "",
+                "; ".join("set %s (%d of %d tied)" % (printable(set_id, 40), count, size)
+                          for set_id, count, size, _ in tied[:3]),
+                ", so these sets score like a random choice" if many else "", fix),
             kind="ties at the top of a set")
 
 
@@ -565,6 +600,298 @@ def _same_top_warning(answers, log):
             kind="the same top sentence in every set")
 
 
+# --------------------------------------------------------------------------- scores in another order of the sentences
+
+def _by_text(sentences, fold=False, reverse=False):
+    """The indices of ``sentences`` in alphabetical order (code points; ``fold``: ignoring case), stable."""
+    return sorted(range(len(sentences)), key=(lambda i: sentences[i].casefold()) if fold else sentences.__getitem__,
+                  reverse=reverse)
+
+
+#: The orders a program may have written a set's scores in instead of the set's own: ``name: (what, order)``, where
+#: ``order(sentences)`` lists the indices of the sentences in that order (the i-th score written is that of sentence
+#: ``order[i]``). Sorts of the sentences (a sort for batching, a groupby that sorts its groups, as pandas does by
+#: default) and their neighbours: the other direction, another key, the set reversed, numbered ids sorted as text.
+SENTENCE_ORDERS = OrderedDict([
+    ("alphabetical", ("the alphabetical order of each set's sentences (a sort, or a groupby that sorts its groups as "
+                      "pandas does by default)", _by_text)),
+    ("alphabetical ignoring case", ("the alphabetical order of each set's sentences ignoring letter case (a sort on "
+                                    "lower-cased text)", lambda sentences: _by_text(sentences, fold=True))),
+    ("reverse alphabetical", ("the reverse alphabetical order of each set's sentences (a sort in descending order)",
+                              lambda sentences: _by_text(sentences, reverse=True))),
+    ("shortest first", ("each set's sentences sorted by length, shortest first (a sort for batching, not undone)",
+                        lambda sentences: sorted(range(len(sentences)), key=lambda i: len(sentences[i])))),
+    ("longest first", ("each set's sentences sorted by length, longest first (a sort for batching, not undone)",
+                       lambda sentences: sorted(range(len(sentences)), key=lambda i: -len(sentences[i])))),
+    ("fewest words first", ("each set's sentences sorted by their number of words (a sort for batching, not undone)",
+                            lambda sentences: sorted(range(len(sentences)), key=lambda i: len(sentences[i].split())))),
+    ("reversed", ("each set's sentences in reverse order (the set read from its end)",
+                  lambda sentences: list(range(len(sentences) - 1, -1, -1)))),
+    ("ids as text", ("the sentences' numbers sorted as text (0, 1, 10, 11, ..., 2, 20, ...: sentence ids such as "
+                     "set-10 sorted as strings)", lambda sentences: sorted(range(len(sentences)), key=str))),
+    ("ids from 1 as text", ("the sentences' numbers counted from 1 and sorted as text (1, 10, 11, ..., 2, 20, ...: "
+                            "sentence ids such as set-10 sorted as strings)",
+                            lambda sentences: sorted(range(len(sentences)), key=lambda i: str(i + 1)))),
+])
+#: The orders of :data:`SENTENCE_ORDERS` that follow the sentences' lengths: scores put back from them follow the
+#: lengths whatever set they were written for (the scores of a language model written shortest first decrease in every
+#: set), so only scores (not indices), and scores that are not sorted themselves, can be said to be written so.
+LENGTH_ORDERS = ("shortest first", "longest first", "fewest words first")
+#: The sets a file's order is judged on: at most this many of those answered with scores, evenly spaced; an index
+#: says less of its set than a list of scores: where these sets name an order, up to ten times as many sets answered
+#: with an index are judged.
+ORDER_SAMPLE = 300
+#: ... of which at least this many must say something (three sentences or more of different lengths; scores that
+#: differ).
+ORDER_MIN_SETS = 10
+#: A language model's scores follow the sentences' lengths (the longer, the lower a log-probability), and the sentence
+#: it chooses is shorter than most of its set: over the sample, the mean correlation of a set's scores with minus its
+#: sentences' word counts (the kit's own baselines: 0.38 to 0.95 in the set's order), or how many standard deviations
+#: the chosen sentence is shorter than its set's mean (0.34 to 1.4), is at least this far from 0 in the order named...
+ORDER_FIT = 0.25
+#: ... at most this share of it in the set's own order, and above it by this many standard errors.
+ORDER_AS_WRITTEN = 0.4
+ORDER_ERRORS = 5.0
+
+
+def put_back(answer, order):
+    """An answer written in ``order`` (the i-th score is sentence ``order[i]``'s; an index counts in that order) put
+    back in the set's order.
+
+    >>> put_back([-1.0, -2.0, -3.0], [2, 0, 1]), put_back(0, [2, 0, 1]), put_back(None, [2, 0, 1])
+    ([-2.0, -3.0, -1.0], 2, None)
+    """
+    if type(answer) is not list:
+        return order[answer] if _is_index(answer) and 0 <= answer < len(order) else answer
+    placed = [0.0] * len(answer)
+    for position, index in enumerate(order):
+        placed[index] = answer[position]
+    return placed
+
+
+def _order_sample(reference, answers, scores, size):
+    """``[(sentences, answer, shortness, spread, norm)]`` of at most ``size`` sets answered with ``scores`` (a list of
+    scores that differ) or else with an index, evenly spaced, of three sentences or more whose word counts differ (the
+    sets a length can say something of). ``shortness``: each sentence's word count below its set's mean; ``spread``:
+    its norm; ``norm``: that of the centred scores (None for an index): :func:`_length_fit` divides by them."""
+    sets = []
+    for entry in reference:
+        answer = answers.get(entry["id"])
+        if len(entry["sentences"]) < 3:
+            continue
+        if scores and type(answer) is list and len(answer) == len(entry["sentences"]) and min(answer) != max(answer):
+            sets.append((entry["sentences"], answer))
+        elif not scores and _is_index(answer) and 0 <= answer < len(entry["sentences"]):
+            sets.append((entry["sentences"], answer))
+    step = max(1.0, len(sets) / float(size))
+    sample = []
+    for n in range(min(len(sets), size)):
+        sentences, answer = sets[int(n * step)]
+        words = [len(sentence.split()) for sentence in sentences]
+        mean = sum(words) / float(len(words))
+        shortness = [mean - count for count in words]
+        spread = math.sqrt(sum(x * x for x in shortness))
+        norm = None
+        if scores:
+            centre = sum(answer) / float(len(answer))
+            norm = math.sqrt(sum((score - centre) ** 2 for score in answer))
+        if spread and norm != 0.0:
+            sample.append((sentences, answer, shortness, spread, norm))
+    return sample
+
+
+def _length_fit(answer, norm, order, shortness, spread):
+    """How well ``answer`` read in ``order`` (scores, or an index) follows the sentences' lengths as a language
+    model's does: Pearson's correlation of the scores with ``shortness`` (their products over ``norm`` and
+    ``spread``, the norms of the centred scores and of ``shortness``), or how many standard deviations the chosen
+    sentence is shorter than its set's mean.
+
+    >>> round(_length_fit([-3.0, -1.0, -2.0], 2 ** 0.5, [0, 1, 2], [-1.0, 1.0, 0.0], 2 ** 0.5), 2)   # shortest highest
+    1.0
+    >>> shortness, spread = [-1.0, 1.0, 0.0], 2 ** 0.5   # the second sentence is the shortest
+    >>> [round(_length_fit(1, None, order, shortness, spread), 2) for order in ([0, 1, 2], [1, 0, 2])]
+    [1.22, -1.22]
+    """
+    if norm is None:
+        return shortness[order[answer]] * math.sqrt(len(shortness)) / spread
+    return sum(score * shortness[index] for score, index in paired(answer, order)) / (norm * spread)
+
+
+def _mean_gain(fits, others, sign):
+    """``(mean, standard error)`` of ``sign`` times ``fits`` minus ``others`` (pairs with None left out), or None
+    when fewer than :data:`ORDER_MIN_SETS` pairs remain."""
+    gains = [(fit - other) * sign for fit, other in paired(fits, others) if other is not None]
+    if len(gains) < ORDER_MIN_SETS:
+        return None
+    mean = sum(gains) / len(gains)
+    return mean, math.sqrt(sum((g - mean) ** 2 for g in gains) / (len(gains) - 1) / len(gains))
+
+
+def _named_order(sample, errors=ORDER_ERRORS):
+    """The order of :data:`SENTENCE_ORDERS` that ``sample`` (:func:`_order_sample`) looks written in (see
+    :func:`written_order`), or None. The answers, put back from it, must follow the lengths better than as written
+    and, but for an order of :data:`LENGTH_ORDERS`, better than the answers of other sets of the same size put back
+    from it (what the order alone gives: a constant index), each by ``errors`` standard errors. Scores sorted in most
+    sets (the same top sentence everywhere: another warning's) name no order."""
+    if len(sample) < ORDER_MIN_SETS:
+        return None
+    as_written = [_length_fit(answer, norm, range(len(sentences)), shortness, spread)
+                  for sentences, answer, shortness, spread, norm in sample]
+    written = sum(as_written) / len(as_written)
+    scores = sample[0][4] is not None
+    if abs(written) >= ORDER_FIT or (scores and 2 * sum(1 for item in sample if item[1] in (
+            sorted(item[1]), sorted(item[1], reverse=True))) >= len(sample)):
+        return None   # the answers follow the lengths as written (or are sorted themselves): nothing to put back
+    by_size = {}
+    for n, item in enumerate(sample):
+        by_size.setdefault(len(item[0]), []).append(n)
+    partner = {}   # each set's next set of the same size (its answers read against this set's sentences)
+    for group in by_size.values():
+        for k, n in enumerate(group):
+            partner[n] = group[(k + 1) % len(group)] if len(group) > 1 else None
+    best = None
+    for name, (what, order) in SENTENCE_ORDERS.items():
+        if name in LENGTH_ORDERS and not scores:
+            continue
+        orders = [order(item[0]) for item in sample]
+        fits = [_length_fit(answer, norm, orders[n], shortness, spread)
+                for n, (_, answer, shortness, spread, norm) in enumerate(sample)]
+        fit = sum(fits) / len(fits)
+        if abs(fit) < ORDER_FIT or abs(written) > ORDER_AS_WRITTEN * abs(fit) or \
+                (best is not None and abs(fit) <= abs(best["fit"])):
+            continue
+        sign = 1.0 if fit > 0 else -1.0
+        gains = [_mean_gain(fits, as_written, sign)]
+        if name not in LENGTH_ORDERS:
+            gains.append(_mean_gain(fits, [None if partner[n] is None else _length_fit(
+                sample[partner[n]][1], sample[partner[n]][4], orders[n], shortness, spread)
+                for n, (_, _, shortness, spread, _) in enumerate(sample)], sign))
+        if all(gain is not None and gain[0] >= errors * gain[1] for gain in gains):
+            best = {"order": name, "what": what, "sets": len(fits), "fit": fit, "as_written": written}
+    return best
+
+
+def written_order(reference, answers):
+    """The order of :data:`SENTENCE_ORDERS` the answers look written in instead of each set's own, read without the
+    gold: put back from that order, they follow the sentences' lengths as a language model's do (the scores' mean
+    correlation with minus the word counts, or the chosen sentences' shortness in standard deviations, at least
+    :data:`ORDER_FIT` from 0 over a sample of the sets), and as written they hardly do (at most
+    :data:`ORDER_AS_WRITTEN` of it, :data:`ORDER_ERRORS` standard errors below). Judged on the sets answered with
+    scores, else on those answered with an index. ``{"order": name, "what": words, "answers": "scores" or "indices",
+    "sets": sets judged, "fit": mean fit so, "as_written": as written}``, or None. A file whose answers already follow
+    the lengths as written costs one pass over the sample.
+
+    >>> import random
+    >>> rng = random.Random(1)
+    >>> ref = [{"id": str(n), "sentences": [" ".join(rng.choice("abcdef") for _ in range(rng.randint(1, 6)))
+    ...                                     for _ in range(8)], "gold": 0, "gold_type": "cs"} for n in range(30)]
+    >>> honest = dict((e["id"], [-1.5 * len(s.split()) - rng.random() for s in e["sentences"]]) for e in ref)
+    >>> written_order(ref, honest) is None
+    True
+    >>> found = written_order(ref, dict((e["id"], [honest[e["id"]][i] for i in _by_text(e["sentences"])]) for e in ref))
+    >>> found["order"], found["answers"], found["sets"], round(found["fit"], 2)
+    ('alphabetical', 'scores', 30, 0.99)
+    """
+    for scores in (True, False):
+        found = _named_order(_order_sample(reference, answers, scores, ORDER_SAMPLE), ORDER_ERRORS if scores else 0.0)
+        if found and not scores:   # a candidate: judged on more sets
+            found = _named_order(_order_sample(reference, answers, scores, 10 * ORDER_SAMPLE))
+        if found:
+            return dict(found, answers="scores" if scores else "indices")
+    return None
+
+
+def _order_warning(answers, reference, log):
+    """One error when the answers look written in another order than each set's sentences (:func:`written_order`,
+    read without the gold): as written, most scores (or indices) stand on other sentences than their own. Scores are
+    unchanged."""
+    found = written_order(reference, answers)
+    if not found:
+        return
+    order = SENTENCE_ORDERS[found["order"]][1]
+    scores = found["answers"] == "scores"
+    first = next((entry["id"] for entry in reference if (type(answers.get(entry["id"])) is list) == scores
+                  and answers.get(entry["id"]) is not None
+                  and order(entry["sentences"]) != list(range(len(entry["sentences"])))), reference[0]["id"])
+    if scores:
+        head = ("the scores look written in %s, not in the set's order: put back from that order, they follow the "
+                "sentences' lengths as a language model's scores do (the longer the sentence, the %s its score: mean "
+                "correlation with the word counts %+.2f over %d sets), and as written they do not (%+.2f). The i-th "
+                "score must be the i-th sentence's, in sets.jsonl order; as written, most scores stand on other "
+                "sentences than their own" % (found["what"], "lower" if found["fit"] > 0 else "higher", -found["fit"],
+                                              found["sets"], -found["as_written"]))
+        fix = "Put each score back on its own sentence (or score the sentences in the set's order, unsorted)."
+    else:
+        head = ("the indices look counted in %s, not in the set's order: counted so, they choose %s sentences than "
+                "most of their set, as a language model does (the chosen sentence's word count, in standard deviations "
+                "from its set's mean: %+.2f over %d sets), and as written they do not (%+.2f). An index is the chosen "
+                "sentence's position in the set, in sets.jsonl order; as written, most indices point at other "
+                "sentences than the chosen ones" % (found["what"], "shorter" if found["fit"] > 0 else "longer",
+                                                    -found["fit"], found["sets"], -found["as_written"]))
+        fix = "Give the position of the chosen sentence in the set itself (its place in the unsorted list)."
+    log.add(ERROR, _where(first), "%s, and these sets are chosen almost at random. %s" % (head, fix),
+            kind="answers in another order of the sentences")
+
+
+def _won(answered, order=None):
+    """The credits of ``answered`` (``[(set, answer)]``) summed, as written or put back from ``order`` (a name of
+    :data:`SENTENCE_ORDERS`)."""
+    put = SENTENCE_ORDERS[order][1] if order else None
+    return sum(set_accuracy(put_back(answer, put(entry["sentences"])) if put else answer, entry["gold"],
+                            len(entry["sentences"])) for entry, answer in answered)
+
+
+def order_counts(reference, answers):
+    """Where the gold is public, how many sets the answers win as written and once put back from another order of
+    the sentences (:data:`SENTENCE_ORDERS`, :func:`put_back`): the order :func:`written_order` names without the
+    gold, else, for a file that scores at most twice a random choice, the order that wins clearly more sets put back
+    over a sample of :data:`ORDER_SAMPLE` sets than as written and than a random choice (by three standard errors of
+    a sign test, at least one set).
+    ``{"order", "what", "detected", "won", "as_written", "mended", "total"}`` (``won``: the credits summed over every
+    set, as written and put back; ``as_written``, ``mended``: the accuracies so; ``total``: the sets), or None. Said
+    by :func:`order_message`.
+
+    >>> ref = [{"id": str(n), "sentences": ["b", "a", "c"], "gold": 0, "gold_type": "cs"} for n in range(40)]
+    >>> found = order_counts(ref, dict((str(n), [-2.0, -1.0, -3.0]) for n in range(40)))   # b is written second
+    >>> found["order"], found["detected"], found["won"], found["as_written"], found["mended"]
+    ('alphabetical', False, [0.0, 40.0], 0.0, 1.0)
+    """
+    found = written_order(reference, answers)
+    answered = [(entry, answers.get(entry["id"])) for entry in reference if answers.get(entry["id"]) is not None]
+    written = _won(answered)
+    if found:
+        name = found["order"]
+    elif written <= 2.0 * sum(1.0 / len(entry["sentences"]) for entry, _ in answered):
+        step = max(1.0, len(answered) / float(ORDER_SAMPLE))
+        sample = [answered[int(n * step)] for n in range(min(len(answered), ORDER_SAMPLE))]
+        # put back, the answers must win clearly more than as written and than a random choice (a file worse than
+        # chance, an argmin, gains from any other order: no order is its cause)
+        before = max(_won(sample), sum(1.0 / len(entry["sentences"]) for entry, _ in sample))
+        wins = [(_won(sample, other), -n, other) for n, other in enumerate(SENTENCE_ORDERS)]
+        after, _, name = max(wins)
+        if after - before < max(1.0, 3.0 * math.sqrt(after + before)):
+            return None
+    else:
+        return None
+    undone, total = _won(answered, name), len(reference)
+    return {"order": name, "what": SENTENCE_ORDERS[name][0], "detected": bool(found), "won": [written, undone],
+            "as_written": written / total, "mended": undone / total, "total": total}
+
+
+def order_message(entry, order):
+    """The message of a file whose answers look written in another order of the sentences (``details["order"]``,
+    :func:`order_counts`), priced against the gold (:func:`evalkit.floor.price_text`): a warning when put back they
+    win more sets, else a note that their order is right."""
+    said = ("put back from %s into each set's own order, the answers win %.1f of the %d sets, against %.1f as "
+            "written" % (order["what"], order["won"][1], order["total"], order["won"][0]))
+    if order["mended"] <= order["as_written"]:
+        return Message(entry["file"], INFO, "whole file", "%s: their order is right; the message about their order "
+                       "does not apply to them." % said)
+    return Message(entry["file"], WARNING, "whole file", "%s. %s Write the i-th score (or count an index) for the i-th "
+                   "sentence of each set, in sets.jsonl order." % (
+                       said, price_text(order, "with every answer put back on its own sentence")))
+
+
 def _id_prefix(set_id):
     """The prefix of a set id made of a prefix and a number (``dev-0001`` -> ``dev-``), else None."""
     found = re.match(r"^(.*[^0-9])[0-9]+$", set_id)
@@ -630,8 +957,9 @@ def _unknown_ids_hint(unknown, data, reference, missing):
 def _count_hint(data, reference, cases):
     """A sentence naming why the lists of ``cases`` (the sets with the wrong number of scores) are so, else "": their
     lengths are the sizes of other sets (answers paired with the wrong ids), the number of the set's words (one score
-    per token), one integer in a list (an index written as a list), distinct indices (a top-k), or one score more or
-    less than the set's size in every one (an off-by-one). Only called when some set has such a list."""
+    per token), more than that (one score per subword piece), one integer in a list (an index written as a list),
+    distinct indices (a top-k), or one score more or less than the set's size in every one (an off-by-one). Only
+    called when some set has such a list."""
     sizes = dict((entry["id"], entry) for entry in reference)
     given = [(set_id, data[set_id]) for set_id, _, _ in cases]
     if all(len(value) == 1 and _is_index(value[0]) for _, value in given):
@@ -648,6 +976,11 @@ def _count_hint(data, reference, cases):
     if words * 2 > len(given):
         return ("%d of them have as many scores as the set has words: one score per token? Give one score per "
                 "sentence (the sum of its tokens' log-probabilities)." % words)
+    pieces = sum(1 for set_id, value in given
+                 if len(value) > sum(len(sentence.split()) + 1 for sentence in sizes[set_id]["sentences"]))
+    if pieces * 2 > len(given):
+        return ("%d of them have more scores than the set has words: one score per subword piece (a tokenizer's "
+                "tokens)? Give one score per sentence (the sum of its pieces' log-probabilities)." % pieces)
     offsets = set(len(value) - len(sizes[set_id]["sentences"]) for set_id, value in given)
     if len(given) >= 2 and len(offsets) == 1 and abs(next(iter(offsets))) == 1:
         more = next(iter(offsets)) == 1
@@ -683,12 +1016,18 @@ def _not_finite_hint(data, cases):
 
 def _nested_hint(data, cases):
     """A sentence naming why the scores of ``cases`` (sets with a list among their scores) are nested, else "": every
-    score in a one-item list (an array of shape (n, 1)). Only called when some set has a nested score."""
+    score in a one-item list (an array of shape (n, 1)), or a list of numbers per sentence (its tokens' or subword
+    pieces' log-probabilities). Only called when some set has a nested score."""
     column = sum(1 for set_id, _, _ in cases if all(type(score) is list and len(score) == 1 and _is_number(score[0])
                                                      for score in data[set_id]))
     if column * 2 > len(cases):
         return ("%d of them hold every score in a one-item list ([[-42.1], [-40.3], ...]: an array of shape (n, 1)?): "
                 "flatten it to one number per sentence." % column)
+    tokens = sum(1 for set_id, _, _ in cases if all(type(score) is list and score and all(_is_number(x) for x in score)
+                                                    for score in data[set_id]))
+    if tokens * 2 > len(cases):
+        return ("%d of them hold a list of numbers for each sentence: one score per token or subword piece? Give one "
+                "score per sentence: the sum of its tokens' log-probabilities." % tokens)
     return ""
 
 
@@ -805,6 +1144,7 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
     _direction_warning(answers, log)
     _same_index_warning(answers, log)
     _same_top_warning(answers, log)
+    _order_warning(answers, reference, log)
     return dict(answers), log.close() if own else []
 
 
@@ -958,6 +1298,9 @@ def details(reference, answers):
     direction = direction_counts(reference, answers)
     if direction:   # only when many sets' scores look reversed: a normal report is unchanged
         found["direction"] = direction
+    order = order_counts(reference, answers)
+    if order:   # only when the scores look written in another order of the sentences
+        found["order"] = order
     return found
 
 
@@ -1034,10 +1377,29 @@ class ChoiceKind(object):
             raise DataError(name, "", "no set found; expected one JSON object a line")
         return ChoiceReference(sets, len(data))
 
+    def gold_prediction(self, data, task, lang):
+        """The submission that predicts the gold of the reference bytes ``data`` (the conformance check's perfect
+        submission, organiser/conformance.py): each set's gold index, ``{set id: index}``."""
+        answers = OrderedDict()
+        for line in data.decode("utf-8-sig").split("\n"):
+            if line.strip():
+                item = json.loads(line)
+                answers[item["id"]] = item["gold"]
+        return (json.dumps(answers) + "\n").encode("utf-8")
+
     def prediction_limit(self, ref, file_limit):
         """The largest submission accepted: 64 bytes a sentence of the reference (plus 1 MiB), within the
         platform's limit (an honest file, scores with 17 digits, takes about 25)."""
         return min(file_limit, 64 * sum(len(s["sentences"]) for s in ref) + (1 << 20))
+
+    @staticmethod
+    def oversize_cause(ref):
+        """What usually makes a submission larger than :meth:`prediction_limit` (said by the scorer's error): one
+        score per token or subword piece instead of one per sentence."""
+        sentences = sum(len(entry["sentences"]) for entry in ref)
+        return ("one score per sentence takes about 20 bytes, {:,} for these {:,} sentences, so a file this large "
+                "usually holds a score per token or subword piece; give one score per sentence, the sum of its tokens' "
+                "log-probabilities".format(20 * sentences, sentences))
 
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """``{set id: answer or None}`` of a submission (messages in ``log``); DataError when unusable as a whole."""
@@ -1099,6 +1461,18 @@ class ChoiceKind(object):
     def score_value(self, components):
         """The entry score: the first component (the declared official metric, accuracy)."""
         return next(iter(components.values())) if components else 0.0
+
+    def public_gold_messages(self, entry, task):
+        """The answers written in another order of the sentences, priced against the gold (``details["order"]``,
+        :func:`order_message`). Only where the gold is public (:func:`evalkit.floor.public_gold_messages`)."""
+        order = (entry.get("details") or {}).get("order")
+        return [order_message(entry, order)] if type(order) is dict else []
+
+    def explains_score(self, entry):
+        """Whether the messages of ``entry`` already say why it scores low: its answers, put back from another order
+        of the sentences, win more sets (:func:`order_message`); a floor's generic causes are then not given."""
+        order = (entry.get("details") or {}).get("order")
+        return type(order) is dict and order["mended"] > order["as_written"]
 
 
 #: The kinds this module adds to the scorer (:data:`evalkit.scoring.KINDS`).

@@ -1,12 +1,15 @@
-"""CoNLL-style files of the line-aligned kinds (``evalkit.lines``): reading a release's ``token<TAB>...<TAB>label``
-files, the reference text the scorer reads, a majority-label baseline, and the starting kit's validator and
-submission maker, shared by every competition that declares ``RELEASE_FILE`` instead of copies of its own.
+"""A release of one file per dataset and split, and what the kit does with it: the reference files the scorer reads,
+a baseline and a floor, and the starting kit's validator and submission maker, shared by every competition that
+declares ``RELEASE_FILE`` instead of copies of its own (the skeleton's, ``python -m organiser new``).
 
 A declaration that uses this module declares, besides ``TASKS``, ``RELEASE_FILE``: the path of one dataset's file of a
 split in the release, e.g. ``"{split}/{task}_{lang}.conll"`` (splits ``train``, ``dev``, ``test``; the test file
-has the tokens only). Its tasks are of a text kind (``evalkit.declare.TextTask``; with ``SUBMISSION_FILE`` and
-``REFERENCE_FILE``) or of the JSON ``tagging`` kind (``evalkit.declare.JsonTask``; files ``<task>/<lang>.json``
-holding ``[[[form, tag], ...], ...]``).
+has the input only). How such a file is read and written is its task kind's *release* (the kind's ``release``
+part, :class:`Release`): by default the CoNLL-style files of this module (:data:`CONLL`: ``token<TAB>...<TAB>label``
+lines, a blank line after each sentence) for the text kinds (``evalkit.declare.TextTask``; with ``SUBMISSION_FILE``
+and ``REFERENCE_FILE``) and the JSON ``tagging`` kind (``evalkit.declare.JsonTask``; files ``<task>/<lang>.json``
+holding ``[[[form, tag], ...], ...]``); the value kinds' ``key<TAB>value`` lines (``evalkit.values``); a kind of a
+competition's own gives its own.
 Standard library only, Python 3.7+.
 """
 import argparse
@@ -114,6 +117,103 @@ def datasets(decl):
     return [(task, lang) for task in decl.TASKS for lang in task.languages]
 
 
+# --------------------------------------------------------------------------- releases
+
+class Release(object):
+    """How one task kind's release files are read and written, for the reference builder, the baselines and the
+    starting kit (a kind's ``release`` part; :func:`release_of`). A *record* is one item of a release file (a
+    sentence, a key and its value); a *labels* list holds one prediction per record, in the form
+    :meth:`submission_bytes` writes."""
+
+    #: What a record is, in the validator's lines ("sentences", "items"), and what its input is (the builder's
+    #: refusal of a test gold whose input is not the public test file's).
+    unit = "sentences"
+    input_name = "sentences or tokens"
+
+    def read(self, path):
+        """The records of the release file at ``path``."""
+        raise NotImplementedError
+
+    def has_gold(self, records):
+        """Whether every record carries its gold."""
+        raise NotImplementedError
+
+    def text(self, records, gold=True):
+        """The release file of ``records`` (text): with their gold, or (``gold=False``) their input alone (the test
+        input released when the test phase opens)."""
+        raise NotImplementedError
+
+    def same_input(self, public, gold):
+        """Whether the records ``gold`` (the test gold) have exactly the input of ``public`` (the test input)."""
+        raise NotImplementedError
+
+    def reference_bytes(self, decl, task, records, labels=None):
+        """The reference file of ``records`` (their gold, or ``labels``) in the task's form."""
+        raise NotImplementedError
+
+    def placeholder(self, task, lang, records):
+        """Labels that stand for a missing gold (the validator's reference of a split without gold, whose scores
+        mean nothing: it checks the submission's shape)."""
+        raise NotImplementedError
+
+    def submission_bytes(self, decl, task, records, labels):
+        """The submission file that predicts ``labels`` for ``records``."""
+        raise NotImplementedError
+
+    def systems(self, task, lang, train):
+        """``{"baseline": predict, "floor": predict}``, each ``predict(records)`` -> labels: the baseline learnt
+        from the ``train`` records (None: no training file), the floor trivial."""
+        raise NotImplementedError
+
+    def summary(self, entry):
+        """What the validator says of one scored file's items (after its name and status)."""
+        return "%s sentences, %s aligned" % (entry["sentences"], entry["scored_sentences"])
+
+
+class ConllRelease(Release):
+    """CoNLL-style release files (:func:`read_conll`): a record is a sentence, the list of its rows' fields."""
+
+    def read(self, path):
+        return read_conll(path)
+
+    def has_gold(self, records):
+        return has_gold(records)
+
+    def text(self, records, gold=True):
+        return conll_text(records if gold else [[row[:1] for row in rows] for rows in records])
+
+    def same_input(self, public, gold):
+        return [[row[0] for row in rows] for rows in public] == [[row[0] for row in rows] for rows in gold]
+
+    def reference_bytes(self, decl, task, records, labels=None):
+        return reference_bytes(decl, task, records, labels)
+
+    def placeholder(self, task, lang, records):
+        return placeholder_labels(records, label_set(task, lang)[0])
+
+    def submission_bytes(self, decl, task, records, labels):
+        return submission_bytes(decl, task, records, labels)
+
+    def systems(self, task, lang, train):
+        baseline = majority_tagger(train) if train is not None else None
+        floor = floor_tagger(task, lang)
+        return {"baseline": lambda records: [baseline(rows) for rows in records],
+                "floor": lambda records: [floor(rows) for rows in records]}
+
+
+#: The release of the CoNLL-style kinds, and of any kind that declares none.
+CONLL = ConllRelease()
+
+
+def release_of(decl, task):
+    """The release of ``task``'s kind (its ``release`` part), :data:`CONLL` when it declares none; the kinds the
+    declaration ``decl`` brings in its folder are registered first (:func:`evalkit.kindspec.use`)."""
+    from . import scoring
+    from .kindspec import use
+    use(decl)
+    return getattr(scoring.KINDS.get(task.kind), "release", None) or CONLL
+
+
 # --------------------------------------------------------------------------- baselines
 
 def majority_tagger(train):
@@ -149,8 +249,9 @@ def submission_bytes(decl, task, sentences, labels):
 
 
 def make_submission(decl, data, split, system, out_zip):
-    """Write ``out_zip``: system ``system`` (``baseline``: majority labels trained on train; ``floor``) for every
-    dataset with a ``split`` file in ``data``; return ``[(dataset file, what was done)]``."""
+    """Write ``out_zip``: system ``system`` (``baseline``: learnt from train, e.g. the CoNLL kinds' majority labels;
+    ``floor``) of each task's release (:func:`release_of`) for every dataset with a ``split`` file in ``data``;
+    return ``[(dataset file, what was done)]``."""
     done = []
     directory = os.path.dirname(os.path.abspath(out_zip))
     if not os.path.isdir(directory):
@@ -163,10 +264,11 @@ def make_submission(decl, data, split, system, out_zip):
             if not os.path.isfile(source) or (system == "baseline" and not os.path.isfile(train)):
                 done.append((name, "skipped (no %s)" % (source if not os.path.isfile(source) else train)))
                 continue
-            sentences = read_conll(source)
-            tagger = majority_tagger(read_conll(train)) if system == "baseline" else floor_tagger(task, lang)
-            archive.writestr(name, submission_bytes(decl, task, sentences, [tagger(rows) for rows in sentences]))
-            done.append((name, "%d sentences" % len(sentences)))
+            release = release_of(decl, task)
+            records = release.read(source)
+            tagger = release.systems(task, lang, release.read(train) if system == "baseline" else None)[system]
+            archive.writestr(name, release.submission_bytes(decl, task, records, tagger(records)))
+            done.append((name, "%d %s" % (len(records), release.unit)))
     return done
 
 
@@ -182,14 +284,15 @@ def write_split_reference(decl, data, split, out):
         if not os.path.isfile(source):
             absent.append(name)
             continue
-        sentences = read_conll(source)
-        with_gold = has_gold(sentences)
-        labels = None if with_gold else placeholder_labels(sentences, label_set(task, lang)[0])
+        release = release_of(decl, task)
+        records = release.read(source)
+        with_gold = release.has_gold(records)
+        labels = None if with_gold else release.placeholder(task, lang, records)
         target = os.path.join(out, name)
         if not os.path.isdir(os.path.dirname(target)):
             os.makedirs(os.path.dirname(target))
         with open(target, "wb") as handle:
-            handle.write(reference_bytes(decl, task, sentences, labels))
+            handle.write(release.reference_bytes(decl, task, records, labels))
         written.append(name)
         if with_gold:
             gold.append(name)
@@ -225,10 +328,10 @@ def validate(decl, submission, data, split, write=print, kit=None):
         write("%s: %s%s: %s" % (message["severity"], message["file"],
                                 ", " + message["where"] if message["where"] else "", message["text"]))
     for entry in result["entries"]:
-        name = reference_name(decl, decl.TASKS_BY_FOLDER[entry["task"]], entry["lang"])
+        task = decl.TASKS_BY_FOLDER[entry["task"]]
+        name = reference_name(decl, task, entry["lang"])
         score = " score %.4f" % entry["score"] if name in gold else ""
-        write("%s %s: %s sentences, %s aligned%s" % (entry["file"], entry["status"], entry["sentences"],
-                                                    entry["scored_sentences"], score))
+        write("%s %s: %s%s" % (entry["file"], entry["status"], release_of(decl, task).summary(entry), score))
     if absent:
         write("not checked (no %s file in the data): %s" % (split, ", ".join(absent)))
     status, summary = verdict.conclude(result)

@@ -72,3 +72,22 @@ class JsonTask(Task):
         Task.__init__(self, key, label, kind, metric or components[0], components, languages)
         self.labels = tuple(labels)
         self.label_aliases = dict(label_aliases or {})
+
+
+class ValueTask(Task):
+    """One task of a value kind (``evalkit.values``: one ``key<TAB>value`` line per item, flat file names
+    ``SUBMISSION_FILE``/``REFERENCE_FILE``): ``item_labels`` (classification; components among ``acc`` and
+    ``macro_f1``; ``labels``: the label set, one for every language, or ``{lang: set}``; ``label_aliases``: ``{other
+    spelling lower-cased: label}`` for the did-you-mean) or ``item_values`` (graded values; components among
+    ``spearman`` and ``pearson``). ``metric`` defaults to the first component; ``unit``: what an item is called in
+    messages and reports ("word"; default "item").
+    """
+
+    def __init__(self, key, label, kind, components, languages, labels=(), label_aliases=None, metric=None,
+                 unit="item"):
+        Task.__init__(self, key, label, kind, metric or components[0], components, languages)
+        self.labels = OrderedDict(labels) if isinstance(labels, dict) else tuple(labels)
+        if kind == "item_labels" and not self.labels:
+            raise ValueError("task %r: an item_labels task declares its label set (labels=...)" % key)
+        self.label_aliases = dict(label_aliases or {})
+        self.unit = unit

@@ -20,7 +20,10 @@ the other is predicted in its place), from the per-label counts of the report, f
 file loses most of its score to it (:data:`evalkit.messages.LOSS_NOTE`).
 
 The likely causes are a fact of the task's kind (a kind's ``floor_causes``), or of the task itself when its
-declaration says more (``Task.floor_causes``); the machinery names no competition.
+declaration says more (``Task.floor_causes``); the machinery names no competition. A file some of whose items are not
+scored as submitted (its format errors are reported) is not called well-formed: those items come first. On a file of
+fewer items than its kind's ``floor_min_items`` (the value kinds: 100), an honest score at the floor is common, and the
+warning says how little it can tell instead of claiming a systematic mistake.
 """
 import os
 from collections import OrderedDict
@@ -86,7 +89,9 @@ def chance_margin(kind, floor, entry):
 def below_floor(entries, floors, label, tasks, kinds):
     """One warning per scored entry of ``entries`` (report entry dicts) whose score is at or below its floor in
     ``floors`` (:func:`read_floor`): the score, the floor and the likely causes of its task kind. ``tasks``: the
-    declared tasks by folder; ``kinds``: every kind by name."""
+    declared tasks by folder; ``kinds``: every kind by name. What the score means is :func:`floor_text`'s: a file
+    some of whose items are not scored as submitted is not called well-formed, and a kind that declares
+    ``floor_min_items`` gets, on a file of fewer items, how little a score at the floor tells."""
     found = []
     shared = {}   # files scored by several tasks (their messages name the task)
     for entry in entries:
@@ -105,13 +110,32 @@ def below_floor(entries, floors, label, tasks, kinds):
         where = "below" if entry["score"] < floor - EPSILON else "at" if entry["score"] <= floor + EPSILON else \
             "within chance of"
         found.append(Message(entry["file"], WARNING, "whole file", (
-            "this file scores %.4f%s, %s the %s of this phase (%.4f, the trivial baseline of the starting kit%s): a "
-            "well-formed file that does no better almost always holds a systematic mistake. Likely causes for this "
-            "task: %s." % (entry["score"], (" in %s" % task.label) if shared.get(entry.get("file"), 0) > 1 else "",
-                           where, label, floor, "; chance alone gives up to %.4f more on %d items" % (
-                               margin, entry["sentences"]) if where == "within chance of" else "",
-                           causes(task, kind)))))
+            "this file scores %.4f%s, %s the %s of this phase (%.4f, the trivial baseline of the starting kit%s)%s"
+            % (entry["score"], (" in %s" % task.label) if shared.get(entry.get("file"), 0) > 1 else "",
+               where, label, floor, "; chance alone gives up to %.4f more on %d items" % (
+                   margin, entry["sentences"]) if where == "within chance of" else "",
+               floor_text(entry, task, kind)))))
     return found
+
+
+def floor_text(entry, task, kind):
+    """What a file at the floor most likely means, after its score: items not scored as submitted (``zeroed_sentences``:
+    their format errors are reported) are the first cause; on a file of fewer items than its kind's
+    ``floor_min_items``, that tells little (an honest system often scores so low on so few items); else a systematic
+    mistake and its likely causes."""
+    items = entry.get("sentences")
+    least = getattr(kind, "floor_min_items", None)
+    zeroed = entry.get("zeroed_sentences")
+    if type(zeroed) is int and zeroed > 0:
+        return (": %d of its %s items are not scored as submitted (their errors are reported), the first cause; mend "
+                "them, then compare again. Other likely causes for this task: %s." % (
+                    zeroed, items if type(items) is int else "", causes(task, kind)))
+    if type(least) is int and type(items) is int and items < least:
+        return (". On %d items this tells little: an honest system's score on so few items spreads widely, and "
+                "often falls this low (at least %d items are needed to call it a systematic mistake). If it stays "
+                "this low on more data, likely causes for this task: %s." % (items, least, causes(task, kind)))
+    return (": a well-formed file that does no better almost always holds a systematic mistake. Likely causes for "
+            "this task: %s." % causes(task, kind))
 
 
 #: Below this share of items right within the first candidates, a file says too little for :func:`inverted_ranks`.

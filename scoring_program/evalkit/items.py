@@ -11,12 +11,21 @@ files is, and every organiser tool takes it from there, never from a table of it
   :meth:`Items.label` (how a report names it), :meth:`Items.scramble` (the file with other gold, same inputs),
   :meth:`Items.secrets` (gold strings that must not show in any output);
 - the contamination search (``organiser/contamination.py``): :meth:`Items.tokens` (the item's input as a sequence
-  of words) and :meth:`Items.gold` (its gold strings, to say whether a public copy carries the same gold).
+  of words) and :meth:`Items.gold` (its gold strings, to say whether a public copy carries the same gold);
+- what a participant is given (:attr:`Items.given`, a :class:`Given`): the test input a reference builder releases
+  keeps that and nothing else (:meth:`Given.released`), and ``python -m organiser reference`` refuses a build whose
+  test input holds more (:meth:`Given.beyond`). The defaults: a CoNLL-U input (:class:`ConlluInput`: the tagging,
+  lemma and morphology kinds) keeps the ID and FORM columns, ``# text``, MISC ``SpaceAfter=No`` and sentence ids of
+  the kit's own, every other column ``_`` (HEAD, DEPREL, DEPS are gold-derived; a corpus's ``sent_id``, ``# source``
+  or MISC ``ref=`` would join the input back to a public treebank); a gap-filling line keeps the masked line alone
+  (:class:`Columns`); a CoNLL-style test file the tokens alone (:class:`TokenLines`); a choice set its id and
+  sentences (:class:`JsonFields`); a document its text and creation time (:class:`DocumentInput`).
 
 Items are addressed by their 0-based position in :meth:`Items.read`'s list, the split's unit (``split.json``
 ``indices``). Standard library only: this module is part of every scoring program.
 """
 import json
+import os
 import re
 import unicodedata
 import xml.etree.ElementTree as ElementTree
@@ -47,12 +56,270 @@ def text_tokens(text):
     return _WORD.findall(unicodedata.normalize("NFC", text)) if isinstance(text, str) else []
 
 
+# --------------------------------------------------------------------------- what a participant is given
+
+#: The ten columns of a CoNLL-U word line, in order (universaldependencies.org/format.html).
+CONLLU_COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
+
+
+class Findings(object):
+    """What a released file holds beyond what is given, by class: how many times, and the first line."""
+
+    def __init__(self):
+        self.found = {}
+
+    def add(self, what, line):
+        """One more occurrence of ``what`` at (1-based) ``line``."""
+        count, first = self.found.get(what, (0, line))
+        self.found[what] = (count + 1, first)
+
+    def lines(self):
+        """One sentence per class, in the order first found."""
+        return ["%s (%d, first at line %d)" % (what, count, first)
+                for what, (count, first) in sorted(self.found.items(), key=lambda kv: kv[1][1])]
+
+
+def _text_lines(data):
+    """The lines of a released file's bytes (UTF-8, a BOM and ``\r`` dropped), numbered from 1."""
+    text = data.decode("utf-8-sig", "replace")
+    return [(number, line[:-1] if line.endswith("\r") else line)
+            for number, line in enumerate(text.split("\n"), 1)]
+
+
+class Given(object):
+    """What a participant is given of a kind's items: a released input file (the test phase's public data, in the
+    release's own layout) keeps this and nothing else. Each kind's :class:`Items` declares it (``given``); the
+    reference builder writes the test input through :meth:`released`, and ``python -m organiser reference`` refuses
+    a test input in which :meth:`beyond` finds anything.
+
+    ``what``: what is given, in words; ``suffixes``: the endings of the released file names it is the input of
+    (empty: every file). This default gives everything and checks nothing (a kind that declares no input of its
+    own)."""
+
+    what = "the input"
+    suffixes = ()
+
+    def claims(self, name):
+        """Whether the released file ``name`` is this kind's input."""
+        return not self.suffixes or name.endswith(tuple(self.suffixes))
+
+    def released(self, data, name):
+        """The bytes of the released file ``name`` keeping only what is given (``data``: the file as the release has
+        it)."""
+        return data
+
+    def beyond(self, data, name):
+        """What the released file ``name`` holds beyond what is given: one sentence per class of thing (how many,
+        the first line), empty when nothing."""
+        return []
+
+
+class TokenLines(Given):
+    """A CoNLL-style test file (``token<TAB>...<TAB>label`` files of a release, ``.conll``): one token a line (a
+    token may start with ``#``: a hashtag), a blank line after each sentence, no label; a ``# sent_enum = N`` line may
+    open the N-th sentence (the kit's own numbering, without the sentence's label)."""
+
+    what = "the tokens, one a line (and `# sent_enum = N`, the kit's sentence numbers)"
+    suffixes = (".conll",)
+
+    def beyond(self, data, name):
+        """Labels after a token or on a ``# sent_enum`` line, other sentence numbers."""
+        found, number, fresh = Findings(), 0, True
+        for line_number, line in _text_lines(data):
+            if not line.strip():
+                fresh = True
+                continue
+            if fresh:
+                number, fresh = number + 1, False
+            if line.startswith("# sent_enum"):
+                value = line.partition("=")[2]
+                if "\t" in value:
+                    found.add("a label on the `# sent_enum` line", line_number)
+                elif value.strip() != str(number):
+                    found.add("sentence numbers other than the kit's own (1, 2, ...)", line_number)
+            elif "\t" in line:
+                found.add("a column after the token (a label)", line_number)
+        return found.lines()
+
+
+class ConlluInput(Given):
+    """A CoNLL-U input file (``.conllu``; a CoNLL-style ``.conll`` file is read as :class:`TokenLines`).
+
+    ``columns``: the CoNLL-U columns kept (the others are written ``_``); ``comments``: the comment lines kept, by
+    key (``# text = ...``: ``text``); ``misc``: the MISC entries kept (the others are dropped, MISC ``_`` when none
+    is left); ``own_ids``: every sentence gets the kit's own ``# sent_id = <file stem>-<n>`` (``n`` from 1), whatever
+    id the release gave it. Empty nodes (decimal ids) are dropped: no task scores them, and their rows come from the
+    enhanced graph. The defaults keep what a tagging task needs (the forms, multiword-token ranges, ``SpaceAfter=No``,
+    the sentence's text); the gold (LEMMA, UPOS, XPOS, FEATS), what is derived from a gold (HEAD, DEPREL, DEPS, MISC
+    such as ``LId=``, ``Gloss=``) and the ids that point into a public corpus (``sent_id``, ``# source``,
+    ``# newdoc id``, MISC ``ref=``) are not given."""
+
+    what = "the forms (ID and FORM, multiword-token ranges), `# text`, MISC `SpaceAfter=No` and sentence ids of the kit's own"
+    suffixes = (".conllu", ".conll")
+
+    def __init__(self, columns=("ID", "FORM"), comments=("text",), misc=("SpaceAfter=No",), own_ids=True):
+        unknown = [column for column in columns if column not in CONLLU_COLUMNS]
+        if unknown:
+            raise ValueError("not CoNLL-U columns: %s (the columns are %s)" % (", ".join(unknown),
+                                                                                 ", ".join(CONLLU_COLUMNS)))
+        self.columns, self.comments, self.misc = tuple(columns), tuple(comments), tuple(misc)
+        self.own_ids = own_ids
+        self.kept = [column in columns for column in CONLLU_COLUMNS]
+
+    @staticmethod
+    def sentence_id(name, number):
+        """The kit's own id of the ``number``-th (1-based) sentence of the released file ``name``."""
+        return "%s-%d" % (os.path.basename(name).split(".")[0], number)
+
+    def _sentences(self, data):
+        """``[(comments, rows)]``: each sentence's comment lines ``(line number, key, line)`` and word lines ``(line
+        number, columns)`` (padded to ten columns)."""
+        sentences, comments, rows = [], [], []
+        for number, line in _text_lines(data) + [(0, "")]:
+            if not line.strip():
+                if comments or rows:
+                    sentences.append((comments, rows))
+                comments, rows = [], []
+            elif line.startswith("#"):
+                comments.append((number, line[1:].partition("=")[0].strip(), line))
+            else:
+                columns = line.split("\t")
+                rows.append((number, columns + ["_"] * (len(CONLLU_COLUMNS) - len(columns))))
+        return sentences
+
+    def _misc(self, value):
+        kept = [entry for entry in value.split("|") if entry in self.misc]
+        return "|".join(kept) if kept else "_"
+
+    def released(self, data, name):
+        """The file with the kept columns, comments and MISC entries, the kit's sentence ids, no empty node."""
+        if not name.endswith(".conllu"):
+            return data
+        out = []
+        for number, (comments, rows) in enumerate(self._sentences(data), 1):
+            if self.own_ids:
+                out.append("# sent_id = %s" % self.sentence_id(name, number))
+            out.extend(line for _, key, line in comments if key in self.comments)
+            for _, columns in rows:
+                if "." in columns[0]:
+                    continue
+                cells = [columns[index] if keep else "_" for index, keep in enumerate(self.kept)]
+                if not self.kept[-1]:
+                    cells[-1] = self._misc(columns[len(CONLLU_COLUMNS) - 1])
+                out.append("\t".join(cells))
+            out.append("")
+        return ("\n".join(out) + "\n").encode("utf-8") if out else b""
+
+    def beyond(self, data, name):
+        """Comment lines not kept, ids other than the kit's, values in columns not kept, MISC entries not kept,
+        empty nodes."""
+        if not name.endswith(".conllu"):
+            return TokenLines().beyond(data, name)
+        found = Findings()
+        for number, (comments, rows) in enumerate(self._sentences(data), 1):
+            for line_number, key, line in comments:
+                if key == "sent_id" and self.own_ids:
+                    if line[1:].partition("=")[2].strip() != self.sentence_id(name, number):
+                        found.add("`# sent_id` other than the kit's own", line_number)
+                elif key not in self.comments:
+                    found.add("`# %s` lines" % key, line_number)
+            for line_number, columns in rows:
+                if "." in columns[0]:
+                    found.add("empty nodes", line_number)
+                    continue
+                if len(columns) > len(CONLLU_COLUMNS):
+                    found.add("more than %d columns" % len(CONLLU_COLUMNS), line_number)
+                for index, column in enumerate(CONLLU_COLUMNS):
+                    value = columns[index]
+                    if self.kept[index] or value == "_":
+                        continue
+                    if column != "MISC":
+                        found.add("%s values (not `_`)" % column, line_number)
+                        continue
+                    for entry in value.split("|"):
+                        if entry not in self.misc:
+                            found.add("MISC `%s`" % entry.partition("=")[0], line_number)
+        return found.lines()
+
+
+class Columns(Given):
+    """A tab-separated input file whose lines hold the first ``count`` columns only (a gap-filling test TSV: the
+    masked line, without the source column that is its gold)."""
+
+    suffixes = (".tsv",)
+
+    def __init__(self, what, count=1):
+        self.what, self.count = what, count
+
+    def beyond(self, data, name):
+        """Lines with more columns."""
+        found = Findings()
+        for line_number, line in _text_lines(data):
+            if line.count("\t") >= self.count:
+                found.add("more than %d column%s" % (self.count, "" if self.count == 1 else "s"), line_number)
+        return found.lines()
+
+
+class JsonFields(Given):
+    """JSON Lines whose objects hold ``fields`` alone (choice sets: the id and the candidate sentences)."""
+
+    suffixes = (".jsonl",)
+
+    def __init__(self, fields):
+        self.fields = tuple(fields)
+        self.what = "per line, a JSON object of %s" % ", ".join("`%s`" % field for field in self.fields)
+
+    def beyond(self, data, name):
+        """Other keys, and lines that are no JSON object."""
+        found = Findings()
+        for line_number, line in _text_lines(data):
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except ValueError:
+                value = None
+            if not isinstance(value, dict):
+                found.add("lines that are no JSON object", line_number)
+                continue
+            for key in sorted(set(value) - set(self.fields)):
+                found.add("`%s`" % key, line_number)
+        return found.lines()
+
+
+#: Markup of a gold annotation in a document file (Anafora XML, TimeML).
+_ANNOTATION = re.compile(r"<(?:annotations|entity|relation|TIMEX3|EVENT|SIGNAL|TLINK|MAKEINSTANCE)\b")
+
+
+class DocumentInput(Given):
+    """A folder of documents: each document's text and its creation time, as plain text files (any name); no
+    annotation (Anafora XML, TimeML markup)."""
+
+    what = "each document's text and creation time (plain text)"
+
+    def beyond(self, data, name):
+        """Annotation files and markup."""
+        found = Findings()
+        if name.endswith(".xml"):
+            found.add("an XML file (annotations)", 1)
+        for line_number, line in _text_lines(data):
+            if _ANNOTATION.search(line):
+                found.add("annotation markup", line_number)
+        return found.lines()
+
+
+#: The CoNLL-U input of the kinds that read forms (tagging, lemmas, morphology), with its defaults.
+CONLLU_INPUT = ConlluInput()
+
+
 class Items(object):
     """The items of one kind's reference files. Subclasses give :meth:`read`, :meth:`write`, :meth:`key`,
     :meth:`redact` and :meth:`gold`; the rest has defaults."""
 
     #: How a report names one item: ``"<unit> <number>"`` (1-based), e.g. "sentence 3".
     unit = "item"
+    #: What a participant is given of the items (:class:`Given`): what a released input file keeps.
+    given = Given()
 
     def read(self, data):
         """The items of a reference file's ``data`` (bytes), in order."""
@@ -183,7 +450,9 @@ class JsonItems(Items):
 
 class PairItems(JsonItems):
     """``[[form, gold], ...]`` sentences (tagging, lemmas). ``secret_golds``: the golds are open strings (lemmas),
-    secrets of the audit; tags from a small set are not."""
+    secrets of the audit; tags from a small set are not. Given: the forms of a CoNLL-U (or CoNLL-style) input."""
+
+    given = CONLLU_INPUT
 
     def __init__(self, secret_golds=False):
         self.secret_golds = secret_golds
@@ -220,7 +489,9 @@ class PairItems(JsonItems):
 
 
 class MorphItems(JsonItems):
-    """``[{"Token": form, "UPOS": ..., <feature>: <value>}, ...]`` sentences."""
+    """``[{"Token": form, "UPOS": ..., <feature>: <value>}, ...]`` sentences. Given: the forms of a CoNLL-U input."""
+
+    given = CONLLU_INPUT
 
     def key(self, item, task):
         """The forms."""
@@ -261,7 +532,10 @@ class MorphItems(JsonItems):
 
 
 class FillMaskItems(JsonItems):
-    """``{"masked", "text", "masked_tokens"}`` sentences; ``masked_tokens: null`` is an excluded sentence."""
+    """``{"masked", "text", "masked_tokens"}`` sentences; ``masked_tokens: null`` is an excluded sentence. Given: the
+    masked line alone (a one-column TSV; the release's ``src`` column is the gold)."""
+
+    given = Columns("the masked line (one column)")
 
     def key(self, item, task):
         """The masked line."""
@@ -320,9 +594,11 @@ class FillMaskItems(JsonItems):
 
 class BlockItems(Items):
     """Line-aligned text (:mod:`evalkit.lines`): one item per blank-line separated sentence (a list of lines).
-    ``sentence_level``: the label is on the ``# sent_enum`` line, not on the token lines."""
+    ``sentence_level``: the label is on the ``# sent_enum`` line, not on the token lines. Given: the tokens alone
+    (:class:`TokenLines`)."""
 
     unit = "sentence"
+    given = TokenLines()
 
     def __init__(self, sentence_level):
         self.sentence_level = sentence_level
@@ -378,9 +654,11 @@ class BlockItems(Items):
 
 class SetItems(Items):
     """JSON Lines choice sets (:mod:`evalkit.choice`): one item per set. Two sets whose gold sentence is the same
-    (one sentence under two ids) are one item: the gold of one gives the other's away."""
+    (one sentence under two ids) are one item: the gold of one gives the other's away. Given: each set's id and
+    candidate sentences."""
 
     unit = "set"
+    given = JsonFields(("id", "sentences"))
 
     def read(self, data):
         """The sets."""
@@ -457,9 +735,11 @@ def _gold_sentence(item):
 
 
 class DocumentItems(Items):
-    """A JSON object of Anafora documents (:mod:`evalkit.timenorm.kind`): one item per document."""
+    """A JSON object of Anafora documents (:mod:`evalkit.timenorm.kind`): one item per document. Given: each
+    document's text and creation time."""
 
     unit = "document"
+    given = DocumentInput()
 
     def read(self, data):
         """The documents."""

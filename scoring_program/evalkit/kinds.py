@@ -525,6 +525,11 @@ class Kind(object):
         """The indices of the items that are scored (every one, unless the kind skips some)."""
         return list(range(len(ref)))
 
+    def gold_prediction(self, data, task, lang):
+        """The submission file that predicts the gold of the reference bytes ``data`` (the conformance check's
+        perfect submission, organiser/conformance.py): the reference itself, in the submission layout already."""
+        return data
+
     def from_sums(self, sums, count, task=None):
         """The components from ``sums`` (``{name: sum of its per-sentence values}``, see :class:`Entry`) over
         ``count`` sentences: each component is the mean of its per-sentence values (0 for no sentence).

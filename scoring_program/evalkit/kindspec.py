@@ -22,7 +22,9 @@ they need from it, and no table elsewhere names kinds. Its parts:
   ``resampling = "items"`` with ``from_items(values, task)`` (the components recomputed from the per-item values
   themselves, ``{name: list}``: rank correlations, any corpus-level metric that is no sum);
 - ``items``: an :class:`evalkit.items.Items`, what one item of the kind's reference files is (split, audit,
-  contamination).
+  contamination), and ``items.given`` (an :class:`evalkit.items.Given`) what a participant is given of it: the
+  released test input keeps that and nothing else (a CoNLL-U input: the forms, multiword-token ranges, ``# text``,
+  ``SpaceAfter=No`` and ids of the kit's own; never HEAD, DEPREL, DEPS or a corpus's ``sent_id``).
 
 Optional parts have defaults (``floor_causes``, ``label_swaps``, ``ranks_candidates``, ``uses_facts``, ...; see
 :data:`OPTIONAL`). A competition brings kinds of its own in its folder: a module ``<id>_*.py`` beside its
@@ -42,6 +44,8 @@ REQUIRED_DOCUMENTS = ("parse_reference_text", "parse_prediction_documents")
 #: The parts of the item side (:class:`evalkit.items.Items`).
 REQUIRED_ITEMS = ("read", "write", "scorable", "key", "identity", "near_keys", "redact", "unscored", "gold", "label",
                   "public_texts", "tokens", "scramble", "secrets")
+#: The parts of what a participant is given (:class:`evalkit.items.Given`, ``items.given``).
+REQUIRED_GIVEN = ("claims", "released", "beyond")
 #: Optional parts and what their absence means.
 OPTIONAL = {
     "floor_causes": "the task's floor causes, else none",
@@ -49,6 +53,13 @@ OPTIONAL = {
     "ranks_candidates": "not a ranking of candidates",
     "uses_facts": "no facts from the gold index",
     "optional_details": "always computes its detail tables",
+    "gold_prediction": "the conformance check's perfect submission is not checked",
+    "trivial_prediction": "make check's trivial submission (when the build has no baseline) leaves its files out",
+    "best_score": "1.0 is the best score (a perfect submission's)",
+    "floor_min_items": "a score at the floor is called a systematic mistake whatever the number of items",
+    "release": "the kit's tools read the release as CoNLL-style files (evalkit.conll)",
+    "report_notes": "the detailed-results page's default wording (means over sentences)",
+    "item_metrics": "the final ranking calls from_items on every resample (no numpy twin of its metrics)",
 }
 RESAMPLING = ("sums", "items")
 
@@ -104,6 +115,12 @@ def missing_parts(kind):
         for part in REQUIRED_ITEMS:
             if not callable(getattr(items, part, None)):
                 missing.append("items.%s (a method)" % part)
+        given = getattr(items, "given", None)
+        if given is None:
+            missing.append("items.given (an evalkit.items.Given: what a participant is given)")
+        else:
+            missing.extend("items.given.%s (a method)" % part for part in REQUIRED_GIVEN
+                           if not callable(getattr(given, part, None)))
     return missing
 
 

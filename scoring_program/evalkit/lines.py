@@ -1219,6 +1219,21 @@ class TextKind(object):
         """Per reference sentence, its predicted labels (None: the sentence could not be aligned)."""
         raise NotImplementedError
 
+    def gold_prediction(self, data, task, lang):
+        """The submission file that predicts the gold of the reference bytes ``data`` (the conformance check's perfect
+        submission, organiser/conformance.py): one label a line and a blank line after each sentence (a task that
+        declares ``token_column``: ``token<TAB>label``), or one label a line per sentence at sentence level."""
+        ref = self.parse_reference_text(data, "reference", task, lang)
+        if self.sentence_level:
+            return "".join("%s\n" % gold for _, gold in ref.sentences).encode("utf-8")
+        column = getattr(task, "token_column", False)
+        rows = []
+        for tokens, golds in ref.sentences:
+            if len(tokens) != len(golds):
+                raise ValueError("a sentence of %d tokens with %d labels" % (len(tokens), len(golds)))
+            rows.append("".join(("%s\t%s\n" % pair if column else "%s\n" % pair[1]) for pair in zip(tokens, golds)))
+        return "\n".join(rows).encode("utf-8") + b"\n"
+
     def score_value(self, components):
         """The entry score: the first component, the dataset's official metric."""
         return next(iter(components.values())) if components else 0.0

@@ -341,3 +341,95 @@ def weighted_f1_from_counts(per_label, total):
     0.6667
     """
     return ratio(sum(n_gold * f1_from_counts(tp, n_pred, n_gold) for tp, n_pred, n_gold in per_label), total)
+
+
+def macro_f1_from_counts(per_label):
+    """Macro-F1 from ``(tp, predicted, gold)`` counts per label: the plain mean of the per-label F1 over the labels
+    that occur, in the gold or in the prediction (``predicted + gold > 0``), as scikit-learn's
+    ``f1_score(average="macro")`` with its default labels (those of ``y_true`` and ``y_pred``) and zero division.
+    A label that occurs nowhere does not count (it may occur in another resample of the same file); no label at all
+    gives 0.0. Numbers or numpy arrays alike (see :func:`ratio`).
+
+    >>> round(macro_f1_from_counts([(2, 3, 2), (0, 0, 1)]), 4)   # F1 0.8 and 0 (a label never predicted)
+    0.4
+    >>> macro_f1_from_counts([(0, 0, 0)])
+    0.0
+    """
+    total, labels = 0.0, 0
+    for tp, n_pred, n_gold in per_label:
+        present = (n_pred + n_gold) > 0
+        total = total + present * f1_from_counts(tp, n_pred, n_gold)
+        labels = labels + present
+    return ratio(total, labels)
+
+
+# --------------------------------------------------------------------------- correlations over items
+# A graded task scores one number per item (a word's degree of change, a pair's similarity) by its correlation with
+# the gold over a whole file. A correlation is no sum over items: the organisers' bootstrap recomputes it on each
+# resample of the items (a kind's ``from_items``).
+
+def average_ranks(values):
+    """The ranks (1-based) of ``values``, ties given the mean of the ranks they span (scipy's
+    ``rankdata(method="average")``).
+
+    >>> average_ranks([0.5, 0.1, 0.5, 0.9])
+    [2.5, 1.0, 2.5, 4.0]
+    >>> average_ranks([])
+    []
+    """
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranks = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        rank = (start + end) / 2.0 + 1
+        for position in range(start, end + 1):
+            ranks[order[position]] = rank
+        start = end + 1
+    return ranks
+
+
+def pearson(gold, pred):
+    """Pearson's correlation coefficient of two equal-length sequences of numbers (ValueError otherwise).
+
+    Undefined when either sequence is constant (every value equal, one value, or none): scipy returns NaN there;
+    the kit scores it 0.0 (no correlation shown), and says so to the participant. A negative coefficient stays
+    negative (never clipped to 0). Two passes (the means, then the centred sums), as scipy computes it.
+
+    >>> round(pearson([1, 2, 3, 4], [1, 3, 2, 4]), 4)
+    0.8
+    >>> pearson([1, 2, 3], [3, 2, 1]), pearson([1, 2, 3], [5, 5, 5])
+    (-1.0, 0.0)
+    """
+    if len(gold) != len(pred):
+        raise ValueError("gold has %d values, prediction %d" % (len(gold), len(pred)))
+    if len(gold) < 2 or min(gold) == max(gold) or min(pred) == max(pred):
+        return 0.0
+    n = float(len(gold))
+    mean_gold, mean_pred = sum(gold) / n, sum(pred) / n
+    dg = [g - mean_gold for g in gold]
+    dp = [p - mean_pred for p in pred]
+    covariance = sum(a * b for a, b in zip(dg, dp))
+    spread = (sum(a * a for a in dg) * sum(b * b for b in dp)) ** 0.5
+    if spread == 0.0:
+        return 0.0
+    return max(-1.0, min(1.0, covariance / spread))
+
+
+def spearman(gold, pred):
+    """Spearman's rank correlation of two equal-length sequences of numbers: Pearson's coefficient of their
+    :func:`average_ranks` (ties share the mean of their ranks, as scipy's ``spearmanr``). Undefined when either
+    sequence is constant: 0.0, as :func:`pearson`. A negative rho stays negative.
+
+    >>> spearman([0.1, 0.4, 0.2, 0.8], [1, 3, 2, 10])    # the same order: 1.0 whatever the spacing
+    1.0
+    >>> round(spearman([1, 2, 3, 4], [1, 1, 2, 2]), 4)   # ties: average ranks 1.5, 1.5, 3.5, 3.5
+    0.8944
+    >>> spearman([1, 2, 3], [7, 7, 7])
+    0.0
+    """
+    if len(gold) != len(pred):
+        raise ValueError("gold has %d values, prediction %d" % (len(gold), len(pred)))
+    return pearson(average_ranks(gold), average_ranks(pred))

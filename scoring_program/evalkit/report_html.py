@@ -21,7 +21,8 @@ MAX_DETAIL_ROWS = 200
 
 SEVERITIES = ("error", "warning", "info")
 METRIC_LABELS = {"acc": "accuracy", "f1": "macro-F1", "acc1": "acc@1", "acc3": "acc@3",
-                 "score": "score", "feature_acc": "feature accuracy"}
+                 "score": "score", "feature_acc": "feature accuracy", "macro_f1": "macro-F1",
+                 "spearman": "Spearman's rho", "pearson": "Pearson's r"}
 #: Short labels of entry statuses for the flags of the languages x tasks table.
 STATUS_LABELS = {"missing": "missing", "unreadable": "unreadable", "sentence_count_mismatch": "wrong sentence count"}
 MORPH_NOTE = ("A token whose reference has no feature (punctuation, many particles, multiword-token ranges) scores 1 "
@@ -371,65 +372,74 @@ def _chart_rows(view):
 
 
 def _chart(view):
-    """Inline SVG horizontal bar chart of the per-language averages (``<lang>_avg_score``)."""
+    """Inline SVG horizontal bar chart of the per-language averages (``<lang>_avg_score``): on [0, 1], or on [-1, 1]
+    when an average is negative (a correlation below 0 is drawn as it is, left of 0, never clipped to 0)."""
     rows = _chart_rows(view)
     if not rows:
         return '<section id="chart"><h2>Per-language averages</h2><p class="note">No language averages.</p></section>'
+    low = -1.0 if any(math.isfinite(value) and value < 0 for _, _, value in rows) else 0.0
     left, width, row_h, top = 200, 440, 24, 26
     height = top + row_h * len(rows) + 10
     parts = ['<svg role="img" aria-label="Bar chart of the per-language average scores" width="%d" height="%d" '
              'viewBox="0 0 %d %d">' % (left + width + 80, height, left + width + 80, height)]
-    parts.append(_chart_axis(left, width, top, height))
+    parts.append(_chart_axis(left, width, top, height, low))
     for i, (code, label, value) in enumerate(rows):
-        parts.append(_chart_bar(left, width, top + i * row_h, row_h, label, value))
-        parts.append(_chart_base(view, code, left, width, top + i * row_h, row_h))
-    parts.append(_chart_overall(view, left, width, top, height))
+        parts.append(_chart_bar(left, width, top + i * row_h, row_h, label, value, low))
+        parts.append(_chart_base(view, code, left, width, top + i * row_h, row_h, low))
+    parts.append(_chart_overall(view, left, width, top, height, low))
     parts.append("</svg>")
     return ('<section id="chart"><h2>Per-language averages</h2><div class="scroll">%s</div>'
             '<p class="note">Mean of each language&#8217;s task scores; the dashed line is the overall score. '
-            'Bars are clipped to [0, 1]; the number is the exact value.%s</p></section>'
-            % ("".join(parts), _base_note(view)))
+            'Bars are clipped to [%g, 1]; the number is the exact value.%s</p></section>'
+            % ("".join(parts), low, _base_note(view)))
 
 
-def _chart_base(view, code, left, width, y, row_h):
+def _position(value, low):
+    """Where ``value`` stands on the axis [``low``, 1], as a fraction of its width (clipped to the axis)."""
+    return (min(1.0, max(low, value)) - low) / (1.0 - low)
+
+
+def _chart_base(view, code, left, width, y, row_h, low=0.0):
     """A black tick at the baseline's average for language ``code`` (nothing without one)."""
     value = _number(view.baseline_scores.get(code + "_avg_score"))
     if value is None or not math.isfinite(value):
         return ""
-    x = left + width * min(1.0, max(0.0, value))
+    x = left + width * _position(value, low)
     return ('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#1d232b" stroke-width="3">'
             '<title>%s: %.4f</title></line>' % (x, y + 1, x, y + row_h - 2, _e(view.baseline_label), value))
 
 
-def _chart_axis(left, width, top, height):
-    """Grid lines and tick labels at 0, 0.25, ..., 1."""
+def _chart_axis(left, width, top, height, low=0.0):
+    """Grid lines and tick labels at five even steps of [``low``, 1] (0, 0.25, ..., 1 by default)."""
     parts = []
     for i in range(5):
         x = left + width * i / 4.0
         parts.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#d5dbe3" stroke-width="1"/>'
                      % (x, top - 4, x, height - 6))
         parts.append('<text x="%.1f" y="%d" font-size="11" fill="#56606c" text-anchor="middle">%.2f</text>'
-                     % (x, top - 9, i / 4.0))
+                     % (x, top - 9, low + (1.0 - low) * i / 4.0))
     return "".join(parts)
 
 
-def _chart_bar(left, width, y, row_h, label, value):
-    """One labelled bar (the label is escaped; the bar is clipped to [0, 1])."""
-    shown = min(1.0, max(0.0, value)) if math.isfinite(value) else 0.0
+def _chart_bar(left, width, y, row_h, label, value, low=0.0):
+    """One labelled bar from 0 to the value (the label is escaped; the bar is clipped to [``low``, 1])."""
+    zero = _position(0.0, low) if math.isfinite(value) else 0.0
+    shown = _position(value, low) if math.isfinite(value) else 0.0
+    start, end = min(zero, shown), max(zero, shown)
     return ('<g><title>%s: %.4f</title>'
             '<text x="%d" y="%.1f" font-size="12" fill="#1d232b" text-anchor="end">%s</text>'
             '<rect x="%d" y="%.1f" width="%.1f" height="%.1f" fill="#3b6ea5" rx="2"/>'
             '<text x="%.1f" y="%.1f" font-size="12" fill="#1d232b">%s</text></g>'
-            % (_e(label), value, left - 8, y + row_h * 0.65, _e(label), left, y + 3, width * shown,
-               row_h - 6, left + width * shown + 5, y + row_h * 0.65, _fmt(value)))
+            % (_e(label), value, left - 8, y + row_h * 0.65, _e(label), left + width * start, y + 3,
+               width * (end - start), row_h - 6, left + width * end + 5, y + row_h * 0.65, _fmt(value)))
 
 
-def _chart_overall(view, left, width, top, height):
+def _chart_overall(view, left, width, top, height, low=0.0):
     """Dashed vertical line at the overall score (nothing when it is absent or off the axis)."""
     value = _number(view.scores.get("avg_score"))
-    if value is None or not math.isfinite(value) or not 0.0 <= value <= 1.0:
+    if value is None or not math.isfinite(value) or not low <= value <= 1.0:
         return ""
-    x = left + width * value
+    x = left + width * _position(value, low)
     return ('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#a4262c" stroke-width="1.5" '
             'stroke-dasharray="4 3"><title>overall %.4f</title></line>' % (x, top - 4, x, height - 6, value))
 

@@ -19,11 +19,13 @@ from .layout import ReferenceError, find_submission_files, open_source, scan_ref
 from .loading import parse_json_bytes, read_optional_json
 from .messages import DataError, Message, MessageLog, ERROR, WARNING, ZERO_NOTE
 from .timenorm.kind import KINDS as DOCUMENT_KINDS
+from .values import KINDS as VALUE_KINDS
 
 #: Every kind by name (evalkit.kindspec.KINDS): the kit's own, the JSON kinds (evalkit.kinds), the line-aligned text
-#: kinds (evalkit.lines), the other ``reads_text`` kinds (evalkit.choice, evalkit.timenorm.kind), then those a
-#: competition declares in its folder (registered by evalkit.kindspec.use when the competition is evaluated).
-for _kinds in (JSON_KINDS, lines.TEXT_KINDS, choice.KINDS, DOCUMENT_KINDS):
+#: kinds (evalkit.lines), the other ``reads_text`` kinds (evalkit.choice, evalkit.timenorm.kind), the value kinds
+#: (evalkit.values), then those a competition declares in its folder (registered by evalkit.kindspec.use when the
+#: competition is evaluated).
+for _kinds in (JSON_KINDS, lines.TEXT_KINDS, choice.KINDS, DOCUMENT_KINDS, VALUE_KINDS):
     for _kind in _kinds.values():
         register(_kind)
 
@@ -265,7 +267,7 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
             pred = kind.parse_prediction_documents(submission, task, lang, ref, log, limits["file"])
         elif getattr(kind, "reads_text", False):   # the line-aligned text kinds (evalkit.lines)
             limit = kind.prediction_limit(ref, limits["file"])
-            data = submission.read(task.folder, lang, limit)
+            data = _read_text(kind, submission, task, lang, ref, limit)
             _check_text_split(kind, name, data, ref, other, messages)
             pred = kind.parse_prediction_text(data, ref, log, task, limit)
             del data
@@ -501,6 +503,19 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     return report
 
 
+def _read_text(kind, submission, task, lang, ref, limit):
+    """The bytes of a text kind's submitted file (DataError when unreadable); a file over the kind's ``limit`` gets,
+    in the error, what usually makes a file of this kind that large, when the kind says (its
+    ``oversize_cause(ref)``: a sentence)."""
+    try:
+        return submission.read(task.folder, lang, limit)
+    except DataError as err:
+        cause = getattr(kind, "oversize_cause", None)
+        if cause is not None and submission.size(task.folder, lang) > limit:
+            err.message.text += ": " + cause(ref)
+        raise
+
+
 def split_report(report, manifest, competition):
     """Say in ``report`` which part of a split test phase was scored (``manifest``: that of the files scored;
     ``report["split"]`` and ``notes.split``: counts, never which items); a blind phase's scores are only
@@ -657,6 +672,10 @@ def build_report(competition, entries, pairs, messages, ref_hash):
         "entries": entries,
         "messages": [m.as_dict() for m in errors_first(messages)],
     }
-    if getattr(competition, "REPORT_NOTES", None):   # wording for the HTML page, when the competition has its own
-        report["notes"] = dict(competition.REPORT_NOTES)
+    notes = {}
+    for task in reversed(used_tasks):   # a kind's own wording (its ``report_notes``), the first task's first
+        notes.update(getattr(KINDS[task.kind], "report_notes", None) or {})
+    notes.update(getattr(competition, "REPORT_NOTES", None) or {})   # the competition's own wording comes first
+    if notes:   # wording for the HTML page
+        report["notes"] = notes
     return report

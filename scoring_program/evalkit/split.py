@@ -63,6 +63,9 @@ def _problem(value):
         if any(type(i) is not int for i in indices) or indices != sorted(set(indices)) or \
                 (indices and not 0 <= indices[0] <= indices[-1] < spec["items"]):
             return "file %s: expected sorted distinct indices below %d" % (name, spec["items"])
+        if "same_items_as" in spec and (type(spec["same_items_as"]) is not str or spec["same_items_as"] == name
+                                        or spec["same_items_as"] not in value["files"]):
+            return "file %s: expected same_items_as to name another file of the manifest" % name
     return ""
 
 
@@ -94,23 +97,59 @@ def unit(manifest, competition):
     return str(manifest.get("unit") or notes.get("unit") or "sentences")
 
 
+#: What follows from the part a report scores, said after its counts (the report is all a participant reads of a test
+#: phase: the stdout summary, ``detailed_results.html``).
+FOLLOWS = {
+    "public": ("these scores, and the leaderboard's, are on the public part of the test set only; the final ranking "
+               "re-scores every team's official submission (its last scored one) on the private rest, whose gold is "
+               "not on the platform, so a final score and rank may differ from these"),
+    "private": ("the part the final ranking re-scores every team's official submission on; the platform's test phase "
+                "scored only the public rest"),
+    "all": ("the whole test gold is on the platform: the final ranking scores every team's official submission (its "
+            "last scored one) on this same gold"),
+    "none": ("no score is shown during this phase; the final ranking scores every team's official submission (its "
+             "last scored one) on the whole test gold, kept by the organisers"),
+}
+
+
+def distinct_sizes(files, names=None):
+    """``(scored N, items M)`` of a manifest's ``files`` (only ``names`` when given), each item counted once: a file
+    whose spec says it holds the same items as another (``same_items_as``: the tasks of one treebank, two subtasks
+    over one list of target words) counts only when that other file is not counted.
+
+    >>> distinct_sizes({"a": {"items": 10, "scored": 3, "indices": []},
+    ...                 "b": {"items": 10, "scored": 3, "indices": [], "same_items_as": "a"}})
+    (3, 10)
+    """
+    counted = [name for name in sorted(files) if names is None or name in names]
+    chosen = set(counted)
+    scored = items = 0
+    for name in counted:
+        spec = files[name]
+        if spec.get("same_items_as") in chosen:
+            continue
+        scored += int(spec.get("scored", len(spec.get("indices") or [])))
+        items += int(spec.get("items", 0))
+    return scored, items
+
+
 def describe(manifest, competition, entries):
-    """The report's sentence about the part scored (never which items): "public part: 12 of 40 sentences";
-    in a blind phase, the items validly predicted per file."""
+    """The report's sentence about the part scored (never which items) and what follows from it (:data:`FOLLOWS`):
+    "public part: 12 of 40 sentences: these scores ... are on the public part of the test set only; the final
+    ranking re-scores ... on the private rest ..."; in a blind phase, the items validly predicted per file."""
     what = unit(manifest, competition)
     files = manifest["files"]
-    total = sum(spec["items"] for spec in files.values())
+    scored, total = distinct_sizes(files)
     if manifest["part"] == "none":
         names = [entry["file"] for entry in entries]
         if len(set(names)) < len(names):   # tasks scoring the same files (per-document files): named by task too
             names = ["%s (%s)" % (entry["file"], entry["task"]) for entry in entries]
         counts = ", ".join("%s: %d of %d" % (names[i], entry.get("valid_items", 0), entry.get("expected_items", 0))
                            for i, entry in enumerate(entries))
-        return ("blind test phase: no score is computed from the gold; validly predicted %s per file: %s"
-                % (what, counts))
-    scored = sum(spec.get("scored", len(spec["indices"])) for spec in files.values())
+        return ("blind test phase: no score is computed from the gold; validly predicted %s per file: %s. %s."
+                % (what, counts, FOLLOWS["none"][0].upper() + FOLLOWS["none"][1:]))
     label = {"public": "public part", "private": "private part"}.get(manifest["part"], "whole test set")
-    return "%s: %d of %d %s" % (label, scored, total, what)
+    return "%s: %d of %d %s: %s." % (label, scored, total, what, FOLLOWS.get(manifest["part"], FOLLOWS["all"]))
 
 
 def valid_fraction(entries):

@@ -11,8 +11,8 @@ that are finite, indices in range), so the messages are those the platform will 
 there and are not printed.
 
 Exit status: 0 when no error was found and no file is known to score 0 (warnings may remain), 1 when errors
-were found or a file will score 0 (counted in the summary line; on dev, a file at or below the floor baseline is
-said too), 2 when the data or the scoring
+were found, a file will score 0 or, on dev, a file is priced against the gold as losing most of its score (counted
+in the summary line; on dev, a file at or below the floor baseline is said too), 2 when the data or the scoring
 program could not be found or the Python is older than 3.7 (said plainly, whatever the Python), 3 on an
 internal error of the validator (one sentence, never a traceback). Standard library only, Python 3.7 or newer.
 """

@@ -426,6 +426,14 @@ class AnaforaKind(object):
         """Every document is scored."""
         return list(range(len(ref)))
 
+    def gold_prediction(self, data, task, lang):
+        """The submission files that predict the gold of the reference bytes ``data`` (the conformance check's perfect
+        submission, organiser/conformance.py): ``{member path: bytes}``, each document's gold Anafora XML under the
+        task's per-document name."""
+        documents = json.loads(data.decode("utf-8-sig"))["documents"]
+        return dict((task.documents.replace("{doc}", document["name"]), document["xml"].encode("utf-8"))
+                    for document in documents)
+
     def parse_prediction_documents(self, submission, task, lang, ref, log, file_limit):
         """``{document name: Document or None}`` for every reference document, read from the submission's
         per-document files (``submission.documents[(task folder, lang)]``, ``{document name: member path}``).
