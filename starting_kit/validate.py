@@ -13,7 +13,8 @@ It checks that every expected ``<task>/<lang>.json`` is present; sentence counts
 the token count and the forms (one per CoNLL-U row, multiword ranges included, empty nodes
 excluded); for the gaps, one candidate list per marker, at most 3 candidates, strings only; and
 the layout (task folders at the root of the zip). Exit status: 0 when no error was found, 1 when
-errors were found, 2 when the input or the scoring program could not be found.
+errors were found or a file is known to score 0 or (valid split, priced on the development gold) to lose most of
+its score, 2 when the input or the scoring program could not be found.
 
 Standard library only, Python 3.7 or newer. The scoring program is looked for in
 ``./scoring_program`` and ``../scoring_program`` next to this file (or give ``--scorer DIR``).
