@@ -364,13 +364,16 @@ def test_lemmas_with_sense_numbers_are_said(tmp_path_factory, monkeypatch, lemma
     the price (every lemma right once the numbers are stripped)."""
     root = str(tmp_path_factory.mktemp("senses"))
     _release(root, [[("f%d" % k, "NOUN", lemma, {}) for k, lemma in enumerate(lemmas)]])
+    write_json(os.path.join(root, "ref", "floor_scores.json"), {"label": "floor", "files": {"lemmatisation/lat": 1.0}})
     numbered = min(numbered, len(lemmas))
     pred = [[["f%d" % k, [lemma + sense if k < numbered else lemma]] for k, lemma in enumerate(lemmas)]]
     sub, report = _evaluate(root, {LAT_LEMMA: pred})
     said = of_file(report["messages"], LAT_LEMMA, "ends in a sense number")
+    at_floor = of_file(report["messages"], LAT_LEMMA, "the trivial baseline of the starting kit")
     if numbered < max(inventory.MIN_SENSES, inventory.SENSE_SHARE * len(lemmas)):
-        assert not said
+        assert not said and bool(at_floor) == (numbered > 0)   # (a floor at 1: every file below 1 is at it)
         return
+    assert not at_floor   # the file's own message names and prices the cause: no generic floor causes
     message = _one(said)
     assert message["where"] == "sentence 1, token 1 ($[0][0][1])"
     assert message["text"].startswith("%d of %d items have a first candidate that ends in a sense number: " % (

@@ -512,6 +512,11 @@ class Kind(object):
         """The entry score from its components: their mean."""
         return metrics.mean(list(components.values()))
 
+    def explains_score(self, entry):
+        """Whether the messages of ``entry`` already say why it scores low: a mistake priced against the gold
+        (``details["priced"]``, :func:`evalkit.mended.price_file`); a floor's generic causes are then not given."""
+        return bool((entry.get("details") or {}).get("priced"))
+
     def restrict(self, ref, pred, indices):
         """The parsed reference and prediction of the items ``indices`` alone (a test phase's part,
         :mod:`evalkit.split`): scoring them is scoring a file that holds only these items."""

@@ -162,11 +162,12 @@ def _gain(kind, ref, pred, task, mend, as_written):
 def price_file(kind, ref, pred, task, log, as_written):
     """Where the gold is public: the messages of ``log`` whose check said how to undo its mistake
     (``log.mends``) get the file's score as written (``as_written``) and mended; then the mistakes only the gold
-    shows (:func:`stripped_marks`, :func:`older_labels`) are said with their price. A file that scores 1 as
-    written has nothing to gain: nothing is done."""
+    shows (:func:`stripped_marks`, :func:`older_labels`, :func:`older_features`) are said with their price. Returns
+    whether a message was priced (the file's messages then say why it scores low: a floor's generic causes are not
+    needed). A file that scores 1 as written has nothing to gain: nothing is done."""
     if as_written >= 1.0:
-        return
-    scored = {}
+        return False
+    scored, priced = {}, False
     for key, (what, mend) in log.mends.items():
         message = log.find(key)
         if message is None:
@@ -175,9 +176,10 @@ def price_file(kind, ref, pred, task, log, as_written):
             scored[mend] = score_of(kind, ref, mend(pred), task)
         if scored[mend] > as_written:
             _priced(message, price_text(as_written, scored[mend], what))
-    stripped_marks(kind, ref, pred, task, log, as_written)
-    older_labels(kind, ref, pred, task, log, as_written)
-    older_features(kind, ref, pred, task, log, as_written)
+            priced = True
+    for check in (stripped_marks, older_labels, older_features):
+        priced = check(kind, ref, pred, task, log, as_written) or priced
+    return priced
 
 
 # --------------------------------------------------------------------------- marks stripped on the way
@@ -307,6 +309,7 @@ def stripped_marks(kind, ref, pred, task, log, as_written):
             "{:,}".format(len(stripped)), "{:,}".format(looked), "{:,}".format(kept), shown, first_at,
             price_text(as_written, mended, "with the marks kept"))),
         kind=STRIPPED_KIND)
+    return True
 
 
 # --------------------------------------------------------------------------- tags of the other scheme
@@ -373,6 +376,7 @@ def older_labels(kind, ref, pred, task, log, as_written):
     what = "with %s" % ", ".join("%s written %s" % (quoted(w, 20), quoted(m, 20)) for w, m in sorted(renaming.items()))
     log.add(WARNING, kind.item_where(*first), "%s. A tag is compared as it is: write the gold's scheme.%s" % (
         said, price_text(as_written, mended, what)), kind="tags of the gold's other scheme")
+    return True
 
 
 class CandidateMend(object):
@@ -498,6 +502,7 @@ def older_features(kind, ref, pred, task, log, as_written):
         "the gold's spelling.%s" % ("{:,}".format(sum(found.values())), scheme[1], scheme[0], shown,
                                     price_text(as_written, mended, "with the gold's spellings"))),
         kind="features of the gold's other scheme")
+    return True
 
 
 # --------------------------------------------------------------------------- the kits' validators

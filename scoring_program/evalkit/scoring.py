@@ -294,7 +294,8 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
         result.sentences, result.scored_sentences = len(ref), len(part.indices)
         result.zeroed_sentences = sum(1 for i in kind.scorable(ref) if made[i] is None)
     elif priced and not getattr(kind, "reads_text", False) and not getattr(kind, "reads_documents", False):
-        mended.price_file(kind, ref, pred, task, log, kind.score_value(result.components))
+        if mended.price_file(kind, ref, pred, task, log, kind.score_value(result.components)):
+            result.details = dict(result.details or {}, priced=True)   # (its messages say why it scores low)
     messages.extend(log.close())
     entry = _failed_entry(task, lang, "scored", name)
     entry.update({"score": kind.score_value(result.components), "micro": result.micro,
