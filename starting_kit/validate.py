@@ -237,7 +237,8 @@ def write_inventory(data_dir, pairs, out_dir, inventory, aliases=None):
             if pair_lang != lang:
                 continue
             if getattr(task, "labels", None):
-                files["%s/%s" % (task.folder, lang)] = dict({"labels": sorted(tags)}, **({"xpos": xpos} if xpos else {}))
+                files["%s/%s" % (task.folder, lang)] = dict({"labels": sorted(tags)},
+                                                            **({"xpos": xpos} if xpos else {}))
             elif getattr(task, "features", None):
                 files["%s/%s" % (task.folder, lang)] = {"features": inventory.feature_inventory(feats)}
     with open(os.path.join(out_dir, inventory.FILE_NAME), "w", encoding="utf-8") as handle:

@@ -342,7 +342,8 @@ def check_tags(pred, log, inventory, where):
                 ", and the language's training data" if inventory.labels_closed else "",
                 tally.examples(_quoted, where),
                 (" Most are the treebank's XPOS tags (the fifth column of its CoNLL-U files), not the UPOS tags (the "
-                 "fourth) that the task asks for: train on, or write, the fourth column." if 2 * xpos > outside else ""),
+                 "fourth) that the task asks for: train on, or write, the fourth column."
+                 if 2 * xpos > outside else ""),
                 (" Did you mean %s?" % _cut_list(hint, HINT_CHARS)) if hint else "",
                 (" Every tag is outside the set: %s." % ZERO_NOTE) if every else ""),
             kind="tag outside the tag set", severity=ERROR if every else WARNING)
@@ -403,7 +404,8 @@ def check_older_tags(pred, log, inventory, where):
     one: its gold writes the older one too, and a tag is compared as it is. Needs the training data's tags
     (``inventory.trained_labels``); a file without such a tag costs a set operation."""
     trained = inventory.trained_labels
-    newer = dict((new, old) for old, new in inventory.renamed("labels").items() if old in trained and new not in trained)
+    newer = dict((new, old) for old, new in inventory.renamed("labels").items()
+                 if old in trained and new not in trained)
     if not newer:
         return
     used = _distinct(pred, filter(None, pred)).intersection(newer)
@@ -414,7 +416,8 @@ def check_older_tags(pred, log, inventory, where):
     renaming = dict((tag, newer[tag]) for tag in used)
     _warn(log, where(*first), "%s of %s are %s: %s. The language's training data writes %s, the %s spelling, and "
           "never %s: so does its gold, and a tag is compared as it is. Write %s here." % (
-              "{:,}".format(sum(tally.counts.values())), _count(items, "tag"), " or ".join(_quoted(tag) for tag in sorted(used)),
+              "{:,}".format(sum(tally.counts.values())), _count(items, "tag"),
+              " or ".join(_quoted(tag) for tag in sorted(used)),
               tally.examples(_quoted, where), ", ".join(_quoted(newer[tag]) for tag in sorted(used)),
               inventory.older[0], ", ".join(_quoted(tag) for tag in sorted(used)),
               ", ".join("%s for %s" % (_quoted(newer[tag]), _quoted(tag)) for tag in sorted(used))),

@@ -355,8 +355,10 @@ def _candidate_hint(cand):
     model's output object (``{"token_str": "et", "score": 0.9}``, a fill-mask pipeline's), a candidate beside its
     score (``["et", 0.9]``) or a token id (an integer); else ``""``.
 
-    >>> _candidate_hint({"token_str": "et", "score": 0.9})[:21], _candidate_hint(["et", 0.9])[:30], _candidate_hint(3.5)
-    (' (an object such as a', ' (a candidate beside its score', '')
+    >>> _candidate_hint({"token_str": "et", "score": 0.9})[:21], _candidate_hint(["et", 0.9])[:30]
+    (' (an object such as a', ' (a candidate beside its score')
+    >>> _candidate_hint(3.5)
+    ''
     >>> _candidate_hint(2077)[:20]
     ' (a token id of a mo'
     """
@@ -861,7 +863,8 @@ class TaggingKind(PairKind):
         bad = [ti for ti, tag in enumerate(tags) if type(tag) is not _STR]
         for ti in bad:
             log.add(WARNING, _where(si, ti, "[1]"), "the tag is %s, expected a string; it never matches%s"
-                    % (_type_name(tags[ti]), LABEL_ID if type(tags[ti]) is int else ""), kind="tag that is not a string")
+                    % (_type_name(tags[ti]), LABEL_ID if type(tags[ti]) is int else ""),
+                    kind="tag that is not a string")
             tags[ti] = None
         return tags
 
@@ -1487,8 +1490,8 @@ class MorphKind(Kind):
     item_where = staticmethod(_where)
 
     def feature_sets(self, ref, pred, ignored):
-        """``(gold pairs, predicted pairs)``: the (feature, value) pairs of the gold of ``ref`` (a dict or set) and those
-        of ``pred`` that are not the gold's where they are known apart (a set), for
+        """``(gold pairs, predicted pairs)``: the (feature, value) pairs of the gold of ``ref`` (a dict or set) and
+        those of ``pred`` that are not the gold's where they are known apart (a set), for
         :func:`evalkit.mended.older_features`; None when a value is unhashable."""
         golds = morph_batch.reference_features(ref, ignored)
         if golds is None:
