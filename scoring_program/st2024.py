@@ -48,8 +48,18 @@ LANGUAGE_ALIASES = {"sanv": "san"}
 UPOS_TAGS = ("ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT",
              "SCONJ", "SYM", "VERB", "X")
 #: Other spellings of a UPOS tag, for the "did you mean" (CONJ, UD v1's tag, is left out: a language's training
-#: data may still use it, and it then belongs to that language's tag set).
+#: data may still use it, and it then belongs to that language's tag set; UD_V1 names it).
 UPOS_ALIASES = {"PUNC": "PUNCT", "PCT": "PUNCT", "PREP": "ADP"}
+
+#: The older scheme a tool trained on an older treebank writes, and what UD v2 renamed
+#: (universaldependencies.org/v2/summary.html): ``(older scheme, this scheme, {"labels": {tag: tag}, "features":
+#: {name: name}, "values": {feature: {value: value}}})``. A file written in the older scheme is told so, with the
+#: renaming (``evalkit/inventory.py``), and, where the gold is public, what the renaming would score
+#: (``evalkit/mended.py``); a language whose training data keeps an older name (Old Hungarian's CONJ) keeps it.
+UD_V1 = ("UD v1", "UD v2", {
+    "labels": {"CONJ": "CCONJ"},
+    "features": {"Negative": "Polarity"},
+    "values": {"Aspect": {"Pro": "Prosp"}, "VerbForm": {"Trans": "Conv"}, "Definite": {"Red": "Cons"}}})
 
 #: UD v2's universal features and their values (universaldependencies.org/u/feat/), then the features UD documents
 #: for several languages with values of their own (None: any value). A language's training data adds its own
@@ -84,7 +94,8 @@ class Task(object):
     ``languages`` the languages the task can have; ``mask_marker`` the gap marker of fill-mask input;
     ``gap_unit`` what one gap hides (``"character"``: a candidate of several characters is reported);
     ``blank_rows`` ``(label, what)``: the rows whose gold is ``label`` have no value of their own (where the gold is
-    public, a file giving them another is told so: ``evalkit/blank.py``).
+    public, a file giving them another is told so: ``evalkit/blank.py``); ``older_scheme``: the older spellings
+    of the task's labels or features (:data:`UD_V1`).
     The remaining attributes are the 2024 rules the kinds apply: only the first ``max_candidates``
     candidates count; a morphology token's form is under one of ``form_keys``; ``ignored_keys`` are
     never scored as features. ``labels``, ``label_aliases`` and ``features`` are the task's inventory (a tag set,
@@ -97,7 +108,8 @@ class Task(object):
     ignored_keys = frozenset(("Token", "Form", "UPOS", "Lemma"))
 
     def __init__(self, folder, key, label, kind, components, languages, mask_marker=None, labels=None,
-                 label_aliases=None, features=None, gap_unit=None, blank_rows=None):
+                 label_aliases=None, features=None, gap_unit=None, blank_rows=None, older_scheme=None):
+        self.older_scheme = older_scheme
         self.blank_rows = blank_rows
         self.gap_unit = gap_unit
         self.labels = labels
@@ -125,8 +137,9 @@ RANGE_ROWS_LEMMA = ("multiword-token rows such as 4-5 in the input, whose words 
 
 TASKS = (
     Task("pos_tagging", "pos", "POS tagging", "tagging", ("acc", "f1"), UD_LANGUAGES, labels=UPOS_TAGS + ("_",),
-         label_aliases=UPOS_ALIASES, blank_rows=("_", RANGE_ROWS)),
-    Task("morph_features", "full_morph", "Morphological features", "morph", (), UD_LANGUAGES, features=UD_FEATURES),
+         label_aliases=UPOS_ALIASES, blank_rows=("_", RANGE_ROWS), older_scheme=UD_V1),
+    Task("morph_features", "full_morph", "Morphological features", "morph", (), UD_LANGUAGES, features=UD_FEATURES,
+         older_scheme=UD_V1),
     Task("lemmatisation", "lemma", "Lemmatisation", "candidates", ("acc1", "acc3"), UD_LANGUAGES,
          blank_rows=("_", RANGE_ROWS_LEMMA)),
     Task("fill_mask_word", "fill_mask_word", "Filling the gaps (word)", "fill_mask", ("acc1", "acc3"),

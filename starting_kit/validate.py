@@ -13,7 +13,8 @@ It checks that every expected ``<task>/<lang>.json`` is present; sentence counts
 the token count and the forms (one per CoNLL-U row, multiword ranges included, empty nodes
 excluded); for the gaps, one candidate list per marker, at most 3 candidates, strings only; and
 the layout (task folders at the root of the zip). Exit status: 0 when no error was found, 1 when
-errors were found, 2 when the input or the scoring program could not be found.
+errors were found or a file is known to score 0 or (valid split, priced on the development gold) to lose most of
+its score, 2 when the input or the scoring program could not be found.
 
 Standard library only, Python 3.7 or newer. The scoring program is looked for in
 ``./scoring_program`` and ``../scoring_program`` next to this file (or give ``--scorer DIR``).
@@ -41,9 +42,12 @@ SPLITS = ("valid", "test")
 PHASES = {"valid": "dev", "test": "test"}
 TSV_HEADER = ("masked", "src")
 EXIT_HELP = """exit status:
-  0  no error found and no file known to score 0: ready to upload (warnings may remain: read them)
+  0  no error found and no file known to score 0 or to lose most of its score (warnings may remain: read them;
+     a subset of the expected files is said to be one: each file left out scores 0)
   1  errors found (each is listed with its file and position), or a file known to score 0 (counted in the
-     summary line: unreadable, the wrong number of sentences, every sentence or label unusable)
+     summary line: unreadable, the wrong number of sentences, every sentence or label unusable), or, on the
+     valid split, a file that the development gold prices as losing most of its score (its warning gives its
+     score as written and with the mistake undone)
   2  nothing could be checked: no such submission, no input of the split under --data, no scoring program,
      or a Python older than 3.7
   3  internal error of validate.py (a bug: please report it)"""
@@ -192,9 +196,10 @@ def write_other_split(data_dir, split, pairs, out_dir, fingerprint, aliases=None
 
 
 def train_inventory(path):
-    """``(UPOS tags, FEATS strings)``: the distinct tags and feature strings of a CoNLL-U file, read line by line
-    (a training file can hold half a million rows)."""
-    tags, feats = set(), set()
+    """``(UPOS tags, FEATS strings, XPOS)``: the distinct tags and feature strings of a CoNLL-U file, read line by
+    line (a training file can hold half a million rows), and ``{XPOS tag: the UPOS tag it has most often}`` for the
+    XPOS tags (the fifth column) that are no UPOS tag themselves: a tagger trained on the wrong column writes them."""
+    tags, feats, pairs = set(), set(), {}
     with open(path, encoding="utf-8-sig") as handle:
         for line in handle:
             if line.startswith("#") or "\t" not in line:
@@ -203,14 +208,20 @@ def train_inventory(path):
             if len(columns) >= 6 and "." not in columns[0]:
                 tags.add(columns[3])
                 feats.add(columns[5])
-    return tags, feats
+                pair = (columns[4], columns[3])
+                pairs[pair] = pairs.get(pair, 0) + 1
+    xpos = {}
+    for (tag, upos), _ in sorted(pairs.items(), key=lambda item: (-item[1], item[0])):
+        if tag not in ("", "_") and tag not in tags:
+            xpos.setdefault(tag, upos)
+    return tags, feats, xpos
 
 
 def write_inventory(data_dir, pairs, out_dir, inventory, aliases=None):
     """Write the scorer's ``inventory.json`` (``evalkit/inventory.py``) under ``out_dir``: for each tagging task
-    (``labels``) and features task (``features``) of ``pairs``, what the language's TRAIN file uses (never the
-    checked split's file), so that a tag or feature of the language's own is not reported as outside the
-    inventory. Returns the number of languages whose training file was found."""
+    (``labels``, and ``xpos``: each XPOS tag's most frequent UPOS) and features task (``features``) of ``pairs``,
+    what the language's TRAIN file uses (never the checked split's file), so that a tag or feature of the language's
+    own is not reported as outside the inventory. Returns the number of languages whose training file was found."""
     files, found = {}, set()
     langs = []
     for task, lang in pairs:
@@ -220,13 +231,14 @@ def write_inventory(data_dir, pairs, out_dir, inventory, aliases=None):
         path = find_input(data_dir, "morphology", "train", lang, aliases)
         if path is None:
             continue
-        tags, feats = train_inventory(path)
+        tags, feats, xpos = train_inventory(path)
         found.add(lang)
         for task, pair_lang in pairs:
             if pair_lang != lang:
                 continue
             if getattr(task, "labels", None):
-                files["%s/%s" % (task.folder, lang)] = {"labels": sorted(tags)}
+                files["%s/%s" % (task.folder, lang)] = dict({"labels": sorted(tags)},
+                                                            **({"xpos": xpos} if xpos else {}))
             elif getattr(task, "features", None):
                 files["%s/%s" % (task.folder, lang)] = {"features": inventory.feature_inventory(feats)}
     with open(os.path.join(out_dir, inventory.FILE_NAME), "w", encoding="utf-8") as handle:
@@ -304,9 +316,10 @@ def find_gold(split, explicit=None):
 def gold_check(report, submission, gold_dir, competition, scoring):
     """Score ``submission`` against the development gold ``gold_dir`` and add to ``report`` (the public-reference
     check) the files at or below the floor (the scoring program's evalkit/floor.py), the messages that only the
-    gold can give (evalkit/blank.py: rows without a label of their own given one) and, as ``gold_scores``, the
-    score of each file; only files whose public check found their sentence count right are judged."""
-    from evalkit import blank, floor, layout
+    gold can give (evalkit/blank.py: rows without a label of their own given one; evalkit/mended.py: a systematic
+    mistake priced, each in the place of the same message unpriced) and, as ``gold_scores``, the score of each file;
+    only files whose public check found their sentence count right are judged."""
+    from evalkit import blank, floor, layout, mended
     try:
         scored = scoring.evaluate(competition, gold_dir, submission, details=False)
     except (layout.NothingToScore, layout.ReferenceError):
@@ -318,7 +331,8 @@ def gold_check(report, submission, gold_dir, competition, scoring):
                                   scoring.KINDS)
     known = set((m["file"], m["text"]) for m in report["messages"])
     said = [m for m in blank.gold_messages(scored) if m["file"] in checked and (m["file"], m["text"]) not in known]
-    report["messages"] = report["messages"] + said + warnings
+    priced = [m for m in mended.gold_messages(scored) if m["file"] in checked and m not in warnings]
+    report["messages"] = mended.merge(report["messages"], priced) + said + warnings
     report["gold_scores"] = dict((entry["file"], entry["score"]) for entry in entries)
     return report
 

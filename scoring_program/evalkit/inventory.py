@@ -33,6 +33,7 @@ from itertools import accumulate, chain, compress, count, repeat
 from operator import eq, itemgetter
 
 from .loading import read_optional_json
+from .mended import CandidateMend, LabelMend
 from .messages import ERROR, WARNING, ZERO_NOTE, printable, quoted
 
 FILE_NAME = "inventory.json"
@@ -80,15 +81,23 @@ def feature_inventory(feats_strings):
 class Inventory(object):
     """The inventory of one (task, language): ``labels`` (a frozenset, or None when the task has no tag set),
     ``label_aliases``, ``features`` (``{name: frozenset of values, or None for any}``), and ``closed``: whether
-    the language's training data is known (then a name or value outside the inventory is reported)."""
+    the language's training data is known (then a name or value outside the inventory is reported). ``older``: the
+    task's older scheme (``Task.older_scheme``: its name, the current scheme's, and what was renamed), or None;
+    ``trained_labels``: the tags of the language's training data alone; ``xpos``: ``{XPOS tag: the tag it has most
+    often}`` in the language's training data (another column of the same rows, which a tagger may be trained on)."""
 
     def __init__(self, task, lang, extra=None):
         extra = extra if type(extra) is dict else {}
         labels = getattr(task, "labels", None)
         if isinstance(labels, dict):
             labels = labels.get(lang)
-        self.labels = frozenset(labels) | frozenset(_strings(extra.get("labels"))) if labels else None
-        self.labels_closed = bool(_strings(extra.get("labels")))
+        self.trained_labels = frozenset(_strings(extra.get("labels")))
+        self.labels = frozenset(labels) | self.trained_labels if labels else None
+        self.labels_closed = bool(self.trained_labels)
+        xpos = extra.get("xpos") if type(extra.get("xpos")) is dict else {}
+        self.xpos = dict((tag, upos) for tag, upos in xpos.items() if type(upos) is str and self.labels
+                         and upos in self.labels)
+        self.older = getattr(task, "older_scheme", None)
         self.label_aliases = dict(getattr(task, "label_aliases", None) or {})
         declared = getattr(task, "features", None) or {}
         trained = extra.get("features") if type(extra.get("features")) is dict else {}
@@ -101,6 +110,15 @@ class Inventory(object):
         self.describe = ("UD's features and those of the language's training data" if self.closed
                          else "UD's features (the language's training data is not known here: only certain mistakes "
                               "are reported)")
+
+    def renamed(self, what):
+        """What the older scheme renamed (``"labels"``, ``"features"``, ``"values"``): ``{older: current}`` (for
+        ``"values"``, per feature); ``{}`` without an older scheme."""
+        return (self.older[2].get(what) or {}) if self.older else {}
+
+    def older_note(self, what):
+        """``"UD v1's tag, renamed in UD v2"``: how a hint names an older spelling (``what``: "tag", "name")."""
+        return "%s's %s, renamed in %s" % (self.older[0], what, self.older[1])
 
     def known_name(self, name):
         """Whether ``name`` (``Number[psor]``: its layer aside) is a feature of the inventory."""
@@ -263,6 +281,26 @@ def _flat_tally(pred, flat, keys):
     return tally
 
 
+def _tag_tally(pred, keys):
+    """``(tally, total)``: the tags of ``pred`` (per sentence a list of tags, None for a sentence scored 0) that are in
+    ``keys``, tallied at their positions (:func:`_flat_tally` when the file's tags end to end are known), and how many
+    tags the file has."""
+    flat = getattr(pred, "flat", None)
+    if flat is not None and len(keys) <= MAX_FLAT_KEYS:
+        return _flat_tally(pred, flat, keys), len(flat)
+    tally, total = _Tally(), 0
+    for si, tags in enumerate(pred):
+        if not tags:
+            continue
+        total += len(tags)
+        if keys.isdisjoint(tags):
+            continue
+        for ti, tag in enumerate(tags):
+            if tag in keys:
+                tally.add(tag, (si, ti))
+    return tally, total
+
+
 def check_tags(pred, log, inventory, where):
     """One warning when tags of ``pred`` (per sentence a list of tags, None for a sentence scored 0; a tag that
     is not a string is already None) are outside ``inventory.labels``. ``where(si, ti)``: a tag's position."""
@@ -275,38 +313,38 @@ def check_tags(pred, log, inventory, where):
         unknown = set(tag for tag in unknown if not UD_TAG.match(tag))
     if not unknown:
         return
-    flat = getattr(pred, "flat", None)
-    if flat is not None and len(unknown) <= MAX_FLAT_KEYS:
-        tally, total = _flat_tally(pred, flat, unknown), len(flat)
-    else:
-        tally, total = _Tally(), 0
-        for si, tags in enumerate(pred):
-            if not tags:
-                continue
-            total += len(tags)
-            if unknown.isdisjoint(tags):
-                continue
-            for ti, tag in enumerate(tags):
-                if tag in unknown:
-                    tally.add(tag, (si, ti))
+    tally, total = _tag_tally(pred, unknown)
     hints, length = [], -2
     known = (tuple(labels), tuple(sorted(inventory.label_aliases.items())))   # (suggest reads the labels in order)
+    older = inventory.renamed("labels")
     for tag in tally.first:   # guessed until the hint is cut (_cut_list: what follows is not shown)
-        guess = _suggested(tag, labels, inventory.label_aliases, known)
-        if guess:
-            hints.append("%s for %s" % (guess, _quoted(tag)))
-            length += len(hints[-1]) + 2
+        if older.get(tag) in labels:
+            said = "%s for %s (%s)" % (older[tag], _quoted(tag), inventory.older_note("tag"))
+        elif tag in inventory.xpos:
+            said = "%s for %s" % (inventory.xpos[tag], _quoted(tag))
+        else:
+            guess = _suggested(tag, labels, inventory.label_aliases, known)
+            said = ("%s for %s" % (guess, _quoted(tag))) if guess else ""
+        if said:
+            hints.append(said)
+            length += len(said) + 2
             if length > HINT_CHARS:
                 break
     hint = ", ".join(hints)
+    _mend_tags(log, "tag outside the tag set", _sure_renaming(tally.first, labels, inventory))
     first = next(iter(tally.first.values()))
     outside = sum(tally.counts.values())
     every = outside == total   # not one tag can match: the whole file scores 0 (an error, not a warning)
+    xpos = sum(count for tag, count in tally.counts.items() if tag in inventory.xpos)
     _warn(log, where(*first), "%s of %s are outside the task's tag set (%s%s): %s. A tag is compared as it is, "
-            "so these score as wrong tags.%s%s" % (
+            "so these score as wrong tags.%s%s%s" % (
                 "{:,}".format(outside), _count(total, "tag"), ", ".join(sorted(labels)),
                 ", and the language's training data" if inventory.labels_closed else "",
-                tally.examples(_quoted, where), (" Did you mean %s?" % _cut_list(hint, HINT_CHARS)) if hint else "",
+                tally.examples(_quoted, where),
+                (" Most are the treebank's XPOS tags (the fifth column of its CoNLL-U files), not the UPOS tags (the "
+                 "fourth) that the task asks for: train on, or write, the fourth column."
+                 if 2 * xpos > outside else ""),
+                (" Did you mean %s?" % _cut_list(hint, HINT_CHARS)) if hint else "",
                 (" Every tag is outside the set: %s." % ZERO_NOTE) if every else ""),
             kind="tag outside the tag set", severity=ERROR if every else WARNING)
 
@@ -334,10 +372,66 @@ def _cut_list(text, limit=200):
     return text if len(text) <= limit else text[:limit].rsplit(", ", 1)[0] + ", ..."
 
 
+def _sure_renaming(tags, labels, inventory):
+    """``{tag: the label meant}`` for the ``tags`` outside ``labels`` whose label is certain: an older scheme's
+    spelling (UD v1's CONJ), an XPOS tag of the training data (its most frequent tag there), a declared alias, or
+    the same but for case."""
+    older = inventory.renamed("labels")
+    lowered = dict((label.lower(), label) for label in labels)
+    found = {}
+    for tag in tags:
+        if type(tag) is not str:
+            continue
+        meant = older.get(tag) if older.get(tag) in labels else inventory.xpos.get(tag) or \
+            inventory.label_aliases.get(tag) or lowered.get(tag.lower())
+        if meant in labels and meant != tag:
+            found[tag] = meant
+    return found
+
+
+def _mend_tags(log, kind, renaming):
+    """Say in ``log`` how the tags of ``kind``'s warning are undone (``renaming``: ``{tag: meant}``), for the price
+    where the gold is public (:mod:`evalkit.mended`)."""
+    if renaming:
+        log.mend(kind, "with %s" % (", ".join("%s written %s" % (_quoted(tag), _quoted(meant))
+                                              for tag, meant in sorted(renaming.items())[:3])
+                                    + (", ..." if len(renaming) > 3 else "")), LabelMend(renaming))
+
+
+def check_older_tags(pred, log, inventory, where):
+    """One warning when tags of ``pred`` are a newer scheme's spelling (UD v2's CCONJ) of a tag that the language's
+    training data writes in the task's older scheme (UD v1's CONJ, kept by a treebank), never using the newer
+    one: its gold writes the older one too, and a tag is compared as it is. Needs the training data's tags
+    (``inventory.trained_labels``); a file without such a tag costs a set operation."""
+    trained = inventory.trained_labels
+    newer = dict((new, old) for old, new in inventory.renamed("labels").items()
+                 if old in trained and new not in trained)
+    if not newer:
+        return
+    used = _distinct(pred, filter(None, pred)).intersection(newer)
+    if not used:
+        return
+    tally, items = _tag_tally(pred, used)
+    first = next(iter(tally.first.values()))
+    renaming = dict((tag, newer[tag]) for tag in used)
+    _warn(log, where(*first), "%s of %s are %s: %s. The language's training data writes %s, the %s spelling, and "
+          "never %s: so does its gold, and a tag is compared as it is. Write %s here." % (
+              "{:,}".format(sum(tally.counts.values())), _count(items, "tag"),
+              " or ".join(_quoted(tag) for tag in sorted(used)),
+              tally.examples(_quoted, where), ", ".join(_quoted(newer[tag]) for tag in sorted(used)),
+              inventory.older[0], ", ".join(_quoted(tag) for tag in sorted(used)),
+              ", ".join("%s for %s" % (_quoted(newer[tag]), _quoted(tag)) for tag in sorted(used))),
+          kind="tags of the language's older scheme")
+    _mend_tags(log, "tags of the language's older scheme", renaming)
+
+
 # --------------------------------------------------------------------------- morphological features
 
 #: The classes of feature mistakes, in the order a key is tested and reported.
 FEATS_STRING, NESTED, ABSENT, NOT_STRING, NAME, VALUE = "feats", "nested", "absent", "type", "name", "value"
+#: ... and a token's features as a list (of ``Name=Value`` strings or pairs), a feature's value as a list.
+FEATS_LIST, LIST = "feats list", "list"
+CLASSES = (FEATS_STRING, FEATS_LIST, NESTED, LIST, ABSENT, NOT_STRING, NAME, VALUE)
 
 
 def _is_nan(value):
@@ -356,13 +450,23 @@ def case_variant(value, known):
     return next((label for label in known if label.lower() == lowered), "")
 
 
+def _feature_item(item):
+    """Whether ``item`` (of a list) is one feature: a ``Name=Value`` string or a ``[name, value]`` pair."""
+    return (type(item) is str and "=" in item) or (type(item) in (list, tuple) and len(item) == 2
+                                                   and type(item[0]) is str)
+
+
 def _value_class(name, value, inventory, ignored=()):
     """The class of mistake of feature ``name`` with ``value`` (None when it is fine): see :func:`check_features`."""
     kind = type(value)
+    if kind is list and (name.lower() in FEATS_KEYS or (value and all(map(_feature_item, value)))):
+        return FEATS_LIST
     if (name.lower() in FEATS_KEYS and kind in (str, dict)) or (kind is str and "=" in value):
         return FEATS_STRING if kind is str else NESTED
     if kind is dict:
         return NESTED
+    if kind is list:
+        return LIST
     if value is None or _is_nan(value) or (kind is str and value.strip() in ("", "_")):
         return ABSENT
     if kind is not str:
@@ -378,6 +482,87 @@ def _value_class(name, value, inventory, ignored=()):
     if inventory.closed or any(not UD_VALUE.match(part) or case_variant(part, values) for part in parts):
         return VALUE
     return None
+
+
+class FeatureMend(object):
+    """The mend of a file's feature mistakes (:meth:`evalkit.messages.MessageLog.mend`): each token written as the
+    task asks, one key per feature and its value a string: a FEATS string, a list of features or an object spread
+    into keys, a list of values joined by commas, an absent value left out, a number written as a string, a case
+    variant of a known name or value renamed, and, where the language's training data is known (so that an older
+    spelling is not its own: Old Hungarian keeps UD v1's), an older scheme's name or value renamed. For a kind whose
+    parsed prediction holds per sentence ``(forms, token objects)`` (None for a sentence scored 0). ``bad``: the
+    (name, value) pairs that have a mistake (:func:`check_features`), or None (some value is not hashable): a token
+    that holds none of them is kept as it is (C-level)."""
+
+    def __init__(self, inventory, ignored, bad=None):
+        self.inventory, self.ignored, self.bad = inventory, ignored, bad
+
+    def __call__(self, pred):
+        return [None if sent is None else (sent[0], [self.token(tok) for tok in sent[1]]) for sent in pred]
+
+    def fixes(self, name, value):
+        """Whether the mend writes feature ``name`` with ``value`` otherwise (a name or value outside the inventory
+        that it renames)."""
+        return type(value) is str and self._renamed(name, value) != (name, value)
+
+    def token(self, tok):
+        """``tok`` written as the task asks (a new object; ``tok`` itself when it holds no pair with a mistake)."""
+        if self.bad is not None:
+            try:
+                if self.bad.isdisjoint(tok.items()):
+                    return tok
+            except TypeError:   # an unhashable value: mended below
+                pass
+        out = {}
+        for key, value in tok.items():
+            if key in self.ignored:
+                out[key] = value
+                continue
+            for name, item in self._pairs(key, value):
+                item = self._value(item)
+                if item is not None:
+                    name, item = self._renamed(name, item)
+                    out[name] = item
+        return out
+
+    def _pairs(self, key, value):
+        """The (name, value) pairs one key of a token stands for."""
+        kind = type(value)
+        if key.lower() in FEATS_KEYS or kind is dict or (kind is str and "=" in value) or (
+                kind is list and value and all(map(_feature_item, value))):
+            if kind is str:
+                items = [part.partition("=") for part in value.split("|") if "=" in part]
+                return [(name, item) for name, _, item in items]
+            if kind is dict:
+                return list(value.items())
+            if kind is list:
+                return [tuple(item.partition("=")[::2]) if type(item) is str else tuple(item)
+                        for item in value if _feature_item(item)]
+            return []
+        if kind is list:
+            return [(key, ",".join(item for item in value if type(item) is str))]
+        return [(key, value)]
+
+    @staticmethod
+    def _value(value):
+        """A value as a string, None for an absent one."""
+        if value is None or _is_nan(value) or type(value) is bool:
+            return None
+        if type(value) in (int, float):
+            return str(int(value)) if value == int(value) else str(value)
+        if type(value) is not str or value.strip() in ("", "_"):
+            return None
+        return value
+
+    def _renamed(self, name, value):
+        """An older scheme's name or value, or a case variant of a known one, renamed."""
+        inventory = self.inventory
+        closed = inventory.closed and not inventory.known_name(name)
+        name = (closed and inventory.renamed("features").get(name)) or case_variant(name, inventory.features) or name
+        values = inventory.values(name) or ()
+        older = dict((old, new) for old, new in inventory.renamed("values").get(name, {}).items()
+                     if inventory.closed and old not in values)
+        return name, ",".join(older.get(part) or case_variant(part, values) or part for part in value.split(","))
 
 
 def _hashable_pairs(tokens, ignored):
@@ -414,7 +599,7 @@ def check_features(pred, log, inventory, ignored, where, pairs=None, gold_pairs=
             return
     else:
         classes, bad = None, None
-    tallies = OrderedDict((name, _Tally()) for name in (FEATS_STRING, NESTED, ABSENT, NOT_STRING, NAME, VALUE))
+    tallies = OrderedDict((name, _Tally()) for name in CLASSES)
     shown = _ShownKeys()
     if candidates is not None and bad.isdisjoint(gold_pairs):
         for si, ti, tok in candidates(bad):
@@ -426,11 +611,17 @@ def check_features(pred, log, inventory, ignored, where, pairs=None, gold_pairs=
             for ti, tok in enumerate(sent[1]):
                 if bad is None or not bad.isdisjoint(tok.items()):
                     _tally_token(tallies, si, ti, tok, ignored, inventory, bad, classes, shown)
+    mend = FeatureMend(inventory, ignored, bad)
     for found, tally in tallies.items():
         if tally.counts:
             first = next(iter(tally.first.values()))
             _warn(log, where(*first), _features_text(found, tally, inventory, ignored, where),
                     kind="feature mistake: %s" % found)
+            if found not in (NAME, VALUE) or any(mend.fixes(*((key, "") if found == NAME else key))
+                                                 for key in tally.first):   # (a name or value renamed for sure)
+                log.mend("feature mistake: %s" % found, "with the features written as the task asks (one key per "
+                         "feature, its value a string%s)" % (", %s's names renamed" % inventory.older[0]
+                                                             if inventory.older else ""), mend)
 
 
 class _ShownKeys(dict):
@@ -499,6 +690,17 @@ def _features_text(found, tally, inventory, ignored, where):
         return ("%s give their features as one CoNLL-U FEATS string: %s. The scorer reads one key per feature, so "
                 "such a key never matches and counts as a feature the reference does not have. Write each feature as "
                 "its own key, e.g. %s." % (tokens, tally.examples(_pair, where), _split_example(example[1])))
+    if found == FEATS_LIST:
+        return ("%s give their features as a list: %s. The task asks for one key per feature, its value a string, "
+                "not a list of features: such a key never matches and counts as a feature the reference does not "
+                "have. Write each feature as its own key: {\"Token\": ..., \"Case\": \"Nom\", \"Number\": "
+                "\"Sing\"}." % (tokens, tally.examples(_pair, where)))
+    if found == LIST:
+        name, shown = next(iter(tally.first))
+        return ("%s give a feature's value as a list: %s. The task asks for each value as one string, several values "
+                "joined by a comma as CoNLL-U writes them (\"PronType\": \"Int,Rel\"): a list never matches. Write "
+                "\"%s\": \"%s\", not %s." % (tokens, tally.examples(_pair, where), printable(name, SHOWN),
+                                           _joined_list(shown), shown))
     if found == NESTED:
         return ("%s hold their features in an object: %s. The scorer reads the features at the token's top level, "
                 "so the object never matches and counts as a feature the reference does not have. Write them as the "
@@ -509,29 +711,51 @@ def _features_text(found, tally, inventory, ignored, where):
                 "such key counts as a feature the reference does not have." % (tokens, tally.examples(_pair, where)))
     if found == NOT_STRING:
         name, shown = next(iter(tally.first))
+        values = inventory.values(name)
+        if shown.isdigit() and values and not any(value.isdigit() for value in values):   # Case=4: an id
+            return ("%s have feature values that are numbers: %s. %s has no value %s: these look like a model's "
+                    "label ids. Map each id to its value with the model's own table (id2label in its config) and "
+                    "write the value as a string (\"%s\": \"%s\")." % (
+                        tokens, tally.examples(_pair, where), printable(name, SHOWN), shown, printable(name, SHOWN),
+                        sorted(values)[0]))
         return ("%s have feature values that are not strings: %s. Values are compared as strings, so these never "
                 "match: write them as strings (\"%s\": \"%s\", not %s)."
                 % (tokens, tally.examples(_pair, where), printable(name, SHOWN), shown, shown))
     if found == NAME:
         known = sorted(inventory.features) + sorted(ignored)
-        guesses = ", ".join("%s for %s" % (suggest(name, known), _quoted(name)) for name in tally.first
-                            if suggest(name, known))
+        older = inventory.renamed("features")
+        guesses = ", ".join("%s for %s (%s)" % (older[name], _quoted(name), inventory.older_note("name"))
+                            if name in older else "%s for %s" % (suggest(name, known), _quoted(name))
+                            for name in tally.first if name in older or suggest(name, known))
         return ("%s use feature names outside the inventory (%s): %s. They never match and count as features the "
                 "reference does not have.%s" % (tokens, inventory.describe, tally.examples(_quoted, where),
                                                 (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
     guessed = [(_value_guess(name, value, inventory), (name, value)) for name, value in tally.first]
-    guesses = ", ".join("%s for %s" % (guess, _pair(key)) for guess, key in guessed if guess)
+    older = inventory.renamed("values")
+    guesses = ", ".join("%s for %s%s" % (guess, _pair(key), (" (%s)" % inventory.older_note("value")) if any(
+        part in older.get(key[0], {}) for part in key[1].split(",")) else "") for guess, key in guessed if guess)
     return ("%s use feature values outside the inventory (%s): %s. They never match.%s"
             % (tokens, inventory.describe, tally.examples(_pair, where),
                (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
 
 
+def _joined_list(shown):
+    """``Int,Rel`` from a shown JSON list of strings (``["Int", "Rel"]``), bounded."""
+    try:
+        items = json.loads(shown)
+    except ValueError:
+        return "..."
+    return printable(",".join(item for item in items if type(item) is str), SHOWN) if type(items) is list else "..."
+
+
 def _value_guess(name, value, inventory):
-    """The known value that ``value`` of feature ``name`` most likely stands for ("" when none)."""
+    """The known value that ``value`` of feature ``name`` most likely stands for ("" when none): an older scheme's
+    renaming first."""
     values = inventory.values(name)
     if not values or type(value) is not str:
         return ""
-    parts = [suggest(part, values) or part for part in value.split(",")]
+    older = inventory.renamed("values").get(name, {})
+    parts = [older.get(part) or suggest(part, values) or part for part in value.split(",")]
     guess = ",".join(parts)
     return guess if guess != value else ""
 
@@ -789,6 +1013,93 @@ def check_joined_candidates(pred, log, max_candidates, where, distinct=False, te
             "candidate, which matches only if the whole string equals the gold. Give a list, best first: %s."
             % ("{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2),
                "[%s]" % ", ".join('"%s"' % part for part in parts)), kind="candidates joined into one string")
+
+
+# --------------------------------------------------------------------------- candidates that are not text
+
+#: A lone UTF-16 surrogate: half of a character as UTF-16 counts them, never text of its own.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_lone_surrogates(pred, log, where, distinct=False, text=None):
+    """One warning when candidates of ``pred`` (per sentence one candidate sequence per item, None for a sentence not
+    scored) hold a lone UTF-16 surrogate (``"\\ud840"`` in the JSON, which Python reads as such): half of a
+    character outside the Basic Multilingual Plane, as a tool that counts UTF-16 code units writes it (a Java
+    ``char``, a JavaScript string index). It is not text: no gold holds one, so it never matches (the score is what
+    it is). A file without one costs a C-level scan of its distinct candidates joined (``distinct``:
+    :func:`distinct_candidates`, ``text``: :func:`candidate_text`, when the caller has them); an ASCII one, none."""
+    distinct = distinct_candidates(pred) if distinct is False else distinct
+    if distinct is None:
+        return
+    strings, joined = text or candidate_text(distinct)
+    if joined.isascii() or not _SURROGATE.search(joined):
+        return
+    bad = frozenset(c for c in strings if _SURROGATE.search(c))
+    tally, items = _tally_members(pred, bad)
+    if not tally.tokens:
+        return
+    half = _SURROGATE.search(next(iter(tally.first))).group()
+    _warn(log, where(*next(iter(tally.first.values()))), "%s of %s hold a candidate that is not text: %s. It holds a "
+          "lone UTF-16 surrogate (U+%04X), half of a character as UTF-16 counts them (a Java char, a JavaScript "
+          "string index; \\u%04x in the JSON): no gold holds one, so it never matches. Give whole characters "
+          "(code points): Java's codePoints() or Character.toChars, JavaScript's Array.from(text) or for...of." % (
+              "{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2), ord(half),
+              ord(half)), kind="candidates that are not text (lone surrogates)")
+
+
+# --------------------------------------------------------------------------- lemmas with sense numbers
+
+#: A first candidate that ends in a sense number (``venio1``, ``sum#2``, ``cum_1``): a letter, then one or two
+#: digits, found in one C-level scan of the first candidates joined by NUL.
+_SENSE_MARK = re.compile(r"[^\W\d_][#_]?\d{1,2}(?=\x00|$)")
+_SENSE = re.compile(r"^(\D*[^\W\d_])[#_]?\d{1,2}$")
+#: Sense numbers are said from this many items on, and this share of the items.
+MIN_SENSES = 5
+SENSE_SHARE = 0.01
+
+
+def without_sense(candidate):
+    """``candidate`` without its sense number (``venio1`` -> ``venio``), or itself.
+
+    >>> without_sense("venio1"), without_sense("sum#2"), without_sense("1"), without_sense("et")
+    ('venio', 'sum', '1', 'et')
+    """
+    found = _SENSE.match(candidate) if type(candidate) is str and candidate[-1:].isdigit() else None
+    return found.group(1) if found else candidate
+
+
+def check_sense_numbers(pred, log, where):
+    """One warning when at least :data:`MIN_SENSES` items and :data:`SENSE_SHARE` of the items of ``pred`` (lemma
+    candidates: per sentence one candidate sequence per item, None for a sentence not scored) have a first
+    candidate that ends in a sense number (``venio1``, ``sum#2``: the homograph numbers of a dictionary or a
+    treebank's own lemma list, as Perseus- and PROIEL-style lemmatisers write them), while a treebank's lemma
+    carries none: compared as it is, it never matches. One C-level scan of the first candidates (shared with the
+    scorer) joined; the items are walked only for a file that gets the warning. ``where(si, ti)``: a position."""
+    flat = _sequence_items(pred)
+    if not flat:
+        return
+    firsts = _file_firsts(pred, flat)
+    try:
+        joined = "\x00".join(firsts)
+    except TypeError:   # a first candidate that is not a string
+        joined = "\x00".join(c for c in firsts if type(c) is str)
+    if not any(map(joined.__contains__, "0123456789")):   # (ten C-level scans: most files hold no digit)
+        return
+    found = len(_SENSE_MARK.findall(joined))
+    if found < max(MIN_SENSES, SENSE_SHARE * len(flat)):
+        return
+    marks = bytes(1 if type(c) is str and without_sense(c) != c else 0 for c in firsts)
+    if marks.count(1) < max(MIN_SENSES, SENSE_SHARE * len(flat)):
+        return
+    tally, items = _tally_marked(pred, flat, marks, lambda at: list(map(firsts.__getitem__, at)))
+    example = next(iter(tally.first))
+    _warn(log, where(*tally.positions[0]), "%s of %s have a first candidate that ends in a sense number: %s. The "
+          "gold's lemmas carry none (homograph numbers of a dictionary or of a treebank's lemma list, as Perseus- "
+          "and PROIEL-style lemmatisers write them), and a candidate is compared as it is, so each such rank is "
+          "lost: strip the number (%s, not %s)." % (
+              "{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2),
+              _quoted(without_sense(example)), _quoted(example)), kind="lemmas with sense numbers")
+    log.mend("lemmas with sense numbers", "with the sense numbers stripped", CandidateMend(without_sense))
 
 
 # --------------------------------------------------------------------------- candidates that can never match

@@ -30,7 +30,7 @@ from itertools import accumulate, chain, compress, islice, repeat, zip_longest
 from functools import partial
 from operator import add, contains, eq, getitem, is_not, itemgetter, ne, not_, sub, truediv, truth
 
-from . import inventory as labels, metrics, morph_batch
+from . import inventory as labels, mended, metrics, morph_batch
 from .items import FillMaskItems, MorphItems, PairItems
 from .messages import DataError, ERROR, WARNING, printable, quoted
 
@@ -178,6 +178,33 @@ def check_sentence_list(value, name, ref_count=None):
                         status="sentence_count_mismatch")
 
 
+#: The marks subword tokenisers put on a piece (WordPiece's ``##``, SentencePiece's U+2581, byte-level BPE's U+0120)
+#: and on a piece followed by another (subword-nmt's ``@@``).
+_PIECE_MARKS = ("##", "\u2581", "\u0120")
+
+
+def _subword_rows(sent, ref_forms):
+    """The first pieces of ``sent`` (more rows than ``ref_forms``) shown, when its rows are the subword pieces of
+    the reference's tokens (their forms, tokeniser marks aside, join into the reference's forms joined), else "".
+
+    >>> _subword_rows([["cad", "V"], ["##ulat", "V"], ["et", "C"]], ["cadulat", "et"])
+    "'##ulat'"
+    """
+    forms = [tok[0] if type(tok) in _SEQ and tok else tok.get("Token") if type(tok) is dict else None for tok in sent]
+    if not all(type(form) is _STR for form in forms) or not all(type(form) is _STR for form in ref_forms):
+        return ""
+    joined = []
+    for form in forms:
+        for mark in _PIECE_MARKS:
+            if form.startswith(mark):
+                form = form[len(mark):]
+        joined.append(form[:-2] if form.endswith("@@") else form)
+    if "".join(joined).replace(" ", "") != "".join(ref_forms).replace(" ", ""):
+        return ""
+    marked = [form for form, piece in paired(forms, joined) if form != piece] or forms
+    return ", ".join(quoted(form, 20) for form in marked[:3]) + (", ..." if len(marked) > 3 else "")
+
+
 def _check_sentence(sent, name, si, expected):
     """Raise DataError unless sentence ``si`` is a list (of ``expected``, named in the message)."""
     if type(sent) not in _SEQ:
@@ -189,13 +216,23 @@ def _token_count_error(log, si, got, expected, unit):
             % (got, unit, expected), kind="sentence with a wrong %s count (scored 0)" % unit)
 
 
+#: Said of a form or a masked line that is the input's without some of its accents or other combining marks.
+LOST_MARKS = ("only by the accents or other marks it lost: the text was normalised on its way (NFD then dropping "
+              "the combining characters, unidecode, an accent folding); write the input's text as it is, and check "
+              "your labels and candidates: normalised the same way, they never match a gold that keeps its marks")
+
+
 def _report_forms(log, si, forms, ref_forms, consequence=""):
-    """Report every position where ``forms`` differs from ``ref_forms`` (same length)."""
+    """Report every position where ``forms`` differs from ``ref_forms`` (same length); a form that is the
+    reference's without its marks is a class of its own (:data:`LOST_MARKS`)."""
     for ti, (form, ref_form) in enumerate(paired(forms, ref_forms)):
         if not same_text(form, ref_form):
+            lost = type(ref_form) is _STR and mended.is_stripped(form, ref_form)
             log.add(WARNING if not consequence else ERROR, _where(si, ti),
-                    "form %s differs from the reference form %s%s" % (quoted(form), quoted(ref_form), consequence),
-                    kind="form that differs from the reference%s" % (" (token scored 0)" if consequence else ""))
+                    "form %s differs from the reference form %s%s%s" % (
+                        quoted(form), quoted(ref_form), (" " + LOST_MARKS) if lost else "", consequence),
+                    kind="form that differs from the reference%s%s" % (" only by its marks" if lost else "",
+                                                                        " (token scored 0)" if consequence else ""))
 
 
 def _candidate_lists(values, log, max_candidates, where_fn, si):
@@ -276,6 +313,7 @@ def check_candidate_lists(pred, log, task, where, markers=()):
     text = _candidate_text(pred, distinct)
     labels.check_joined_candidates(pred, log, task.max_candidates, where, distinct=distinct, text=text)
     labels.check_gap_units(pred, log, task, where)
+    labels.check_lone_surrogates(pred, log, where, distinct=distinct, text=text)
     garbled = "garbled" in labels.check_candidate_forms(pred, log, where)
     if not garbled:
         labels.check_unmatchable_candidates(pred, log, where, markers, distinct=distinct, text=text)
@@ -314,11 +352,15 @@ _CANDIDATE_KEYS = ("token_str", "token", "word", "text", "candidate", "lemma", "
 
 def _candidate_hint(cand):
     """What a candidate that is not a string probably is, for its warning (called only for such a candidate): a
-    model's output object (``{"token_str": "et", "score": 0.9}``, a fill-mask pipeline's) or a candidate beside its
-    score (``["et", 0.9]``); else ``""``.
+    model's output object (``{"token_str": "et", "score": 0.9}``, a fill-mask pipeline's), a candidate beside its
+    score (``["et", 0.9]``) or a token id (an integer); else ``""``.
 
-    >>> _candidate_hint({"token_str": "et", "score": 0.9})[:21], _candidate_hint(["et", 0.9])[:30], _candidate_hint(3)
-    (' (an object such as a', ' (a candidate beside its score', '')
+    >>> _candidate_hint({"token_str": "et", "score": 0.9})[:21], _candidate_hint(["et", 0.9])[:30]
+    (' (an object such as a', ' (a candidate beside its score')
+    >>> _candidate_hint(3.5)
+    ''
+    >>> _candidate_hint(2077)[:20]
+    ' (a token id of a mo'
     """
     if type(cand) is dict:
         key = next((k for k in _CANDIDATE_KEYS if type(cand.get(k)) is _STR), None)
@@ -330,6 +372,9 @@ def _candidate_hint(cand):
         if len(text) == 1 and any(type(c) in (int, float) for c in cand):
             return (" (a candidate beside its score, %s: give the string alone, the list sorted best first)"
                     % quoted(text[0], 40))
+    if type(cand) is int:
+        return (" (a token id of a model's vocabulary? decode the ids into text, with the tokenizer's decode or "
+                "convert_ids_to_tokens, and give whole words)")
     return ""
 
 
@@ -446,10 +491,18 @@ class Kind(object):
 
     def _parse_tokens(self, sent, ref_forms, log, si):
         """Shared first step for token lists: a list (else DataError) of the reference's length
-        (else the sentence scores 0: returns False after reporting)."""
+        (else the sentence scores 0: returns False after reporting; one row per subword piece is said so)."""
         _check_sentence(sent, log.file, si, "tokens")
         if len(sent) != len(ref_forms):
-            _token_count_error(log, si, len(sent), len(ref_forms), "token")
+            pieces = _subword_rows(sent, ref_forms) if len(sent) > len(ref_forms) else None
+            if pieces:
+                log.add(ERROR, _where(si), "%d tokens, the reference has %d: one row per subword piece of a "
+                        "tokeniser (%s), whose pieces join into the input's tokens: this sentence scores 0. Give one "
+                        "row per token of the input, with the label of its first piece (word_ids() of a fast "
+                        "tokenizer says which pieces make a token)" % (len(sent), len(ref_forms), pieces),
+                        kind="sentence with one row per subword piece (scored 0)")
+            else:
+                _token_count_error(log, si, len(sent), len(ref_forms), "token")
             return False
         return True
 
@@ -460,6 +513,11 @@ class Kind(object):
     def score_value(self, components):
         """The entry score from its components: their mean."""
         return metrics.mean(list(components.values()))
+
+    def explains_score(self, entry):
+        """Whether the messages of ``entry`` already say why it scores low: a mistake priced against the gold
+        (``details["priced"]``, :func:`evalkit.mended.price_file`); a floor's generic causes are then not given."""
+        return bool((entry.get("details") or {}).get("priced"))
 
     def restrict(self, ref, pred, indices):
         """The parsed reference and prediction of the items ``indices`` alone (a test phase's part,
@@ -736,6 +794,11 @@ class PairKind(Kind):
         raise NotImplementedError
 
 
+#: Said of a tag written as a number.
+LABEL_ID = (" (a model's label id? map each id to its tag with the model's own table, id2label in its config, and "
+            "write the tags: \"NOUN\", not 7)")
+
+
 class TaggingKind(PairKind):
     """One label per token; accuracy and macro-F1 per sentence."""
 
@@ -799,15 +862,22 @@ class TaggingKind(PairKind):
     def _values(self, tags, log, si, task):
         bad = [ti for ti, tag in enumerate(tags) if type(tag) is not _STR]
         for ti in bad:
-            log.add(WARNING, _where(si, ti, "[1]"), "the tag is %s, expected a string; it never matches"
-                    % _type_name(tags[ti]), kind="tag that is not a string")
+            log.add(WARNING, _where(si, ti, "[1]"), "the tag is %s, expected a string; it never matches%s"
+                    % (_type_name(tags[ti]), LABEL_ID if type(tags[ti]) is int else ""),
+                    kind="tag that is not a string")
             tags[ti] = None
         return tags
+
+    def label_sets(self, ref, pred):
+        """``(gold tags, predicted tags)``: the distinct tags of ``ref`` and of ``pred`` (sets), for
+        :func:`evalkit.mended.older_labels`."""
+        return set(_distinct_golds(ref)), set(_distinct_tags(pred))
 
     def check_labels(self, pred, log, task, inventory):
         """Tags outside the task's tag set (lower-case UPOS, another tag set): one warning with a "did you mean";
         no tag that is a string: one error."""
         labels.check_tags(pred, log, inventory, _tag_where)
+        labels.check_older_tags(pred, log, inventory, _tag_where)
         labels.check_no_tag(pred, log, _tag_where)
 
     optional_details = True
@@ -1272,10 +1342,19 @@ class CandidatesKind(PairKind):
     def _values(self, values, log, si, task):
         return _candidate_lists(values, log, task.max_candidates, _lemma_where, si)
 
+    def item_golds(self, ref):
+        """The golds of each sentence (for :func:`evalkit.mended.stripped_marks`)."""
+        return _golds(ref)
+
+    def item_text(self, ref):
+        """The input's text: every form (for :func:`evalkit.mended.stripped_marks`)."""
+        return _flat_forms(ref)
+
     def check_labels(self, pred, log, task, inventory):
-        """The ranked candidates' checks (:func:`check_candidate_lists`): one warning per class, no candidate at
-        all one error."""
+        """The ranked candidates' checks (:func:`check_candidate_lists`) and lemmas with sense numbers: one warning
+        per class, no candidate at all one error."""
         check_candidate_lists(pred, log, task, _lemma_where)
+        labels.check_sense_numbers(pred, log, _lemma_where)
 
     def score(self, ref, pred, task):
         """Per sentence acc@1 and acc@3 over the tokens (components ``acc1``, ``acc3``)."""
@@ -1406,6 +1485,26 @@ class MorphKind(Kind):
             return {}
         pairs.update(gold_pairs)
         return {"pairs": pairs, "gold_pairs": gold_pairs, "candidates": morph_batch.candidates(pred)}
+
+    #: The position of a token's features in a message (:mod:`evalkit.mended`).
+    item_where = staticmethod(_where)
+
+    def feature_sets(self, ref, pred, ignored):
+        """``(gold pairs, predicted pairs)``: the (feature, value) pairs of the gold of ``ref`` (a dict or set) and
+        those of ``pred`` that are not the gold's where they are known apart (a set), for
+        :func:`evalkit.mended.older_features`; None when a value is unhashable."""
+        golds = morph_batch.reference_features(ref, ignored)
+        if golds is None:
+            return None
+        try:
+            if type(pred) is morph_batch.Prediction and pred.reference is ref and pred.ignored == ignored:
+                predicted = pred.marks.distinct_pairs()
+            else:
+                predicted = set(chain.from_iterable(map(dict.items, chain.from_iterable(
+                    sent[1] for sent in pred if sent is not None))))
+        except TypeError:   # an unhashable value
+            return None
+        return golds, set(pair for pair in predicted if pair[0] not in ignored)
 
     def _report_forms(self, log, si, forms, ref_forms, task):
         for ti, form in enumerate(forms):
@@ -1545,6 +1644,8 @@ class FillMaskKind(Kind):
 
     name = "fill_mask"
     items = FillMaskItems()
+    #: The position of a gap's candidates in a message (:mod:`evalkit.mended`).
+    item_where = staticmethod(_mask_where)
     floor_causes = ("candidates in the wrong unit (whole words for character gaps, characters for word gaps), "
                     "the candidates of another gap or sentence, several candidates in one string, the best "
                     "candidate last, candidates upper-cased or capitalised, a space written \"_\" or stripped")
@@ -1639,9 +1740,14 @@ class FillMaskKind(Kind):
                             "\"masked_tokens\": [...]}, got %s" % _type_name(sent))
         if golds is None:
             return None
-        if masked is not None and not same_text(sent.get("masked", masked), masked):
-            log.add(WARNING, _where(si, extra="[\"masked\"]"), "\"masked\" differs from the input line; "
-                    "check the sentence order", kind="\"masked\" that differs from the input line")
+        given = sent.get("masked", masked)
+        if masked is not None and not same_text(given, masked):
+            if type(masked) is _STR and mended.is_stripped(given, masked):
+                log.add(WARNING, _where(si, extra="[\"masked\"]"), "\"masked\" differs from the input line %s"
+                        % LOST_MARKS, kind="\"masked\" that differs from the input line only by its marks")
+            else:
+                log.add(WARNING, _where(si, extra="[\"masked\"]"), "\"masked\" differs from the input line; "
+                        "check the sentence order", kind="\"masked\" that differs from the input line")
         return self._parse_candidates(sent, len(golds), log, si, task)
 
     def _parse_candidates(self, sent, n_masks, log, si, task):
@@ -1663,6 +1769,14 @@ class FillMaskKind(Kind):
         warning per class, no candidate at all one error."""
         marker = getattr(task, "mask_marker", None)
         check_candidate_lists(pred, log, task, _mask_where, (marker,) if marker else ())
+
+    def item_golds(self, ref):
+        """The golds of each sentence (None: excluded), for :func:`evalkit.mended.stripped_marks`."""
+        return ref.golds if isinstance(ref, GoldColumns) else [golds for _, golds in ref]
+
+    def item_text(self, ref):
+        """The input's text: every masked line (for :func:`evalkit.mended.stripped_marks`)."""
+        return ref.lines if isinstance(ref, GoldColumns) else [line for line, _ in ref]
 
     def scorable(self, ref):
         """The sentences with at least one gap (an excluded sentence, ``null`` gold, is never scored)."""

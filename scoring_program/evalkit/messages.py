@@ -117,12 +117,16 @@ class MessageLog(object):
     :meth:`close` adds to the first one's text how many there are and their first :data:`MAX_POSITIONS` positions,
     so a file with a systematic mistake gives one line, not one per token. ``limit`` is kept for callers that
     pass it (the old "first N in full" rule); it is not used.
+
+    ``mends``: ``{kind: (what, mend)}``, what a check that reported a systematic mistake knows of undoing it
+    (:meth:`mend`): where the gold is public, the scorer prices it (``evalkit/mended.py``).
     """
 
     def __init__(self, file, limit=1):
         self.file = file
         self.limit = limit
         self.messages = []
+        self.mends = {}
         self._counts = {}
         self._first = {}
         self._wheres = {}
@@ -146,6 +150,16 @@ class MessageLog(object):
     def count(self, kind):
         """How many times ``kind`` was reported."""
         return self._counts.get(kind, 0)
+
+    def find(self, kind):
+        """The message of ``kind`` (its first), or None."""
+        at = self._first.get(kind)
+        return None if at is None else self.messages[at]
+
+    def mend(self, kind, what, mend):
+        """Say how the mistake reported as ``kind`` is undone: ``mend(parsed prediction)`` gives the prediction
+        mended (a new one; the parsed prediction is never changed), ``what`` says it ("with CONJ written CCONJ")."""
+        self.mends[kind] = (what, mend)
 
     def close(self):
         """Fold every kind reported more than once into its first message (count and first positions); return all

@@ -11,7 +11,8 @@ import hashlib
 import os
 from collections import OrderedDict
 
-from . import __version__, blank, choice, fingerprint, floor, gold_index, inventory, keys, lines, metrics, policy, split
+from . import __version__, blank, choice, fingerprint, floor, gold_index, inventory, keys, lines, mended, metrics, \
+    policy, split
 from .kindspec import KINDS, register, use as use_kinds
 from .kinds import KINDS as JSON_KINDS
 from .layout import ReferenceError, find_submission_files, open_source, scan_reference
@@ -237,7 +238,7 @@ def _failed_entry(task, lang, status, name=None):
 
 
 def score_file(task, lang, ref, submission, limits, messages, other=None, name=None, per_sentence=False,
-               details=True, inventories=None, part=None, public_gold=False):
+               details=True, inventories=None, part=None, public_gold=False, priced=False):
     """Score one (task, language) file of ``submission`` against parsed ``ref``; return its entry dict.
 
     ``other``: the phase's ``other_split.json`` (:mod:`evalkit.fingerprint`), or None. ``name``: the
@@ -253,7 +254,8 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
     the whole prediction is read and checked, only the part's items are scored (or, blind, only counted).
     ``public_gold``: the phase's gold is public (its ``phase.json``), or the reference is gold-less (a kit's
     validator): the checks that read the reference's labels run (:mod:`evalkit.blank`); never where the gold is
-    hidden.
+    hidden. ``priced``: the reference holds the phase's public gold: a systematic mistake is priced against it
+    (:mod:`evalkit.mended`: what the file would score with it undone).
     """
     kind = KINDS[task.kind]
     name = name or "%s/%s.json" % (task.folder, lang)
@@ -291,6 +293,9 @@ def score_file(task, lang, ref, submission, limits, messages, other=None, name=N
         made = kind.predictions(ref, pred)
         result.sentences, result.scored_sentences = len(ref), len(part.indices)
         result.zeroed_sentences = sum(1 for i in kind.scorable(ref) if made[i] is None)
+    elif priced and not getattr(kind, "reads_text", False) and not getattr(kind, "reads_documents", False):
+        if mended.price_file(kind, ref, pred, task, log, kind.score_value(result.components)):
+            result.details = dict(result.details or {}, priced=True)   # (its messages say why it scores low)
     messages.extend(log.close())
     entry = _failed_entry(task, lang, "scored", name)
     entry.update({"score": kind.score_value(result.components), "micro": result.micro,
@@ -469,6 +474,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
     # validators: its few labels are written from the public input)
     phase_public = policy.read(ref_dir)["gold"] == policy.PUBLIC   # the phase's phase.json, read once
     public_gold = not gold or (not redacted and phase_public)
+    priced = gold and not redacted and phase_public   # the phase's own gold, public: mistakes priced against it
     for task, lang in pairs:
         stats = {}
         path = paths[(task.folder, lang)]
@@ -479,7 +485,7 @@ def _evaluate(competition, ref_dir, submission_path, gold=True, per_sentence=Fal
         name = submission_file_name(competition, task, lang) if named else None
         entries.append(score_file(task, lang, ref, submission, file_limits(limits, stats), messages, other,
                                   name=name, per_sentence=per_sentence, details=details, inventories=inventories,
-                                  part=part, public_gold=public_gold))
+                                  part=part, public_gold=public_gold, priced=priced))
         del ref
     summary = not_submitted(entries, len(pairs), named)
     if summary is not None:

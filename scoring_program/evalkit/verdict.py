@@ -10,8 +10,9 @@ it: :func:`misnamed_files`). A file that an error says scores no better than cha
 split, the input's own tokens as labels: :data:`evalkit.messages.CHANCE_NOTE`) is counted apart in the summary
 (:func:`chance_files`): it is scored, not 0, but nothing of its score is its system's. So is a file that a message
 prices against a public gold as losing most of its score (:data:`evalkit.messages.LOSS_NOTE`, :func:`loss_files`).
-"Ready to upload" only when nothing is known to cost score: no error, no warning about a
-file (the one line naming the files not submitted is about the submission, not a file).
+"Ready to upload" only when nothing is known to cost score: no error, no warning about a file, and every expected
+file submitted. A subset may be submitted (a validator exits 0 for it), but the summary says what the files left out
+cost: each scores 0, and every average counts it so (:func:`missing_files`).
 
 Exit statuses (every kit's ``validate.py``): :data:`OK` (0) nothing known to cost score, or only warnings;
 :data:`FAILED` (1) an error, or a file known to score 0 or to lose most of its score; 2 and 3 are the kits' own (nothing could be checked,
@@ -104,6 +105,14 @@ def loss_files(report, counted=()):
     return found
 
 
+def missing_files(report, counted=()):
+    """The expected files of ``report`` that the submission does not hold, in report order (those of ``counted``,
+    known to score 0 for another reason, left out): a subset may be submitted, but each of them scores 0 and counts
+    so in every average."""
+    return [entry["file"] for entry in report.get("entries", []) if entry.get("status") == "missing"
+            and entry["file"] not in counted]
+
+
 def _names(names):
     """`` (a, b, c)``: up to five of ``names``, with how many more; "" for none."""
     return " (%s%s)" % (", ".join(names[:5]), ", and %d more" % (len(names) - 5) if len(names) > 5 else "") \
@@ -124,6 +133,10 @@ def conclude(report, scored=False):
     >>> loss = {"severity": "warning", "file": "c", "text": "... (this file loses most of its score)."}
     >>> conclude({"messages": [loss], "entries": [{"file": "c", "status": "scored"}]})
     (1, '0 errors, 1 warning, 0 files will score 0, 1 file will lose most of its score (c) -- fix it before uploading')
+    >>> subset = {"severity": "warning", "file": "", "text": "1 of 2 expected files not submitted (each scores 0): e"}
+    >>> entries = [{"file": "d", "status": "scored"}, {"file": "e", "status": "missing"}]
+    >>> conclude({"messages": [subset], "entries": entries})[1].split(" -- ")[1]
+    'it can be uploaded as a subset: the 1 expected file not submitted (e) scores 0 and counts as 0 in every average'
     """
     messages = report.get("messages", [])
     errors = sum(1 for m in messages if m["severity"] == ERROR)
@@ -138,10 +151,17 @@ def conclude(report, scored=False):
     if loss:   # scored, but a public gold prices most of its score as lost to a mistake the message names
         shown += ", %s will lose most of %s score%s" % (_plural(len(loss), "file"), "its" if len(loss) == 1 else
                                                          "their", _names(list(loss)))
+    missing = missing_files(report, zero)
+    left_out = "the %s not submitted%s %s 0 and count%s as 0 in every average" % (
+        _plural(len(missing), "expected file"), _names(missing), "scores" if len(missing) == 1 else "score",
+        "s" if len(missing) == 1 else "") if missing else ""
     if errors or zero or loss:
         verdict = " -- fix %s before uploading" % ("it" if errors + len(zero) + len(loss) == 1 else "them")
     elif told:
-        verdict = " -- it can be uploaded, but read the warnings first: most say what would cost points"
+        verdict = " -- it can be uploaded, but read the warnings first: most say what would cost points%s" % (
+            "; " + left_out if left_out else "")
+    elif missing:
+        verdict = " -- it can be uploaded as a subset: %s" % left_out
     else:
         verdict = " -- ready to upload"
     text = "%s, %s, %s will score 0%s%s" % (_plural(errors, "error"), _plural(warnings, "warning"),
