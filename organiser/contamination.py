@@ -850,7 +850,7 @@ class Audit(object):
 
     def failure_texts(self):
         """``(where, text)`` of each threshold failure."""
-        return [(name, "%.1f%% of its %s (%d of %d) has its gold in public data (%s), more than max_share %.1f%% "
+        return [(name, "%.1f%% of its %s (%d of %d) have their gold in public data (%s), more than max_share %.1f%% "
                        "(and min_items %d): acknowledge it in %s (test_feedback.contamination.acknowledged) or take "
                        "these items out of the test gold" % (
                            100 * row["share"], COUNTED, row["private_gold"], row["counted"],
