@@ -451,16 +451,16 @@ class SplitState(object):
         os.replace(temporary, self.path)
 
     def counts(self):
-        """``(items, public now, public in some draw)``: item counts over every file (the union counts the items any
-        draw, the present one included, made public)."""
-        items = sum(len(found) for found in self.data["files"].values())
-        now = sum(1 for found in self.data["files"].values() for part in found.values() if part == "public")
-        union = dict((name, set(i for i, part in found.items() if part == "public"))
-                     for name, found in self.data["files"].items())
+        """``(items, public now, public in some draw)``: distinct items (an item id once, whatever the files that hold
+        it: the tasks of one treebank), the union counting the items any draw, the present one included, made
+        public."""
+        items = set(i for found in self.data["files"].values() for i in found)
+        now = set(i for found in self.data["files"].values() for i, part in found.items() if part == "public")
+        union = set(now)
         for draw in self.data.get("history") or []:
-            for name, public in (draw.get("public") or {}).items():
-                union.setdefault(name, set()).update(public)
-        return items, now, sum(len(found) for found in union.values())
+            for public in (draw.get("public") or {}).values():
+                union.update(public)
+        return len(items), len(now), len(union)
 
     def summary(self):
         """One line: where the state is, the draw in force and, after new draws, the union of the public parts."""
