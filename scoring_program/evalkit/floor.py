@@ -110,12 +110,30 @@ def below_floor(entries, floors, label, tasks, kinds):
         where = "below" if entry["score"] < floor - EPSILON else "at" if entry["score"] <= floor + EPSILON else \
             "within chance of"
         found.append(Message(entry["file"], WARNING, "whole file", (
-            "this file scores %.4f%s, %s the %s of this phase (%.4f, the trivial baseline of the starting kit%s)%s"
-            % (entry["score"], (" in %s" % task.label) if shared.get(entry.get("file"), 0) > 1 else "",
+            "%s %.4f%s, %s the %s of this phase (%.4f, the trivial baseline of the starting kit%s)%s"
+            % (_what_scores(entry), entry["score"],
+               (" in %s" % task.label) if shared.get(entry.get("file"), 0) > 1 else "",
                where, label, floor, "; chance alone gives up to %.4f more on %d items" % (
                    margin, entry["sentences"]) if where == "within chance of" else "",
                floor_text(entry, task, kind)))))
     return found
+
+
+def _what_scores(entry):
+    """``this file scores``, or, for an entry read from a folder of per-document files (its name a pattern, its
+    details the files it read), the files themselves: ``these 10 document files (A/A.xml, B/B.xml, ...) score``.
+
+    >>> _what_scores({"file": "a.txt"}), _what_scores({"file": "<doc>.xml", "details": {"files": ["A.xml"]}})
+    ('this file scores', 'this document file (A.xml) scores')
+    >>> _what_scores({"file": "<doc>.xml", "details": {"files": ["A.xml", "B.xml", "C.xml"]}})
+    'these 3 document files (A.xml, B.xml, ...) score'
+    """
+    files = (entry.get("details") or {}).get("files") if isinstance(entry.get("details"), dict) else None
+    if not files or not isinstance(files, list):
+        return "this file scores"
+    shown = ", ".join(str(name) for name in files[:2]) + (", ..." if len(files) > 2 else "")
+    return ("this document file (%s) scores" % shown if len(files) == 1 else
+            "these %d document files (%s) score" % (len(files), shown))
 
 
 def floor_text(entry, task, kind):
