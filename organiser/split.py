@@ -339,6 +339,14 @@ def split_reference(reference_dir, hosted, seed=None, report=print, schedule=Non
     with open(os.path.join(reference_dir, PRIVATE_FOLDER, STATE_POINTER), "w", encoding="utf-8") as handle:
         json.dump({"path": os.path.abspath(state.path)}, handle)
     report(state.summary())
+    if feedback["mode"] == "public_private":   # parts kept from a draw in another mode can leave one side empty
+        lopsided = sorted(name for name, spec in manifests["public"]["files"].items() if spec["items"] >= 2 and (
+            not spec["scored"] or not manifests["private"]["files"][name]["scored"]))
+        if lopsided:
+            report("WARNING: %d file(s) have an empty public or private part (%s%s): the split state keeps the parts "
+                   "of a draw made in another mode (blind: nothing public; full: everything public, nothing left to "
+                   "rank on privately); draw anew (make NEW_SPLIT=1) if that is not what you want"
+                   % (len(lopsided), ", ".join(lopsided[:3]), ", ..." if len(lopsided) > 3 else ""))
     public = manifests["public"]
     scored = evalkit_split.distinct_sizes(public["files"])[0]
     private = evalkit_split.distinct_sizes(manifests["private"]["files"])[0]

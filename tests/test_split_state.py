@@ -261,3 +261,25 @@ def test_the_audit_looks_for_the_seed_and_the_state(tmp_path):
     found = audit.audit_split(decl, dist, manifest)
     said = [f for f in found.findings if f.rule == "audit.split-state"]
     assert any("split state that drew this build's split is missing" in f.text for f in said), said
+
+
+def test_parts_kept_from_a_blind_draw_are_said_to_leave_the_public_part_empty(tmp_path):
+    """A state drawn in mode blind (everything private) kept by a public/private build: no item is made public (that
+    would reveal a gold the draw kept hidden), and the build says so, with the way out."""
+    import yaml
+    build = Build("lince", str(tmp_path / "build"))
+    schedule = str(tmp_path / "schedule.yaml")
+    with open(build.hosted.schedule, encoding="utf-8") as handle:
+        value = yaml.safe_load(handle)
+    value["test_feedback"] = {"mode": "blind"}
+    with open(schedule, "w", encoding="utf-8") as handle:
+        yaml.safe_dump(value, handle)
+    state = str(tmp_path / "state.json")
+    organiser_split.split_reference(_reference(build, str(tmp_path / "a")), build.hosted, state_path=state,
+                                    schedule=schedule, **quiet)
+    lines = []
+    manifests = organiser_split.split_reference(_reference(build, str(tmp_path / "b")), build.hosted,
+                                                state_path=state, report=lines.append)
+    assert all(spec["scored"] == 0 for spec in manifests["public"]["files"].values())
+    said = [line for line in lines if line.startswith("WARNING:")]
+    assert len(said) == 1 and "have an empty public or private part" in said[0] and "NEW_SPLIT=1" in said[0]
