@@ -113,7 +113,9 @@ def main(argv=None):
     run(py + ["leaderboard", "--phase", "4", "--out", snapshots], "the leaderboard as it stands")
     run(["make", "--no-print-directory", "-o", ".venv/.stamp", "results", "SUBMISSIONS=%s" % pulled,
          "DIST=%s" % rel(args.dist), "REF=%s" % rel(args.ref), "RESULTS_OPTIONS=--jobs 1"],
-        "the final results, ranked on the private part")
+        "the final results, ranked on the private part (the platform's scores the pull kept are compared with the "
+        "kit's re-score of the public part: the stand-in's are those the recorded instance gave its own build's "
+        "files, so its notes name a difference)")
     run(["cat", os.path.join(args.dist, "results", "ranking.csv")])
     run(["sed", "-n", "/^## Submissions not in/,$p", os.path.join(args.dist, "results", "results.md")])
     replay.close()

@@ -475,6 +475,17 @@ def test_make_results_runs_on_the_folder_pull_wrote(replay, token_file, tmp_path
     ranked = dict((row["name"], row) for row in results["subtasks"][0]["rows"] if not row["baseline"])
     assert ranked["team-a"]["scores"]["avg_score"]["value"] == ranked["team-b"]["scores"]["avg_score"]["value"]
     assert ranked["team-c"]["scores"]["avg_score"]["value"] < ranked["team-b"]["scores"]["avg_score"]["value"]
+    # the platform's scores, as the manifest recorded them, reach the results and are compared with the kit's
+    # re-score of the part the platform scored (the public part), not with the private ranking
+    with open(os.path.join(out, "codabench-manifest.json"), encoding="utf-8") as handle:
+        manifest = dict((e["id"], e) for e in json.load(handle)["submissions"])
+    shakeup = results["subtasks"][0]["shakeup"]["teams"]
+    for label, team in (("id 8", "team-a"), ("id 6", "team-b"), ("id 7", "team-c")):
+        shipped = float(manifest[int(label[3:])]["scores"]["avg_score"])
+        assert records[label]["platform_avg_score"] == shipped
+        public = shakeup[ranked[team]["id"]]["public_score"]
+        assert ("unconstrained: %s scored %.6f on the platform, %.6f re-scored on the public part"
+                % (team, shipped, public)) in results["notes"]
 
 
 # ----------------------------------------------------------------------------------------------- the leaderboard

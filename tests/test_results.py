@@ -469,3 +469,33 @@ def test_p_value_and_clusters():
     samples = np.array([[0.9, 0.9, 0.2], [0.91, 0.89, 0.21], [0.89, 0.92, 0.19]] * 20)
     ranked = bootstrap.rank(["a", "b", "c"], [0.9, 0.9, 0.2], samples)
     assert ranked["clusters"] == [["a", "b"], ["c"]] and ranked["ranks"] == {"a": (1, 2), "b": (1, 2), "c": (3, 3)}
+
+
+def test_platform_scores_are_compared_with_the_part_the_platform_scored():
+    """In a phase with a private part the platform scored the public part: its overall score is compared with the
+    kit's re-score of that part (the shake-up's public scores), never with the private ranking; equal scores are
+    counted in one note."""
+    from organiser.results.compute import _platform_notes
+
+    def row(ident, name, ranked, shipped):
+        return {"id": ident, "name": name, "baseline": False, "submission": {"platform_avg_score": shipped},
+                "scores": {"avg_score": {"value": ranked}}}
+
+    result = {"overall_key": "avg_score",
+              "rows": [row("team:a", "A", 0.50, 0.80), row("team:b", "B", 0.40, 0.70), row("team:c", "C", 0.3, None)],
+              "shakeup": {"teams": {"team:a": {"public_score": 0.80}, "team:b": {"public_score": 0.65}}}}
+    assert _platform_notes("s", result) == [
+        "s: B scored 0.700000 on the platform, 0.650000 re-scored on the public part",
+        "s: the platform's overall score equals the kit's re-score of the public part for 1 submission(s)"]
+    del result["shakeup"]
+    assert _platform_notes("s", result) == ["s: A scored 0.800000 on the platform, 0.500000 re-scored",
+                                            "s: B scored 0.700000 on the platform, 0.400000 re-scored"]
+    result["rows"][0]["submission"]["platform_avg_score"] = 0.5
+    assert _platform_notes("s", result)[-1] == (
+        "s: the platform's overall score equals the kit's re-score of the reference for 1 submission(s)")
+
+
+def test_manifest_scores_are_read_as_numbers():
+    assert layouts._manifest_scores({"avg_score": "0.8775446429", "note": "n/a", "x": None}) == {
+        "avg_score": 0.8775446429}
+    assert layouts._manifest_scores(None) is None and layouts._manifest_scores(["0.5"]) is None

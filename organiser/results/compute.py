@@ -430,11 +430,26 @@ def compute(competition, module_name, ref_dir, downloads, options, log):
 
 
 def _platform_notes(name, result):
-    """Differences between the platform's own overall score (when shipped) and the re-scored one."""
-    notes = []
+    """The platform's own overall scores (when the download or the pull carries them) against the kit's re-score of
+    the part the platform scored: the public part when the phase kept a private part (``result["shakeup"]``), else
+    the ranking reference. One note per difference, and one saying how many agree."""
+    notes, agree = [], 0
+    public = (result.get("shakeup") or {}).get("teams")
     for row in result["rows"]:
         shipped = row["submission"].get("platform_avg_score")
-        if shipped is not None and abs(shipped - row["scores"][result["overall_key"]]["value"]) > 1e-6:
-            notes.append("%s: %s scored %.6f on the platform, %.6f re-scored" % (
-                name, row["name"], shipped, row["scores"][result["overall_key"]]["value"]))
+        if shipped is None:
+            continue
+        if public is not None:
+            if row["id"] not in public:
+                continue
+            rescored, part = public[row["id"]]["public_score"], "re-scored on the public part"
+        else:
+            rescored, part = row["scores"][result["overall_key"]]["value"], "re-scored"
+        if abs(shipped - rescored) > 1e-6:
+            notes.append("%s: %s scored %.6f on the platform, %.6f %s" % (name, row["name"], shipped, rescored, part))
+        else:
+            agree += 1
+    if agree:
+        notes.append("%s: the platform's overall score equals the kit's re-score of %s for %d submission(s)" % (
+            name, "the public part" if public is not None else "the reference", agree))
     return notes

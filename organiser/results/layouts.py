@@ -286,6 +286,19 @@ def _platform_scores(container, member):
     return scores or None
 
 
+def _manifest_scores(scores):
+    """``{key: value}`` of the scores a pull's manifest recorded from the platform (Codabench gives them as
+    strings); None when there are none. The platform's scores are informative only: a value that is not a number
+    is left out."""
+    found = {}
+    for key, value in (scores or {}).items() if isinstance(scores, dict) else ():
+        try:
+            found[str(key)] = float(value)
+        except (TypeError, ValueError):
+            continue
+    return found or None
+
+
 def _read_codabench(container, download, metadata, phase):
     """Codabench's bulk download (see the module docstring)."""
     listing = _codabench_listing(metadata) if metadata else {}
@@ -368,9 +381,10 @@ def _read_pulled(path, download, phase):
             if os.path.getsize(file_path) != entry.get("size") or pulled.sha256_of(file_path) != entry.get("sha256"):
                 raise DataError(where, "submission %d" % entry["id"], "its file %s changed since the pull (size or "
                                 "sha256): run the pull again" % entry["file"])
-            download.candidates.append(Candidate(entry["team"], entry["team"], label, (entry["id"],),
-                                                 entry.get("created_when"), status, ("path", file_path), "codabench",
-                                                 kind="user"))
+            cand = Candidate(entry["team"], entry["team"], label, (entry["id"],), entry.get("created_when"), status,
+                             ("path", file_path), "codabench", kind="user")
+            cand.platform_scores = _manifest_scores(entry.get("scores"))
+            download.candidates.append(cand)
         elif entry["state"] in ("counted", "fetched"):
             raise DataError(where, "submission %d" % entry["id"], "counts for %s but was not fetched (%s): run "
                             "`python -m organiser codabench pull` again" % (names.shown(entry["team"]),
