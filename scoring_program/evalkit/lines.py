@@ -665,7 +665,8 @@ def parse_reference_text(data, name, labels, sentence_level, redacted=False):
 def _label_blocks(lines, token_column=False):
     """Group prediction lines into blocks of ``(line number, label)`` separated by blank lines; return them and the
     number of the first line whose tab-separated fields :func:`_tabs_warning` speaks of (or None), and the empty
-    blocks (``(index of the block they stand before, line)``: a blank line after a blank line, or before the first label).
+    blocks (``(index of the block they stand before, line)``: a blank line after a blank line, or before the first
+    label).
 
     Of a line with tabs the last field is the label. A task that declares ``token_column`` (the CoNLL form
     ``token<TAB>label``) takes two fields silently; otherwise (or with more fields) the first such line gets one
@@ -1785,15 +1786,15 @@ def second_copy(blocks, lengths, first_bad):
 
 
 def _report_second_copy(blocks, lengths, first_bad, copy, log):
-    """The error of a file written twice whose copies differ (:func:`second_copy`): which run was scored, how many labels
-    differ, the fix. The score is that of the first copy, as for any block that matches no sentence."""
+    """The error of a file written twice whose copies differ (:func:`second_copy`): which run was scored, how many
+    labels differ, the fix. The score is that of the first copy, as for any block that matches no sentence."""
     extra = blocks[first_bad:first_bad + copy["blocks"]]
     start, n = copy["start"], copy["blocks"]
     whole = start == 0 and n == len(lengths)
     log.add(ERROR, "line %d" % extra[0][0][0], "the file was written twice (appended to an earlier run?): from line %d "
             "(%s) it holds a second copy of %s, %d block%s of labels, and %s of its %s labels differ from the first "
-            "copy's (the first at line %d, sentence %d). The first copy was scored, the second left out: the kit cannot "
-            "know which run is meant. Keep only the newest run (write the file with open(path, 'w'), not 'a')"
+            "copy's (the first at line %d, sentence %d). The first copy was scored, the second left out: the kit "
+            "cannot know which run is meant. Keep only the newest run (write the file with open(path, 'w'), not 'a')"
             % (extra[0][0][0], "after the last sentence of the input file" if first_bad >= len(lengths) else
                "after sentence %d of the input file" % first_bad,
                "the whole file" if whole else "sentence %d" % (start + 1) if n == 1 else

@@ -1,0 +1,297 @@
+"""Issue 33 (the sixth round of the hidden trial) on LinCE, generated over the sample's datasets: each mistake's message
+(quoted), its position, and the score unchanged by the message (equal to the score with the check switched off), except
+where said:
+
+1. a file written twice (appended to: an earlier run, then the new one; a resumed run), the copies differing: an error
+   (the kit cannot know which run is meant), priced with the second copy; identical copies stay a plain warning;
+2. a sentence written with no labels (an empty block: two blank lines in a row) is read as that sentence when the file's
+   blocks then are as many as the input's sentences: only those sentences are lost (this changes the score: the file
+   is read as it means; the test compares it with the score of the same file whose sentences hold wrong labels), else
+   it is named at the first misalignment;
+3. the blocks one sentence late (a batch off by one: the first sentence written twice, the last lost) or early;
+4. UTF-16 without a byte-order mark (little- or big-endian);
+5. ``L1``/``L2`` for ``lang1``/``lang2`` priced (validator exit 1 when most is lost), label ids as ``LABEL_k`` or floats
+   named, a byte-order mark before labels and fullwidth characters named.
+
+The tests on the real release (``../shared/lince``) are at the end; they skip without it.
+"""
+import os
+import random
+
+import pytest
+
+from evalkit import floor, lines, loading, verdict
+from evalkit.messages import ERROR, LOSS_NOTE, WARNING
+from evalkit.scoring import evaluate
+from lince_helpers import LINCE_SHARED, lince, lince_data, write_files
+from test_trial3_lince import entry_of, gold_files, messages_of, refs, report_of, text_of, \
+    validator  # noqa: F401 (the fixtures gold_files and refs)
+from test_trial5_lince import FILES, LID_FILES, TOKEN_FILES, labels_and_tokens, noisy, real, real_report, release, \
+    same_scores_without  # noqa: F401 (the fixture real)
+
+TWICE = "the file was written twice (appended to an earlier run?)"
+
+
+def line_of_block(blocks, index):
+    """The line where block ``index`` of the text ``text_of(blocks)`` starts (a blank line after each block)."""
+    return 1 + sum(len(block) + 1 for block in blocks[:index])
+
+
+# --------------------------------------------------------------------------- 1. a file written twice
+
+def twice(old, new, how):
+    """The blocks of a file written twice: ``whole`` (the old run, then the new one appended), ``resumed`` (the first
+    half of the old run, then the whole new run), ``partial`` (the whole old run, then the first half of the new one);
+    and the index of the first block of the second copy, and the 0-based sentence it repeats first."""
+    half = len(old) // 2
+    if how == "whole":
+        return old + new, len(old), 0
+    if how == "resumed":
+        return old[:half] + new, half, 0
+    return old + new[:half], len(old), 0
+
+
+@pytest.mark.parametrize("how", ["whole", "resumed", "partial"])
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_a_file_written_twice_whose_copies_differ_is_an_error_and_priced(refs, tmp_path, monkeypatch, name, how):
+    task, pair = FILES[name]
+    gold, _ = labels_and_tokens(name)
+    old = noisy(gold, task.labels[pair], 3, share=0.3)
+    blocks, at, start = twice(old, gold, how)
+    text = text_of(blocks)
+    report = report_of(refs["dev"], name, text, tmp_path / "on")
+    n = len(blocks) - len(gold)
+    differ = sum(1 for a, b in zip([x for block in old[start:start + n] for x in block],
+                                   [x for block in blocks[at:at + n] for x in block]) if a != b)
+    found = messages_of(report, name, TWICE)
+    assert len(found) == 1 and found[0]["severity"] == ERROR, report["messages"]
+    assert found[0]["where"] == "line %d" % line_of_block(blocks, at)
+    assert "it holds a second copy of %s, %d blocks of labels, and %s of its" % (
+        "the whole file" if n == len(gold) else "sentences 1 to %d" % n, n, "{:,}".format(differ)) in found[0]["text"]
+    assert "The first copy was scored, the second left out: the kit cannot know which run is meant. Keep only the " \
+        "newest run (write the file with open(path, 'w'), not 'a')" in found[0]["text"]
+    assert not messages_of(report, name, "match no sentence")
+    # the score is the first copy's: that of the file without the second copy
+    first = old[:len(gold)] if how != "resumed" else old[:at] + gold[at:]
+    plain = report_of(refs["dev"], name, text_of(first), tmp_path / "first")
+    assert entry_of(report, name)["components"] == entry_of(plain, name)["components"]
+    written = entry_of(report, name)["score"]
+    priced = messages_of(report, name, "with its second copy (the later run, in an appended file) read instead")
+    mended = entry_of(report_of(refs["dev"], name, text_of(first[:start] + blocks[at:at + n] + first[start + n:]),
+                                tmp_path / "second"), name)["score"]
+    if mended >= written + lines.PRICE_MIN_GAIN:
+        assert len(priced) == 1 and priced[0]["severity"] == WARNING and priced[0]["where"] == "whole file"
+        assert "the file scores %.4f as written and %.4f with its second copy" % (written, mended) in priced[0]["text"]
+        assert (LOSS_NOTE in priced[0]["text"]) == floor.loses_most({"as_written": written, "mended": mended})
+    else:
+        assert not priced
+    quiet = same_scores_without(monkeypatch, lines, "second_copy", lambda *args: None, refs["dev"], name, text,
+                                tmp_path / "off", report)
+    assert not messages_of(quiet, name, TWICE) and messages_of(quiet, name, "match no sentence")
+
+
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_identical_copies_stay_a_plain_warning(refs, gold_files, tmp_path, name):
+    text = gold_files[name] + gold_files[name]
+    report = report_of(refs["dev"], name, text, tmp_path / "same")
+    assert not messages_of(report, name, TWICE)
+    found = messages_of(report, name, "match no sentence of the input file")
+    assert len(found) == 1 and found[0]["severity"] == WARNING
+    assert entry_of(report, name)["score"] == 1
+
+
+def test_the_validator_exits_1_on_a_file_appended_to(tmp_path):
+    name = LID_FILES[0]
+    task, pair = FILES[name]
+    gold, _ = labels_and_tokens(name)
+    text = text_of(noisy(gold, task.labels[pair], 1, 0.3) + gold)
+    status, out = validator(write_files(tmp_path / "sub", {name: text}))
+    assert status == 1, out
+    assert "error: %s, line %d: %s" % (name, line_of_block(gold + gold, len(gold)), TWICE) in out
+
+
+# --------------------------------------------------------------------------- 2. a sentence with no labels
+
+def with_empty(blocks, chosen):
+    """The text of ``blocks`` with the sentences ``chosen`` written as empty blocks (the blank line after each kept)."""
+    return "".join("\n" if i in chosen else "\n".join(block) + "\n\n" for i, block in enumerate(blocks))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_an_empty_block_is_read_as_that_sentence_with_no_labels(refs, tmp_path, name, seed):
+    gold, _ = labels_and_tokens(name)
+    chosen = set(random.Random(seed).sample(range(1, len(gold)), 2))   # not the first (a file opening with a blank)
+    text = with_empty(gold, chosen)
+    report = report_of(refs["dev"], name, text, tmp_path / "on")
+    found = messages_of(report, name, "has no labels (two blank lines in a row at line")
+    assert len(found) == 1 and found[0]["severity"] == ERROR, report["messages"]
+    first = min(chosen)
+    line = len("".join("\n" if i in chosen else "\n".join(b) + "\n\n" for i, b in enumerate(gold[:first]))
+               .split("\n"))   # the empty line of the block: the second blank line in a row
+    assert found[0]["where"] == "sentence %d" % (first + 1)
+    assert found[0]["text"].startswith("sentence %d has no labels (two blank lines in a row at line %d): the empty "
+                                       "block was read as that sentence, with no labels" % (first + 1, line))
+    assert not messages_of(report, name, "first misalignment")
+    # the score changes (the file read as it means): only those sentences are lost, as if they held wrong labels
+    wrong = text_of([["not-a-label"] * len(block) if i in chosen else block for i, block in enumerate(gold)])
+    assert entry_of(report, name)["components"] == entry_of(report_of(refs["dev"], name, wrong, tmp_path / "wrong"),
+                                                            name)["components"]
+
+
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_an_empty_block_that_does_not_reconcile_is_named_at_the_first_misalignment(refs, tmp_path, monkeypatch, name):
+    gold, _ = labels_and_tokens(name)
+    merged = [gold[i] + gold[i + 1] if i == 10 else gold[i] for i in range(len(gold)) if i != 11]   # a blank line lost
+    text = with_empty(merged, {4})
+    report = report_of(refs["dev"], name, text, tmp_path / "on")
+    found = messages_of(report, name, "first misalignment")
+    assert len(found) == 1 and found[0]["where"].startswith("sentence 5"), report["messages"]
+    assert ". Sentence 5 has no labels (two blank lines in a row at line %d): an empty block where a sentence was " \
+        "expected" % len(with_empty(merged[:4], set()).split("\n")) in found[0]["text"]
+    same_scores_without(monkeypatch, lines, "_empty_block_hint", lambda *args: "", refs["dev"], name, text,
+                        tmp_path / "off", report)
+
+
+# --------------------------------------------------------------------------- 3. blocks one sentence late or early
+
+@pytest.mark.parametrize("direction", ["late", "early"])
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_blocks_one_sentence_late_or_early_are_named(refs, tmp_path, monkeypatch, name, direction):
+    gold, _ = labels_and_tokens(name)
+    blocks = [gold[0]] + gold[:-1] if direction == "late" else gold[1:] + [gold[-1]]
+    lengths = [len(block) for block in gold]
+    text = text_of(blocks)
+    report = report_of(refs["dev"], name, text, tmp_path / "on")
+    lost = [i for i in range(len(gold)) if len(blocks[i]) != lengths[i]]
+    first = lost[0]
+    found = messages_of(report, name, "The blocks of labels stand one sentence %s from sentence %d (line %d of the "
+                        "file) on: %d of the %d sentences counted as wrong have the length of the sentence %s them" % (
+                            direction, first + 1, line_of_block(blocks, first), len(lost), len(lost),
+                            "before" if direction == "late" else "after"))
+    assert len(found) == 1 and found[0]["severity"] == ERROR, report["messages"]
+    assert found[0]["where"] == "sentence %d (line %d of the file)" % (first + 1, line_of_block(blocks, first))
+    assert ("a batch index off by one" in found[0]["text"]) == (direction == "late")
+    same_scores_without(monkeypatch, lines, "_shifted_blocks_hint", lambda *args: "", refs["dev"], name, text,
+                        tmp_path / "off", report)
+
+
+# --------------------------------------------------------------------------- 4. UTF-16 without a byte-order mark
+
+@pytest.mark.parametrize("order", ["little-endian", "big-endian"])
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_utf16_without_a_byte_order_mark_is_named(refs, gold_files, tmp_path, name, order):
+    data = gold_files[name].encode("utf-16-le" if order == "little-endian" else "utf-16-be")
+    os.makedirs(str(tmp_path / "u16"))
+    with open(str(tmp_path / "u16" / name), "wb") as handle:
+        handle.write(data)
+    report = evaluate(lince, refs["dev"], str(tmp_path / "u16"))
+    found = messages_of(report, name, "so it was saved as UTF-16 (%s) without a byte-order mark; save it as UTF-8"
+                        % order)
+    first = 1 if order == "little-endian" else 0
+    assert len(found) == 1 and found[0]["severity"] == ERROR, report["messages"]
+    assert found[0]["where"] == "byte %d (line 1)" % first
+    assert "it holds a NUL byte at every other position (bytes %d, %d, %d, ...)" % (first, first + 2, first + 4) in \
+        found[0]["text"]
+    assert entry_of(report, name)["score"] == 0
+    assert loading.utf16_without_bom(gold_files[name].encode("utf-8")) == ""
+
+
+# --------------------------------------------------------------------------- 5. L1/L2, label ids, odd characters
+
+@pytest.mark.parametrize("spelling", [("L1", "L2"), ("l1", "l2"), ("language_1", "language_2")])
+@pytest.mark.parametrize("name", LID_FILES)
+def test_l1_l2_are_renamed_and_priced(refs, tmp_path, monkeypatch, name, spelling):
+    task, pair = FILES[name]
+    gold, _ = labels_and_tokens(name)
+    system = noisy(gold, task.labels[pair], 5)
+    rename = {"lang1": spelling[0], "lang2": spelling[1]}
+    text = text_of([[rename.get(label, label) for label in block] for block in system])
+    report = report_of(refs["dev"], name, text, tmp_path / "on")
+    outside = messages_of(report, name, "are not in this dataset's label set")
+    assert len(outside) == 1 and "did you mean 'lang1'?" in outside[0]["text"] and "did you mean 'lang2'?" in \
+        outside[0]["text"]
+    written = entry_of(report, name)["score"]
+    mended = entry_of(report_of(refs["dev"], name, text_of(system), tmp_path / "plain"), name)["score"]
+    found = messages_of(report, name, "each has a label of the set it stands for")
+    assert len(found) == 1 and "the file scores %.4f as written and %.4f with them renamed (" % (written, mended) in \
+        found[0]["text"]
+    assert (LOSS_NOTE in found[0]["text"]) == floor.loses_most({"as_written": written, "mended": mended})
+    same_scores_without(monkeypatch, lines.TextKind, "_price", lambda *args: None, refs["dev"], name, text,
+                        tmp_path / "off", report)
+
+
+def test_the_validator_exits_1_on_l1_l2(tmp_path):
+    name = LID_FILES[0]
+    gold, _ = labels_and_tokens(name)
+    text = text_of([[{"lang1": "L1", "lang2": "L2"}.get(label, label) for label in block] for block in gold])
+    status, out = validator(write_files(tmp_path / "sub", {name: text}))
+    assert status == 1, out
+    assert "1 file will lose most of its score (%s)" % name in out
+
+
+@pytest.mark.parametrize("how,words", [
+    ("LABEL_%d", "are label ids in a Hugging Face model's default names, LABEL_<id> (e.g. line 1, 'LABEL_"),
+    ("%d.0", "are numbers written as floats (e.g. line 1, '"),
+    ("%d", "are numbers (e.g. line 1, '")])
+@pytest.mark.parametrize("name", TOKEN_FILES)
+def test_label_ids_in_any_form_are_named(refs, tmp_path, name, how, words):
+    task, pair = FILES[name]
+    gold, _ = labels_and_tokens(name)
+    ids = dict((label, i) for i, label in enumerate(task.labels[pair]))
+    text = text_of([[how % ids[label] for label in block] for block in gold])
+    report = report_of(refs["dev"], name, text, tmp_path / "ids")
+    found = messages_of(report, name, "the system's label ids rather than the label names? Map each id to its label")
+    assert len(found) == 1 and found[0]["where"] == "line 1" and words in found[0]["text"], report["messages"]
+    assert entry_of(report, name)["score"] == 0
+
+
+@pytest.mark.parametrize("name", LID_FILES)
+def test_a_byte_order_mark_and_a_fullwidth_digit_in_labels_are_named(refs, tmp_path, monkeypatch, name):
+    gold, _ = labels_and_tokens(name)
+    for number, (text, words) in enumerate((
+            ("".join("\ufeff" + "\n".join(block) + "\n\n" for block in gold),
+             "It opens with a byte-order mark (U+FEFF, invisible: each chunk written with encoding='utf-8-sig'"),
+            (text_of([[label.replace("1", "\uff11") for label in block] for block in gold]),
+             "It holds the fullwidth character '\uff11' (U+FF11 FULLWIDTH DIGIT ONE) for '1': write it in ASCII"))):
+        report = report_of(refs["dev"], name, text, tmp_path / ("on%d" % number))
+        found = messages_of(report, name, "are not in this dataset's label set")
+        assert len(found) == 1 and found[0]["text"].count(words) == 1, report["messages"]
+        same_scores_without(monkeypatch, lines, "_odd_characters", lambda label: "", refs["dev"], name, text,
+                            tmp_path / ("off%d" % number), report)
+
+
+# --------------------------------------------------------------------------- the real release (../shared/lince)
+
+@pytest.fixture(scope="module")
+def real_gold():
+    return [[row[-1] for row in rows] for _, rows in lince_data.read_conll(
+        os.path.join(LINCE_SHARED, "lid_spaeng", "dev.conll"))]
+
+
+@release
+def test_the_real_predictions_appended_to_an_earlier_run_are_an_error(real, real_gold, tmp_path):
+    report = real_report(real, text_of(real[1] + real_gold), tmp_path / "twice")
+    found = messages_of(report, "lid_spa_eng.txt", TWICE)
+    assert len(found) == 1 and found[0]["severity"] == ERROR
+    assert entry_of(report, "lid_spa_eng.txt")["score"] == pytest.approx(0.9839, abs=5e-5)
+    assert verdict.conclude(report)[0] == verdict.FAILED
+
+
+@release
+def test_the_real_gold_with_empty_blocks_loses_only_those_sentences(real, real_gold, tmp_path):
+    chosen = set(range(165, len(real_gold), 100))
+    report = real_report(real, with_empty(real_gold, chosen), tmp_path / "empty")
+    found = messages_of(report, "lid_spa_eng.txt", "has no labels (two blank lines in a row at line")
+    assert len(found) == 1 and found[0]["where"] == "sentence 166"
+    tokens = sum(len(block) for block in real_gold)
+    lost = sum(len(real_gold[i]) for i in chosen)
+    assert entry_of(report, "lid_spa_eng.txt")["components"]["acc"] == pytest.approx(1 - float(lost) / tokens)
+
+
+@release
+def test_the_real_gold_one_sentence_late_is_named(real, real_gold, tmp_path):
+    report = real_report(real, text_of([real_gold[0]] + real_gold[:-1]), tmp_path / "late")
+    found = messages_of(report, "lid_spa_eng.txt", "The blocks of labels stand one sentence late from sentence 2 (line "
+                        "6 of the file) on")
+    assert len(found) == 1
