@@ -20,7 +20,7 @@ import random
 
 import pytest
 
-from evalkit import floor, lines, loading, verdict
+from evalkit import floor, inventory, lines, loading, verdict
 from evalkit.messages import ERROR, LOSS_NOTE, WARNING
 from evalkit.scoring import evaluate
 from lince_helpers import LINCE_SHARED, lince, lince_data, write_files
@@ -295,3 +295,48 @@ def test_the_real_gold_one_sentence_late_is_named(real, real_gold, tmp_path):
     found = messages_of(report, "lid_spa_eng.txt", "The blocks of labels stand one sentence late from sentence 2 (line "
                         "6 of the file) on")
     assert len(found) == 1
+
+
+# --------------------------------------------------------------------------- 7. Penn Treebank tags where the set is UPOS
+
+POS_FILES = sorted(name for name, (task, _) in FILES.items() if task.key == "pos")
+
+
+def ptb_for(labels):
+    """``{UPOS label: a Penn Treebank tag that stands for it in this label set}`` (the first such tag)."""
+    out = {}
+    for tag in sorted(inventory.PTB_TO_UPOS):
+        upos = inventory.upos_of_ptb(tag, labels)
+        if upos and upos not in out:
+            out[upos] = tag
+    return out
+
+
+@pytest.mark.parametrize("name", POS_FILES)
+def test_penn_treebank_tags_get_their_upos_tag_and_are_priced(refs, tmp_path, monkeypatch, name):
+    task, pair = FILES[name]
+    gold, _ = labels_and_tokens(name)
+    ptb = ptb_for(task.labels[pair])
+    assert ptb["ADP"] == "IN" and ptb["NOUN"] == "NN" and ptb["VERB"] in ("MD", "VB") and ptb.get("INTJ", "UH") == "UH"
+    text = text_of([[ptb.get(label, label) for label in block] for block in gold])
+    report = report_of(refs["dev"], name, text, tmp_path / "on")
+    found = messages_of(report, name, "each has a label of the set it stands for")
+    assert len(found) == 1 and "with them renamed (" in found[0]["text"], report["messages"]
+    assert "as 'INTJ'" not in found[0]["text"].replace("'UH' as 'INTJ'", "")
+    outside = messages_of(report, name, "are not in this dataset's label set")
+    for tag in ("IN", "NN", "VB"):
+        if "%r " % tag in outside[0]["text"]:
+            assert "%r " % tag in outside[0]["text"] and "did you mean %r?" % inventory.upos_of_ptb(
+                tag, task.labels[pair]) in outside[0]["text"]
+    assert "the file scores %.4f as written and 1.0000 with them renamed" % entry_of(report, name)["score"] in \
+        found[0]["text"]
+    assert LOSS_NOTE in found[0]["text"]
+
+
+def test_penn_treebank_tags_get_their_upos_tag_in_st2024_too():
+    import st2024
+    assert inventory.suggest("IN", st2024.UPOS_TAGS, st2024.UPOS_ALIASES) == "ADP"
+    assert inventory.suggest("CC", st2024.UPOS_TAGS, st2024.UPOS_ALIASES) == "CCONJ"
+    assert inventory.suggest("PRP$", st2024.UPOS_TAGS, st2024.UPOS_ALIASES) == "PRON"
+    assert lines.guess_label("IN", list(st2024.UPOS_TAGS)) == "ADP"
+    assert lines.guess_label("IN", ["lang1", "lang2", "other"]) != "ADP"

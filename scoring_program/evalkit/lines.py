@@ -33,6 +33,7 @@ from operator import itemgetter
 
 from . import metrics, naming
 from .floor import price_text, swapped_pairs
+from .inventory import upos_of_ptb
 from .items import BlockItems
 from .kinds import Entry
 from .layout import IgnoredNames, NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
@@ -814,6 +815,9 @@ def guess_label(label, labels, aliases=None):
     found = lowered.get(key) or (aliases or {}).get(key)
     if found or label in MISSING_VALUES:   # a missing value written as text is no spelling of a label
         return found or ""
+    ptb = upos_of_ptb(label, labels)   # a Penn Treebank tag where the label set is UPOS: its tag, never a spelling
+    if ptb:
+        return ptb
     close = difflib.get_close_matches(label[:100], list(labels), n=1, cutoff=0.6)
     return close[0] if close else ""
 
