@@ -15,10 +15,14 @@ where said:
 
 The tests on the real release (``../shared/lince``) are at the end; they skip without it.
 """
+import io
+import json
 import os
 import random
 
+import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from evalkit import floor, inventory, lines, loading, verdict
 from evalkit.messages import ERROR, LOSS_NOTE, WARNING
@@ -297,7 +301,7 @@ def test_the_real_gold_one_sentence_late_is_named(real, real_gold, tmp_path):
     assert len(found) == 1
 
 
-# --------------------------------------------------------------------------- 7. Penn Treebank tags where the set is UPOS
+# ----------------------------------------------------------------- 7. Penn Treebank tags where the set is UPOS
 
 POS_FILES = sorted(name for name, (task, _) in FILES.items() if task.key == "pos")
 
@@ -340,3 +344,44 @@ def test_penn_treebank_tags_get_their_upos_tag_in_st2024_too():
     assert inventory.suggest("PRP$", st2024.UPOS_TAGS, st2024.UPOS_ALIASES) == "PRON"
     assert lines.guess_label("IN", list(st2024.UPOS_TAGS)) == "ADP"
     assert lines.guess_label("IN", ["lang1", "lang2", "other"]) != "ADP"
+
+
+# --------------------------------------------------------------------------- 6. the input read with CSV quoting
+
+@settings(deadline=None, max_examples=8, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(seed=st.integers(0, 999), quote=st.sampled_from(['"', "'"]))
+def test_the_input_read_with_csv_quoting_is_named_at_the_first_misalignment(tmp_path_factory, seed, quote):
+    """Random sentences, one token opening with a quote character (and another later): the input read by pandas'
+    read_csv with its default quoting swallows the lines between (``'``: pandas' quotechar is ``"`` alone, so the
+    file is read line by line there and aligns)."""
+    root = tmp_path_factory.mktemp("quote")
+    rng = random.Random(seed)
+    task, pair = FILES[LID_FILES[0]]
+    sentences = [(["# sent_enum = %d" % i], [["w%d" % rng.randrange(99), rng.choice(["lang1", "lang2", "other"])]
+                                             for _ in range(rng.randint(2, 8))]) for i in range(1, 13)]
+    sentences[4][1][1][0] = quote + "hola"
+    sentences[9][1][0][0] = quote
+    text = lince_data.reference_text(sentences, task, pair, True)
+    name = lince.REFERENCE_FILE.format(task=task.key, lang=pair)
+    ref = write_files(root / "ref", {name: text})
+    with open(os.path.join(ref, "phase.json"), "w") as handle:
+        json.dump({"phase": "dev", "gold": "public"}, handle)
+    frame = pd.read_csv(io.StringIO(text), sep="\t", header=None, names=["tok", "lab"], skip_blank_lines=False)
+    out = []
+    for tok, lab in zip(frame.tok, frame.lab):
+        if isinstance(tok, str) and tok.startswith("# sent_enum"):
+            continue
+        out.append("" if pd.isna(tok) and pd.isna(lab) else lab if isinstance(lab, str) else "other")
+    report = report_of(ref, LID_FILES[0], "\n".join(out) + "\n", root / "sub")
+    found = messages_of(report, LID_FILES[0], "first misalignment")
+    if quote == "'":
+        assert not found
+        return
+    # the swallowed block stands at sentence 5, or at 6 when it happens to be as long as sentence 5
+    assert len(found) == 1 and found[0]["where"].split(" (")[0] in ("sentence 5", "sentence 6"), report["messages"]
+    assert found[0]["text"].endswith(". Sentence 5 of the input file has a token that starts with a quote character "
+                                     "(token 2, '\"hola'): a reader that honours CSV quoting (pandas' read_csv by "
+                                     "default, csv.reader) reads from it to the next quote as one field, swallowing "
+                                     "the lines between; read the input with quoting=csv.QUOTE_NONE (pd.read_csv(path, "
+                                     "sep='\\t', quoting=csv.QUOTE_NONE), or line by line)")

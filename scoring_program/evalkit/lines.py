@@ -1516,7 +1516,8 @@ class TokenLabelsKind(TextKind):
         table = _table_said(lines, ref.labels, flat, len(flat) - sum(lengths), first_bad is not None, log)
         _tabs_warning(log, tabs)
         copy = self._report_alignment(blocks, lengths, aligned, first_bad, log, ref.headed, table,
-                                      lambda: [" ".join(tokens) for tokens, _ in ref.sentences], empties)
+                                      lambda: [" ".join(tokens) for tokens, _ in ref.sentences], empties,
+                                      lambda: [tokens for tokens, _ in ref.sentences])
         bad = _check_labels(flat, ref.labels, log, task, ref.lang,
                             lambda: [token for tokens, _ in ref.sentences for token in tokens], table)
         check_degenerate(flat, bad, log, task)
@@ -1539,7 +1540,7 @@ class TokenLabelsKind(TextKind):
         return pred
 
     def _report_alignment(self, blocks, lengths, aligned, first_bad, log, headed=False, table=None, texts=None,
-                          empties=()):
+                          empties=(), tokens=None):
         """Messages for blank lines that differ from the input file and for sentences left unscored (``headed``: the
         input's sentences open with a ``# sent_enum`` line; ``table``: the position of the message about what a table
         writer added, which then stands for the hints of a cause; ``texts``: a function giving the input's sentences
@@ -1598,6 +1599,7 @@ class TokenLabelsKind(TextKind):
                 "%d blocks for %d tokens in %d sentences); a missing or extra line shifts everything after it%s"
                 % (got, lengths[first_bad], n_labels, len(blocks), n_tokens, len(lengths),
                    told or _empty_block_hint(blocks, lengths, first_bad, empties) or
+                   _quoted_token_hint(first_bad, tokens() if tokens else None) or
                    _empty_label_hint(blocks, lengths, first_bad) or (
                        ". The file holds one label per sentence (%d labels for %d sentences): this dataset takes one "
                        "label per token, a blank line after each sentence" % (n_labels, len(lengths))
@@ -1888,6 +1890,33 @@ def _shifted_blocks_hint(blocks, lengths, lost):
                 "The predictions were written one sentence late (a batch index off by one: a sentence written twice, "
                 "the last one lost?)." if how == "late" else "The predictions were written one sentence early (a "
                 "sentence skipped, and a block added at the end?)."))
+
+
+#: The characters a CSV reader takes as opening a quoted field when a field starts with one.
+QUOTE_CHARACTERS = "\"'"
+
+
+def _quoted_token_hint(first_bad, sentences):
+    """When the input's sentence at the first misalignment ``first_bad`` (or the one before it) has a token that starts
+    with a quote character, a sentence naming it: a reader that honours CSV quoting (pandas' ``read_csv`` by default)
+    reads from there to the next quote as one field, swallowing lines; else "". ``sentences``: the input's tokens per
+    sentence, or None.
+
+    >>> _quoted_token_hint(1, [["a"], ["b", '"hola', "c"]])[:70]
+    ". Sentence 2 of the input file has a token that starts with a quote ch"
+    """
+    if not sentences:
+        return ""
+    for index in (first_bad, first_bad - 1):
+        if 0 <= index < len(sentences):
+            found = next((i for i, token in enumerate(sentences[index]) if token[:1] in QUOTE_CHARACTERS), None)
+            if found is not None:
+                return (". Sentence %d of the input file has a token that starts with a quote character (token %d, "
+                        "%s): a reader that honours CSV quoting (pandas' read_csv by default, csv.reader) reads from it to "
+                        "the next quote as one field, swallowing the lines between; read the input with "
+                        "quoting=csv.QUOTE_NONE (pd.read_csv(path, sep='\\t', quoting=csv.QUOTE_NONE), or line by "
+                        "line)" % (index + 1, found + 1, quoted(sentences[index][found], 40)))
+    return ""
 
 
 def _empty_block_hint(blocks, lengths, first_bad, empties):
