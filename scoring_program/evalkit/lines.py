@@ -1903,7 +1903,7 @@ def _quoted_token_hint(first_bad, sentences):
     sentence, or None.
 
     >>> _quoted_token_hint(1, [["a"], ["b", '"hola', "c"]])[:70]
-    ". Sentence 2 of the input file has a token that starts with a quote ch"
+    '. Sentence 2 of the input file has a token that starts with a quote ch'
     """
     if not sentences:
         return ""
