@@ -178,6 +178,21 @@ def test_blocks_one_sentence_late_or_early_are_named(refs, tmp_path, monkeypatch
     assert ("a batch index off by one" in found[0]["text"]) == (direction == "late")
     same_scores_without(monkeypatch, lines, "_shifted_blocks_hint", lambda *args: "", refs["dev"], name, text,
                         tmp_path / "off", report)
+    # priced: each block read for the sentence it was written for (the sentence left without a block stays lost)
+    step = 1 if direction == "late" else -1
+    back = [blocks[i + step] if 0 <= i + step < len(blocks) and len(blocks[i + step]) == lengths[i] else
+            blocks[i] if len(blocks[i]) == lengths[i] else ["not-a-label"] * lengths[i] for i in range(len(gold))]
+    written = entry_of(report, name)["score"]
+    mended = entry_of(report_of(refs["dev"], name, text_of(back), tmp_path / "back"), name)["score"]
+    priced = messages_of(report, name, "with each block read for the sentence it was written for")
+    assert len(priced) == 1 and priced[0]["where"] == "whole file" and priced[0]["text"].startswith(
+        "the blocks of labels stand one sentence %s from sentence %d on (see the error there). Priced on this phase's "
+        "gold, the file scores %.4f as written and %.4f" % (direction, first + 1, written, mended)), report["messages"]
+    assert (LOSS_NOTE in priced[0]["text"]) == floor.loses_most({"as_written": written, "mended": mended})
+    assert not messages_of(report, name, "the floor of this phase")
+    quiet = same_scores_without(monkeypatch, lines.TextKind, "_price", lambda *args: None, refs["dev"], name, text,
+                                tmp_path / "unpriced", report)
+    assert not messages_of(quiet, name, "with each block read for the sentence")
 
 
 # --------------------------------------------------------------------------- 4. UTF-16 without a byte-order mark
@@ -299,6 +314,9 @@ def test_the_real_gold_one_sentence_late_is_named(real, real_gold, tmp_path):
     found = messages_of(report, "lid_spa_eng.txt", "The blocks of labels stand one sentence late from sentence 2 (line "
                         "6 of the file) on")
     assert len(found) == 1
+    priced = messages_of(report, "lid_spa_eng.txt", "with each block read for the sentence it was written for")
+    assert len(priced) == 1 and "the file scores 0.0330 as written and 0.9999 with each block" in priced[0]["text"]
+    assert list(verdict.loss_files(report)) == ["lid_spa_eng.txt"]
 
 
 # ----------------------------------------------------------------- 7. Penn Treebank tags where the set is UPOS

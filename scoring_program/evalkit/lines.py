@@ -1132,6 +1132,8 @@ class Prediction(list):
     #: A file written twice whose copies differ (:func:`second_copy`), with ``mended``: the labels per sentence with
     #: the second copy read instead of the first.
     second_copy = None
+    #: Blocks one sentence late or early (:func:`blocks_shift`), with ``mended``: each block read for its sentence.
+    blocks_shifted = None
 
 
 #: :func:`renaming` prices a file whose labels outside the set are at most this many distinct labels per label of the
@@ -1194,6 +1196,14 @@ def second_copy_message(entry, copy):
     return Message(entry["file"], WARNING, "whole file", "the file was written twice and its copies differ (see the "
                    "error): its first copy was scored. %s Keep only the run you mean." % price_text(
                        copy, "with its second copy (the later run, in an appended file) read instead"))
+
+
+def blocks_shifted_message(entry, shifted):
+    """The price of blocks of labels one sentence late or early (``details["blocks_shifted"]``, :func:`blocks_shift`):
+    the score as written and with each block read for the sentence it was written for."""
+    return Message(entry["file"], WARNING, "whole file", "the blocks of labels stand one sentence %s from sentence %d "
+                   "on (see the error there). %s" % (shifted["how"], shifted["first"] + 1, price_text(
+                       shifted, "with each block read for the sentence it was written for")))
 
 
 #: :func:`inside_lost` speaks when the gold has at least this many entities of more than one token, and this share of
@@ -1338,7 +1348,7 @@ class TextKind(object):
     #: The priced mistakes of ``details`` (set by :meth:`score`) and the message of each (two labels swapped are said
     #: by :func:`evalkit.floor.swapped_labels`, with their price).
     PRICED = (("renamed", renamed_message), ("inside_lost", inside_lost_message),
-              ("second_copy", second_copy_message))
+              ("second_copy", second_copy_message), ("blocks_shifted", blocks_shifted_message))
 
     def public_gold_messages(self, entry, task):
         """The messages of the mistakes :meth:`score` priced against the gold (``details``: labels outside the set
@@ -1353,7 +1363,8 @@ class TextKind(object):
         (:meth:`public_gold_messages`), what a table writer added (``details["table_writer"]``), or every sentence
         left unaligned (the alignment's errors); a floor's generic causes are then not given."""
         details = entry.get("details") or {}
-        return any(type(details.get(key)) is dict for key in ("renamed", "inside_lost", "swapped", "second_copy")) or \
+        return any(type(details.get(key)) is dict for key in ("renamed", "inside_lost", "swapped", "second_copy",
+                                                                  "blocks_shifted")) or \
             "table_writer" in details or 0 < entry.get("sentences", 0) <= entry.get("zeroed_sentences", 0)
 
     def _price(self, details, gold_sents, pred, pred_sents, task, labels, score):
@@ -1379,6 +1390,11 @@ class TextKind(object):
             found = _priced(score, rescore(mended), what)
             if found:
                 details["renamed"] = found
+        shifted = getattr(pred, "blocks_shifted", None)
+        if shifted:
+            found = _priced(score, rescore(shifted["mended"]), {"how": shifted["how"], "first": shifted["first"]})
+            if found:
+                details["blocks_shifted"] = found
         copy = getattr(pred, "second_copy", None)
         if copy:
             found = _priced(score, rescore(copy["mended"]), {"start": copy["start"], "blocks": copy["blocks"],
@@ -1526,6 +1542,15 @@ class TokenLabelsKind(TextKind):
         pred = Prediction([None if sent is None else [None if label in bad else label for _, label in sent]
                            for sent in aligned])
         pred.table = table
+        lost = [i for i, sent in enumerate(aligned) if sent is None and not isinstance(blocks[i], EmptyBlock)] \
+            if first_bad is not None and len(blocks) == len(lengths) else []
+        shift = blocks_shift(blocks, lengths, lost) if lost else None
+        if shift:   # blocks one sentence late or early: what the file scores with each block read for its sentence
+            step = 1 if shift[0] == "late" else -1
+            back = [blocks[i + step] if 0 <= i + step < len(blocks) and len(blocks[i + step]) == lengths[i] else sent
+                    for i, sent in enumerate(aligned)]
+            pred.blocks_shifted = {"how": shift[0], "first": shift[1], "mended": [
+                None if sent is None else [None if label in bad else label for _, label in sent] for sent in back]}
         if copy:   # the file written twice, the copies differ: what it would score with the second copy instead
             second = list(aligned)
             for k, block in enumerate(blocks[first_bad:first_bad + copy["blocks"]]):
@@ -1864,6 +1889,21 @@ def shifted_agreement(gold_sents, pred_sents, correct, items):
 SHIFTED_SHARE = 0.8
 
 
+def blocks_shift(blocks, lengths, lost):
+    """``(how, first, count)`` when the blocks of labels (as many as the input's sentences, ``lost``: the indices of
+    those of another length than their sentence) stand one sentence ``how`` ("late": block i as long as sentence
+    i - 1; "early": as long as sentence i + 1) for at least :data:`SHIFTED_SHARE` of ``lost``: the first such block and
+    how many; else None."""
+    if len(lost) < WRONG_LENGTHS_MIN:
+        return None
+    late = [i for i in lost if i > 0 and len(blocks[i]) == lengths[i - 1]]
+    early = [i for i in lost if i + 1 < len(lengths) and len(blocks[i]) == lengths[i + 1]]
+    found, how = max((len(late), "late"), (len(early), "early"))
+    if found < SHIFTED_SHARE * len(lost):
+        return None
+    return how, (late if how == "late" else early)[0], found
+
+
 def _shifted_blocks_hint(blocks, lengths, lost):
     """When the blocks of labels (as many as the input's sentences, ``lost``: those of another length than their
     sentence) stand one sentence late (block i as long as sentence i - 1) or early (as long as sentence i + 1) for most
@@ -1873,14 +1913,10 @@ def _shifted_blocks_hint(blocks, lengths, lost):
     ...                      [1, 2, 3, 4, 5], [1, 2, 3, 4])[:60]
     '. The blocks of labels stand one sentence late from sentence'
     """
-    if len(lost) < WRONG_LENGTHS_MIN:
+    shift = blocks_shift(blocks, lengths, lost)
+    if not shift:
         return ""
-    late = [i for i in lost if i > 0 and len(blocks[i]) == lengths[i - 1]]
-    early = [i for i in lost if i + 1 < len(lengths) and len(blocks[i]) == lengths[i + 1]]
-    found, how = max((len(late), "late"), (len(early), "early"))
-    if found < SHIFTED_SHARE * len(lost):
-        return ""
-    first = (late if how == "late" else early)[0]
+    how, first, found = shift
     return (". The blocks of labels stand one sentence %s from sentence %d (line %d of the file) on: %s of the %s "
             "sentences counted as wrong have the length of the sentence %s them (block %d is as long as sentence %d). "
             "%s Write the block of sentence i for sentence i" % (
