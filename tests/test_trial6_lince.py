@@ -403,3 +403,13 @@ def test_the_input_read_with_csv_quoting_is_named_at_the_first_misalignment(tmp_
                                      "default, csv.reader) reads from it to the next quote as one field, swallowing "
                                      "the lines between; read the input with quoting=csv.QUOTE_NONE (pd.read_csv(path, "
                                      "sep='\\t', quoting=csv.QUOTE_NONE), or line by line)")
+
+
+def test_the_kit_readme_names_the_new_messages():
+    from lince_helpers import KIT
+    with open(os.path.join(KIT, "README.md"), encoding="utf-8") as handle:
+        readme = " ".join(handle.read().split())
+    for words in ("a file written twice whose copies differ", "a sentence written with no labels (two blank lines in a "
+                  "row", "blocks one sentence late or early", "`LABEL_2`", "a file saved as UTF-16 (with or without a "
+                  "byte-order mark)", "`quoting=csv.QUOTE_NONE`", "`L1`/`L2`", "Penn Treebank tags for POS"):
+        assert words in readme, words
