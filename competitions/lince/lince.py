@@ -101,6 +101,10 @@ _LANGUAGE_SPELLINGS = {
     "Modern Standard Arabic": ("msa", "ar", "arb", "arabic", "fusha"),
     "Egyptian Arabic": ("ea", "egy", "arz", "egyptian", "dialect", "da"),
 }
+#: ``lang1`` / ``lang2`` written short or long (``L1``, ``language_2``).
+_NUMBERED_SPELLINGS = dict(("lang%d" % n, tuple(form % n for form in (
+    "l%d", "l-%d", "l_%d", "lang_%d", "lang-%d", "lang %d", "language%d", "language_%d", "language %d")))
+    for n in (1, 2))
 _LID_SPELLINGS = {"other": ("rest", "punct", "punctuation", "symbol", "univ", "others"),
                   "ne": ("named_entity", "named entity", "entity", "ner", "name"),
                   "mixed": ("eng&spa", "spa&eng", "mix", "both"),
@@ -130,7 +134,8 @@ def lid_aliases(pair, labels):
     ('lang1', 'mixed')
     """
     _, first, second = LANGUAGES[pair]
-    spellings = dict(_LID_SPELLINGS, lang1=_LANGUAGE_SPELLINGS[first], lang2=_LANGUAGE_SPELLINGS[second])
+    spellings = dict(_LID_SPELLINGS, lang1=_LANGUAGE_SPELLINGS[first] + _NUMBERED_SPELLINGS["lang1"],
+                     lang2=_LANGUAGE_SPELLINGS[second] + _NUMBERED_SPELLINGS["lang2"])
     aliases = _lower_aliases(labels, spellings)
     return dict((alias, label) for alias, label in aliases.items() if alias not in labels)
 

@@ -139,9 +139,44 @@ def for_file(task, lang, inventories):
     return Inventory(task, lang, (inventories or {}).get("%s/%s" % (task.folder, lang)))
 
 
+#: The Penn Treebank's part-of-speech tags and the universal tag (UPOS, UD v2 then UD v1) each stands for, the usual
+#: conversion (the tags of a tagger trained on the PTB, written where the label set is UPOS): :func:`upos_of_ptb`.
+#: The first of the alternatives the label set holds is taken.
+PTB_TO_UPOS = dict([(tag, ("NOUN",)) for tag in ("NN", "NNS")] +
+                   [(tag, ("PROPN",)) for tag in ("NNP", "NNPS")] +
+                   [(tag, ("VERB",)) for tag in ("VB", "VBD", "VBG", "VBN", "VBP", "VBZ")] +
+                   [(tag, ("ADJ",)) for tag in ("JJ", "JJR", "JJS")] +
+                   [(tag, ("ADV",)) for tag in ("RB", "RBR", "RBS", "WRB")] +
+                   [(tag, ("PRON",)) for tag in ("PRP", "PRP$", "WP", "WP$", "EX")] +
+                   [(tag, ("PUNCT",)) for tag in (".", ",", ":", "``", "''", "-LRB-", "-RRB-", "HYPH", "NFP")] +
+                   [("MD", ("AUX", "VERB")), ("IN", ("ADP", "SCONJ")), ("DT", ("DET",)), ("PDT", ("DET",)),
+                    ("WDT", ("DET", "PRON")), ("CC", ("CCONJ", "CONJ")), ("CD", ("NUM",)), ("UH", ("INTJ",)),
+                    ("TO", ("PART",)), ("RP", ("ADP", "PART")), ("POS", ("PART",)), ("FW", ("X",)), ("LS", ("X",)),
+                    ("SYM", ("SYM", "X")), ("$", ("SYM", "X")), ("#", ("SYM", "X")), ("XX", ("X",)),
+                    ("ADD", ("X",)), ("AFX", ("X",)), ("GW", ("X",))])
+#: A label set is UPOS (UD v1 or v2) when it holds these.
+UPOS_CORE = frozenset(("NOUN", "VERB", "ADP", "DET", "PRON"))
+
+
+def upos_of_ptb(tag, known):
+    """The UPOS tag of ``known`` that the Penn Treebank tag ``tag`` stands for (:data:`PTB_TO_UPOS`), when ``known`` is
+    a UPOS label set; else "". Beside the UD v1 -> v2 renamings (``older_scheme``): a fuzzy spelling would call IN INTJ.
+
+    >>> upos = ["ADP", "DET", "INTJ", "NOUN", "PRON", "VERB"]
+    >>> upos_of_ptb("IN", upos), upos_of_ptb("CC", ["CONJ"] + upos)
+    ('ADP', 'CONJ')
+    >>> upos_of_ptb("IN", ["B-PER", "O"])
+    ''
+    """
+    choices = PTB_TO_UPOS.get(tag.strip()) if type(tag) is str else None
+    if not choices or not UPOS_CORE <= set(known):
+        return ""
+    return next((choice for choice in choices if choice in known), "")
+
+
 def suggest(value, known, aliases=None):
-    """The known label ``value`` most likely stands for: an alias, the same but for case, or a close spelling;
-    "" when none.
+    """The known label ``value`` most likely stands for: an alias, the same but for case, a Penn Treebank tag's UPOS
+    tag (:func:`upos_of_ptb`), or a close spelling; "" when none.
 
     >>> suggest("noun", ["NOUN", "VERB"]), suggest("CONJ", ["CCONJ"], {"CONJ": "CCONJ"}), suggest("zzz", ["X"])
     ('NOUN', 'CCONJ', '')
@@ -153,6 +188,9 @@ def suggest(value, known, aliases=None):
     lowered = dict((label.lower(), label) for label in known)
     if value.lower() in lowered:
         return lowered[value.lower()]
+    ptb = upos_of_ptb(value, known)
+    if ptb:
+        return ptb
     close = difflib.get_close_matches(value.lower(), list(lowered), n=1, cutoff=0.8)
     return lowered[close[0]] if close else ""
 

@@ -33,6 +33,7 @@ from operator import itemgetter
 
 from . import metrics, naming
 from .floor import price_text, swapped_pairs
+from .inventory import upos_of_ptb
 from .items import BlockItems
 from .kinds import Entry
 from .layout import IgnoredNames, NothingToScore, ReferenceError, Submission, _is_junk, ROOT_IGNORED
@@ -664,20 +665,27 @@ def parse_reference_text(data, name, labels, sentence_level, redacted=False):
 
 def _label_blocks(lines, token_column=False):
     """Group prediction lines into blocks of ``(line number, label)`` separated by blank lines; return them and the
-    number of the first line whose tab-separated fields :func:`_tabs_warning` speaks of (or None).
+    number of the first line whose tab-separated fields :func:`_tabs_warning` speaks of (or None), and the empty
+    blocks (``(index of the block they stand before, line)``: a blank line after a blank line, or before the first
+    label).
 
     Of a line with tabs the last field is the label. A task that declares ``token_column`` (the CoNLL form
     ``token<TAB>label``) takes two fields silently; otherwise (or with more fields) the first such line gets one
     warning for the file.
     """
     blocks, block, tabs, first_tabs = [], [], 0, None
+    empties, blank = [], 0   # empty blocks: (index of the block they stand before, the line), see _with_empty_blocks
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
         if not stripped:
             if block:
                 blocks.append(block)
+            elif blank or not blocks:   # a second blank line in a row, or a blank line before the first label
+                empties.append((len(blocks), number))
+            blank += 1
             block = []
             continue
+        blank = 0
         if _is_comment(line):
             continue
         if "\t" in stripped:
@@ -689,7 +697,45 @@ def _label_blocks(lines, token_column=False):
         block.append((number, stripped))
     if block:
         blocks.append(block)
-    return blocks, first_tabs
+    return blocks, first_tabs, empties
+
+
+class EmptyBlock(list):
+    """A sentence written with no labels: two blank lines in a row (or a blank line opening the file), at ``line``."""
+
+    def __init__(self, line):
+        list.__init__(self)
+        self.line = line
+
+
+def _with_empty_blocks(blocks, empties, lengths):
+    """``blocks`` with an :class:`EmptyBlock` at each of ``empties`` (``(index, line)`` from :func:`_label_blocks`) when
+    the file's blocks and empty blocks are then as many as the input's sentences (``lengths``) and the labels are not
+    as many as the tokens (paired in order then, whatever the blank lines); else ``blocks`` unchanged: a sentence
+    written as an empty block is read as that sentence with no labels, not as a missing line that shifts the rest.
+
+    >>> [len(b) for b in _with_empty_blocks([[1], [2]], [(1, 3)], [1, 2, 1])]
+    [1, 0, 1]
+    >>> _with_empty_blocks([[1], [2]], [(1, 3)], [1, 1])
+    [[1], [2]]
+    """
+    if not empties or len(blocks) + len(empties) != len(lengths) or \
+            sum(len(block) for block in blocks) == sum(lengths):
+        return blocks
+    out, at = [], dict()
+    for index, line in empties:
+        at.setdefault(index, []).append(line)
+    for index in range(len(blocks) + 1):
+        out.extend(EmptyBlock(line) for line in at.get(index, ()))
+        if index < len(blocks):
+            out.append(blocks[index])
+    return out
+
+
+def _empty_block_where(block):
+    """Where the empty ``block`` (an :class:`EmptyBlock`) stands, as words."""
+    return ("two blank lines in a row at line %d" % block.line if block.line > 1
+            else "the file opens with a blank line")
 
 
 def _tabs_warning(log, number):
@@ -769,6 +815,9 @@ def guess_label(label, labels, aliases=None):
     found = lowered.get(key) or (aliases or {}).get(key)
     if found or label in MISSING_VALUES:   # a missing value written as text is no spelling of a label
         return found or ""
+    ptb = upos_of_ptb(label, labels)   # a Penn Treebank tag where the label set is UPOS: its tag, never a spelling
+    if ptb:
+        return ptb
     close = difflib.get_close_matches(label[:100], list(labels), n=1, cutoff=0.6)
     return close[0] if close else ""
 
@@ -823,9 +872,9 @@ def _check_labels(flat, labels, log, task=None, lang=None, tokens=None, table=No
                 seen.append(number)
     aliases = (getattr(task, "label_aliases", None) or {}).get(lang, {})
     label_sets = getattr(task, "label_sets", None) or {}
-    parts = []
+    parts, said = [], set()
     for label in list(lines)[:SHOWN_LABELS]:
-        parts.append(_describe_label(label, bad[label], lines[label], labels, aliases, label_sets, log.file))
+        parts.append(_describe_label(label, bad[label], lines[label], labels, aliases, label_sets, log.file, said))
     more = len(bad) - len(parts)
     total = sum(bad.values())
     other = _other_label_set(bad, len(flat), log.file, label_sets)
@@ -869,6 +918,11 @@ def _tokens_hint(flat, bad, tokens):
                     len(flat) - len(same), len(flat), CHANCE_NOTE) if nearly else ""))
 
 
+#: A label id as a system writes it: a number, a number written as a float (``2.0``), a Hugging Face model's default
+#: label name (``LABEL_2``).
+LABEL_ID = re.compile(r"(?:LABEL_)?[0-9]{1,9}(?:\.0*)?$", re.IGNORECASE)
+
+
 def _line_shape_hint(bad, lines, allowed):
     """A sentence naming what the lines of labels outside the set hold when it is a shape, not a spelling ("" when
     not): JSON (the first starts with ``[`` or ``{``), several labels of the set on one line (separated by spaces,
@@ -883,12 +937,17 @@ def _line_shape_hint(bad, lines, allowed):
     if first.lstrip()[:1] in ("[", "{"):
         return (" The file looks like JSON (line %d starts with %s): write plain text, one label per line and a blank "
                 "line after each sentence." % (lines[first][0], quoted(first.lstrip()[:1])))
-    numbers = sum(count for label, count in bad.items() if label.isdigit())
-    if numbers * 2 > sum(bad.values()) and not any(label.isdigit() for label in allowed):
-        label = next(label for label in lines if label.isdigit())
-        return (" %d of them are numbers (e.g. line %d, %s): the system's label ids rather than the label names? Map "
-                "each id to its label through the model's id-to-label table." % (numbers, lines[label][0],
-                                                                                 quoted(label, 20)))
+    numbers = sum(count for label, count in bad.items() if LABEL_ID.match(label))
+    if numbers * 2 > sum(bad.values()) and not any(LABEL_ID.match(label) for label in allowed):
+        label = next(label for label in lines if LABEL_ID.match(label))
+        written = ("label ids in a Hugging Face model's default names, LABEL_<id> (e.g. line %d, %s: the names a "
+                   "model gets when its config has no id2label)" if label[:1] in "Ll" else
+                   "numbers written as floats (e.g. line %d, %s: ids kept in a float column or array)"
+                   if "." in label else "numbers (e.g. line %d, %s)") % (lines[label][0], quoted(label, 20))
+        return (" %d of them are %s: the system's label ids rather than the label names? Map each id to its label "
+                "through the model's id-to-label table%s." % (
+                    numbers, written, " (set the config's id2label from the training labels)" if label[:1] in "Ll"
+                    else " (each id as an integer)" if "." in label else ""))
     bioes = _bioes_labels(bad, allowed)
     if bioes:
         label = next(label for label in lines if label in bioes)
@@ -1006,20 +1065,47 @@ def check_span_openings(blocks, flat, log):
             kind="spans opened by I-")
 
 
-def _describe_label(label, count, numbers, labels, aliases, label_sets, own):
-    """One label outside the set, for :func:`_check_labels`: shown, count, first lines, and a hint."""
+def _describe_label(label, count, numbers, labels, aliases, label_sets, own, said=None):
+    """One label outside the set, for :func:`_check_labels`: shown, count, first lines, and a hint (``said``: the
+    hints on odd characters given already, each said once)."""
     shown = "'' (an empty label)" if not label else quoted(label, 60)
     where = "line%s %s%s" % ("" if len(numbers) == 1 else "s", ", ".join(str(n) for n in numbers),
                              ", ..." if count > len(numbers) else "")
     guess = guess_label(label, labels, aliases)
     if guess:
-        hint = "; did you mean %r?" % guess
+        odd = _odd_characters(label)
+        if said is not None and odd:
+            odd, _ = ("", None) if odd in said else (odd, said.add(odd))
+        hint = "; did you mean %r?%s" % (guess, odd)
     elif label in MISSING_VALUES:
         hint = "; a missing value written as text (pandas' NaN, Python's None): a token left without a prediction?"
     else:
         home = _alternatives([name for name, held in label_sets.items() if name != own and label in held])
         hint = "; a label of %s" % home if home else ""
     return "%s %s (%s%s)" % (shown, "once" if count == 1 else "%d times" % count, where, hint)
+
+
+def _odd_characters(label):
+    """Words naming the characters of ``label`` a reader cannot see or tell from ASCII (a byte-order mark, a fullwidth
+    or other compatibility form), with their fix, or "".
+
+    >>> _odd_characters("\ufefflang1")[:50]
+    ' It opens with a byte-order mark (U+FEFF, invisibl'
+    >>> _odd_characters("lang\uff11")
+    " It holds the fullwidth character '\uff11' (U+FF11 FULLWIDTH DIGIT ONE) for '1': write it in ASCII"
+    """
+    if "\ufeff" in label:
+        return (" It %s a byte-order mark (U+FEFF, invisible: each chunk written with encoding='utf-8-sig', or files "
+                "joined that each began with one?): write the file once, with encoding='utf-8'" % (
+                    "opens with" if label.startswith("\ufeff") else "holds"))
+    odd = [c for c in label if unicodedata.normalize("NFKC", c) != c]
+    if not odd:
+        return ""
+    c = odd[0]
+    name = unicodedata.name(c, "")
+    return " It holds the %s character %s (U+%04X%s) for %s: write it in ASCII" % (
+        "fullwidth" if "FULLWIDTH" in name else "compatibility", quoted(c), ord(c), " " + name if name else "",
+        quoted(unicodedata.normalize("NFKC", c)))
 
 
 def _table_said(lines, labels, flat, extra, misaligned, log, sentence_level=False):
@@ -1043,6 +1129,11 @@ class Prediction(list):
 
     renamed = None
     table = None
+    #: A file written twice whose copies differ (:func:`second_copy`), with ``mended``: the labels per sentence with
+    #: the second copy read instead of the first.
+    second_copy = None
+    #: Blocks one sentence late or early (:func:`blocks_shift`), with ``mended``: each block read for its sentence.
+    blocks_shifted = None
 
 
 #: :func:`renaming` prices a file whose labels outside the set are at most this many distinct labels per label of the
@@ -1097,6 +1188,22 @@ def renamed_message(entry, renamed):
                            "read as one entity" if renamed.get("runs") else "")),
                        ", and write I-<type> on each token of an entity after its first" if renamed.get("runs")
                        else ""))
+
+
+def second_copy_message(entry, copy):
+    """The price of a file written twice whose copies differ (``details["second_copy"]``, :func:`second_copy`): the
+    score of its first copy, as scored, and with the second copy read instead."""
+    return Message(entry["file"], WARNING, "whole file", "the file was written twice and its copies differ (see the "
+                   "error): its first copy was scored. %s Keep only the run you mean." % price_text(
+                       copy, "with its second copy (the later run, in an appended file) read instead"))
+
+
+def blocks_shifted_message(entry, shifted):
+    """The price of blocks of labels one sentence late or early (``details["blocks_shifted"]``, :func:`blocks_shift`):
+    the score as written and with each block read for the sentence it was written for."""
+    return Message(entry["file"], WARNING, "whole file", "the blocks of labels stand one sentence %s from sentence %d "
+                   "on (see the error there). %s" % (shifted["how"], shifted["first"] + 1, price_text(
+                       shifted, "with each block read for the sentence it was written for")))
 
 
 #: :func:`inside_lost` speaks when the gold has at least this many entities of more than one token, and this share of
@@ -1240,7 +1347,8 @@ class TextKind(object):
 
     #: The priced mistakes of ``details`` (set by :meth:`score`) and the message of each (two labels swapped are said
     #: by :func:`evalkit.floor.swapped_labels`, with their price).
-    PRICED = (("renamed", renamed_message), ("inside_lost", inside_lost_message))
+    PRICED = (("renamed", renamed_message), ("inside_lost", inside_lost_message),
+              ("second_copy", second_copy_message), ("blocks_shifted", blocks_shifted_message))
 
     def public_gold_messages(self, entry, task):
         """The messages of the mistakes :meth:`score` priced against the gold (``details``: labels outside the set
@@ -1255,7 +1363,8 @@ class TextKind(object):
         (:meth:`public_gold_messages`), what a table writer added (``details["table_writer"]``), or every sentence
         left unaligned (the alignment's errors); a floor's generic causes are then not given."""
         details = entry.get("details") or {}
-        return any(type(details.get(key)) is dict for key in ("renamed", "inside_lost", "swapped")) or \
+        return any(type(details.get(key)) is dict for key in ("renamed", "inside_lost", "swapped", "second_copy",
+                                                                  "blocks_shifted")) or \
             "table_writer" in details or 0 < entry.get("sentences", 0) <= entry.get("zeroed_sentences", 0)
 
     def _price(self, details, gold_sents, pred, pred_sents, task, labels, score):
@@ -1281,6 +1390,17 @@ class TextKind(object):
             found = _priced(score, rescore(mended), what)
             if found:
                 details["renamed"] = found
+        shifted = getattr(pred, "blocks_shifted", None)
+        if shifted:
+            found = _priced(score, rescore(shifted["mended"]), {"how": shifted["how"], "first": shifted["first"]})
+            if found:
+                details["blocks_shifted"] = found
+        copy = getattr(pred, "second_copy", None)
+        if copy:
+            found = _priced(score, rescore(copy["mended"]), {"start": copy["start"], "blocks": copy["blocks"],
+                                                             "differ": copy["differ"]})
+            if found:
+                details["second_copy"] = found
         pairs = swapped_pairs(details["per_tag"]) if self.label_swaps else []
         if pairs:
             swap = dict((a, b) for first, second, _, _ in pairs for a, b in ((first, second), (second, first)))
@@ -1404,14 +1524,16 @@ class TokenLabelsKind(TextKind):
     def parse_prediction_text(self, data, ref, log, task, max_bytes):
         """Align the file's labels with the reference tokens; report misalignments and unknown labels."""
         lines = _text_lines(data, log.file, max_bytes, log)
-        blocks, tabs = _label_blocks(lines, getattr(task, "token_column", False))
+        blocks, tabs, empties = _label_blocks(lines, getattr(task, "token_column", False))
         lengths = [len(tokens) for tokens, _ in ref.sentences]
+        blocks = _with_empty_blocks(blocks, empties, lengths)
         aligned, first_bad = align_blocks(blocks, lengths)
         flat = [item for block in blocks for item in block]
         table = _table_said(lines, ref.labels, flat, len(flat) - sum(lengths), first_bad is not None, log)
         _tabs_warning(log, tabs)
-        self._report_alignment(blocks, lengths, aligned, first_bad, log, ref.headed, table,
-                               lambda: [" ".join(tokens) for tokens, _ in ref.sentences])
+        copy = self._report_alignment(blocks, lengths, aligned, first_bad, log, ref.headed, table,
+                                      lambda: [" ".join(tokens) for tokens, _ in ref.sentences], empties,
+                                      lambda: [tokens for tokens, _ in ref.sentences])
         bad = _check_labels(flat, ref.labels, log, task, ref.lang,
                             lambda: [token for tokens, _ in ref.sentences for token in tokens], table)
         check_degenerate(flat, bad, log, task)
@@ -1420,13 +1542,30 @@ class TokenLabelsKind(TextKind):
         pred = Prediction([None if sent is None else [None if label in bad else label for _, label in sent]
                            for sent in aligned])
         pred.table = table
+        lost = [i for i, sent in enumerate(aligned) if sent is None and not isinstance(blocks[i], EmptyBlock)] \
+            if first_bad is not None and len(blocks) == len(lengths) else []
+        shift = blocks_shift(blocks, lengths, lost) if lost else None
+        if shift:   # blocks one sentence late or early: what the file scores with each block read for its sentence
+            step = 1 if shift[0] == "late" else -1
+            back = [blocks[i + step] if 0 <= i + step < len(blocks) and len(blocks[i + step]) == lengths[i] else sent
+                    for i, sent in enumerate(aligned)]
+            pred.blocks_shifted = {"how": shift[0], "first": shift[1], "mended": [
+                None if sent is None else [None if label in bad else label for _, label in sent] for sent in back]}
+        if copy:   # the file written twice, the copies differ: what it would score with the second copy instead
+            second = list(aligned)
+            for k, block in enumerate(blocks[first_bad:first_bad + copy["blocks"]]):
+                if len(block) == lengths[copy["start"] + k]:
+                    second[copy["start"] + k] = block
+            pred.second_copy = dict(copy, mended=[[None if label in bad else label for _, label in sent]
+                                                  for sent in second])
         if bad:
             pred.renamed = renaming(bad, flat, task, ref.lang, ref.labels, lambda rename: [
                 None if sent is None else [rename.get(label, label) if label in bad else label for _, label in sent]
                 for sent in aligned])
         return pred
 
-    def _report_alignment(self, blocks, lengths, aligned, first_bad, log, headed=False, table=None, texts=None):
+    def _report_alignment(self, blocks, lengths, aligned, first_bad, log, headed=False, table=None, texts=None,
+                          empties=(), tokens=None):
         """Messages for blank lines that differ from the input file and for sentences left unscored (``headed``: the
         input's sentences open with a ``# sent_enum`` line; ``table``: the position of the message about what a table
         writer added, which then stands for the hints of a cause; ``texts``: a function giving the input's sentences
@@ -1458,10 +1597,23 @@ class TokenLabelsKind(TextKind):
             return
         lost = [i for i, sent in enumerate(aligned) if sent is None]
         if not lost:   # more blocks than sentences, and every sentence aligned: the extra blocks alone are left out
+            copy = second_copy(blocks, lengths, first_bad)
+            if copy and copy["differ"]:
+                _report_second_copy(blocks, lengths, first_bad, copy, log)
+                return copy
             _report_extra_blocks(blocks, lengths, first_bad, log)
             return
         if len(blocks) == len(lengths):   # the blank lines match: each wrong sentence stays on its own
-            hint = told or _wrong_lengths_hint(blocks, lengths, lost, headed)   # said once, with the first
+            empty = [i for i in lost if isinstance(blocks[i], EmptyBlock)]
+            for i in empty:
+                log.add(ERROR, _sentence_where(None, i), "sentence %d has no labels (%s): the empty block was read as "
+                        "that sentence, with no labels, since the file then has as many blocks as the input file has "
+                        "sentences; it counts as wrong (%d tokens), the sentences after it were aligned and scored. "
+                        "Write a label for each of its tokens" % (i + 1, _empty_block_where(blocks[i]), lengths[i]),
+                        kind="sentence with no labels (an empty block)")
+            lost = [i for i in lost if not isinstance(blocks[i], EmptyBlock)]
+            hint = told or _shifted_blocks_hint(blocks, lengths, lost) or _wrong_lengths_hint(blocks, lengths, lost,
+                                                                                               headed)
             for i in lost:
                 log.add(ERROR, _sentence_where(None, i, blocks[i]), "%d labels where the input file has %d tokens: "
                         "this sentence counts as wrong%s" % (len(blocks[i]), lengths[i], hint),
@@ -1471,7 +1623,9 @@ class TokenLabelsKind(TextKind):
         log.add(ERROR, where, "first misalignment: %s where the input file has %d tokens (the file has %d labels in "
                 "%d blocks for %d tokens in %d sentences); a missing or extra line shifts everything after it%s"
                 % (got, lengths[first_bad], n_labels, len(blocks), n_tokens, len(lengths),
-                   told or _empty_label_hint(blocks, lengths, first_bad) or (
+                   told or _empty_block_hint(blocks, lengths, first_bad, empties) or
+                   _quoted_token_hint(first_bad, tokens() if tokens else None) or
+                   _empty_label_hint(blocks, lengths, first_bad) or (
                        ". The file holds one label per sentence (%d labels for %d sentences): this dataset takes one "
                        "label per token, a blank line after each sentence" % (n_labels, len(lengths))
                        if n_labels == len(lengths) else "") or _blank_line_labels_hint(blocks, lengths)))
@@ -1610,6 +1764,76 @@ def _boundaries_inside(blocks, lengths):
     return inside
 
 
+#: :func:`second_copy` calls the extra blocks a copy when at least this share of them is as long as the block of the
+#: sentence they repeat, and (for fewer than :data:`COPY_MIN_BLOCKS` blocks, whose lengths say little) at least this
+#: share of their labels agree with it.
+COPY_SHARE = 0.9
+COPY_MIN_BLOCKS = 3
+
+
+def second_copy(blocks, lengths, first_bad):
+    """``{"start", "blocks", "differ", "first"}`` when the blocks of labels that match no sentence (the file has more
+    blocks than the input has sentences, every sentence aligned by :func:`align_blocks` around them, from ``first_bad``)
+    are a second copy of the blocks of sentences ``start`` ... (0-based): the file written twice, an earlier run then
+    the new one (appended to), a whole run or part of one. ``differ``: how many of the copy's labels differ from the
+    first copy's (a block of another length counts all its labels), ``first``: the first such ``(line, sentence
+    index)``; else None. Only read when the file already has more blocks than sentences.
+
+    >>> blocks = [[(1, "a")], [(3, "b")], [(5, "c")], [(7, "a")], [(9, "b")], [(11, "x")]]
+    >>> second_copy(blocks, [1, 1, 1], 3)["differ"], second_copy(blocks, [1, 1, 1], 3)["first"]
+    (1, (11, 2))
+    >>> second_copy([[(1, "a")], [(3, "b"), (4, "b")]], [1], 1) is None
+    True
+    """
+    n = len(blocks) - len(lengths)
+    if n <= 0:
+        return None
+    extra = blocks[first_bad:first_bad + n]
+
+    def scored(sentence):   # the block aligned with a sentence
+        return blocks[sentence] if sentence < first_bad else blocks[sentence + n]
+
+    best = None
+    for start in sorted(set((0, max(first_bad - n, 0)))):
+        if start + n > len(lengths):
+            continue
+        pairs = [(scored(start + k), block) for k, block in enumerate(extra)]
+        same = sum(1 for first, block in pairs if len(first) == len(block))
+        labels = sum(len(block) for _, block in pairs)
+        agree = sum(1 for first, block in pairs if len(first) == len(block)
+                    for (_, a), (_, b) in zip(first, block) if a == b)
+        if same < COPY_SHARE * n or (n < COPY_MIN_BLOCKS and agree < COPY_SHARE * labels):
+            continue
+        differ, where = 0, None
+        for k, (first, block) in enumerate(pairs):
+            wrong = [number for (_, a), (number, b) in zip(first, block) if a != b] if len(first) == len(block) else \
+                [block[0][0]] * max(len(block), 1)
+            if wrong and where is None:
+                where = (wrong[0], start + k)
+            differ += len(wrong) if len(first) == len(block) else max(len(first), len(block))
+        if best is None or differ < best["differ"]:
+            best = {"start": start, "blocks": n, "differ": differ, "first": where, "labels": labels}
+    return best
+
+
+def _report_second_copy(blocks, lengths, first_bad, copy, log):
+    """The error of a file written twice whose copies differ (:func:`second_copy`): which run was scored, how many
+    labels differ, the fix. The score is that of the first copy, as for any block that matches no sentence."""
+    extra = blocks[first_bad:first_bad + copy["blocks"]]
+    start, n = copy["start"], copy["blocks"]
+    whole = start == 0 and n == len(lengths)
+    log.add(ERROR, "line %d" % extra[0][0][0], "the file was written twice (appended to an earlier run?): from line %d "
+            "(%s) it holds a second copy of %s, %d block%s of labels, and %s of its %s labels differ from the first "
+            "copy's (the first at line %d, sentence %d). The first copy was scored, the second left out: the kit "
+            "cannot know which run is meant. Keep only the newest run (write the file with open(path, 'w'), not 'a')"
+            % (extra[0][0][0], "after the last sentence of the input file" if first_bad >= len(lengths) else
+               "after sentence %d of the input file" % first_bad,
+               "the whole file" if whole else "sentence %d" % (start + 1) if n == 1 else
+               "sentences %d to %d" % (start + 1, start + n), n, "" if n == 1 else "s",
+               "{:,}".format(copy["differ"]), "{:,}".format(copy["labels"]), copy["first"][0], copy["first"][1] + 1),
+            kind="file written twice, the copies differ")
+
+
 def _report_extra_blocks(blocks, lengths, first_bad, log):
     """One warning for the blocks of labels that match no sentence (the file has more blocks than the input has
     sentences, and :func:`align_blocks` paired every sentence with the blocks before and after them): a sentence
@@ -1658,6 +1882,90 @@ def shifted_agreement(gold_sents, pred_sents, correct, items):
     if not pairs or not items or float(best) / pairs < float(correct) / items + SHIFT_GAIN:
         return None
     return {"direction": direction, "shifted": best, "pairs": pairs, "in_place": correct, "items": items}
+
+
+#: :func:`_shifted_blocks_hint` names a shift when at least this share of the sentences counted as wrong have the
+#: length of the sentence before (or after) them.
+SHIFTED_SHARE = 0.8
+
+
+def blocks_shift(blocks, lengths, lost):
+    """``(how, first, count)`` when the blocks of labels (as many as the input's sentences, ``lost``: the indices of
+    those of another length than their sentence) stand one sentence ``how`` ("late": block i as long as sentence
+    i - 1; "early": as long as sentence i + 1) for at least :data:`SHIFTED_SHARE` of ``lost``: the first such block and
+    how many; else None."""
+    if len(lost) < WRONG_LENGTHS_MIN:
+        return None
+    late = [i for i in lost if i > 0 and len(blocks[i]) == lengths[i - 1]]
+    early = [i for i in lost if i + 1 < len(lengths) and len(blocks[i]) == lengths[i + 1]]
+    found, how = max((len(late), "late"), (len(early), "early"))
+    if found < SHIFTED_SHARE * len(lost):
+        return None
+    return how, (late if how == "late" else early)[0], found
+
+
+def _shifted_blocks_hint(blocks, lengths, lost):
+    """When the blocks of labels (as many as the input's sentences, ``lost``: those of another length than their
+    sentence) stand one sentence late (block i as long as sentence i - 1) or early (as long as sentence i + 1) for most
+    of the sentences counted as wrong, a sentence naming it with its first position, else "".
+
+    >>> _shifted_blocks_hint([[(1, "a")], [(3, "a")], [(5, "a"), (6, "a")], [(8, "a")] * 3, [(12, "a")] * 4],
+    ...                      [1, 2, 3, 4, 5], [1, 2, 3, 4])[:60]
+    '. The blocks of labels stand one sentence late from sentence'
+    """
+    shift = blocks_shift(blocks, lengths, lost)
+    if not shift:
+        return ""
+    how, first, found = shift
+    return (". The blocks of labels stand one sentence %s from sentence %d (line %d of the file) on: %s of the %s "
+            "sentences counted as wrong have the length of the sentence %s them (block %d is as long as sentence %d). "
+            "%s Write the block of sentence i for sentence i" % (
+                how, first + 1, blocks[first][0][0] if blocks[first] else 0, "{:,}".format(found),
+                "{:,}".format(len(lost)), "before" if how == "late" else "after", first + 1,
+                first if how == "late" else first + 2,
+                "The predictions were written one sentence late (a batch index off by one: a sentence written twice, "
+                "the last one lost?)." if how == "late" else "The predictions were written one sentence early (a "
+                "sentence skipped, and a block added at the end?)."))
+
+
+#: The characters a CSV reader takes as opening a quoted field when a field starts with one.
+QUOTE_CHARACTERS = "\"'"
+
+
+def _quoted_token_hint(first_bad, sentences):
+    """When the input's sentence at the first misalignment ``first_bad`` (or the one before it) has a token that starts
+    with a quote character, a sentence naming it: a reader that honours CSV quoting (pandas' ``read_csv`` by default)
+    reads from there to the next quote as one field, swallowing lines; else "". ``sentences``: the input's tokens per
+    sentence, or None.
+
+    >>> _quoted_token_hint(1, [["a"], ["b", '"hola', "c"]])[:70]
+    '. Sentence 2 of the input file has a token that starts with a quote ch'
+    """
+    if not sentences:
+        return ""
+    for index in (first_bad, first_bad - 1):
+        if 0 <= index < len(sentences):
+            found = next((i for i, token in enumerate(sentences[index]) if token[:1] in QUOTE_CHARACTERS), None)
+            if found is not None:
+                return (". Sentence %d of the input file has a token that starts with a quote character (token %d, "
+                        "%s): a reader that honours CSV quoting (pandas' read_csv by default, csv.reader) reads from it to "
+                        "the next quote as one field, swallowing the lines between; read the input with "
+                        "quoting=csv.QUOTE_NONE (pd.read_csv(path, sep='\\t', quoting=csv.QUOTE_NONE), or line by "
+                        "line)" % (index + 1, found + 1, quoted(sentences[index][found], 40)))
+    return ""
+
+
+def _empty_block_hint(blocks, lengths, first_bad, empties):
+    """When an empty block (two blank lines in a row, ``empties`` from :func:`_label_blocks`) stands at the first
+    misalignment ``first_bad``, a sentence naming the sentence written with no labels, else "" (the file's blocks and
+    empty blocks are not as many as the input's sentences: :func:`_with_empty_blocks` could not read it so)."""
+    found = [line for index, line in empties if index in (first_bad, first_bad + 1)]
+    if not found:
+        return ""
+    index = next(index for index, line in empties if line == found[0])
+    return (". Sentence %d has no labels (%s): an empty block where a sentence was expected; write a label for each of "
+            "its tokens" % (index + 1, "two blank lines in a row at line %d" % found[0] if found[0] > 1 else
+                            "the file opens with a blank line"))
 
 
 def _blank_line_labels_hint(blocks, lengths):

@@ -18,10 +18,43 @@ def _line_col(text, pos):
     return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
 
 
+#: :func:`utf16_without_bom` reads at most this many bytes of a file.
+UTF16_SAMPLE = 4096
+
+
+def utf16_without_bom(data):
+    r""""little-endian" or "big-endian" when ``data`` looks like UTF-16 text saved without a byte-order mark (a NUL byte
+    at every other position: at least half of the odd bytes and almost none of the even ones, or the reverse), else "".
+    Valid UTF-8 when read as such (NUL is a character), so said before the text is read.
+
+    >>> utf16_without_bom("lang1\n".encode("utf-16-le")), utf16_without_bom("lang1\n".encode("utf-16-be"))
+    ('little-endian', 'big-endian')
+    >>> utf16_without_bom(b"lang1\n")
+    ''
+    """
+    head = data[:UTF16_SAMPLE]
+    if len(head) < 4 or b"\x00" not in head:
+        return ""
+    even, odd = head[0::2], head[1::2]
+    even_nul, odd_nul = even.count(0), odd.count(0)
+    if odd_nul * 2 >= len(odd) and even_nul * 10 < len(even):
+        return "little-endian"
+    if even_nul * 2 >= len(even) and odd_nul * 10 < len(odd):
+        return "big-endian"
+    return ""
+
+
 def decode_utf8(data, name):
-    """Decode ``data`` as UTF-8 (a leading BOM is accepted and dropped) or raise DataError."""
+    """Decode ``data`` as UTF-8 (a leading BOM is accepted and dropped) or raise DataError (also for UTF-16 without a
+    byte-order mark, :func:`utf16_without_bom`, which would read as text with a NUL in every other character)."""
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
+    order = utf16_without_bom(data)
+    if order:
+        first = data.index(b"\x00")
+        raise DataError(name, "byte %d (line 1)" % first, "the file is not UTF-8: it holds a NUL byte at every other "
+                        "position (bytes %d, %d, %d, ...), so it was saved as UTF-16 (%s) without a byte-order mark; "
+                        "save it as UTF-8" % (first, first + 2, first + 4, order))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
