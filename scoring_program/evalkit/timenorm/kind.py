@@ -673,15 +673,18 @@ class AnaforaKind(object):
         order of ``names``); ``sums``, every document's statistics summed as written. Per file and for the whole
         submission (every such file read as meant), ``task.metric`` as written and read as meant."""
         whole, files = dict(sums), []
+        also = [name for name in ALSO_PRICED if name != task.metric and name in task.components]
         for system, mend, written, meant in mended:
             if len(written) != len(names) or len(meant) != len(names):
                 raise ValueError("expected %d statistics, got %d and %d" % (len(names), len(written), len(meant)))
             for index, name in enumerate(names):
                 whole[name] += meant[index] - written[index]
+            as_written = self.from_sums(dict((name, written[i]) for i, name in enumerate(names)), 1, task)
+            as_meant = self.from_sums(dict((name, meant[i]) for i, name in enumerate(names)), 1, task)
             files.append({"file": system.file, "where": mend.where(), "cause": mend.said(),
-                          "written": self._metric(dict((name, written[i]) for i, name in enumerate(names)), task),
-                          "mended": self._metric(dict((name, meant[i]) for i, name in enumerate(names)), task)})
-        return {"metric": task.metric.replace("_f1", " F1").replace("_", " "), "files": files,
+                          "written": as_written[task.metric], "mended": as_meant[task.metric],
+                          "also": [[_said(name), as_written[name], as_meant[name]] for name in also]})
+        return {"metric": _said(task.metric), "files": files,
                 "whole": {"written": self._metric(sums, task), "mended": self._metric(whole, task)}}
 
     def _metric(self, sums, task):
@@ -691,6 +694,16 @@ class AnaforaKind(object):
     def score_value(self, components):
         """The entry score: the first component, the task's official metric."""
         return next(iter(components.values())) if components else 0.0
+
+
+#: The components priced besides a task's official metric when a file is read as meant (a property outside the
+#: schema, a value written otherwise, cost composition F1 alone).
+ALSO_PRICED = ("identification_f1", "composition_f1")
+
+
+def _said(metric):
+    """``interval_f1`` -> ``interval F1``."""
+    return metric.replace("_f1", " F1").replace("_", " ")
 
 
 def _empty(document):

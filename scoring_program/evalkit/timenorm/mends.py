@@ -26,7 +26,7 @@ from collections import OrderedDict
 
 from ..messages import WARNING, Message, quoted
 from .anafora import Document, Entity, link_properties
-from .schema import TYPES, _cuts, _folded, _same_number
+from .schema import TYPES, _cuts, _ends_too_far, _folded, _same_number, edge_trim, numeric_reading
 
 #: A file is read on another text only when at least this many of its spans can be compared.
 MIN_SPANS = 3
@@ -312,6 +312,15 @@ class Mend(object):
             elif key == "links":
                 what = ("links written as %ss" % form if form in ("bare number", "span") else
                         "links written as another form of the id they name")
+            elif key == "spans":
+                what = ("spans %s" % {"whitespace": "starting or ending on whitespace",
+                                      "punctuation": "including punctuation the gold leaves out"}.get(
+                    form, "with whitespace or punctuation at their edges"))
+            elif key == "extra":
+                what = "properties outside the SCATE schema (composition F1 compares every property)"
+            elif key == "numbers":
+                what = "numeric values written otherwise than the gold writes them (%s)" % (
+                    form or "leading zeros, decimal parts, number words")
             else:
                 what = "offsets counted on another text than the document's"
             found.append("%s (%s; %d in this file)" % (what, example, count))
@@ -431,6 +440,85 @@ def _moved(entities, offsets, causes, length):
     return result
 
 
+def _trimmed(entities, causes, text):
+    """``entities`` with their spans trimmed of the whitespace and the punctuation the gold leaves out at their edges
+    (:func:`.schema.edge_trim`); ``causes["spans"]`` counts them. Not where the ends are one too far (the span
+    warning's end-offset sentence says so)."""
+    if _ends_too_far(entities, text):
+        return entities
+    result = []
+    for entity in entities:
+        spans, changed = [], []
+        for start, end in entity.spans:
+            trim = edge_trim(text, start, end)
+            if trim is None or _cuts(text, trim[0], trim[1]):
+                spans.append((start, end))
+                continue
+            spans.append(trim[:2])
+            changed.append(("%d,%d %s" % (start, end, quoted(text[start:end], 30)), "%d,%d" % trim[:2], trim[2]))
+        if changed:
+            found = causes.setdefault("spans", [0, entity, "%s read as %s" % changed[0][:2], set()])
+            found[0] += len(changed)
+            found[3].update(form for _, _, form in changed)
+            entity = Entity(entity.id, entity.type, entity.parents_type, spans, entity.properties, entity.line,
+                            entity.misplaced)
+        result.append(entity)
+    if 0 < causes.get("spans", [MIN_TRIMMED])[0] < MIN_TRIMMED:   # one such span: the gold has one now and then
+        del causes["spans"]
+        return entities
+    return result
+
+
+#: Spans trimmed, and leading zeros read, are a cause from this many on (:data:`.schema.MIN_PUNCTUATION`).
+MIN_TRIMMED = 2
+MIN_ZEROS = 2
+
+
+def _pruned(entities, causes):
+    """``entities`` without the properties their (schema) type does not have; ``causes["extra"]`` counts them."""
+    result = []
+    for entity in entities:
+        props = TYPES.get(entity.type)
+        extra = [name for name in entity.properties if props is not None and name not in props]
+        if extra:
+            found = causes.setdefault("extra", [0, entity, "%s on %s" % (quoted(extra[0], 40), entity.type), set()])
+            found[0] += len(extra)
+            entity = Entity(entity.id, entity.type, entity.parents_type, entity.spans,
+                            dict((name, values) for name, values in entity.properties.items() if name not in extra),
+                            entity.line, entity.misplaced)
+        result.append(entity)
+    return result
+
+
+def _numbers(entities, causes):
+    """``entities`` with the values of their numeric properties written as the gold writes them
+    (:func:`.schema.numeric_reading`); ``causes["numbers"]`` counts them."""
+    result = []
+    for entity in entities:
+        props = TYPES.get(entity.type) or {}
+        properties, changed = {}, []
+        for name, values in entity.properties.items():
+            read = []
+            for value in values:
+                reading = numeric_reading(props[name], value) if name in props else None
+                read.append(value if reading is None else reading[0])
+                changed += [(value, reading[0], reading[1])] if reading is not None else []
+            properties[name] = read
+        if changed:
+            found = causes.setdefault("numbers", [0, entity, "%s for %s" % (quoted(changed[0][0], 40),
+                                                                         quoted(changed[0][1], 40)), set()])
+            found[0] += len(changed)
+            found[3].update(form for _, _, form in changed)
+            entity = Entity(entity.id, entity.type, entity.parents_type, entity.spans, properties, entity.line,
+                            entity.misplaced)
+        result.append(entity)
+    found = causes.get("numbers")
+    if found is not None and found[3] == set(["leading zero"]) and found[0] < MIN_ZEROS:
+        del causes["numbers"]   # an hour '07' of the gold's
+        return entities
+    return result
+
+
 def mend(document, offsets=None):
     """The :class:`Mend` of a prediction ``document`` (its offsets read back from another text when ``offsets``,
     :func:`other_text`, found one), or None when nothing in it can be read otherwise. Names first (a type decides
@@ -442,6 +530,9 @@ def mend(document, offsets=None):
     entities = _relinked(_renamed(entities, causes), causes)
     if offsets is not None:
         entities = _moved(entities, offsets, causes, len(document.text))
+    elif document.text is not None:
+        entities = _trimmed(entities, causes, document.text)
+    entities = _numbers(_pruned(entities, causes), causes)
     if not causes:
         return None
     return Mend(Document(entities, document.file, document.text), causes)
