@@ -563,7 +563,7 @@ def phrase_spans(document, file):
     >>> from .anafora import Document, Entity
     >>> entities = [Entity("1", "Last", "", [(0, 11)], {}), Entity("2", "Day-Of-Week", "", [(0, 11)], {})]
     >>> print(phrase_spans(Document(entities, "d", "last Friday"), "f.xml")[0].text.split(":")[0])
-    2 of the 2 entities share a span of several words with entities of other types (2 spans, such as 0,11 'last Friday'
+    2 of the 2 entities share a span of several words with entities of other types (1 span, such as 0,11 'last Friday' for Day-Of-Week, Last)
     """
     text = document.text
     groups = OrderedDict()
@@ -579,12 +579,13 @@ def phrase_spans(document, file):
                       for spans, group in shared[:SHOWN])
     first = shared[0][1][0]
     return [Message(file, WARNING, "entity %s (line %d)" % (first.id, first.line), (
-        "%d of the %d entities share a span of several words with entities of other types (%d spans, such as %s%s): "
+        "%d of the %d entities share a span of several words with entities of other types (%d span%s, such as %s%s): "
         "does every entity span the whole time expression, as a TimeML TIMEX3 does? In SCATE each entity spans its "
         "own words ('last' for Last, 'Friday' for Day-Of-Week); the gold's entities of different types never share a "
         "span of several words, so all but one entity of each such span match no gold entity (identification and "
         "composition F1, and the intervals that need them): give each entity the span of its own words." % (
-            count, len(document.entities), len(shared), shown, "; ..." if len(shared) > SHOWN else "")))]
+            count, len(document.entities), len(shared), "" if len(shared) == 1 else "s", shown,
+            "; ..." if len(shared) > SHOWN else "")))]
 
 
 def _span_text(entity):
