@@ -283,3 +283,55 @@ def test_the_release_test_split_punctuation_is_flagged_without_gold(tmp_path):
     assert PUNCTUATION not in out and PHRASE not in out, out
     status, out = _validate(_zip(tmp_path / "tok.zip", dict((k, v[1]) for k, v in members.items())), RELEASE, "test")
     assert PUNCTUATION in out, out
+
+
+# --------------------------------------------------------------------------- 6. offsets counted on a text with less whitespace
+
+#: How each text counts the characters before a position (written independently of mends.OTHER_TEXTS): the line ends
+#: removed; the whitespace collapsed (a prefix ending in whitespace after a word keeps one space of it).
+LESS = {
+    "nolf": (lambda prefix: len(prefix.replace("\n", "")),
+             "on the text with its line ends removed (text.replace('\\n', '')), where the shift grows by minus one "
+             "per line"),
+    "collapsed": (lambda prefix: len(" ".join(prefix.split())) + (1 if prefix.strip() and prefix[-1].isspace() else 0),
+                  "on the text with its whitespace collapsed (' '.join(text.split()): one space for each run of "
+                  "spaces and line ends), where the shift grows by minus one at each whitespace character after the "
+                  "first of its run"),
+}
+
+
+@pytest.mark.parametrize("key", sorted(LESS))
+def test_offsets_counted_on_a_text_with_less_whitespace_are_named(refs, tmp_path, monkeypatch, key):
+    from test_trial5_scate import counted_on
+    ref = os.path.join(refs, "dev")
+    count, words = LESS[key]
+    xml = dict((doc, counted_on(GOLD[doc], TEXT[doc], count)) for doc in DOCS)
+    report = score(ref, submission(xml), tmp_path)
+    for doc in DOCS:
+        found = _of_file(report, doc)
+        said = [m for m in found if m["text"].startswith("the offsets look counted on another text")]
+        assert said and found[0] is said[0], [m["text"] for m in found]
+        assert said[0]["text"].startswith("the offsets look counted on another text than this document's: %s" % words)
+        assert "Shifted by" not in " ".join(m["text"] for m in found)
+        priced = [m for m in found if "priced on this phase's gold" in m["text"]]
+        assert priced and "1.0000 read as meant" in priced[0]["text"]
+    with monkeypatch.context() as patch:
+        patch.setattr(mends, "other_text", lambda *args: None)
+        patch.setattr(mends, "mend", lambda *args: None)
+        patch.setattr(anafora_kind, "check_document", lambda *args, **kwargs: [])
+        assert score(ref, submission(xml), tmp_path, "quiet.zip")["scores"] == report["scores"]
+
+
+@needs_release
+@pytest.mark.parametrize("key", sorted(LESS))
+def test_the_release_offsets_on_less_whitespace_are_named_per_file(tmp_path, key):
+    from test_trial5_scate import counted_on
+    gold = _release_gold()
+    members = dict((scate_data.submission_name(doc), counted_on(xml, text, LESS[key][0]))
+                   for doc, (xml, text) in gold.items())
+    status, out = _validate(_zip(tmp_path / "less.zip", members), RELEASE)
+    assert status == 1
+    said = [line for line in out.splitlines() if "the offsets look counted on another text than this document's: %s"
+            % LESS[key][1] in line]
+    assert len(said) == len(gold), out
+    assert "off by one" not in out and "Shifted by" not in out
