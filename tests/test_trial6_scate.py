@@ -102,7 +102,8 @@ def test_spans_with_punctuation_or_a_space_at_an_edge_are_named_and_priced(refs,
 
 def test_the_gold_triggers_none_of_the_new_classes(refs, tmp_path):
     report = score(os.path.join(refs, "dev"), submission(GOLD), tmp_path)
-    for part in (PUNCTUATION, BLANK, PHRASE, PROPERTY, NUMBER, "priced on this phase's gold"):
+    for part in (PUNCTUATION, BLANK, PHRASE, PROPERTY, NUMBER, "priced on this phase's gold",
+                 "fit another document's text"):
         assert not texts(report, part), part
 
 
@@ -232,7 +233,8 @@ def test_numeric_values_written_otherwise_are_named_and_priced(refs, tmp_path, m
 def test_the_release_gold_triggers_none_of_the_new_classes(tmp_path):
     members = dict((scate_data.submission_name(doc), xml) for doc, (xml, _) in _release_gold().items())
     status, out = _validate(_zip(tmp_path / "gold.zip", members), RELEASE)
-    for part in (PUNCTUATION, BLANK, PHRASE, PROPERTY, NUMBER, "priced on this phase's gold"):
+    for part in (PUNCTUATION, BLANK, PHRASE, PROPERTY, NUMBER, "priced on this phase's gold",
+                 "fit another document's text"):
         assert part not in out, part
 
 
@@ -335,3 +337,27 @@ def test_the_release_offsets_on_less_whitespace_are_named_per_file(tmp_path, key
             % LESS[key][1] in line]
     assert len(said) == len(gold), out
     assert "off by one" not in out and "Shifted by" not in out
+
+
+# --------------------------------------------------------------------------- 7. files rotated (ids naming no document)
+
+ROTATED = "documents have a file whose spans fit another document's text far better than their own"
+
+
+def test_the_gold_fits_its_own_texts(refs, tmp_path):
+    assert not texts(score(os.path.join(refs, "dev"), submission(GOLD), tmp_path), ROTATED)
+
+
+@needs_release
+def test_the_release_files_rotated_are_named_first(tmp_path, monkeypatch):
+    gold = _release_gold()
+    docs = sorted(gold)
+    members = {}
+    for i, doc in enumerate(docs):
+        xml = gold[docs[(i + 1) % len(docs)]][0]
+        members[scate_data.submission_name(doc)] = re.sub(r">([0-9]+)@e@[^<]*<", r">e\1<", xml)   # ids like e12
+    status, out = _validate(_zip(tmp_path / "rotated.zip", members), RELEASE)
+    lines = [line for line in out.splitlines() if line.startswith("warning: ")]
+    assert ROTATED in lines[0] and lines[0].startswith("warning: %s, whole file: %d of %d %s (the file of %s: " % (
+        scate_data.submission_name(docs[0]), len(docs), len(docs), ROTATED, docs[0])), out
+    assert "in the text of %s, " % docs[1] in lines[0]
