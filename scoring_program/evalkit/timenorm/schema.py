@@ -464,7 +464,7 @@ def edge_trim(text, start, end):
 
 #: The classes :func:`check_document` reports by default: what costs score whatever is scored (entity
 #: identification included). A missing required property costs only interval scores.
-READING = ("type", "property", "number", "value", "blank", "punctuation", "span", "placement", "repeat")
+READING = ("type", "property", "number", "value", "blank", "punctuation", "span", "placement", "repeat", "phrase")
 
 
 #: The span class's words when the spans were found counted on another text (said before: evalkit/timenorm/mends.py).
@@ -476,7 +476,8 @@ _EXPLAINED = ("span starts or ends inside a word or on a space, or is empty (thi
 
 def check_document(document, file, classes=READING, explained=False):
     """The warnings for a prediction ``document`` read from ``file``: at most one :class:`Message` per class
-    of ``classes`` (among "type", "property", "value", "required", "span"; spans are checked against
+    of ``classes`` (among "type", "property", "number", "value", "required", "blank", "punctuation", "span",
+    "placement", "repeat", "phrase"; spans are checked against
     ``document.text`` when known). ``explained``: the file's offsets were found counted on another text (a
     warning said so before): the span class names that cause instead of guessing one."""
     found = OrderedDict((key, ProblemClass(_EXPLAINED if key == "span" and explained else what))
@@ -530,7 +531,7 @@ def check_document(document, file, classes=READING, explained=False):
             if key == "span" and text is not None and not explained:
                 message.text += shifted_spans(text, cut)
             messages.append(message)
-    if text is not None and "span" in classes:
+    if text is not None and "phrase" in classes:
         messages.extend(phrase_spans(document, file))
     return messages
 
