@@ -13,7 +13,12 @@ Classes (before -> now):
    whitespace ... strip the whitespace from each span ..., do not shift the offsets", priced;
 4. a property outside the schema: "(they are not read)" -> composition F1 compares every property, priced on it;
 5. numeric values with a leading zero, a decimal part, as words: silent or "expected ..." -> "values of numeric
-   properties are not written as the gold writes them", priced.
+   properties are not written as the gold writes them", priced;
+6. offsets counted on the text with its line ends removed, or its whitespace collapsed: spans "off by one?" ->
+   "the offsets look counted on another text than this document's: on the text with its line ends removed ...",
+   priced;
+7. files rotated (each holds the next document's predictions, ids like ``e12``): "off by one?" -> "documents have
+   a file whose spans fit another document's text far better than their own", first.
 """
 import io
 import os
