@@ -335,13 +335,24 @@ def mended_prices(entries):
         if entry.get("status") != "scored" or type(mended) is not dict:
             continue
         for item in mended.get("files") or []:
-            if type(item) is dict and type(item.get("file")) is str and item["mended"] > item["written"]:
-                found.setdefault(item["file"], (item, []))[1].append((mended["metric"], item["written"],
-                                                                      item["mended"]))
+            if type(item) is not dict or type(item.get("file")) is not str:
+                continue
+            prices = [(mended["metric"], item["written"], item["mended"])] + [
+                tuple(also) for also in item.get("also") or [] if type(also) is list and len(also) == 3]
+            if any(meant > written for _, written, meant in prices):
+                said = found.setdefault(item["file"], (item, [], set()))[1]
+                found[item["file"]][2].add(mended["metric"])
+                said.extend(price for price in prices if (price[2] != price[1] or price[0] == mended["metric"])
+                            and price[0] not in [metric for metric, _, _ in said])
                 if not whole and mended["whole"]["mended"] > mended["whole"]["written"]:
                     whole.append((mended["metric"], mended["whole"]["written"], mended["whole"]["mended"]))
     messages = []
-    for name, (item, prices) in found.items():
+    for name, (item, prices, mains) in found.items():
+        # the official metrics say the loss; the others (composition F1) only where they alone lose: a property
+        # outside the schema leaves the intervals whole
+        official = [price for price in prices if price[0] in mains]
+        if any(written != meant for _, written, meant in official):
+            prices = official
         said = "; ".join("its %s is %.4f as written and %.4f read as meant" % price for price in prices)
         if whole and not messages:
             said += "; the whole submission's %s is %.4f as written and %.4f with every such file read as meant" % (

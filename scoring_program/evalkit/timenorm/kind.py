@@ -44,7 +44,7 @@ from .anafora import MAX_BYTES, Document, read_anafora
 from .calendar import TimeError
 from .items import scate_items
 from .metrics import Item, entity_counts, entity_counts_by_type, harmonic, interval_sums, prf
-from .schema import ProblemClass, check_document
+from .schema import ProblemClass, _cuts, check_document
 from .scate import SKIP_TYPES, Interpreter, interpret, parse_dct
 
 #: The entity types left out of the entity metrics on both sides: the spans-only gold has none of them.
@@ -459,6 +459,7 @@ class AnaforaKind(object):
             predictions[doc.name] = self._prepared(cache, path, doc, log)
         self._empty_documents(predictions, found, cache, log, getattr(submission, "second_files", {}))
         self._other_documents_ids(predictions, found, ref, cache, log)
+        self._other_documents_texts(predictions, found, ref, cache, log, first_message)
         self._constant_type(predictions, found, ref, cache, log, first_message)
         self._copied_files(predictions, found, cache, log, first_message)
         extra = sorted(set(found) - set(ref.by_name))
@@ -563,6 +564,39 @@ class AnaforaKind(object):
             "file is named after, so another document's entities match nothing there." % (
                 len(swapped), len(predictions), "; ".join("the file of %s holds ids of %s" % pair for pair in swapped[:3]),
                 ", ..." if len(swapped) > 3 else ""))))
+
+    def _other_documents_texts(self, predictions, found, ref, cache, log, before):
+        """One warning for the whole submission (once), ahead of the files' span warnings (at ``before``), when files
+        whose spans mostly cut words or end after their document's text would start and end on word boundaries in
+        another document's text (files rotated: each holds the next document's predictions, with ids that name no
+        document): the files and the documents whose texts they fit. Runs only for files whose spans are off."""
+        moved = []
+        for name, document in predictions.items():
+            if document is None or named_document(document, name) is not None:
+                continue   # ids naming another document: said by _other_documents_ids
+            spans = [span for entity in document.entities + list(getattr(document, "dropped_entities", ()))
+                     for span in entity.spans]
+            if len(spans) < mends.MIN_SPANS:
+                continue
+            written = _fitting(document.text, spans)
+            if 3 * written >= 2 * len(spans):
+                continue
+            best = max(((_fitting(doc.text, spans), doc.name) for doc in ref.documents if doc.name != name),
+                       default=(0, ""))
+            if 3 * best[0] >= 2 * len(spans) and best[0] - written >= max(2, len(spans) / 5.0):
+                moved.append((name, best[1], best[0], len(spans), written))
+        if not moved or cache.get(("rotated", tuple(moved))):
+            return
+        cache[("rotated", tuple(moved))] = True
+        log.messages.insert(before, Message(found[moved[0][0]], WARNING, "whole file", (
+            "%d of %d documents have a file whose spans fit another document's text far better than their own (%s%s): "
+            "is each file another document's prediction (files rotated, or written under the wrong document's name)? "
+            "Spans count the characters of the document a file is named after: write each document's predictions to "
+            "the file named after it. The warnings on these files' spans follow from it." % (
+                len(moved), len(predictions), "; ".join(
+                    "the file of %s: %d of %d spans on word boundaries in the text of %s, %d in its own" % (
+                        name, fit, total, other, written) for name, other, fit, total, written in moved[:3]),
+                "; ..." if len(moved) > 3 else ""))))
 
     def _constant_type(self, predictions, found, ref, cache, log, before):
         """One warning for the whole submission (once) when every scored entity of its files (at least
@@ -673,15 +707,18 @@ class AnaforaKind(object):
         order of ``names``); ``sums``, every document's statistics summed as written. Per file and for the whole
         submission (every such file read as meant), ``task.metric`` as written and read as meant."""
         whole, files = dict(sums), []
+        also = [name for name in ALSO_PRICED if name != task.metric and name in task.components]
         for system, mend, written, meant in mended:
             if len(written) != len(names) or len(meant) != len(names):
                 raise ValueError("expected %d statistics, got %d and %d" % (len(names), len(written), len(meant)))
             for index, name in enumerate(names):
                 whole[name] += meant[index] - written[index]
+            as_written = self.from_sums(dict((name, written[i]) for i, name in enumerate(names)), 1, task)
+            as_meant = self.from_sums(dict((name, meant[i]) for i, name in enumerate(names)), 1, task)
             files.append({"file": system.file, "where": mend.where(), "cause": mend.said(),
-                          "written": self._metric(dict((name, written[i]) for i, name in enumerate(names)), task),
-                          "mended": self._metric(dict((name, meant[i]) for i, name in enumerate(names)), task)})
-        return {"metric": task.metric.replace("_f1", " F1").replace("_", " "), "files": files,
+                          "written": as_written[task.metric], "mended": as_meant[task.metric],
+                          "also": [[_said(name), as_written[name], as_meant[name]] for name in also]})
+        return {"metric": _said(task.metric), "files": files,
                 "whole": {"written": self._metric(sums, task), "mended": self._metric(whole, task)}}
 
     def _metric(self, sums, task):
@@ -691,6 +728,23 @@ class AnaforaKind(object):
     def score_value(self, components):
         """The entry score: the first component, the task's official metric."""
         return next(iter(components.values())) if components else 0.0
+
+
+#: The components priced besides a task's official metric when a file is read as meant (a property outside the
+#: schema, a value written otherwise, cost composition F1 alone).
+ALSO_PRICED = ("identification_f1", "composition_f1")
+
+
+def _said(metric):
+    """``interval_f1`` -> ``interval F1``."""
+    return metric.replace("_f1", " F1").replace("_", " ")
+
+
+def _fitting(text, spans):
+    """How many of ``spans`` lie in ``text`` and start and end on its word boundaries."""
+    if text is None:
+        return 0
+    return sum(1 for start, end in spans if end <= len(text) and not _cuts(text, start, end))
 
 
 def _empty(document):

@@ -26,7 +26,7 @@ from collections import OrderedDict
 
 from ..messages import WARNING, Message, quoted
 from .anafora import Document, Entity, link_properties
-from .schema import TYPES, _cuts, _folded, _same_number
+from .schema import TYPES, _cuts, _ends_too_far, _folded, _same_number, edge_trim, numeric_reading
 
 #: A file is read on another text only when at least this many of its spans can be compared.
 MIN_SPANS = 3
@@ -103,6 +103,19 @@ _READ = "read the text in Python's text mode (which reads \\r\\n as \\n)"
 _GIT = "check the data out without line-end conversion (git config core.autocrlf false)"
 _CHARACTERS = "count characters of the text decoded from UTF-8 (Python string indices)"
 
+def _collapsed(text):
+    """The positions of ``text`` in ``" ".join(text.split())`` (its whitespace collapsed: none at the start, one
+    space for each run)."""
+    found, total, seen = [0], 0, False
+    for index, char in enumerate(text):
+        if not char.isspace():
+            total, seen = total + 1, True
+        elif seen and (index + 1 == len(text) or not text[index + 1].isspace()):
+            total += 1   # the last character of a run stands for the one space the run becomes
+        found.append(total)
+    return found
+
+
 #: The other texts :func:`other_text` tries, in this order (the first of two that fit as well wins).
 OTHER_TEXTS = (
     OtherText("crlf", "\\r\\n line ends", lambda text: "\n" in text, _weighted(_crlf),
@@ -137,6 +150,14 @@ OTHER_TEXTS = (
               "by 4 at each & and by 3 at each < or >", "count on the plain text, where & < > are one character each"),
     OtherText("tabs", "tabs expanded", lambda text: "\t" in text, _tabs, "the text with its tabs expanded to spaces",
               "at each tab (up to 7)", "count a tab as one character"),
+    OtherText("nolf", "line ends removed", lambda text: "\n" in text,
+              _weighted(lambda text, i: 0 if text[i] in "\r\n" else 1),
+              "the text with its line ends removed (text.replace('\\n', ''))", "by minus one per line",
+              "count on the text as given, each line end one character"),
+    OtherText("collapsed", "whitespace collapsed", lambda text: " ".join(text.split()) != text.rstrip(), _collapsed,
+              "the text with its whitespace collapsed (' '.join(text.split()): one space for each run of spaces and "
+              "line ends)", "by minus one at each whitespace character after the first of its run",
+              "count on the text as given, every space and line end one character"),
 )
 
 
@@ -159,9 +180,10 @@ class Offsets(object):
     :data:`OTHER_TEXTS` that read every span back alike on this text (UTF-8 bytes and NFD count an accented letter
     alike), named too."""
 
-    def __init__(self, other, back, total, written, fixed, moved, alike=(), shift=0):
+    def __init__(self, other, back, total, written, fixed, moved, alike=(), shift=0, back_start=None):
         self.other = other
         self.back = back
+        self.back_start = back if back_start is None else back_start   # a start: the last position at an offset
         self.total = total
         self.written = written
         self.fixed = fixed
@@ -171,7 +193,7 @@ class Offsets(object):
 
     def span(self, span):
         """``span`` read back onto the document's text, or None when one of its offsets has no position there."""
-        start, end = self.back.get(span[0] - self.shift), self.back.get(span[1] - self.shift)
+        start, end = self.back_start.get(span[0] - self.shift), self.back.get(span[1] - self.shift)
         return None if start is None or end is None else (start, end)
 
     def what(self, text):
@@ -250,16 +272,17 @@ def other_text(document):
         if not other.applies(text):
             continue
         positions = other.positions(text)
-        back = {}   # offset in the other text -> the first position of this text at it
-        for index, offset in enumerate(positions):
+        back, back_start = {}, {}   # offset in the other text -> the first (an end) and last (a start) position
+        for index, offset in enumerate(positions):   # of this text at it (they differ past a character left out)
             if offset is not None:
                 back.setdefault(offset, index)
+                back_start[offset] = index
         likely = _likely_shift(positions, starts, [start for _, (start, _) in spans])
         for shift in ([likely] if other is SAME else [0, likely] if likely else [0]):
-            read = [(back.get(start - shift), back.get(end - shift)) for _, (start, end) in spans]
+            read = [(back_start.get(start - shift), back.get(end - shift)) for _, (start, end) in spans]
             fixed = sum(1 for start, end in read if start is not None and end is not None and not _cuts(text, start,
                                                                                                         end))
-            tried.append((-fixed, (other is not SAME) + (shift != 0), rank, other, shift, back, read))
+            tried.append((-fixed, (other is not SAME) + (shift != 0), rank, other, shift, (back, back_start), read))
     if not tried:
         return None
     tried.sort(key=lambda item: item[:3])   # the most spans fixed; then the simplest reading (one part, not two)
@@ -268,10 +291,25 @@ def other_text(document):
     if 3 * fixed < 2 * len(spans) or fixed - written < max(2, len(spans) / 5.0) or (
             other is SAME and abs(shift) <= SMALL_SHIFT):   # a small shift: the span warning's own sentence says it
         return None
+    if fixed <= _stripped(text, spans):   # the spans hold a space at an edge (a tokenizer's offsets): said so
+        return None
     alike = [item[3] for item in tried[1:] if item[6] == read and item[4] == shift and item[3] is not SAME]
     moved = sorted(((spans[i][0], spans[i][1], new) for i, new in enumerate(read)
                     if new[0] is not None and new[1] is not None and new != spans[i][1]), key=lambda item: item[1])
-    return Offsets(other, back, len(spans), written, fixed, moved, alike, shift) if moved else None
+    return Offsets(other, back[0], len(spans), written, fixed, moved, alike, shift, back[1]) if moved else None
+
+
+def _stripped(text, spans):
+    """How many of ``spans`` start and end on word boundaries once whitespace at their edges is stripped."""
+    found = 0
+    for _, (start, end) in spans:
+        if end > len(text):
+            continue
+        trim = edge_trim(text, start, end)
+        if trim is not None and trim[2] == "whitespace":
+            start, end = trim[:2]
+        found += not _cuts(text, start, end)
+    return found
 
 
 def _folding(names):
@@ -312,6 +350,15 @@ class Mend(object):
             elif key == "links":
                 what = ("links written as %ss" % form if form in ("bare number", "span") else
                         "links written as another form of the id they name")
+            elif key == "spans":
+                what = ("spans %s" % {"whitespace": "starting or ending on whitespace",
+                                      "punctuation": "including punctuation the gold leaves out"}.get(
+                    form, "with whitespace or punctuation at their edges"))
+            elif key == "extra":
+                what = "properties outside the SCATE schema (composition F1 compares every property)"
+            elif key == "numbers":
+                what = "numeric values written otherwise than the gold writes them (%s)" % (
+                    form or "leading zeros, decimal parts, number words")
             else:
                 what = "offsets counted on another text than the document's"
             found.append("%s (%s; %d in this file)" % (what, example, count))
@@ -431,6 +478,85 @@ def _moved(entities, offsets, causes, length):
     return result
 
 
+def _trimmed(entities, causes, text):
+    """``entities`` with their spans trimmed of the whitespace and the punctuation the gold leaves out at their edges
+    (:func:`.schema.edge_trim`); ``causes["spans"]`` counts them. Not where the ends are one too far (the span
+    warning's end-offset sentence says so)."""
+    if _ends_too_far(entities, text):
+        return entities
+    result = []
+    for entity in entities:
+        spans, changed = [], []
+        for start, end in entity.spans:
+            trim = edge_trim(text, start, end)
+            if trim is None or _cuts(text, trim[0], trim[1]):
+                spans.append((start, end))
+                continue
+            spans.append(trim[:2])
+            changed.append(("%d,%d %s" % (start, end, quoted(text[start:end], 30)), "%d,%d" % trim[:2], trim[2]))
+        if changed:
+            found = causes.setdefault("spans", [0, entity, "%s read as %s" % changed[0][:2], set()])
+            found[0] += len(changed)
+            found[3].update(form for _, _, form in changed)
+            entity = Entity(entity.id, entity.type, entity.parents_type, spans, entity.properties, entity.line,
+                            entity.misplaced)
+        result.append(entity)
+    if 0 < causes.get("spans", [MIN_TRIMMED])[0] < MIN_TRIMMED:   # one such span: the gold has one now and then
+        del causes["spans"]
+        return entities
+    return result
+
+
+#: Spans trimmed, and leading zeros read, are a cause from this many on (:data:`.schema.MIN_PUNCTUATION`).
+MIN_TRIMMED = 2
+MIN_ZEROS = 2
+
+
+def _pruned(entities, causes):
+    """``entities`` without the properties their (schema) type does not have; ``causes["extra"]`` counts them."""
+    result = []
+    for entity in entities:
+        props = TYPES.get(entity.type)
+        extra = [name for name in entity.properties if props is not None and name not in props]
+        if extra:
+            found = causes.setdefault("extra", [0, entity, "%s on %s" % (quoted(extra[0], 40), entity.type), set()])
+            found[0] += len(extra)
+            entity = Entity(entity.id, entity.type, entity.parents_type, entity.spans,
+                            dict((name, values) for name, values in entity.properties.items() if name not in extra),
+                            entity.line, entity.misplaced)
+        result.append(entity)
+    return result
+
+
+def _numbers(entities, causes):
+    """``entities`` with the values of their numeric properties written as the gold writes them
+    (:func:`.schema.numeric_reading`); ``causes["numbers"]`` counts them."""
+    result = []
+    for entity in entities:
+        props = TYPES.get(entity.type) or {}
+        properties, changed = {}, []
+        for name, values in entity.properties.items():
+            read = []
+            for value in values:
+                reading = numeric_reading(props[name], value) if name in props else None
+                read.append(value if reading is None else reading[0])
+                changed += [(value, reading[0], reading[1])] if reading is not None else []
+            properties[name] = read
+        if changed:
+            found = causes.setdefault("numbers", [0, entity, "%s for %s" % (quoted(changed[0][0], 40),
+                                                                         quoted(changed[0][1], 40)), set()])
+            found[0] += len(changed)
+            found[3].update(form for _, _, form in changed)
+            entity = Entity(entity.id, entity.type, entity.parents_type, entity.spans, properties, entity.line,
+                            entity.misplaced)
+        result.append(entity)
+    found = causes.get("numbers")
+    if found is not None and found[3] == set(["leading zero"]) and found[0] < MIN_ZEROS:
+        del causes["numbers"]   # an hour '07' of the gold's
+        return entities
+    return result
+
+
 def mend(document, offsets=None):
     """The :class:`Mend` of a prediction ``document`` (its offsets read back from another text when ``offsets``,
     :func:`other_text`, found one), or None when nothing in it can be read otherwise. Names first (a type decides
@@ -442,6 +568,9 @@ def mend(document, offsets=None):
     entities = _relinked(_renamed(entities, causes), causes)
     if offsets is not None:
         entities = _moved(entities, offsets, causes, len(document.text))
+    elif document.text is not None:
+        entities = _trimmed(entities, causes, document.text)
+    entities = _numbers(_pruned(entities, causes), causes)
     if not causes:
         return None
     return Mend(Document(entities, document.file, document.text), causes)

@@ -215,12 +215,31 @@ class ProblemClass(object):
 _WHAT = OrderedDict([
     ("type", ("entity has a type outside the SCATE schema (it matches no gold entity and is not interpreted)",
               "entities have a type outside the SCATE schema (they match no gold entity and are not interpreted)")),
-    ("property", ("property is not one of its entity type's in the SCATE schema (it is not read)",
-                  "properties are not ones of their entity type's in the SCATE schema (they are not read)")),
+    ("property", ("property is not one of its entity type's in the SCATE schema (it is not interpreted, but composition "
+                  "F1 compares every property of an entity, so its entity matches no gold entity there: remove it, or "
+                  "name the schema's property)",
+                  "properties are not ones of their entity type's in the SCATE schema (they are not interpreted, but "
+                  "composition F1 compares every property of an entity, so an entity holding one matches no gold "
+                  "entity there: remove them, or name the schema's properties)")),
+    ("number", ("value of a numeric property is not written as the gold writes it (digits, no leading zero, no decimal "
+                "part; composition F1 compares values as written)",
+                "values of numeric properties are not written as the gold writes them (digits, no leading zero, no "
+                "decimal part; composition F1 compares values as written)")),
     ("value", ("property value is not of the form the SCATE schema gives (it cannot be read as intended)",
                "property values are not of the form the SCATE schema gives (they cannot be read as intended)")),
     ("required", ("entity lacks a property the SCATE schema requires (it gets no interval)",
                   "entities lack a property the SCATE schema requires (they get no interval)")),
+    ("blank", ("span starts or ends on whitespace (its offsets include the space before or after the word: a byte-level "
+               "BPE tokenizer's offsets, trim_offsets=False?): strip the whitespace from the span (start it on the "
+               "word's first character, end it after its last), do not shift the offsets",
+               "spans start or end on whitespace (their offsets include the space before or after the word: a "
+               "byte-level BPE tokenizer's offsets, trim_offsets=False?): strip the whitespace from each span (start "
+               "it on the word's first character, end it after its last), do not shift the offsets")),
+    ("punctuation", ("span includes punctuation at its edge that the gold leaves out (a whitespace tokenizer's tokens?): "
+                     "end the span before it (an abbreviation's final '.', as in 'Aug.', stays)",
+                     "spans include punctuation at their edges that the gold leaves out (a whitespace tokenizer's "
+                     "tokens?): end each span before it, start it after it (an abbreviation's final '.', as in "
+                     "'Aug.', stays)")),
     ("span", ("span starts or ends inside a word or on a space, or is empty (gold spans almost never do: is an "
               "offset off by one?)",
               "spans start or end inside a word or on a space, or are empty (gold spans almost never do: is an "
@@ -295,6 +314,38 @@ def _value_problem(prop, value, document):
     return "expected %s" % expected, ""
 
 
+#: Number words and the digits the gold writes for them (a Number's or a count's Value).
+NUMBER_WORDS = dict((word, str(n)) for n, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty".split()))
+NUMBER_WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100", "a dozen": "12",
+                     "dozen": "12", "half": "0.5"})
+_FLOAT = re.compile(r"^([0-9]+)\.0+$")
+
+
+def numeric_reading(prop, value):
+    """``(value as the gold writes it, form)`` for a value of a numeric property (:data:`FORMS`) written otherwise:
+    with a decimal part of zeros (``1998.0``, a float of pandas: form "decimal part"), a leading zero (``07``:
+    "leading zero"; not in a year, where ``05`` is a Two-Digit-Year), a number word (``three`` for a Number or a
+    count: "number word"); else None.
+
+    >>> [numeric_reading(TYPES[t]["Value"], v) for t, v in [("Year", "1998.0"), ("Day-Of-Month", "07"),
+    ...                                                      ("Number", "three"), ("Two-Digit-Year", "05"), ("Number", "2.5")]]
+    [('1998', 'decimal part'), ('7', 'leading zero'), ('3', 'number word'), None, None]
+    """
+    if prop.kind != "text":
+        return None
+    found = _FLOAT.match(value)
+    if found:
+        whole = found.group(1) if prop.values == "year" else found.group(1).lstrip("0") or "0"
+        return whole, "decimal part"
+    if prop.values != "year" and len(value) > 1 and value[0] == "0" and value.isdigit():
+        return value.lstrip("0") or "0", "leading zero"
+    if prop.values in ("number", "count") and value.strip().lower() in NUMBER_WORDS:
+        return NUMBER_WORDS[value.strip().lower()], "number word"
+    return None
+
+
 def _check_properties(entity, props, document, found):
     """Report ``entity``'s properties outside ``props`` and values that do not fit, and what looks like a
     property but is not read (outside ``<properties>``, in an attribute); return the names of the schema properties
@@ -316,6 +367,12 @@ def _check_properties(entity, props, document, found):
         if len(values) > 1 and not prop.many:
             found["value"].add(entity, "%s of %s: %d values, the schema allows one" % (name, entity.type, len(values)))
         for value in values:
+            reading = numeric_reading(prop, value)
+            if reading is not None:
+                found["number"].add(entity, "%s of %s %s (%s)" % (name, entity.type, quoted(value, 40), reading[1]),
+                                    "'%s'" % reading[0])
+                found["number"].zeros = getattr(found["number"], "zeros", 0) + (reading[1] == "leading zero")
+                continue
             problem = _value_problem(prop, value, document) or _short_year(entity, name, value)
             if problem is not None:
                 found["value"].add(entity, "%s of %s %s: %s" % (name, entity.type, quoted(value, 40), problem[0]),
@@ -353,9 +410,61 @@ def _cuts(text, start, end):
             or (end < len(text) and text[end - 1].isalpha() and text[end].isalpha()))
 
 
+#: Punctuation the SCATE gold leaves out of a span at its start or its end (a whitespace tokenizer keeps it: ``Friday,``
+#: ``1998.`` ``(Monday)``); a final ``.`` only where it ends a sentence, not an abbreviation (:func:`edge_trim`).
+EDGE_START = frozenset("([{\"\u201c")
+EDGE_END = frozenset(",;:!?)]}\"\u201d")
+#: Words of at most four letters that are no abbreviation (``May.`` ends a sentence); a longer word before a final
+#: ``.`` is one, but for these abbreviations the gold writes (``Aug.``, ``Sept.``, ``Thurs.``, ``a.m.`` has dots inside).
+_FULL_SHORT = frozenset(["may", "june", "july", "now", "day", "days", "week", "year", "noon", "date", "time", "ago",
+                         "hour", "next", "last", "late", "eve"])
+_LONG_ABBREVIATIONS = frozenset(["thurs", "sept"])
+
+
+def _sentence_end(text, start, end):
+    """Whether the ``.`` at ``end - 1`` of the span [start, end) ends a sentence rather than an abbreviation: after a
+    digit (``1998.``), after a whole word (``Friday.``, ``May.``), not after ``Aug`` or ``a.m``."""
+    word = end - 1
+    while word > start and text[word - 1].isalpha():
+        word -= 1
+    letters = text[word:end - 1]
+    if not letters:
+        return end - 2 >= start and text[end - 2].isdigit()
+    if word > start and text[word - 1] == ".":   # a.m., U.S.
+        return False
+    folded = letters.lower()
+    return folded in _FULL_SHORT or (len(letters) >= 5 and folded not in _LONG_ABBREVIATIONS)
+
+
+def edge_trim(text, start, end):
+    """``(start, end, form)`` of the span [start, end) of ``text`` without the whitespace (form "whitespace") or the
+    punctuation the gold leaves out (form "punctuation": :data:`EDGE_START`, :data:`EDGE_END`, a ``.`` that ends a
+    sentence) at its edges, or None when it has none, or nothing would be left.
+
+    >>> text = "on Friday, (Monday) Aug. 1998. a.m."
+    >>> [edge_trim(text, s, e) for s, e in [(3, 10), (11, 19), (20, 24), (25, 30), (31, 35), (2, 9)]]
+    [(3, 9, 'punctuation'), (12, 18, 'punctuation'), None, (25, 29, 'punctuation'), None, (3, 9, 'whitespace')]
+    """
+    new_start, new_end, form = start, end, None
+    while new_start < new_end:
+        if text[new_start].isspace():
+            new_start, form = new_start + 1, form or "whitespace"
+        elif text[new_end - 1].isspace():
+            new_end, form = new_end - 1, form or "whitespace"
+        elif text[new_start] in EDGE_START:
+            new_start, form = new_start + 1, form or "punctuation"
+        elif text[new_end - 1] in EDGE_END or (text[new_end - 1] == "." and _sentence_end(text, new_start, new_end)):
+            new_end, form = new_end - 1, form or "punctuation"
+        else:
+            break
+    if form is None or new_start >= new_end or end > len(text):
+        return None
+    return new_start, new_end, form
+
+
 #: The classes :func:`check_document` reports by default: what costs score whatever is scored (entity
 #: identification included). A missing required property costs only interval scores.
-READING = ("type", "property", "value", "span", "placement", "repeat")
+READING = ("type", "property", "number", "value", "blank", "punctuation", "span", "placement", "repeat", "phrase")
 
 
 #: The span class's words when the spans were found counted on another text (said before: evalkit/timenorm/mends.py).
@@ -367,13 +476,15 @@ _EXPLAINED = ("span starts or ends inside a word or on a space, or is empty (thi
 
 def check_document(document, file, classes=READING, explained=False):
     """The warnings for a prediction ``document`` read from ``file``: at most one :class:`Message` per class
-    of ``classes`` (among "type", "property", "value", "required", "span"; spans are checked against
+    of ``classes`` (among "type", "property", "number", "value", "required", "blank", "punctuation", "span",
+    "placement", "repeat", "phrase"; spans are checked against
     ``document.text`` when known). ``explained``: the file's offsets were found counted on another text (a
     warning said so before): the span class names that cause instead of guessing one."""
     found = OrderedDict((key, ProblemClass(_EXPLAINED if key == "span" and explained else what))
                         for key, what in _WHAT.items())
     text = document.text
     timeml, cut, seen = [], [], {}
+    edges = not explained and text is not None and not _ends_too_far(document.entities, text)
     for entity in document.entities:
         props = TYPES.get(entity.type)
         if props is None:
@@ -385,7 +496,19 @@ def check_document(document, file, classes=READING, explained=False):
             meant = _check_properties(entity, props, document, found)
             _check_required(entity, props, meant, found)
         if text is not None:
-            bad = [(s, e) for s, e in entity.spans if _cuts(text, s, e)]
+            bad = []
+            for start, end in entity.spans:
+                trim = edge_trim(text, start, end) if edges else None
+                if trim is not None and _cuts(text, trim[0], trim[1]):
+                    trim = None   # a word cut besides: another mistake (a shift), said by the span class
+                if trim is not None and trim[2] == "punctuation":
+                    found["punctuation"].add(entity, "%d,%d %s" % (start, end, quoted(text[start:end], 30)),
+                                             "%d,%d %s" % (trim[0], trim[1], quoted(text[trim[0]:trim[1]], 30)))
+                elif trim is not None:
+                    found["blank"].add(entity, "%d,%d %s" % (start, end, quoted(text[start:end], 30)),
+                                       "%d,%d %s" % (trim[0], trim[1], quoted(text[trim[0]:trim[1]], 30)))
+                elif _cuts(text, start, end):
+                    bad.append((start, end))
             if bad:
                 start, end = bad[0]
                 found["span"].add(entity, "%d,%d %s" % (start, end, quoted(text[start:end], 30)))
@@ -395,6 +518,10 @@ def check_document(document, file, classes=READING, explained=False):
             found["repeat"].add(entity, "%s %s (as entity %s)" % (entity.type, _span_text(entity), quoted(seen[key], 40)))
         else:
             seen[key] = entity.id
+    if found["number"].count and found["number"].count == getattr(found["number"], "zeros", 0) < MIN_ZEROS:
+        found["number"].count = 0   # a leading zero or two: the gold writes one now and then (an hour '07')
+    if found["punctuation"].count < MIN_PUNCTUATION:
+        found["punctuation"].count = 0
     messages = []
     for key in found:
         if key in classes and found[key].count:
@@ -404,7 +531,62 @@ def check_document(document, file, classes=READING, explained=False):
             if key == "span" and text is not None and not explained:
                 message.text += shifted_spans(text, cut)
             messages.append(message)
+    if text is not None and "phrase" in classes:
+        messages.extend(phrase_spans(document, file))
     return messages
+
+
+#: The number-value class is said for leading zeros alone from this many on (the release's gold has one, an hour
+#: '07', in 2138 spans); the punctuation class from this many spans on (the gold has none).
+MIN_ZEROS = 2
+MIN_PUNCTUATION = 2
+
+
+def _ends_too_far(entities, text):
+    """Whether spans end on whitespace (two at least) and none starts on it: end offsets one too far (inclusive
+    ends, or 1 added to them), which the span class names, not whitespace kept by a tokenizer."""
+    ends = 0
+    for entity in entities:
+        for start, end in entity.spans:
+            if start < end <= len(text):
+                if text[start].isspace():
+                    return False
+                ends += text[end - 1].isspace()
+    return ends >= 2
+
+
+def phrase_spans(document, file):
+    """The warning when entities of different types share one span of several words (TimeML-style extents: every
+    entity spans the whole time expression, 'last Friday' for Last and Day-Of-Week alike): the gold's entities of
+    different types never do (each spans its own words), so all but one of each such group match no gold entity.
+    [] when none do.
+
+    >>> from .anafora import Document, Entity
+    >>> entities = [Entity("1", "Last", "", [(0, 11)], {}), Entity("2", "Day-Of-Week", "", [(0, 11)], {})]
+    >>> print(phrase_spans(Document(entities, "d", "last Friday"), "f.xml")[0].text.split(":")[0])
+    2 of the 2 entities share a span of several words with entities of other types (1 span, such as 0,11 'last Friday' for Day-Of-Week, Last)
+    """
+    text = document.text
+    groups = OrderedDict()
+    for entity in document.entities:
+        groups.setdefault(tuple(entity.spans), []).append(entity)
+    shared = [(spans, group) for spans, group in groups.items() if len(set(e.type for e in group)) > 1
+              and len(" ".join(text[s:e] for s, e in spans).split()) > 1]
+    if not shared:
+        return []
+    count = sum(len(group) for _, group in shared)
+    shown = "; ".join("%s %s for %s" % (_span_text(group[0]), quoted(" ".join(text[s:e] for s, e in spans), 40),
+                                        ", ".join(sorted(set(e.type for e in group))))
+                      for spans, group in shared[:SHOWN])
+    first = shared[0][1][0]
+    return [Message(file, WARNING, "entity %s (line %d)" % (first.id, first.line), (
+        "%d of the %d entities share a span of several words with entities of other types (%d span%s, such as %s%s): "
+        "does every entity span the whole time expression, as a TimeML TIMEX3 does? In SCATE each entity spans its "
+        "own words ('last' for Last, 'Friday' for Day-Of-Week); the gold's entities of different types never share a "
+        "span of several words, so all but one entity of each such span match no gold entity (identification and "
+        "composition F1, and the intervals that need them): give each entity the span of its own words." % (
+            count, len(document.entities), len(shared), "" if len(shared) == 1 else "s", shown,
+            "; ..." if len(shared) > SHOWN else "")))]
 
 
 def _span_text(entity):
