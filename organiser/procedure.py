@@ -241,7 +241,10 @@ No platform has a setting that releases data at a date: this step is yours.
    the build's `contamination.json` (the contamination audit), each official submission is also scored on the
    ranked items whose gold is found nowhere public, and that ranking is shown beside the final one when they differ.
    The folder `pull` wrote is read through its manifest (teams as Codabench names them, submission ids for the
-   order, statuses; a file changed or missing since the pull is refused).
+   order, statuses; a file changed or missing since the pull is refused). The platform's own overall score of
+   each submission (the scores the pull recorded, or a CodaLab download's `scores.txt`) is shown beside the
+   re-scored one and compared with the kit's re-score of the part the platform scored (the public part in mode
+   `public_private`): each difference is a note in `results.md`, and one note counts the submissions that agree.
 4. Publish the results (`results.md`, `results.html`): on Codabench the leaderboard shows the public part's
    scores (or, in mode `blind`, the share of valid predictions) and stays as it is; the final ranking is `make
    results`'s. On a self-hosted CodaLab: *Edit*, the test phase, *Leaderboard mode*: "Default", *Save*.
