@@ -1060,7 +1060,8 @@ def shifted_sets(reference, answers):
     of the sentences of the set one id before (``"previous"``: ``{ids[n + 1]: scores[n]}``) or after (``"next"``)
     rather than its own, in the whole file (the mean fits, as :func:`written_order` judges an order) or in a group
     of sets (:func:`_better` in clearly more sets than for the other neighbour). Only sets of the same size as their
-    neighbour are read. ``{"direction", "whole", "ids", "answered", "fit", "as_written"}``, or None.
+    neighbour are read. ``{"direction", "whole", "ids", "first", "answered", "fit", "as_written"}`` (``first``: the
+    first set read, for a whole file, else the first of ``ids``), or None.
 
     >>> ref = [{"id": "s%d" % n, "sentences": ["a " * ((n * 7 + i * 3) % 9 + 1) for i in range(10)], "gold": 0,
     ...         "gold_type": "cs"} for n in range(40)]
@@ -1068,8 +1069,8 @@ def shifted_sets(reference, answers):
     >>> shifted_sets(ref, honest) is None
     True
     >>> found = shifted_sets(ref, dict((ref[n + 1]["id"], honest[ref[n]["id"]]) for n in range(39)))
-    >>> found["direction"], found["whole"], found["ids"][:2]
-    ('previous', True, ['s1', 's2'])
+    >>> found["direction"], found["whole"], found["first"]
+    ('previous', True, 's1')
     """
     shapes = [_shortness(entry["sentences"]) for entry in reference]
     judged = {"previous": [], "next": []}
@@ -1100,6 +1101,7 @@ def shifted_sets(reference, answers):
         if whole or _clear_group(len(ids), sum(1 for _, f, w in judged[other] if _better(f, w))):
             if best is None or len(ids) > len(best["ids"]):
                 best = {"direction": direction, "whole": whole, "ids": ids, "answered": len(pairs),
+                        "first": pairs[0][0] if whole else ids[0],
                         "fit": fit if whole else None, "as_written": written if whole else None}
     return best
 
@@ -1147,7 +1149,7 @@ def _shift_warning(answers, reference, log):
                 "scores follow the lengths of that set's sentences, not their own. Likely causes: shards or batches "
                 "merged out of step, ids and answers taken in different orders in one part of the file" % (
                     len(found["ids"]), found["answered"], "before" if before else "after", _ids_shown(found["ids"])))
-    log.add(ERROR, _where(found["ids"][0]), "%s; these sets are chosen almost at random (a set without an answer at "
+    log.add(ERROR, _where(found["first"]), "%s; these sets are chosen almost at random (a set without an answer at "
             "one end follows from it). Pair each set's id with its own scores." % head, kind="answers shifted by a set")
 
 
