@@ -361,3 +361,88 @@ def test_the_real_baselines_stay_silent_and_half_in_length_order_is_named(tmp_pa
     assert [m for m in messages if m.severity == "error" and "sets answered with scores look written in" in m.text]
     priced = choice.part_counts(sets, answers)
     assert priced["mended"] > priced["as_written"]
+
+
+# --------------------------------------------------------------------------- class 5: other layouts and characters
+
+def test_pandas_layouts_are_named(monkeypatch):
+    rng = random.Random(37)
+    sets = word_sets(rng, count=30, sizes=(5, 5))
+    honest = model(rng, sets, 1.0)
+    ids = [e["id"] for e in sets]
+    split = {"columns": ["scores"], "index": ids, "data": [[honest[i]] for i in ids]}
+    wide = dict((str(j), dict((i, honest[i][j]) for i in ids)) for j in range(5))
+    for data, said in ((split, "The file is a pandas DataFrame written with to_json(orient=\"split\") ({\"columns\", "
+                                "\"index\", \"data\"}: the set ids under \"index\", the answers under \"data\")"),
+                       (wide, "The file looks transposed: its keys are the sentences' positions (0, 1, 2, ...) and "
+                              "the set ids are one level down ({\"0\": {\"dev-0001\": ...}}): a DataFrame with a "
+                              "column per sentence written with to_json(), whose default orient=\"columns\" puts the "
+                              "columns first. Transpose it (df.T) and write a list per set: "
+                              "json.dump(df.T.to_dict(orient=\"list\"), f), or df.apply(list, axis=1).to_json().")):
+        answers, messages = choice.parse_submission(data, sets, "predictions.json")
+        missing = [m for m in messages if m.text.startswith("no answer: 30 of 30 sets")]
+        assert len(missing) == 1 and missing[0].where == "set dev-0001" and said in missing[0].text, \
+            [str(m) for m in messages]
+        same_score_without(monkeypatch, "_pandas_hint", lambda *args: "", data, sets, answers)
+
+
+@pytest.mark.parametrize("how", ["minus", "comma"])
+def test_a_unicode_minus_or_a_decimal_comma_is_named(monkeypatch, how):
+    rng = random.Random(43)
+    sets = word_sets(rng, count=30, sizes=(5, 5))
+    honest = model(rng, sets, 1.0)
+    data = dict((k, [("%.4f" % x).replace("-", "\u2212") if how == "minus" else ("%.4f" % x).replace(".", ",")
+                     for x in v]) for k, v in honest.items())
+    answers, messages = choice.parse_submission(data, sets, "predictions.json")
+    (error,) = [m for m in messages if m.severity == "error"]
+    assert error.where == "set dev-0001, sentence 0"
+    assert error.text.startswith("a score that is not a number: 30 of 30 sets")
+    assert error.text.endswith(
+        "30 of them are numbers written with the Unicode minus sign '\u2212' (U+2212), not the ASCII hyphen-minus '-' "
+        "(a typographic minus: a spreadsheet, a locale-aware formatter, copied text), and as strings: write JSON "
+        "numbers (-42.1), e.g. float(x.replace('\u2212', '-'))." if how == "minus" else
+        "30 of them are numbers written with a decimal comma (-42,1: a locale's formatting, such as de_DE or es_ES), "
+        "and as strings: write JSON numbers with a decimal point (-42.1), e.g. float(x.replace(',', '.')).")
+    same_score_without(monkeypatch, "_not_finite_hint", lambda *args: "", data, sets, answers)
+
+
+@pytest.mark.parametrize("separator, name, kind", [("\t", "tab", "TSV"), (",", "comma", "CSV")])
+def test_a_table_saved_as_predictions_json_is_named(tmp_path, separator, name, kind):
+    rng = random.Random(47)
+    sets = word_sets(rng, count=30, sizes=(5, 5))
+    honest = model(rng, sets, 1.0)
+    rows = [separator.join(["id"] + ["s%d" % j for j in range(5)])] + [
+        separator.join([k] + ["%.6f" % x for x in v]) for k, v in honest.items()]
+    path = str(tmp_path / "table.zip")
+    import zipfile
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("predictions.json", "\n".join(rows) + "\n")
+    report = scoring.evaluate(spanglisheval, write_phase(tmp_path, sets), path)
+    (error,) = [m for m in report["messages"] if m["severity"] == "error"]
+    assert error["where"] == "line 1, column 1" and error["text"].startswith(
+        "invalid JSON: Expecting value. The file looks like a table of %s-separated columns (a %s, e.g. df.to_csv(), "
+        "saved under the name predictions.json): write one JSON object {set id: [one score per sentence]} instead, "
+        "e.g. json.dump(dict(zip(ids, scores)), f)." % (name, kind)), error
+    assert report["scores"]["avg_score"] == 0.0
+
+
+# --------------------------------------------------------------------------- class 6: big losses priced
+
+def test_half_the_sets_as_losses_is_priced_and_most_lost_exits_1(tmp_path):
+    rng = random.Random(53)
+    sets = word_sets(rng, count=150, sizes=(31, 31))
+    honest = model(rng, sets, 1.0)
+    for entry in sets:
+        if rng.random() < 0.8:
+            honest[entry["id"]][entry["gold"]] = max(honest[entry["id"]]) + 1.0
+    data = dict((e["id"], [-x for x in honest[e["id"]]] if n % 2 else honest[e["id"]]) for n, e in enumerate(sets))
+    report = scoring.evaluate(spanglisheval, write_phase(tmp_path, sets), submit(tmp_path, "half.zip", data))
+    written = sum(credit(data[e["id"]], e["gold"]) for e in sets) / 150
+    mended = sum(credit(honest[e["id"]], e["gold"]) for e in sets) / 150
+    (said,) = [m for m in report["messages"] if m["text"].startswith("the 75 sets whose scores look reversed")]
+    assert said["severity"] == "warning" and said["text"] == (
+        "the 75 sets whose scores look reversed (all 0 or more, some above 1), negated: Priced on this phase's gold, "
+        "the file scores %.4f as written and %.4f with them negated (%s). Negate the scores of these sets, or submit "
+        "log-probabilities for every set." % (written, mended, LOSS_NOTE))
+    assert report["scores"]["avg_score"] == pytest.approx(written)
+    assert verdict.conclude(report, scored=True)[0] == verdict.FAILED

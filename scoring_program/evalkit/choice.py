@@ -652,6 +652,18 @@ def direction_counts(reference, answers):
     return {"sets": positive, "as_written": as_written, "negated": negated, "total": len(reference), "unit": "sets"}
 
 
+def direction_price(entry, direction):
+    """The file priced with the sets whose scores look reversed negated (``details["direction"]``,
+    :func:`direction_counts`), where negating them wins clearly (as :func:`evalkit.floor.reversed_scores` judges): a
+    warning whose price (:func:`evalkit.floor.price_text`) says when the file loses most of its score; else nothing."""
+    written, negated, total = direction["as_written"], direction["negated"], direction["total"]
+    if negated - written < max(1.0, 2.0 * math.sqrt(written + negated)) or entry.get("score") is None or not total:
+        return []
+    priced = {"as_written": entry["score"], "mended": entry["score"] + (negated - written) / float(total)}
+    return [Message(entry["file"], WARNING, "whole file", "the %d sets whose scores look reversed (all 0 or more, some "
+                    "above 1), negated: %s Negate the scores of these sets, or submit log-probabilities for every "
+                    "set." % (direction["sets"], price_text(priced, "with them negated")))]
+
 #: Indices are reported when at least this share of the sets answered with an index give the same one (and at
 #: least :data:`SAME_INDEX_SETS` sets do): the gold's place in a set says nothing, so one index for all is a bug.
 SAME_INDEX_SHARE = 0.9
@@ -1311,6 +1323,27 @@ def _id_key(set_id):
     return re.sub(r"[0-9]+", lambda found: found.group(0).lstrip("0") or "0", text)
 
 
+def _pandas_hint(unknown, data, reference):
+    """A sentence naming a pandas DataFrame written in another layout than ``{set id: [scores]}``, else "": the
+    ``orient="split"`` layout (``{"columns", "index", "data"}``), or a wide frame (a column per sentence) written
+    with ``to_json()``'s default ``orient="columns"`` (the sentences' positions as keys, the set ids one level down)."""
+    own = set(entry["id"] for entry in reference)
+    if {"index", "data"} <= set(unknown) and type(data.get("index")) is list:
+        return ("The file is a pandas DataFrame written with to_json(orient=\"split\") ({\"columns\", \"index\", "
+                "\"data\"}: the set ids under \"index\", the answers under \"data\"): write one object keyed by set "
+                "id instead, e.g. json.dump(dict(zip(df.index, df[\"scores\"])), f), or df[\"scores\"].to_json() "
+                "(a Series of lists).")
+    inner = [data[key] for key in unknown if isinstance(data.get(key), dict) and key.strip().isdigit()]
+    if len(inner) >= 2 and len(inner) * 2 > len(unknown) and \
+            sum(1 for value in inner if sum(1 for key in value if key in own) * 2 > len(value)) * 2 > len(inner):
+        return ("The file looks transposed: its keys are the sentences' positions (%s) and the set ids are one level "
+                "down ({\"0\": {\"%s\": ...}}): a DataFrame with a column per sentence written with to_json(), "
+                "whose default orient=\"columns\" puts the columns first. Transpose it (df.T) and write a list per "
+                "set: json.dump(df.T.to_dict(orient=\"list\"), f), or df.apply(list, axis=1).to_json()." % (
+                    ", ".join(printable(key, 10) for key in unknown[:3]) + (", ..." if len(unknown) > 3 else ""),
+                    printable(reference[0]["id"], 30)))
+    return ""
+
 def _unknown_ids_hint(unknown, data, reference, missing):
     """A sentence naming why the unknown ids of ``data`` are unknown, else "": set ids of this phase written
     differently (letter case, spaces, zero padding), positions of the sets instead of their ids, or the answers
@@ -1324,6 +1357,9 @@ def _unknown_ids_hint(unknown, data, reference, missing):
                 "sets.jsonl does (letter case, spaces, zero padding); until then those sets count as missing." % (
                     len(respelt), "; ".join("%s for %s" % (quoted(given, 30), quoted(own, 30))
                                             for given, own in respelt[:SHOWN_SETS])))
+    hint = _pandas_hint(unknown, data, reference)
+    if hint:
+        return hint
     # the digits alone are converted: int() refuses some characters that \s matches (U+001F)
     numbers = [int(found.group(1)) for found in (re.match(r"^\s*([0-9]{1,9})\s*$", set_id) for set_id in unknown)
                if found]
@@ -1387,6 +1423,18 @@ def _not_finite_hint(data, cases):
     """A sentence naming why the scores of ``cases`` (sets with a score that is not finite, or not a number) are so,
     else "": most are -Infinity, the log of a probability of 0 (a word the model never saw, without smoothing), or
     null, a sentence left unscored. Only called when some set has such a score."""
+    strings = [data[set_id][sentence] for set_id, sentence, _ in cases if type(data.get(set_id)) is list and
+               sentence is not None and sentence < len(data[set_id]) and isinstance(data[set_id][sentence], str)]
+    typographic = sum(1 for text in strings if "\u2212" in text and _is_number(_number_in(text.replace("\u2212", "-"))))
+    if typographic * 2 > len(cases):
+        return ("%d of them are numbers written with the Unicode minus sign '\u2212' (U+2212), not the ASCII "
+                "hyphen-minus '-' (a typographic minus: a spreadsheet, a locale-aware formatter, copied text), and as "
+                "strings: write JSON numbers (-42.1), e.g. float(x.replace('\u2212', '-'))." % typographic)
+    comma = sum(1 for text in strings if re.match(r"^\s*[-\u2212+]?[0-9]+,[0-9]+\s*$", text))
+    if comma * 2 > len(cases):
+        return ("%d of them are numbers written with a decimal comma (-42,1: a locale's formatting, such as de_DE or "
+                "es_ES), and as strings: write JSON numbers with a decimal point (-42.1), e.g. "
+                "float(x.replace(',', '.'))." % comma)
     minus = sum(1 for set_id, sentence, _ in cases if type(data.get(set_id)) is list and sentence is not None
                 and sentence < len(data[set_id]) and data[set_id][sentence] == -float("inf"))
     null = sum(1 for set_id, sentence, _ in cases if type(data.get(set_id)) is list and sentence is not None
@@ -1543,8 +1591,35 @@ def load_submission(data, file, max_bytes):
     when the file is unusable (size, encoding, syntax). Integer literals too long to convert stay
     :class:`LongInteger` (never a traceback, never a long conversion)."""
     hook = DuplicateKeys()
-    value = parse_json_bytes(data, file, max_bytes, parse_int=_parse_int, object_pairs_hook=hook)
+    try:
+        value = parse_json_bytes(data, file, max_bytes, parse_int=_parse_int, object_pairs_hook=hook)
+    except DataError as err:
+        hint = _table_hint(data)
+        if hint:
+            err.message.text = "%s. %s" % (err.message.text.rstrip("."), hint)
+        raise
     return value, hook.of(value) if isinstance(value, dict) else {}
+
+
+def _table_hint(data):
+    """A sentence saying that bytes that are no JSON look like a table (tab- or comma-separated lines, a TSV or CSV
+    saved as predictions.json), else "". Called only on a file that is not JSON.
+
+    >>> _table_hint(b"id\\ts0\\ts1\\ndev-0001\\t-4.2\\t-3.1\\n")[:60]
+    'The file looks like a table of tab-separated columns (a TSV,'
+    >>> _table_hint(b'{"a": [1,')
+    ''
+    """
+    lines = [line for line in data[:65536].decode("utf-8", "replace").lstrip("\ufeff").splitlines() if line.strip()]
+    if len(lines) < 2 or lines[0].lstrip()[:1] in ("{", "["):
+        return ""
+    for separator, name, kind in (("\t", "tab", "TSV"), (",", "comma", "CSV"), (";", "semicolon", "CSV")):
+        counts = set(line.count(separator) for line in lines[:20])
+        if len(counts) == 1 and min(counts) >= 1:
+            return ("The file looks like a table of %s-separated columns (a %s, e.g. df.to_csv(), saved under the name "
+                    "predictions.json): write one JSON object {set id: [one score per sentence]} instead, e.g. "
+                    "json.dump(dict(zip(ids, scores)), f)." % (name, kind))
+    return ""
 
 
 def read_submission(data, reference, file="predictions.json", max_bytes=MAX_SUBMISSION_BYTES):
@@ -1867,6 +1942,8 @@ class ChoiceKind(object):
         said += [part_message(entry, found[name]) for name in ("shift", "part") if type(found.get(name)) is dict]
         if type(found.get("ranks")) is dict:
             said.append(rank_message(entry, found["ranks"]))
+        if type(found.get("direction")) is dict:
+            said.extend(direction_price(entry, found["direction"]))
         return said
 
     def explains_score(self, entry):
