@@ -32,8 +32,11 @@ PART_HEAD = "%d of the %d sets answered with scores look written in %s, not in t
 PART_CAUSES = ("Likely causes: the order not restored after bucketing or sorting by length in some batches (one "
                "worker, one bucket), shards merged out of step. The i-th score must be the i-th sentence's, in "
                "sets.jsonl order: put each score of these sets back on its own sentence.")
-SHIFT_HEAD = "the answers look shifted by one set: the scores given for each set follow the lengths of the sentences of "
-BLOCK_HEAD = "%d of the %d sets answered with scores look paired with the set one id after (first at sets "
+SHIFT_HEAD = ("the answers look shifted by one set: the scores given for each set follow the lengths of the sentences "
+              "of ")
+BLOCK_HEAD = ("%d of the %d sets answered with scores look paired with the set one id after (%d of them in the block of "
+              "%d sets from set %s to set %s): their scores follow the lengths of that set's sentences, not their own. "
+              "Likely causes: shards or batches merged out of step")
 SAID = ("look written in", "look shifted by one set", "look paired with the set one id")
 #: Orders of evalkit.choice.PART_ORDERS that put a set back alike (a length sort by characters or by words).
 KIN = {"shortest first": ("shortest first", "fewest words first")}
@@ -168,7 +171,8 @@ def test_the_gold_is_never_read_for_the_part_where_it_is_hidden(tmp_path):
     honest = model(rng, sets, 1.0)
     data = dict((e["id"], in_order(honest[e["id"]], e["sentences"], "shortest first") if n % 2 else honest[e["id"]])
                 for n, e in enumerate(sets))
-    report = scoring.evaluate(spanglisheval, write_phase(tmp_path, sets, gold="hidden"), submit(tmp_path, "s.zip", data))
+    ref = write_phase(tmp_path, sets, gold="hidden")
+    report = scoring.evaluate(spanglisheval, ref, submit(tmp_path, "s.zip", data))
     assert [m for m in report["messages"] if "sets answered with scores look written in" in m["text"]]
     assert not [m for m in report["messages"] if m["text"].startswith("put back from")]
 
@@ -207,9 +211,12 @@ def test_a_block_paired_with_the_next_sets_answers_is_named(monkeypatch):
     found = [m for m in messages if "look paired with the set one id after" in m.text]
     named = choice.shifted_sets(sets, answers)
     assert len(found) == 1 and found[0].severity == "error" and not named["whole"], [str(m) for m in messages]
-    assert found[0].text.startswith(BLOCK_HEAD % (len(named["ids"]), named["answered"]))
-    assert found[0].where == "set %s" % named["ids"][0]
+    first, last, size, count = named["block"]
+    assert found[0].text.startswith(BLOCK_HEAD % (len(named["ids"]), named["answered"], count, size, first, last))
+    assert found[0].where == "set %s" % first and first in block and last in block and size >= 80
     assert sum(1 for set_id in named["ids"] if set_id in block) >= 0.8 * len(named["ids"])
+    priced = choice.shift_counts(sets, answers)   # on dev: every set of the block paired back
+    assert priced["block"] and priced["sets"] == size and priced["mended"] >= priced["as_written"]
     same_score_without(monkeypatch, "_shift_warning", lambda *args: None, data, sets, answers)
 
 

@@ -947,8 +947,8 @@ def _order_warning(answers, reference, log):
 
 # --------------------------------------------------------------------------- some sets in another order, or shifted
 
-#: The orders a part of the sets may be written in (:func:`part_order`): those of :data:`SENTENCE_ORDERS`, and each set's
-#: scores rotated by one place either way (an ``np.roll``, a start symbol's score left in front).
+#: The orders a part of the sets may be written in (:func:`part_order`): those of :data:`SENTENCE_ORDERS`, and each
+#: set's scores rotated by one place either way (an ``np.roll``, a start symbol's score left in front).
 PART_ORDERS = OrderedDict(list(SENTENCE_ORDERS.items()) + [
     ("rotated by one", ("each set's scores rotated by one place (the first score moved to the end, v[1:] + v[:1]: an "
                         "np.roll, or a start symbol's score left in front)",
@@ -975,37 +975,60 @@ def _shortness(sentences):
     return shortness, math.sqrt(sum(x * x for x in shortness))
 
 
-def _fit(scores, shortness, spread):
-    """Pearson's correlation of ``scores`` with ``shortness`` (of norm ``spread``), or None (constant scores, or
-    sentences of one length, or sets of other sizes).
+def _fit(scores, shortness, spread, order=None):
+    """Pearson's correlation of ``scores`` (read in ``order``: the i-th score is sentence ``order[i]``'s; None: as
+    written) with ``shortness`` (of norm ``spread``), or None (constant scores, or sentences of one length, or sets of
+    other sizes).
 
-    >>> round(_fit([-3.0, -1.0, -2.0], [-1.0, 1.0, 0.0], 2 ** 0.5), 2)
+    >>> shortness, spread = [-1.0, 1.0, 0.0], 2 ** 0.5
+    >>> round(_fit([-3.0, -1.0, -2.0], shortness, spread), 2)
+    1.0
+    >>> round(_fit([-1.0, -3.0, -2.0], shortness, spread, [1, 0, 2]), 2)   # read in that order
     1.0
     """
     if not spread or len(scores) != len(shortness):
         return None
+    centred, norm = _centred(scores)
+    return _read_fit(centred, norm, shortness, spread, order)
+
+
+def _centred(scores):
+    """``(scores minus their mean, the norm of that)``."""
     centre = sum(scores) / float(len(scores))
-    norm = math.sqrt(sum((score - centre) ** 2 for score in scores))
-    if not norm:
+    centred = [score - centre for score in scores]
+    return centred, math.sqrt(sum(x * x for x in centred))
+
+
+def _read_fit(centred, norm, shortness, spread, order=None):
+    """:func:`_fit` from the centred scores and their norm (a permutation changes neither); None when a norm is 0."""
+    if not norm or not spread:
         return None
-    return sum((score - centre) * x for score, x in zip(scores, shortness)) / (norm * spread)
+    if order is None:
+        return sum(x * y for x, y in zip(centred, shortness)) / (norm * spread)
+    return sum(x * shortness[index] for x, index in zip(centred, order)) / (norm * spread)
+
+
+def _unsorted(answer):
+    """Whether ``answer`` is neither in ascending nor in descending order."""
+    pairs = list(zip(answer, answer[1:]))
+    return not all(a <= b for a, b in pairs) and not all(a >= b for a, b in pairs)
 
 
 def _part_sets(reference, answers):
-    """``[(position, entry, answer, shortness, spread, fit as written)]`` of the sets of three sentences or more
+    """``[(position, entry, centred, norm, shortness, spread, fit as written)]`` of the sets of three sentences or more
     answered with scores that differ and are not sorted themselves (a sorted list follows any sort of the sentences),
     whose sentences' lengths differ."""
     found = []
     for position, entry in enumerate(reference):
         answer = answers.get(entry["id"])
-        if type(answer) is not list or len(answer) < 3 or len(answer) != len(entry["sentences"]):
-            continue
-        if answer == sorted(answer) or answer == sorted(answer, reverse=True):
+        if type(answer) is not list or len(answer) < 3 or len(answer) != len(entry["sentences"]) or \
+                not _unsorted(answer):
             continue
         shortness, spread = _shortness(entry["sentences"])
-        fit = _fit(answer, shortness, spread)
+        centred, norm = _centred(answer)
+        fit = _read_fit(centred, norm, shortness, spread)
         if fit is not None:
-            found.append((position, entry, answer, shortness, spread, fit))
+            found.append((position, entry, centred, norm, shortness, spread, fit))
     return found
 
 
@@ -1048,8 +1071,8 @@ def part_order(reference, answers):
     sample = [sets[int(n * step)] for n in range(min(len(sets), ORDER_SAMPLE))]
     counts = []
     for n, (name, (what, order)) in enumerate(PART_ORDERS.items()):
-        count = sum(1 for _, entry, answer, shortness, spread, fit in sample
-                    if _better(_fit(put_back(answer, order(entry["sentences"])), shortness, spread), fit))
+        count = sum(1 for _, entry, centred, norm, shortness, spread, fit in sample
+                    if _better(_read_fit(centred, norm, shortness, spread, order(entry["sentences"])), fit))
         counts.append((count, -n, name))
     null = sorted(count for count, _, _ in counts)[len(counts) // 2]
     count, _, name = max(counts)
@@ -1057,8 +1080,8 @@ def part_order(reference, answers):
         return None
     order = PART_ORDERS[name][1]
     ids, fits, written = [], [], []
-    for _, entry, answer, shortness, spread, fit in sets:
-        mended = _fit(put_back(answer, order(entry["sentences"])), shortness, spread)
+    for _, entry, centred, norm, shortness, spread, fit in sets:
+        mended = _read_fit(centred, norm, shortness, spread, order(entry["sentences"]))
         if _better(mended, fit):
             ids.append(entry["id"])
             fits.append(mended)
@@ -1084,21 +1107,25 @@ def shifted_sets(reference, answers):
     >>> found["direction"], found["whole"], found["first"]
     ('previous', True, 's1')
     """
-    shapes = [_shortness(entry["sentences"]) for entry in reference]
+    shapes = [None] * len(reference)
     judged = {"previous": [], "next": []}
     for position, entry in enumerate(reference):
         answer = answers.get(entry["id"])
-        if type(answer) is not list or len(answer) < 3 or answer == sorted(answer) or \
-                answer == sorted(answer, reverse=True):
+        if type(answer) is not list or len(answer) < 3 or not _unsorted(answer):
             continue
-        written = _fit(answer, *shapes[position])
+        centred, norm = _centred(answer)
+        fits = {}
+        for direction, other in (("own", position), ("previous", position - 1), ("next", position + 1)):
+            if 0 <= other < len(reference) and len(reference[other]["sentences"]) == len(answer):
+                if shapes[other] is None:
+                    shapes[other] = _shortness(reference[other]["sentences"])
+                fits[direction] = _read_fit(centred, norm, shapes[other][0], shapes[other][1])
+        written = fits.get("own")
         if written is None:
             continue
-        for direction, other in (("previous", position - 1), ("next", position + 1)):
-            if 0 <= other < len(reference):
-                fit = _fit(answer, *shapes[other])
-                if fit is not None:
-                    judged[direction].append((entry["id"], fit, written))
+        for direction in ("previous", "next"):
+            if fits.get(direction) is not None:
+                judged[direction].append((entry["id"], fits[direction], written))
     best = None
     for direction, other in (("previous", "next"), ("next", "previous")):
         pairs = judged[direction]
@@ -1112,10 +1139,37 @@ def shifted_sets(reference, answers):
         ids = [set_id for set_id, f, w in pairs if _better(f, w)]
         if whole or _clear_group(len(ids), sum(1 for _, f, w in judged[other] if _better(f, w))):
             if best is None or len(ids) > len(best["ids"]):
+                block = None if whole else _densest_block(reference, ids)
                 best = {"direction": direction, "whole": whole, "ids": ids, "answered": len(pairs),
-                        "first": pairs[0][0] if whole else ids[0],
+                        "first": pairs[0][0] if whole else (block[0] if block else ids[0]), "block": block,
                         "fit": fit if whole else None, "as_written": written if whole else None}
     return best
+
+
+#: Sets read as paired with a neighbour (:func:`shifted_sets`) at most this many positions apart are one block.
+BLOCK_GAP = 8
+
+
+def _densest_block(reference, ids):
+    """``(first id, last id, sets in it, of them in ids)`` of the largest run of ``ids`` (in reference order) whose
+    neighbours are at most :data:`BLOCK_GAP` positions apart, when it holds at least a third of ``ids`` (a shard
+    merged out of step: the sets read so by chance are scattered), else None.
+
+    >>> ref = [{"id": str(n)} for n in range(40)]
+    >>> _densest_block(ref, ["3", "20", "21", "23", "26", "27"])
+    ('20', '27', 8, 5)
+    """
+    wanted = set(ids)
+    positions = [n for n, entry in enumerate(reference) if entry["id"] in wanted]
+    runs, start = [], 0
+    for k in range(1, len(positions) + 1):
+        if k == len(positions) or positions[k] - positions[k - 1] > BLOCK_GAP:
+            runs.append((k - start, positions[start], positions[k - 1]))
+            start = k
+    count, first, last = max(runs) if runs else (0, 0, 0)
+    if count * 3 < len(ids) or count < 3:
+        return None
+    return reference[first]["id"], reference[last]["id"], last - first + 1, count
 
 
 def _ids_shown(ids):
@@ -1137,8 +1191,8 @@ def _part_order_warning(answers, reference, log):
             "with the word counts %+.2f), and as written they do not (%+.2f). Likely causes: the order not restored "
             "after bucketing or sorting by length in some batches (one worker, one bucket), shards merged out of "
             "step. The i-th score must be the i-th sentence's, in sets.jsonl order: put each score of these sets "
-            "back on its own sentence." % (len(found["ids"]), found["answered"], found["what"], _ids_shown(found["ids"]),
-                                          -found["fit"], -found["as_written"]),
+            "back on its own sentence." % (len(found["ids"]), found["answered"], found["what"],
+                                          _ids_shown(found["ids"]), -found["fit"], -found["as_written"]),
             kind="some sets in another order of the sentences")
 
 
@@ -1157,10 +1211,14 @@ def _shift_warning(answers, reference, log):
                     "ids[n + 1] zipped with scores[n], a header or first line skipped on one side" if before else
                     "ids[n] zipped with scores[n + 1], one line more on one side"))
     else:
-        head = ("%d of the %d sets answered with scores look paired with the set one id %s (first at sets %s): their "
+        block = found.get("block")
+        head = ("%d of the %d sets answered with scores look paired with the set one id %s (%s): their "
                 "scores follow the lengths of that set's sentences, not their own. Likely causes: shards or batches "
                 "merged out of step, ids and answers taken in different orders in one part of the file" % (
-                    len(found["ids"]), found["answered"], "before" if before else "after", _ids_shown(found["ids"])))
+                    len(found["ids"]), found["answered"], "before" if before else "after",
+                    "%d of them in the block of %d sets from set %s to set %s" % (
+                        block[3], block[2], printable(block[0], 40), printable(block[1], 40)) if block else
+                    "first at sets %s" % _ids_shown(found["ids"])))
     log.add(ERROR, _where(found["first"]), "%s; these sets are chosen almost at random (a set without an answer at "
             "one end follows from it). Pair each set's id with its own scores." % head, kind="answers shifted by a set")
 
@@ -1198,11 +1256,15 @@ def shift_counts(reference, answers):
         return None
     step = -1 if found["direction"] == "previous" else 1
     chosen = set(entry["id"] for entry in reference) if found["whole"] else set(found["ids"])
+    if found.get("block"):   # a block merged out of step: every set of it
+        at = dict((entry["id"], n) for n, entry in enumerate(reference))
+        chosen = set(entry["id"] for entry in reference[at[found["block"][0]]:at[found["block"][1]] + 1])
     mended = dict(answers)
     for position, entry in enumerate(reference):
         if entry["id"] in chosen and 0 <= position + step < len(reference):
             mended[reference[position + step]["id"]] = answers.get(entry["id"])
-    return dict(_priced(reference, answers, mended), direction=found["direction"], sets=len(found["ids"]),
+    return dict(_priced(reference, answers, mended), direction=found["direction"], sets=len(chosen),
+                block=bool(found.get("block")),
                 whole=found["whole"], cause="shift")
 
 
@@ -1220,7 +1282,8 @@ def part_message(entry, priced):
     else:
         said = ("paired back with the set one id %s (%s), the answers win %.1f of the %d sets, against %.1f as "
                 "written" % ("before" if priced["direction"] == "previous" else "after",
-                             "every answer" if priced["whole"] else "the %d sets that look so" % priced["sets"],
+                             "every answer" if priced["whole"] else "the %d sets %s" % (
+                                 priced["sets"], "of the block" if priced.get("block") else "that look so"),
                              priced["won"][1], priced["total"], priced["won"][0]))
         how, fix = "with the answers paired back", "Pair each set's id with its own scores."
         about = "their pairing"
