@@ -33,6 +33,7 @@ Rules for edge cases (the metric card):
 """
 import json
 import math
+import operator
 import re
 import unicodedata
 from collections import Counter, OrderedDict
@@ -712,6 +713,34 @@ def _same_top_warning(answers, log):
             kind="the same top sentence in every set")
 
 
+def _shapes(reference):
+    """:func:`_shortness` of every set of ``reference``, computed once per :class:`ChoiceReference` (kept on it)."""
+    kept = getattr(reference, "shapes", None)
+    if kept is not None and len(kept) == len(reference):
+        return kept
+    shapes = [_shortness(entry["sentences"]) for entry in reference]
+    if isinstance(reference, ChoiceReference):
+        reference.shapes = shapes
+    return shapes
+
+
+def _memo(function):
+    """``function(reference, answers)`` computed once for the same answers (the same objects, in the same order: the
+    check when parsing and the details of the scored file read the same answers) on a :class:`ChoiceReference`."""
+    def cached(reference, answers):
+        if not isinstance(reference, ChoiceReference):
+            return function(reference, answers)
+        memo = reference.__dict__.setdefault("memo", {})
+        values = list(answers.values())
+        kept = memo.get(function.__name__)
+        if kept and len(kept[0]) == len(values) and all(a is b for a, b in zip(kept[0], values)):
+            return kept[1]
+        found = function(reference, answers)
+        memo[function.__name__] = (values, found)
+        return found
+    cached.__name__, cached.__doc__ = function.__name__, function.__doc__
+    return cached
+
 # --------------------------------------------------------------------------- scores in another order of the sentences
 
 def _by_text(sentences, fold=False, reverse=False):
@@ -883,6 +912,7 @@ def _named_order(sample, errors=ORDER_ERRORS):
     return best
 
 
+@_memo
 def written_order(reference, answers):
     """The order of :data:`SENTENCE_ORDERS` the answers look written in instead of each set's own, read without the
     gold: put back from that order, they follow the sentences' lengths as a language model's do (the scores' mean
@@ -975,6 +1005,7 @@ def _shortness(sentences):
     return shortness, math.sqrt(sum(x * x for x in shortness))
 
 
+
 def _fit(scores, shortness, spread, order=None):
     """Pearson's correlation of ``scores`` (read in ``order``: the i-th score is sentence ``order[i]``'s; None: as
     written) with ``shortness`` (of norm ``spread``), or None (constant scores, or sentences of one length, or sets of
@@ -996,7 +1027,7 @@ def _centred(scores):
     """``(scores minus their mean, the norm of that)``."""
     centre = sum(scores) / float(len(scores))
     centred = [score - centre for score in scores]
-    return centred, math.sqrt(sum(x * x for x in centred))
+    return centred, math.sqrt(sum(map(operator.mul, centred, centred)))
 
 
 def _read_fit(centred, norm, shortness, spread, order=None):
@@ -1004,8 +1035,8 @@ def _read_fit(centred, norm, shortness, spread, order=None):
     if not norm or not spread:
         return None
     if order is None:
-        return sum(x * y for x, y in zip(centred, shortness)) / (norm * spread)
-    return sum(x * shortness[index] for x, index in zip(centred, order)) / (norm * spread)
+        return sum(map(operator.mul, centred, shortness)) / (norm * spread)
+    return sum(map(operator.mul, centred, map(shortness.__getitem__, order))) / (norm * spread)
 
 
 def _unsorted(answer):
@@ -1019,12 +1050,13 @@ def _part_sets(reference, answers):
     answered with scores that differ and are not sorted themselves (a sorted list follows any sort of the sentences),
     whose sentences' lengths differ."""
     found = []
+    shapes = _shapes(reference)
     for position, entry in enumerate(reference):
         answer = answers.get(entry["id"])
         if type(answer) is not list or len(answer) < 3 or len(answer) != len(entry["sentences"]) or \
                 not _unsorted(answer):
             continue
-        shortness, spread = _shortness(entry["sentences"])
+        shortness, spread = shapes[position]
         centred, norm = _centred(answer)
         fit = _read_fit(centred, norm, shortness, spread)
         if fit is not None:
@@ -1042,6 +1074,7 @@ def _clear_group(count, null):
     return count - null >= max(PART_MIN_SETS, PART_ERRORS * math.sqrt(null)) and count >= 2 * null
 
 
+@_memo
 def part_order(reference, answers):
     """The order of :data:`PART_ORDERS` a group of the sets answered with scores looks written in, read without the
     gold: put back from it, each of these sets follows its sentences' lengths clearly better than as written
@@ -1090,6 +1123,7 @@ def part_order(reference, answers):
             "fit": sum(fits) / len(fits), "as_written": sum(written) / len(written)}
 
 
+@_memo
 def shifted_sets(reference, answers):
     """The answers paired with a neighbouring set's id, read without the gold: each set's scores follow the lengths
     of the sentences of the set one id before (``"previous"``: ``{ids[n + 1]: scores[n]}``) or after (``"next"``)
@@ -1107,7 +1141,7 @@ def shifted_sets(reference, answers):
     >>> found["direction"], found["whole"], found["first"]
     ('previous', True, 's1')
     """
-    shapes = [None] * len(reference)
+    shapes = _shapes(reference)
     judged = {"previous": [], "next": []}
     for position, entry in enumerate(reference):
         answer = answers.get(entry["id"])
@@ -1117,8 +1151,6 @@ def shifted_sets(reference, answers):
         fits = {}
         for direction, other in (("own", position), ("previous", position - 1), ("next", position + 1)):
             if 0 <= other < len(reference) and len(reference[other]["sentences"]) == len(answer):
-                if shapes[other] is None:
-                    shapes[other] = _shortness(reference[other]["sentences"])
                 fits[direction] = _read_fit(centred, norm, shapes[other][0], shapes[other][1])
         written = fits.get("own")
         if written is None:
