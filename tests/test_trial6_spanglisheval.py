@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from evalkit import choice, scoring, verdict
-from evalkit.messages import LOSS_NOTE
+from evalkit.messages import CHANCE_NOTE, LOSS_NOTE
 from test_trial3_spanglisheval import SOME, same_score_without
 from test_trial4_spanglisheval import submit, write_phase
 from test_trial5_spanglisheval import SHARED, baseline_answers, credit, kit, validate, word_sets  # noqa: F401
@@ -245,16 +245,24 @@ def test_on_dev_a_shift_is_priced_and_the_floor_line_is_not_given(tmp_path):
 
 # --------------------------------------------------------------------------- class 3: scores sorted in every set
 
-def test_scores_sorted_in_every_set_price_no_order_of_the_sentences(tmp_path):
+def test_scores_sorted_in_every_set_price_no_order_of_the_sentences(tmp_path, monkeypatch):
     rng = random.Random(17)
     sets = word_sets(rng, count=200, sizes=(31, 31))
     honest = model(rng, sets, 1.0)
     data = dict((k, sorted(v, reverse=True)) for k, v in honest.items())
     answers, messages = choice.parse_submission(data, sets, "predictions.json")
     assert [m for m in messages if "sorted from highest to lowest" in m.text]   # the cause, said without the gold
+    (error,) = [m for m in messages if m.severity == "error"]
+    assert error.where == "set dev-0001" and error.text == (
+        "the scores of 200 of the 200 sets answered with scores are sorted (200 from highest to lowest, 0 from lowest "
+        "to highest): a ranking of the scores (sorted(scores, reverse=True), a top-k over the whole set), which no "
+        "longer says which sentence each score belongs to, so the same place is chosen in every set (%s). Give the "
+        "i-th score to the i-th sentence of the set, in sets.jsonl order, unsorted." % CHANCE_NOTE)
+    same_score_without(monkeypatch, "_sorted_warning", lambda *args: None, data, sets, answers)
     assert choice.order_counts(sets, answers) is None and choice.part_counts(sets, answers) is None
     report = scoring.evaluate(spanglisheval, write_phase(tmp_path, sets), submit(tmp_path, "sorted.zip", data))
     assert not [m for m in report["messages"] if m["text"].startswith("put back from")], report["messages"]
+    assert verdict.conclude(report, scored=True)[0] == verdict.FAILED   # no better than chance: exit 1
 
 
 # --------------------------------------------------------------------------- class 4: ranks in either direction

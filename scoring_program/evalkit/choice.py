@@ -43,7 +43,7 @@ from .items import SetItems
 from .kinds import Entry, paired
 from .loading import decode_utf8, parse_json_bytes
 from .metrics import ratio
-from .messages import ERROR, INFO, WARNING, DataError, Message, MessageLog, printable, quoted
+from .messages import CHANCE_NOTE, ERROR, INFO, WARNING, DataError, Message, MessageLog, printable, quoted
 
 MAX_SUBMISSION_BYTES = 64 * 1024 * 1024
 
@@ -740,6 +740,25 @@ def _memo(function):
         return found
     cached.__name__, cached.__doc__ = function.__name__, function.__doc__
     return cached
+
+
+def _sorted_warning(answers, log):
+    """One error when most sets answered with 5 scores or more (at least :data:`SAME_INDEX_SETS`) have them sorted, from
+    highest to lowest or the other way: a ranking of the scores, which no longer says which sentence has which score;
+    such a file chooses like a constant chooser (:data:`evalkit.messages.CHANCE_NOTE`). No order of the sentences is
+    its cause (none is priced)."""
+    scored = [(set_id, answer) for set_id, answer in answers.items() if type(answer) is list and len(answer) > 4
+              and min(answer) != max(answer)]   # of 5 sentences or more: 1 in 60 is sorted by chance
+    ordered = [(set_id, answer[0] >= answer[-1]) for set_id, answer in scored if not _unsorted(answer)]
+    if len(ordered) < SAME_INDEX_SETS or 2 * len(ordered) < len(scored):
+        return
+    falling = sum(1 for _, down in ordered if down)
+    log.add(ERROR, _where(ordered[0][0]), "the scores of %d of the %d sets answered with scores are sorted (%d from "
+            "highest to lowest, %d from lowest to highest): a ranking of the scores (sorted(scores, reverse=True), a "
+            "top-k over the whole set), which no longer says which sentence each score belongs to, so the same place "
+            "is chosen in every set (%s). Give the i-th score to the i-th sentence of the set, in sets.jsonl order, "
+            "unsorted." % (len(ordered), len(scored), falling, len(ordered) - falling, CHANCE_NOTE),
+            kind="scores sorted in most sets")
 
 # --------------------------------------------------------------------------- scores in another order of the sentences
 
@@ -1676,6 +1695,7 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
     _direction_warning(answers, log)
     _same_index_warning(answers, log)
     _same_top_warning(answers, log)
+    _sorted_warning(answers, log)
     _order_warning(answers, reference, log)
     _part_order_warning(answers, reference, log)
     return dict(answers), log.close() if own else []
