@@ -461,3 +461,20 @@ def test_half_the_sets_as_losses_is_priced_and_most_lost_exits_1(tmp_path):
         "log-probabilities for every set." % (written, mended, LOSS_NOTE))
     assert report["scores"]["avg_score"] == pytest.approx(written)
     assert verdict.conclude(report, scored=True)[0] == verdict.FAILED
+
+
+def test_probabilities_that_underflowed_to_0_in_most_sets_are_an_error(monkeypatch):
+    rng = random.Random(59)
+    sets = word_sets(rng, count=100, sizes=(31, 31))
+    honest = model(rng, sets, 1.0)
+    data = dict((k, [round(2.718281828 ** (3 * x), 6) for x in v]) for k, v in honest.items())
+    zero = [e["id"] for e in sets if not any(data[e["id"]])]
+    assert len(zero) > 50
+    answers, messages = choice.parse_submission(data, sets, "predictions.json")
+    (error,) = [m for m in messages if m.severity == "error"]
+    assert error.where == "set %s" % zero[0] and error.text.startswith(
+        "%d of the 100 sets answered with scores have every score 0 (first at sets %s, %s, %s, ...): probabilities "
+        "that underflowed to 0" % tuple([len(zero)] + zero[:3]))
+    assert error.text.endswith("Submit log-probabilities (the sum of the words' log-probabilities), which never "
+                               "underflow.")
+    same_score_without(monkeypatch, "_underflow_warning", lambda *args: None, data, sets, answers)

@@ -584,6 +584,23 @@ def _ties_warning(answers, log):
             kind="ties at the top of a set")
 
 
+
+def _underflow_warning(answers, log):
+    """One error when most sets answered with scores (at least :data:`SAME_INDEX_SETS`) have every score 0:
+    probabilities that underflowed to 0 (a product of the words' probabilities, or exp of a log-probability, rounded or in float32);
+    each such set is a tie of the whole set, chosen at random. The ties warning counts them too; this says the cause
+    and that it costs most of those sets."""
+    scored = [(set_id, answer) for set_id, answer in answers.items() if type(answer) is list and len(answer) > 1]
+    zero = [set_id for set_id, answer in scored if not any(answer)]
+    if len(zero) < SAME_INDEX_SETS or 2 * len(zero) < len(scored):
+        return
+    log.add(ERROR, _where(zero[0]), "%d of the %d sets answered with scores have every score 0 (first at sets %s): "
+            "probabilities that underflowed to 0 (a product of the words' probabilities, or exp() of a "
+            "log-probability, then rounded or stored in float32), so each of these sets is a tie of all its "
+            "sentences and is chosen at random. Submit log-probabilities (the sum of the words' log-probabilities), "
+            "which never underflow." % (len(zero), len(scored), _ids_shown(zero)),
+            kind="probabilities that underflowed to 0")
+
 #: Positive scores are reported when at least this share of the sets answered with scores has them (see
 #: :func:`_direction_warning`).
 DIRECTION_SHARE = 0.1
@@ -1692,6 +1709,7 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
     problems.report(log, extra, len(reference))
     _ranks_warning(answers, log, reference)
     _ties_warning(answers, log)
+    _underflow_warning(answers, log)
     _direction_warning(answers, log)
     _same_index_warning(answers, log)
     _same_top_warning(answers, log)
