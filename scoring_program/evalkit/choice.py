@@ -588,12 +588,14 @@ def _ties_warning(answers, log):
 def _underflow_warning(answers, log):
     """One error when most sets answered with scores (at least :data:`SAME_INDEX_SETS`) have every score 0:
     probabilities that underflowed to 0 (a product of the words' probabilities, or exp of a log-probability, rounded or in float32);
-    each such set is a tie of the whole set, chosen at random. The ties warning counts them too; this says the cause
-    and that it costs most of those sets."""
+    each such set is a tie of the whole set, chosen at random. Only where other sets hold probabilities (at most 1, one
+    above 0): every set at 0 is a constant scorer, which the ties warning says."""
     scored = [(set_id, answer) for set_id, answer in answers.items() if type(answer) is list and len(answer) > 1]
     zero = [set_id for set_id, answer in scored if not any(answer)]
     if len(zero) < SAME_INDEX_SETS or 2 * len(zero) < len(scored):
         return
+    if not any(0.0 <= min(answer) and 0.0 < max(answer) <= 1.0 for _, answer in scored):
+        return   # no set holds probabilities: a constant scorer (the ties warning says it), not an underflow
     log.add(ERROR, _where(zero[0]), "%d of the %d sets answered with scores have every score 0 (first at sets %s): "
             "probabilities that underflowed to 0 (a product of the words' probabilities, or exp() of a "
             "log-probability, then rounded or stored in float32), so each of these sets is a tie of all its "
