@@ -33,6 +33,7 @@ Rules for edge cases (the metric card):
 """
 import json
 import math
+import operator
 import re
 import unicodedata
 from collections import Counter, OrderedDict
@@ -42,7 +43,7 @@ from .items import SetItems
 from .kinds import Entry, paired
 from .loading import decode_utf8, parse_json_bytes
 from .metrics import ratio
-from .messages import ERROR, INFO, WARNING, DataError, Message, MessageLog, printable, quoted
+from .messages import CHANCE_NOTE, ERROR, INFO, WARNING, DataError, Message, MessageLog, printable, quoted
 
 MAX_SUBMISSION_BYTES = 64 * 1024 * 1024
 
@@ -400,17 +401,117 @@ def looks_like_ranks(scores):
     return ordered == list(range(len(scores))) or ordered == list(range(1, len(scores) + 1))
 
 
-def _ranks_warning(answers, log):
-    """One warning when most of the sets answered with scores have scores that look like ranks."""
+def _ranks_warning(answers, log, reference=()):
+    """One warning when most of the sets answered with scores have scores that look like ranks. Their direction is
+    not told without the gold (the highest number may already be the best: pandas' rank() over scores); the
+    sentences' lengths hint at it (a language model prefers shorter sentences): said when they do clearly, else how
+    to check. On dev, :func:`rank_counts` compares every reading against the gold."""
     scored = [(set_id, answer) for set_id, answer in answers.items() if isinstance(answer, list)]
     ranked = [set_id for set_id, answer in scored if looks_like_ranks(answer)]
     if len(ranked) >= 2 and len(ranked) > RANKS_SHARE * len(scored):
+        chosen = set(ranked)
+        fits = []
+        for entry in reference:
+            if entry["id"] in chosen and len(fits) < ORDER_SAMPLE:
+                fit = _fit(answers[entry["id"]], *_shortness(entry["sentences"]))
+                if fit is not None:
+                    fits.append(fit)
+        fit = sum(fits) / len(fits) if len(fits) >= ORDER_MIN_SETS else 0.0
+        if fit >= ORDER_FIT:
+            hint = ("They follow the sentences' lengths as log-probabilities do (the higher the number, the shorter "
+                    "the sentence: mean correlation with the word counts %+.2f over %d sets): the highest number is "
+                    "likely the best sentence already (pandas' rank() over scores), which is right here; leave them "
+                    "so. Submit -rank, or the log-probability of each sentence, only if 0 (or 1) is your best "
+                    "sentence." % (-fit, len(fits)))
+        elif fit <= -ORDER_FIT:
+            hint = ("They follow the sentences' lengths the other way round (the lower the number, the shorter the "
+                    "sentence: mean correlation with the word counts %+.2f over %d sets): 0 (or 1) is likely the best "
+                    "sentence, which counts as the worst here. Submit -rank, or the log-probability of each "
+                    "sentence." % (-fit, len(fits)))
+        else:
+            hint = ("Their direction cannot be told without the gold: if 0 (or 1) is your best sentence, it counts as "
+                    "the worst here: Submit -rank, or the log-probability of each sentence; if your highest number is "
+                    "the best (pandas' rank() over scores), leave them. Check one set: the sentence your model likes "
+                    "best must have the highest number (on dev, the validator compares both directions against the "
+                    "gold).")
         log.add(WARNING, _where(ranked[0]), "the scores of %d of the %d sets answered with scores are the integers "
                 "0 to n-1 (or 1 to n), each once: they look like ranks (e.g. set %s). Higher is better here: the "
-                "sentence with the highest score is chosen, so rank 0 (the best) counts as the worst. Did you "
-                "submit ranks? Submit -rank, or the log-probability of each sentence. (Sentence indices sorted by "
-                "score, an argsort, look the same: they are not a score per sentence, and -argsort is no better.)" % (
-                    len(ranked), len(scored), printable(ranked[0], 60)), kind="ranks")
+                "sentence with the highest score is chosen. %s (Sentence indices sorted by score, an argsort, look "
+                "the same: they are not a score per sentence, and -argsort is no better.)" % (
+                    len(ranked), len(scored), printable(ranked[0], 60), hint), kind="ranks")
+
+
+#: How a set's scores that look like ranks (:func:`looks_like_ranks`) may be read (:func:`rank_counts`): ``name:
+#: (what, reading)``, ``reading(answer)`` giving a score per sentence (higher = more likely).
+RANK_READINGS = OrderedDict([
+    ("as written", ("as written (the highest number chosen)", lambda answer: answer)),
+    ("negated", ("with every rank negated (0 or 1 the best)", lambda answer: [-x for x in answer])),
+    ("argsort", ("read as sentence indices sorted by score, best first (an argsort)",
+                 lambda answer: _from_argsort(answer, -1.0))),
+    ("argsort worst first", ("read as sentence indices sorted by score, worst first (an ascending argsort)",
+                             lambda answer: _from_argsort(answer, 1.0))),
+])
+
+
+def _from_argsort(answer, sign):
+    """A score per sentence from ``answer``, a permutation of 0..n-1 (or 1..n) listing the sentences by score: the
+    r-th listed gets ``sign * r``.
+
+    >>> _from_argsort([2.0, 0.0, 1.0], -1.0)   # sentence 2 first: the best
+    [-1.0, -2.0, -0.0]
+    """
+    low = min(int(x) for x in answer)
+    scores = [0.0] * len(answer)
+    for place, index in enumerate(answer):
+        scores[int(index) - low] = sign * place
+    return scores
+
+
+def rank_counts(reference, answers):
+    """Where the gold is public and the scores look like ranks (as for :func:`_ranks_warning`), the credits their
+    sets win in each reading of :data:`RANK_READINGS` (``readings``), the best reading (``best``, as written unless
+    another wins clearly: by two standard errors of a sign test and one set), and the whole file priced with those
+    sets read so (:func:`_priced`); or None. Said by :func:`rank_message`."""
+    scored = [(e, answers.get(e["id"])) for e in reference if type(answers.get(e["id"])) is list]
+    ranked = [(e, answer) for e, answer in scored if looks_like_ranks(answer)]
+    if len(ranked) < 2 or len(ranked) <= RANKS_SHARE * len(scored):
+        return None
+    readings = OrderedDict((name, sum(set_accuracy(reading(answer), e["gold"], len(e["sentences"]))
+                                      for e, answer in ranked)) for name, (_, reading) in RANK_READINGS.items())
+    best = max(readings, key=lambda name: (readings[name], name == "as written"))
+    written = readings["as written"]
+    if best != "as written" and readings[best] - written < max(1.0, 2.0 * math.sqrt(readings[best] + written)):
+        best = None   # no reading wins clearly
+    elif best == "as written":
+        second = max(v for name, v in readings.items() if name != best)
+        if written - second < max(1.0, 2.0 * math.sqrt(written + second)):
+            best = None
+    mended = dict(answers)
+    if best:
+        for e, answer in ranked:
+            mended[e["id"]] = RANK_READINGS[best][1](answer)
+    return dict(_priced(reference, answers, mended), sets=len(ranked), readings=list(readings.items()), best=best)
+
+
+def rank_message(entry, ranks):
+    """The message of :func:`rank_counts`: a note that the ranks' direction is right (the warning given without the
+    gold does not apply), a warning priced (:func:`evalkit.floor.price_text`) when another reading wins clearly, else
+    a note that the sets are too few to tell."""
+    said = "the %d sets whose scores look like ranks are won %s" % (ranks["sets"], ", ".join(
+        "%.1f times %s" % (won, RANK_READINGS[name][0]) for name, won in ranks["readings"]))
+    best = ranks["best"]
+    if best == "as written":
+        return Message(entry["file"], INFO, "whole file", "%s: in them the highest number is the best sentence, as it "
+                       "must be here; leave them as they are (the warning about ranks does not apply to them)." % said)
+    if best is None:
+        return Message(entry["file"], INFO, "whole file", "%s: too few to tell which reading is right; the model's own "
+                       "ranking of one set (is its best sentence the highest number?) says which." % said)
+    fix = ("in them 0 (or 1) is the best sentence, while the highest score is chosen here: submit -rank, or the "
+           "log-probability of each sentence" if best == "negated" else
+           "they are sentence indices sorted by score, not a score per sentence: give each sentence its own score "
+           "(the log-probability), or the index of the chosen sentence")
+    return Message(entry["file"], WARNING, "whole file", "%s: %s. %s" % (
+        said, fix, price_text(ranks, "read so")))
 
 
 #: Every tie at the top of a set is said (one warning, with the count); the warning says the ties make these sets
@@ -483,6 +584,25 @@ def _ties_warning(answers, log):
             kind="ties at the top of a set")
 
 
+
+def _underflow_warning(answers, log):
+    """One error when most sets answered with scores (at least :data:`SAME_INDEX_SETS`) have every score 0:
+    probabilities that underflowed to 0 (a product of the words' probabilities, or exp of a log-probability, rounded or in float32);
+    each such set is a tie of the whole set, chosen at random. Only where other sets hold probabilities (at most 1, one
+    above 0): every set at 0 is a constant scorer, which the ties warning says."""
+    scored = [(set_id, answer) for set_id, answer in answers.items() if type(answer) is list and len(answer) > 1]
+    zero = [set_id for set_id, answer in scored if not any(answer)]
+    if len(zero) < SAME_INDEX_SETS or 2 * len(zero) < len(scored):
+        return
+    if not any(0.0 <= min(answer) and 0.0 < max(answer) <= 1.0 for _, answer in scored):
+        return   # no set holds probabilities: a constant scorer (the ties warning says it), not an underflow
+    log.add(ERROR, _where(zero[0]), "%d of the %d sets answered with scores have every score 0 (first at sets %s): "
+            "probabilities that underflowed to 0 (a product of the words' probabilities, or exp() of a "
+            "log-probability, then rounded or stored in float32), so each of these sets is a tie of all its "
+            "sentences and is chosen at random. Submit log-probabilities (the sum of the words' log-probabilities), "
+            "which never underflow." % (len(zero), len(scored), _ids_shown(zero)),
+            kind="probabilities that underflowed to 0")
+
 #: Positive scores are reported when at least this share of the sets answered with scores has them (see
 #: :func:`_direction_warning`).
 DIRECTION_SHARE = 0.1
@@ -552,6 +672,18 @@ def direction_counts(reference, answers):
     return {"sets": positive, "as_written": as_written, "negated": negated, "total": len(reference), "unit": "sets"}
 
 
+def direction_price(entry, direction):
+    """The file priced with the sets whose scores look reversed negated (``details["direction"]``,
+    :func:`direction_counts`), where negating them wins clearly (as :func:`evalkit.floor.reversed_scores` judges): a
+    warning whose price (:func:`evalkit.floor.price_text`) says when the file loses most of its score; else nothing."""
+    written, negated, total = direction["as_written"], direction["negated"], direction["total"]
+    if negated - written < max(1.0, 2.0 * math.sqrt(written + negated)) or entry.get("score") is None or not total:
+        return []
+    priced = {"as_written": entry["score"], "mended": entry["score"] + (negated - written) / float(total)}
+    return [Message(entry["file"], WARNING, "whole file", "the %d sets whose scores look reversed (all 0 or more, some "
+                    "above 1), negated: %s Negate the scores of these sets, or submit log-probabilities for every "
+                    "set." % (direction["sets"], price_text(priced, "with them negated")))]
+
 #: Indices are reported when at least this share of the sets answered with an index give the same one (and at
 #: least :data:`SAME_INDEX_SETS` sets do): the gold's place in a set says nothing, so one index for all is a bug.
 SAME_INDEX_SHARE = 0.9
@@ -599,6 +731,53 @@ def _same_top_warning(answers, log):
                 count, len(tops), common, " (%d of them sorted from highest to lowest)" % ordered if ordered else ""),
             kind="the same top sentence in every set")
 
+
+def _shapes(reference):
+    """:func:`_shortness` of every set of ``reference``, computed once per :class:`ChoiceReference` (kept on it)."""
+    kept = getattr(reference, "shapes", None)
+    if kept is not None and len(kept) == len(reference):
+        return kept
+    shapes = [_shortness(entry["sentences"]) for entry in reference]
+    if isinstance(reference, ChoiceReference):
+        reference.shapes = shapes
+    return shapes
+
+
+def _memo(function):
+    """``function(reference, answers)`` computed once for the same answers (the same objects, in the same order: the
+    check when parsing and the details of the scored file read the same answers) on a :class:`ChoiceReference`."""
+    def cached(reference, answers):
+        if not isinstance(reference, ChoiceReference):
+            return function(reference, answers)
+        memo = reference.__dict__.setdefault("memo", {})
+        values = list(answers.values())
+        kept = memo.get(function.__name__)
+        if kept and len(kept[0]) == len(values) and all(a is b for a, b in zip(kept[0], values)):
+            return kept[1]
+        found = function(reference, answers)
+        memo[function.__name__] = (values, found)
+        return found
+    cached.__name__, cached.__doc__ = function.__name__, function.__doc__
+    return cached
+
+
+def _sorted_warning(answers, log):
+    """One error when most sets answered with 5 scores or more (at least :data:`SAME_INDEX_SETS`) have them sorted, from
+    highest to lowest or the other way: a ranking of the scores, which no longer says which sentence has which score;
+    such a file chooses like a constant chooser (:data:`evalkit.messages.CHANCE_NOTE`). No order of the sentences is
+    its cause (none is priced)."""
+    scored = [(set_id, answer) for set_id, answer in answers.items() if type(answer) is list and len(answer) > 4
+              and min(answer) != max(answer)]   # of 5 sentences or more: 1 in 60 is sorted by chance
+    ordered = [(set_id, answer[0] >= answer[-1]) for set_id, answer in scored if not _unsorted(answer)]
+    if len(ordered) < SAME_INDEX_SETS or 2 * len(ordered) < len(scored):
+        return
+    falling = sum(1 for _, down in ordered if down)
+    log.add(ERROR, _where(ordered[0][0]), "the scores of %d of the %d sets answered with scores are sorted (%d from "
+            "highest to lowest, %d from lowest to highest): a ranking of the scores (sorted(scores, reverse=True), a "
+            "top-k over the whole set), which no longer says which sentence each score belongs to, so the same place "
+            "is chosen in every set (%s). Give the i-th score to the i-th sentence of the set, in sets.jsonl order, "
+            "unsorted." % (len(ordered), len(scored), falling, len(ordered) - falling, CHANCE_NOTE),
+            kind="scores sorted in most sets")
 
 # --------------------------------------------------------------------------- scores in another order of the sentences
 
@@ -771,6 +950,7 @@ def _named_order(sample, errors=ORDER_ERRORS):
     return best
 
 
+@_memo
 def written_order(reference, answers):
     """The order of :data:`SENTENCE_ORDERS` the answers look written in instead of each set's own, read without the
     gold: put back from that order, they follow the sentences' lengths as a language model's do (the scores' mean
@@ -833,6 +1013,356 @@ def _order_warning(answers, reference, log):
             kind="answers in another order of the sentences")
 
 
+# --------------------------------------------------------------------------- some sets in another order, or shifted
+
+#: The orders a part of the sets may be written in (:func:`part_order`): those of :data:`SENTENCE_ORDERS`, and each
+#: set's scores rotated by one place either way (an ``np.roll``, a start symbol's score left in front).
+PART_ORDERS = OrderedDict(list(SENTENCE_ORDERS.items()) + [
+    ("rotated by one", ("each set's scores rotated by one place (the first score moved to the end, v[1:] + v[:1]: an "
+                        "np.roll, or a start symbol's score left in front)",
+                        lambda sentences: list(range(1, len(sentences))) + [0])),
+    ("rotated back by one", ("each set's scores rotated by one place (the last score moved to the front, "
+                             "v[-1:] + v[:-1]: an np.roll the other way)",
+                             lambda sentences: [len(sentences) - 1] + list(range(len(sentences) - 1)))),
+])
+#: A set counts as written in an order (or for a neighbouring set) when, put back so, its scores' correlation with
+#: minus the word counts is at least :data:`PART_FIT` and at least :data:`PART_GAIN` above its correlation as written.
+PART_GAIN = 0.3
+PART_FIT = 0.2
+#: A group of such sets is said when it is at least this many sets above what the file's other orders (or the other
+#: neighbour) give by chance, at least twice that, and :data:`PART_ERRORS` square roots of it above it.
+PART_MIN_SETS = 10
+PART_ERRORS = 5.0
+
+
+def _shortness(sentences):
+    """``(shortness, spread)``: each sentence's word count below its set's mean, and its norm (0.0: one length)."""
+    words = [len(sentence.split()) for sentence in sentences]
+    mean = sum(words) / float(len(words))
+    shortness = [mean - count for count in words]
+    return shortness, math.sqrt(sum(x * x for x in shortness))
+
+
+
+def _fit(scores, shortness, spread, order=None):
+    """Pearson's correlation of ``scores`` (read in ``order``: the i-th score is sentence ``order[i]``'s; None: as
+    written) with ``shortness`` (of norm ``spread``), or None (constant scores, or sentences of one length, or sets of
+    other sizes).
+
+    >>> shortness, spread = [-1.0, 1.0, 0.0], 2 ** 0.5
+    >>> round(_fit([-3.0, -1.0, -2.0], shortness, spread), 2)
+    1.0
+    >>> round(_fit([-1.0, -3.0, -2.0], shortness, spread, [1, 0, 2]), 2)   # read in that order
+    1.0
+    """
+    if not spread or len(scores) != len(shortness):
+        return None
+    centred, norm = _centred(scores)
+    return _read_fit(centred, norm, shortness, spread, order)
+
+
+def _centred(scores):
+    """``(scores minus their mean, the norm of that)``."""
+    centre = sum(scores) / float(len(scores))
+    centred = [score - centre for score in scores]
+    return centred, math.sqrt(sum(map(operator.mul, centred, centred)))
+
+
+def _read_fit(centred, norm, shortness, spread, order=None):
+    """:func:`_fit` from the centred scores and their norm (a permutation changes neither); None when a norm is 0."""
+    if not norm or not spread:
+        return None
+    if order is None:
+        return sum(map(operator.mul, centred, shortness)) / (norm * spread)
+    return sum(map(operator.mul, centred, map(shortness.__getitem__, order))) / (norm * spread)
+
+
+def _unsorted(answer):
+    """Whether ``answer`` is neither in ascending nor in descending order."""
+    pairs = list(zip(answer, answer[1:]))
+    return not all(a <= b for a, b in pairs) and not all(a >= b for a, b in pairs)
+
+
+def _part_sets(reference, answers):
+    """``[(position, entry, centred, norm, shortness, spread, fit as written)]`` of the sets of three sentences or more
+    answered with scores that differ and are not sorted themselves (a sorted list follows any sort of the sentences),
+    whose sentences' lengths differ."""
+    found = []
+    shapes = _shapes(reference)
+    for position, entry in enumerate(reference):
+        answer = answers.get(entry["id"])
+        if type(answer) is not list or len(answer) < 3 or len(answer) != len(entry["sentences"]) or \
+                not _unsorted(answer):
+            continue
+        shortness, spread = shapes[position]
+        centred, norm = _centred(answer)
+        fit = _read_fit(centred, norm, shortness, spread)
+        if fit is not None:
+            found.append((position, entry, centred, norm, shortness, spread, fit))
+    return found
+
+
+def _better(fit, written):
+    """Whether a set read another way (``fit``) follows the lengths clearly better than as written."""
+    return fit is not None and fit >= PART_FIT and fit - written >= PART_GAIN
+
+
+def _clear_group(count, null):
+    """Whether ``count`` sets read another way stand clearly above ``null``, what chance gives in this file."""
+    return count - null >= max(PART_MIN_SETS, PART_ERRORS * math.sqrt(null)) and count >= 2 * null
+
+
+@_memo
+def part_order(reference, answers):
+    """The order of :data:`PART_ORDERS` a group of the sets answered with scores looks written in, read without the
+    gold: put back from it, each of these sets follows its sentences' lengths clearly better than as written
+    (:func:`_better`), in clearly more sets than any order does by chance in this file (the median count over
+    :data:`PART_ORDERS`, over a sample of :data:`ORDER_SAMPLE` sets: a weak or odd scorer gains by chance from every
+    order alike). ``{"order", "what", "ids": [the sets so], "answered": sets judged, "fit", "as_written"}`` (the mean
+    fits of those sets put back and as written), or None.
+
+    >>> import random
+    >>> rng = random.Random(3)
+    >>> ref = [{"id": str(n), "sentences": [" ".join("ab" for _ in range(rng.randint(1, 9))) for _ in range(12)],
+    ...         "gold": 0, "gold_type": "cs"} for n in range(80)]
+    >>> honest = dict((e["id"], [-2.0 * len(s.split()) - 3 * rng.random() for s in e["sentences"]]) for e in ref)
+    >>> part_order(ref, honest) is None
+    True
+    >>> mixed = dict(honest)
+    >>> for e in ref[::4]:
+    ...     mixed[e["id"]] = honest[e["id"]][1:] + honest[e["id"]][:1]
+    >>> found = part_order(ref, mixed)
+    >>> found["order"], len(found["ids"]), found["ids"][:2]
+    ('rotated by one', 20, ['0', '4'])
+    """
+    sets = _part_sets(reference, answers)
+    if len(sets) < PART_MIN_SETS:
+        return None
+    step = max(1.0, len(sets) / float(ORDER_SAMPLE))
+    sample = [sets[int(n * step)] for n in range(min(len(sets), ORDER_SAMPLE))]
+    counts = []
+    for n, (name, (what, order)) in enumerate(PART_ORDERS.items()):
+        count = sum(1 for _, entry, centred, norm, shortness, spread, fit in sample
+                    if _better(_read_fit(centred, norm, shortness, spread, order(entry["sentences"])), fit))
+        counts.append((count, -n, name))
+    null = sorted(count for count, _, _ in counts)[len(counts) // 2]
+    count, _, name = max(counts)
+    if not _clear_group(count, null):
+        return None
+    order = PART_ORDERS[name][1]
+    ids, fits, written = [], [], []
+    for _, entry, centred, norm, shortness, spread, fit in sets:
+        mended = _read_fit(centred, norm, shortness, spread, order(entry["sentences"]))
+        if _better(mended, fit):
+            ids.append(entry["id"])
+            fits.append(mended)
+            written.append(fit)
+    return {"order": name, "what": PART_ORDERS[name][0], "ids": ids, "answered": len(sets),
+            "fit": sum(fits) / len(fits), "as_written": sum(written) / len(written)}
+
+
+@_memo
+def shifted_sets(reference, answers):
+    """The answers paired with a neighbouring set's id, read without the gold: each set's scores follow the lengths
+    of the sentences of the set one id before (``"previous"``: ``{ids[n + 1]: scores[n]}``) or after (``"next"``)
+    rather than its own, in the whole file (the mean fits, as :func:`written_order` judges an order) or in a group
+    of sets (:func:`_better` in clearly more sets than for the other neighbour). Only sets of the same size as their
+    neighbour are read. ``{"direction", "whole", "ids", "first", "answered", "fit", "as_written"}`` (``first``: the
+    first set read, for a whole file, else the first of ``ids``), or None.
+
+    >>> ref = [{"id": "s%d" % n, "sentences": ["a " * ((n * 7 + i * 3) % 9 + 1) for i in range(10)], "gold": 0,
+    ...         "gold_type": "cs"} for n in range(40)]
+    >>> honest = dict((e["id"], [-float(len(s.split())) for s in e["sentences"]]) for e in ref)
+    >>> shifted_sets(ref, honest) is None
+    True
+    >>> found = shifted_sets(ref, dict((ref[n + 1]["id"], honest[ref[n]["id"]]) for n in range(39)))
+    >>> found["direction"], found["whole"], found["first"]
+    ('previous', True, 's1')
+    """
+    shapes = _shapes(reference)
+    judged = {"previous": [], "next": []}
+    for position, entry in enumerate(reference):
+        answer = answers.get(entry["id"])
+        if type(answer) is not list or len(answer) < 3 or not _unsorted(answer):
+            continue
+        centred, norm = _centred(answer)
+        fits = {}
+        for direction, other in (("own", position), ("previous", position - 1), ("next", position + 1)):
+            if 0 <= other < len(reference) and len(reference[other]["sentences"]) == len(answer):
+                fits[direction] = _read_fit(centred, norm, shapes[other][0], shapes[other][1])
+        written = fits.get("own")
+        if written is None:
+            continue
+        for direction in ("previous", "next"):
+            if fits.get(direction) is not None:
+                judged[direction].append((entry["id"], fits[direction], written))
+    best = None
+    for direction, other in (("previous", "next"), ("next", "previous")):
+        pairs = judged[direction]
+        if len(pairs) < ORDER_MIN_SETS:
+            continue
+        fit = sum(f for _, f, _ in pairs) / len(pairs)
+        written = sum(w for _, _, w in pairs) / len(pairs)
+        gains = [f - w for _, f, w in pairs]
+        error = math.sqrt(sum((g - (fit - written)) ** 2 for g in gains) / (len(gains) - 1) / len(gains))
+        whole = fit >= ORDER_FIT and abs(written) <= ORDER_AS_WRITTEN * fit and fit - written >= ORDER_ERRORS * error
+        ids = [set_id for set_id, f, w in pairs if _better(f, w)]
+        if whole or _clear_group(len(ids), sum(1 for _, f, w in judged[other] if _better(f, w))):
+            if best is None or len(ids) > len(best["ids"]):
+                block = None if whole else _densest_block(reference, ids)
+                best = {"direction": direction, "whole": whole, "ids": ids, "answered": len(pairs),
+                        "first": pairs[0][0] if whole else (block[0] if block else ids[0]), "block": block,
+                        "fit": fit if whole else None, "as_written": written if whole else None}
+    return best
+
+
+#: Sets read as paired with a neighbour (:func:`shifted_sets`) at most this many positions apart are one block.
+BLOCK_GAP = 8
+
+
+def _densest_block(reference, ids):
+    """``(first id, last id, sets in it, of them in ids)`` of the largest run of ``ids`` (in reference order) whose
+    neighbours are at most :data:`BLOCK_GAP` positions apart, when it holds at least a third of ``ids`` (a shard
+    merged out of step: the sets read so by chance are scattered), else None.
+
+    >>> ref = [{"id": str(n)} for n in range(40)]
+    >>> _densest_block(ref, ["3", "20", "21", "23", "26", "27"])
+    ('20', '27', 8, 5)
+    """
+    wanted = set(ids)
+    positions = [n for n, entry in enumerate(reference) if entry["id"] in wanted]
+    runs, start = [], 0
+    for k in range(1, len(positions) + 1):
+        if k == len(positions) or positions[k] - positions[k - 1] > BLOCK_GAP:
+            runs.append((k - start, positions[start], positions[k - 1]))
+            start = k
+    count, first, last = max(runs) if runs else (0, 0, 0)
+    if count * 3 < len(ids) or count < 3:
+        return None
+    return reference[first]["id"], reference[last]["id"], last - first + 1, count
+
+
+def _ids_shown(ids):
+    """The first :data:`SHOWN_SETS` set ids of ``ids``, said."""
+    return ", ".join(printable(set_id, 40) for set_id in ids[:SHOWN_SETS]) + (", ..." if len(ids) > SHOWN_SETS else "")
+
+
+def _part_order_warning(answers, reference, log):
+    """One error when a group of the sets (not the whole file: :func:`_order_warning` says that) looks written in
+    another order of the sentences (:func:`part_order`), read without the gold. Scores are unchanged."""
+    if written_order(reference, answers):
+        return
+    found = part_order(reference, answers)
+    if not found:
+        return
+    log.add(ERROR, _where(found["ids"][0]), "%d of the %d sets answered with scores look written in %s, not in the "
+            "set's order (first at sets %s): put back from that order, these sets' scores follow their sentences' "
+            "lengths as the rest of the file's do (the longer the sentence, the lower its score: mean correlation "
+            "with the word counts %+.2f), and as written they do not (%+.2f). Likely causes: the order not restored "
+            "after bucketing or sorting by length in some batches (one worker, one bucket), shards merged out of "
+            "step. The i-th score must be the i-th sentence's, in sets.jsonl order: put each score of these sets "
+            "back on its own sentence." % (len(found["ids"]), found["answered"], found["what"],
+                                          _ids_shown(found["ids"]), -found["fit"], -found["as_written"]),
+            kind="some sets in another order of the sentences")
+
+
+def _shift_warning(answers, reference, log):
+    """One error when the answers look paired with the neighbouring set's id (:func:`shifted_sets`), read without
+    the gold: said before the problems it causes (a set without an answer at one end). Scores are unchanged."""
+    found = shifted_sets(reference, answers)
+    if not found:
+        return
+    before = found["direction"] == "previous"
+    if found["whole"]:
+        head = ("the answers look shifted by one set: the scores given for each set follow the lengths of the "
+                "sentences of the set one id %s (mean correlation with their word counts %+.2f over %d sets), not "
+                "its own (%+.2f): answers paired with the wrong ids (%s)" % (
+                    "before" if before else "after", -found["fit"], found["answered"], -found["as_written"],
+                    "ids[n + 1] zipped with scores[n], a header or first line skipped on one side" if before else
+                    "ids[n] zipped with scores[n + 1], one line more on one side"))
+    else:
+        block = found.get("block")
+        head = ("%d of the %d sets answered with scores look paired with the set one id %s (%s): their "
+                "scores follow the lengths of that set's sentences, not their own. Likely causes: shards or batches "
+                "merged out of step, ids and answers taken in different orders in one part of the file" % (
+                    len(found["ids"]), found["answered"], "before" if before else "after",
+                    "%d of them in the block of %d sets from set %s to set %s" % (
+                        block[3], block[2], printable(block[0], 40), printable(block[1], 40)) if block else
+                    "first at sets %s" % _ids_shown(found["ids"])))
+    log.add(ERROR, _where(found["first"]), "%s; these sets are chosen almost at random (a set without an answer at "
+            "one end follows from it). Pair each set's id with its own scores." % head, kind="answers shifted by a set")
+
+
+def _priced(reference, answers, mended):
+    """``{"won": [as written, mended], "as_written", "mended", "total"}``: the credits of ``answers`` and of ``mended``
+    (``{set id: answer}``) summed over ``reference``, and the accuracies so."""
+    written = sum(set_accuracy(answers.get(e["id"]), e["gold"], len(e["sentences"])) for e in reference)
+    undone = sum(set_accuracy(mended.get(e["id"]), e["gold"], len(e["sentences"])) for e in reference)
+    total = len(reference)
+    return {"won": [written, undone], "as_written": written / total, "mended": undone / total, "total": total}
+
+
+def part_counts(reference, answers):
+    """Where the gold is public, the group of sets :func:`part_order` says are written in another order, priced:
+    the whole file's credits as written and with those sets put back (:func:`_priced`), with ``what`` and ``sets``
+    (how many), or None. Said by :func:`part_message`."""
+    found = None if written_order(reference, answers) else part_order(reference, answers)
+    if not found:
+        return None
+    order, chosen = PART_ORDERS[found["order"]][1], set(found["ids"])
+    mended = dict(answers)
+    for entry in reference:
+        if entry["id"] in chosen:
+            mended[entry["id"]] = put_back(answers[entry["id"]], order(entry["sentences"]))
+    return dict(_priced(reference, answers, mended), what=found["what"], sets=len(chosen), cause="order")
+
+
+def shift_counts(reference, answers):
+    """Where the gold is public, the answers :func:`shifted_sets` says are paired with a neighbouring set, priced: the
+    credits as written and with each of them given back to the set it follows (every set, for a whole file), with
+    ``direction`` and ``sets``, or None. Said by :func:`part_message`."""
+    found = shifted_sets(reference, answers)
+    if not found:
+        return None
+    step = -1 if found["direction"] == "previous" else 1
+    chosen = set(entry["id"] for entry in reference) if found["whole"] else set(found["ids"])
+    if found.get("block"):   # a block merged out of step: every set of it
+        at = dict((entry["id"], n) for n, entry in enumerate(reference))
+        chosen = set(entry["id"] for entry in reference[at[found["block"][0]]:at[found["block"][1]] + 1])
+    mended = dict(answers)
+    for position, entry in enumerate(reference):
+        if entry["id"] in chosen and 0 <= position + step < len(reference):
+            mended[reference[position + step]["id"]] = answers.get(entry["id"])
+    return dict(_priced(reference, answers, mended), direction=found["direction"], sets=len(chosen),
+                block=bool(found.get("block")),
+                whole=found["whole"], cause="shift")
+
+
+def part_message(entry, priced):
+    """The message of :func:`part_counts` or :func:`shift_counts` against the gold: a warning priced
+    (:func:`evalkit.floor.price_text`) when mended the answers win more sets, else a note that the message given
+    without the gold does not apply."""
+    if priced["cause"] == "order":
+        said = ("put back from %s into each set's own order, the %d sets that look written so make the file win "
+                "%.1f of its %d sets, against %.1f as written" % (priced["what"], priced["sets"], priced["won"][1],
+                                                                 priced["total"], priced["won"][0]))
+        how, fix = ("with these sets' scores put back on their own sentences", "Write the i-th score for the i-th "
+                    "sentence of each set, in sets.jsonl order.")
+        about = "their order"
+    else:
+        said = ("paired back with the set one id %s (%s), the answers win %.1f of the %d sets, against %.1f as "
+                "written" % ("before" if priced["direction"] == "previous" else "after",
+                             "every answer" if priced["whole"] else "the %d sets %s" % (
+                                 priced["sets"], "of the block" if priced.get("block") else "that look so"),
+                             priced["won"][1], priced["total"], priced["won"][0]))
+        how, fix = "with the answers paired back", "Pair each set's id with its own scores."
+        about = "their pairing"
+    if priced["mended"] <= priced["as_written"]:
+        return Message(entry["file"], INFO, "whole file", "%s: %s is right; the message about %s does not apply to "
+                       "them." % (said, about, about))
+    return Message(entry["file"], WARNING, "whole file", "%s. %s %s" % (said, price_text(priced, how), fix))
+
+
 def _won(answered, order=None):
     """The credits of ``answered`` (``[(set, answer)]``) summed, as written or put back from ``order`` (a name of
     :data:`SENTENCE_ORDERS`)."""
@@ -862,6 +1392,9 @@ def order_counts(reference, answers):
     if found:
         name = found["order"]
     elif written <= 2.0 * sum(1.0 / len(entry["sentences"]) for entry, _ in answered):
+        if 2 * sum(1 for _, answer in answered if type(answer) is list and answer in (
+                sorted(answer), sorted(answer, reverse=True))) >= len(answered):
+            return None   # scores sorted in most sets (a ranking): no order of the sentences is their cause
         step = max(1.0, len(answered) / float(ORDER_SAMPLE))
         sample = [answered[int(n * step)] for n in range(min(len(answered), ORDER_SAMPLE))]
         # put back, the answers must win clearly more than as written and than a random choice (a file worse than
@@ -923,6 +1456,27 @@ def _id_key(set_id):
     return re.sub(r"[0-9]+", lambda found: found.group(0).lstrip("0") or "0", text)
 
 
+def _pandas_hint(unknown, data, reference):
+    """A sentence naming a pandas DataFrame written in another layout than ``{set id: [scores]}``, else "": the
+    ``orient="split"`` layout (``{"columns", "index", "data"}``), or a wide frame (a column per sentence) written
+    with ``to_json()``'s default ``orient="columns"`` (the sentences' positions as keys, the set ids one level down)."""
+    own = set(entry["id"] for entry in reference)
+    if {"index", "data"} <= set(unknown) and type(data.get("index")) is list:
+        return ("The file is a pandas DataFrame written with to_json(orient=\"split\") ({\"columns\", \"index\", "
+                "\"data\"}: the set ids under \"index\", the answers under \"data\"): write one object keyed by set "
+                "id instead, e.g. json.dump(dict(zip(df.index, df[\"scores\"])), f), or df[\"scores\"].to_json() "
+                "(a Series of lists).")
+    inner = [data[key] for key in unknown if isinstance(data.get(key), dict) and key.strip().isdigit()]
+    if len(inner) >= 2 and len(inner) * 2 > len(unknown) and \
+            sum(1 for value in inner if sum(1 for key in value if key in own) * 2 > len(value)) * 2 > len(inner):
+        return ("The file looks transposed: its keys are the sentences' positions (%s) and the set ids are one level "
+                "down ({\"0\": {\"%s\": ...}}): a DataFrame with a column per sentence written with to_json(), "
+                "whose default orient=\"columns\" puts the columns first. Transpose it (df.T) and write a list per "
+                "set: json.dump(df.T.to_dict(orient=\"list\"), f), or df.apply(list, axis=1).to_json()." % (
+                    ", ".join(printable(key, 10) for key in unknown[:3]) + (", ..." if len(unknown) > 3 else ""),
+                    printable(reference[0]["id"], 30)))
+    return ""
+
 def _unknown_ids_hint(unknown, data, reference, missing):
     """A sentence naming why the unknown ids of ``data`` are unknown, else "": set ids of this phase written
     differently (letter case, spaces, zero padding), positions of the sets instead of their ids, or the answers
@@ -936,6 +1490,9 @@ def _unknown_ids_hint(unknown, data, reference, missing):
                 "sets.jsonl does (letter case, spaces, zero padding); until then those sets count as missing." % (
                     len(respelt), "; ".join("%s for %s" % (quoted(given, 30), quoted(own, 30))
                                             for given, own in respelt[:SHOWN_SETS])))
+    hint = _pandas_hint(unknown, data, reference)
+    if hint:
+        return hint
     # the digits alone are converted: int() refuses some characters that \s matches (U+001F)
     numbers = [int(found.group(1)) for found in (re.match(r"^\s*([0-9]{1,9})\s*$", set_id) for set_id in unknown)
                if found]
@@ -999,6 +1556,18 @@ def _not_finite_hint(data, cases):
     """A sentence naming why the scores of ``cases`` (sets with a score that is not finite, or not a number) are so,
     else "": most are -Infinity, the log of a probability of 0 (a word the model never saw, without smoothing), or
     null, a sentence left unscored. Only called when some set has such a score."""
+    strings = [data[set_id][sentence] for set_id, sentence, _ in cases if type(data.get(set_id)) is list and
+               sentence is not None and sentence < len(data[set_id]) and isinstance(data[set_id][sentence], str)]
+    typographic = sum(1 for text in strings if "\u2212" in text and _is_number(_number_in(text.replace("\u2212", "-"))))
+    if typographic * 2 > len(cases):
+        return ("%d of them are numbers written with the Unicode minus sign '\u2212' (U+2212), not the ASCII "
+                "hyphen-minus '-' (a typographic minus: a spreadsheet, a locale-aware formatter, copied text), and as "
+                "strings: write JSON numbers (-42.1), e.g. float(x.replace('\u2212', '-'))." % typographic)
+    comma = sum(1 for text in strings if re.match(r"^\s*[-\u2212+]?[0-9]+,[0-9]+\s*$", text))
+    if comma * 2 > len(cases):
+        return ("%d of them are numbers written with a decimal comma (-42,1: a locale's formatting, such as de_DE or "
+                "es_ES), and as strings: write JSON numbers with a decimal point (-42.1), e.g. "
+                "float(x.replace(',', '.'))." % comma)
     minus = sum(1 for set_id, sentence, _ in cases if type(data.get(set_id)) is list and sentence is not None
                 and sentence < len(data[set_id]) and data[set_id][sentence] == -float("inf"))
     null = sum(1 for set_id, sentence, _ in cases if type(data.get(set_id)) is list and sentence is not None
@@ -1138,13 +1707,17 @@ def parse_submission(data, reference, file="predictions.json", log=None, duplica
             extra["count"] = hint
     if one_based * 2 >= max(problems.count("range"), 1):
         extra["range"] = "Most of them are the set's size: indices start at 0 (were these 1-based?)."
+    _shift_warning(answers, reference, log)
     problems.report(log, extra, len(reference))
-    _ranks_warning(answers, log)
+    _ranks_warning(answers, log, reference)
     _ties_warning(answers, log)
+    _underflow_warning(answers, log)
     _direction_warning(answers, log)
     _same_index_warning(answers, log)
     _same_top_warning(answers, log)
+    _sorted_warning(answers, log)
     _order_warning(answers, reference, log)
+    _part_order_warning(answers, reference, log)
     return dict(answers), log.close() if own else []
 
 
@@ -1153,8 +1726,35 @@ def load_submission(data, file, max_bytes):
     when the file is unusable (size, encoding, syntax). Integer literals too long to convert stay
     :class:`LongInteger` (never a traceback, never a long conversion)."""
     hook = DuplicateKeys()
-    value = parse_json_bytes(data, file, max_bytes, parse_int=_parse_int, object_pairs_hook=hook)
+    try:
+        value = parse_json_bytes(data, file, max_bytes, parse_int=_parse_int, object_pairs_hook=hook)
+    except DataError as err:
+        hint = _table_hint(data)
+        if hint:
+            err.message.text = "%s. %s" % (err.message.text.rstrip("."), hint)
+        raise
     return value, hook.of(value) if isinstance(value, dict) else {}
+
+
+def _table_hint(data):
+    """A sentence saying that bytes that are no JSON look like a table (tab- or comma-separated lines, a TSV or CSV
+    saved as predictions.json), else "". Called only on a file that is not JSON.
+
+    >>> _table_hint(b"id\\ts0\\ts1\\ndev-0001\\t-4.2\\t-3.1\\n")[:60]
+    'The file looks like a table of tab-separated columns (a TSV,'
+    >>> _table_hint(b'{"a": [1,')
+    ''
+    """
+    lines = [line for line in data[:65536].decode("utf-8", "replace").lstrip("\ufeff").splitlines() if line.strip()]
+    if len(lines) < 2 or lines[0].lstrip()[:1] in ("{", "["):
+        return ""
+    for separator, name, kind in (("\t", "tab", "TSV"), (",", "comma", "CSV"), (";", "semicolon", "CSV")):
+        counts = set(line.count(separator) for line in lines[:20])
+        if len(counts) == 1 and min(counts) >= 1:
+            return ("The file looks like a table of %s-separated columns (a %s, e.g. df.to_csv(), saved under the name "
+                    "predictions.json): write one JSON object {set id: [one score per sentence]} instead, e.g. "
+                    "json.dump(dict(zip(ids, scores)), f)." % (name, kind))
+    return ""
 
 
 def read_submission(data, reference, file="predictions.json", max_bytes=MAX_SUBMISSION_BYTES):
@@ -1301,6 +1901,13 @@ def details(reference, answers):
     order = order_counts(reference, answers)
     if order:   # only when the scores look written in another order of the sentences
         found["order"] = order
+    for name, counts in (("shift", shift_counts), ("part", part_counts)):
+        priced = counts(reference, answers)
+        if priced:   # only when a group of sets looks paired with a neighbour, or written in another order
+            found[name] = priced
+    ranks = rank_counts(reference, answers)
+    if ranks:   # only when the scores look like ranks
+        found["ranks"] = ranks
     return found
 
 
@@ -1465,14 +2072,21 @@ class ChoiceKind(object):
     def public_gold_messages(self, entry, task):
         """The answers written in another order of the sentences, priced against the gold (``details["order"]``,
         :func:`order_message`). Only where the gold is public (:func:`evalkit.floor.public_gold_messages`)."""
-        order = (entry.get("details") or {}).get("order")
-        return [order_message(entry, order)] if type(order) is dict else []
+        found = entry.get("details") or {}
+        said = [order_message(entry, found["order"])] if type(found.get("order")) is dict else []
+        said += [part_message(entry, found[name]) for name in ("shift", "part") if type(found.get(name)) is dict]
+        if type(found.get("ranks")) is dict:
+            said.append(rank_message(entry, found["ranks"]))
+        if type(found.get("direction")) is dict:
+            said.extend(direction_price(entry, found["direction"]))
+        return said
 
     def explains_score(self, entry):
         """Whether the messages of ``entry`` already say why it scores low: its answers, put back from another order
         of the sentences, win more sets (:func:`order_message`); a floor's generic causes are then not given."""
-        order = (entry.get("details") or {}).get("order")
-        return type(order) is dict and order["mended"] > order["as_written"]
+        found = entry.get("details") or {}
+        return any(type(found.get(name)) is dict and found[name]["mended"] > found[name]["as_written"]
+                   for name in ("order", "shift", "part", "ranks"))
 
 
 #: The kinds this module adds to the scorer (:data:`evalkit.scoring.KINDS`).
