@@ -918,9 +918,11 @@ def _named_order(sample, errors=ORDER_ERRORS):
                   for sentences, answer, shortness, spread, norm in sample]
     written = sum(as_written) / len(as_written)
     scores = sample[0][4] is not None
-    if abs(written) >= ORDER_FIT or (scores and 2 * sum(1 for item in sample if item[1] in (
+    if scores and (abs(written) >= ORDER_FIT or 2 * sum(1 for item in sample if item[1] in (
             sorted(item[1]), sorted(item[1], reverse=True))) >= len(sample)):
-        return None   # the answers follow the lengths as written (or are sorted themselves): nothing to put back
+        return None   # the scores follow the lengths as written (or are sorted themselves): nothing to put back
+    # (indices are judged on every order: an index tells little of its set, and a sort that leaves the first
+    # positions in place, as the ids sorted as text do, keeps part of their fit as written)
     by_size = {}
     for n, item in enumerate(sample):
         by_size.setdefault(len(item[0]), []).append(n)
