@@ -34,7 +34,7 @@ from operator import eq, itemgetter
 
 from .loading import read_optional_json
 from .mended import CandidateMend, LabelMend
-from .messages import ERROR, WARNING, ZERO_NOTE, printable, quoted
+from .messages import ERROR, LOSS_NOTE, WARNING, ZERO_NOTE, printable, quoted
 
 FILE_NAME = "inventory.json"
 #: Keys under which a token's features are commonly written as one CoNLL-U FEATS string or nested object.
@@ -94,6 +94,11 @@ class Inventory(object):
         self.trained_labels = frozenset(_strings(extra.get("labels")))
         self.labels = frozenset(labels) | self.trained_labels if labels else None
         self.labels_closed = bool(self.trained_labels)
+        #: the task's tag set is the same for every language (UPOS): a tag outside it is wrong even where the
+        #: language's training data is not known
+        self.universal = bool(getattr(task, "universal_labels", False))
+        #: the gold label of rows that have no value of their own (multiword-token ranges), or None
+        self.blank = (getattr(task, "blank_rows", None) or (None,))[0]
         xpos = extra.get("xpos") if type(extra.get("xpos")) is dict else {}
         self.xpos = dict((tag, upos) for tag, upos in xpos.items() if type(upos) is str and self.labels
                          and upos in self.labels)
@@ -301,6 +306,19 @@ def _tag_tally(pred, keys):
     return tally, total
 
 
+#: Tags that are XPOS, not UPOS: Perseus's positional tags (``n-s---mn-``, nine places, ``-`` for none) and PROIEL's
+#: (``Nb``, ``V-``), written in a UPOS file (the fifth column of the CoNLL-U files for the fourth).
+XPOS_LIKE = re.compile(r"^(?:[a-z-](?=[a-z0-9-]*-)[a-z0-9-]{7,9}|[A-Z][a-z-])$")
+
+
+def _blank_count(pred, blank):
+    """How many tags of ``pred`` (per sentence a list, None for a sentence scored 0) are ``blank`` (range rows)."""
+    flat = getattr(pred, "flat", None)
+    if flat is not None:
+        return flat.count(blank)
+    return sum(tags.count(blank) for tags in pred if tags)
+
+
 def check_tags(pred, log, inventory, where):
     """One warning when tags of ``pred`` (per sentence a list of tags, None for a sentence scored 0; a tag that
     is not a string is already None) are outside ``inventory.labels``. ``where(si, ti)``: a tag's position."""
@@ -309,8 +327,10 @@ def check_tags(pred, log, inventory, where):
         return
     unknown = _distinct(pred, filter(None, pred)) - labels
     unknown.discard(None)
-    if not inventory.labels_closed:   # the language's own tags are not known: only tags not written as UD writes them
-        unknown = set(tag for tag in unknown if not UD_TAG.match(tag))
+    if not inventory.labels_closed and not inventory.universal:   # the language's own tags are not known: only
+        unknown = set(tag for tag in unknown if not UD_TAG.match(tag))   # tags not written as UD writes them
+    elif not inventory.labels_closed:   # a universal set: its older scheme's tags may be the language's (ohu's CONJ)
+        unknown.difference_update(inventory.renamed("labels"))
     if not unknown:
         return
     tally, total = _tag_tally(pred, unknown)
@@ -334,8 +354,11 @@ def check_tags(pred, log, inventory, where):
     _mend_tags(log, "tag outside the tag set", _sure_renaming(tally.first, labels, inventory))
     first = next(iter(tally.first.values()))
     outside = sum(tally.counts.values())
-    every = outside == total   # not one tag can match: the whole file scores 0 (an error, not a warning)
-    xpos = sum(count for tag, count in tally.counts.items() if tag in inventory.xpos)
+    blanks = _blank_count(pred, inventory.blank) if inventory.blank in labels else 0
+    total -= blanks   # range rows (their tag "_") are no tag of a word: not counted
+    every = outside >= total   # not one tag can match: the whole file scores 0 (an error, not a warning)
+    xpos = sum(count for tag, count in tally.counts.items()
+               if tag in inventory.xpos or (inventory.universal and XPOS_LIKE.match(tag)))
     _warn(log, where(*first), "%s of %s are outside the task's tag set (%s%s): %s. A tag is compared as it is, "
             "so these score as wrong tags.%s%s%s" % (
                 "{:,}".format(outside), _count(total, "tag"), ", ".join(sorted(labels)),
@@ -345,7 +368,9 @@ def check_tags(pred, log, inventory, where):
                  "fourth) that the task asks for: train on, or write, the fourth column."
                  if 2 * xpos > outside else ""),
                 (" Did you mean %s?" % _cut_list(hint, HINT_CHARS)) if hint else "",
-                (" Every tag is outside the set: %s." % ZERO_NOTE) if every else ""),
+                (" Every tag is outside the set: %s." % ZERO_NOTE) if every and not blanks else
+                (" Every tag of a word is outside the set (only the %s rows %s, multiword-token ranges, can match): "
+                 "%s." % ("{:,}".format(blanks), _quoted(inventory.blank), LOSS_NOTE)) if every else ""),
             kind="tag outside the tag set", severity=ERROR if every else WARNING)
 
 
@@ -1047,6 +1072,59 @@ def check_lone_surrogates(pred, log, where, distinct=False, text=None):
               ord(half)), kind="candidates that are not text (lone surrogates)")
 
 
+#: Invisible formatting characters (Unicode category Cf) that a tool adds to a string (a zero-width space from a
+#: web page or a tokeniser, a right-to-left mark from a bidirectional editor, a byte order mark, a soft hyphen, a
+#: word joiner, the bidirectional controls, the tag characters); the zero-width joiner and non-joiner, which Indic
+#: and Persian texts write inside words, are left out.
+_INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
+                        "\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]")
+#: Invisible characters are said from this many items on (a gold holds one now and then: a soft hyphen, a BOM).
+MIN_INVISIBLE = 5
+
+
+def without_invisible(candidate):
+    """``candidate`` without the invisible formatting characters of :data:`_INVISIBLE`.
+
+    >>> without_invisible("\u200fet\u200b"), without_invisible(3)
+    ('et', 3)
+    """
+    return _INVISIBLE.sub("", candidate) if type(candidate) is str else candidate
+
+
+def _char_name(char):
+    """``U+200B ZERO WIDTH SPACE``."""
+    return "U+%04X %s" % (ord(char), unicodedata.name(char, "(unnamed)"))
+
+
+def check_invisible(pred, log, where, distinct=False, text=None):
+    """One warning when :data:`MIN_INVISIBLE` items or more of ``pred`` (per sentence one candidate sequence per
+    item, None for a sentence not scored) hold a candidate with an invisible formatting character
+    (:data:`_INVISIBLE`: a zero-width space, a right-to-left mark): a candidate is compared as it is, so it never
+    matches. Named by code point and name, counted, with the fix; the mend strips them (priced where the gold is
+    public). A file without one costs a C-level scan of its distinct candidates joined (``distinct``, ``text``: as
+    :func:`check_lone_surrogates`)."""
+    distinct = distinct_candidates(pred) if distinct is False else distinct
+    if distinct is None:
+        return
+    strings, joined = text or candidate_text(distinct)
+    if joined.isascii() or not _INVISIBLE.search(joined):
+        return
+    bad = frozenset(c for c in strings if _INVISIBLE.search(c))
+    tally, items = _tally_members(pred, bad)
+    if tally.tokens < MIN_INVISIBLE:
+        return
+    chars = Counter(chain.from_iterable(_INVISIBLE.findall(c) for c in bad))
+    names = ", ".join(_char_name(char) for char, _ in chars.most_common(3)) + (", ..." if len(chars) > 3 else "")
+    _warn(log, where(*next(iter(tally.first.values()))), "%s of %s hold a candidate with an invisible character (%s; "
+          "Unicode's format characters, category Cf): %s. A candidate is compared as it is, so these never match: "
+          "the character came with the text (a web page, an editor, a tokeniser's output); remove it from every "
+          "candidate (re.sub(\"[\\u200b-\\u200f\\u2060\\ufeff]\", \"\", text))." % (
+              "{:,}".format(tally.tokens), _count(items, "item"), names, tally.examples(_quoted, where, 2)),
+          kind="candidates with invisible characters")
+    log.mend("candidates with invisible characters", "with the invisible characters removed",
+             CandidateMend(without_invisible))
+
+
 # --------------------------------------------------------------------------- lemmas with sense numbers
 
 #: A first candidate that ends in a sense number (``venio1``, ``sum#2``, ``cum_1``): a letter, then one or two
@@ -1548,7 +1626,8 @@ def _form_text(kind, tally, where, items):
                                                         _quoted(example), _quoted(text)))
     if kind == "garbled":
         return head % "that looks like UTF-8 read as Latin-1 or Windows-1252 (mojibake)" + (
-            " (%s was %s): read and write every file with encoding=\"utf-8\"." % (
+            " (%s was %s): the text was read (or written) with the wrong encoding; read and write every file with "
+            "encoding=\"utf-8\" (to mend a written string: text.encode(\"cp1252\").decode(\"utf-8\"))." % (
                 _quoted(example), _quoted(_garbled(example))))
     return head % "with punctuation attached" + (": a gap hides the word alone, with punctuation only where the "
                                                   "text writes it inside the word; a restored sentence split on "
@@ -1572,18 +1651,21 @@ def check_candidate_forms(pred, log, where):
         joined = "\x00".join(head)
     except TypeError:   # a first candidate that is not a string
         joined = "\x00".join(c for c in head if type(c) is str)
-    if "\\" not in joined and len(_FORM_MARK.findall(joined)) < min(FORM_SHARES.values()) * len(head):
+    lead = not joined.isascii() and _LATIN1_LEAD.search(joined)   # mojibake: counted among non-ASCII items
+    if "\\" not in joined and not lead and len(_FORM_MARK.findall(joined)) < min(FORM_SHARES.values()) * len(head):
         return ()   # (C-level scans of the sample alone)
     sample = Counter(map(_form_class, head))
     size = len(head)
-    suspects = [kind for kind, share in FORM_SHARES.items() if sample[kind] and sample[kind] >= share * size]
+    sizes = {"garbled": _non_ascii(head)} if lead else {}
+    suspects = [kind for kind, share in FORM_SHARES.items() if sample[kind] and sample[kind] >= share * sizes.get(
+        kind, size) and (kind != "garbled" or sample[kind] >= MIN_GARBLED)]
     if not suspects:
         return ()
     classes = list(map(_form_class, firsts))
     said = []
     for kind in suspects:
         marks = bytes(map(eq, classes, repeat(kind)))
-        if marks.count(1) < FORM_SHARES[kind] * len(firsts):
+        if marks.count(1) < FORM_SHARES[kind] * (_non_ascii(firsts) if kind == "garbled" else len(firsts)):
             continue
         tally, items = _tally_marked(pred, flat, marks, lambda at: list(map(firsts.__getitem__, at)))
         if kind == "punctuation" and len(tally.counts) < MIN_PUNCTUATED:
@@ -1591,8 +1673,25 @@ def check_candidate_forms(pred, log, where):
         _warn(log, where(*tally.positions[0]), _form_text(kind, tally, where, items),
               kind="candidates %s" % {"quoted": "written with their quotes", "escaped": "escaped twice",
                                       "garbled": "in mojibake", "punctuation": "with punctuation attached"}[kind])
+        if kind == "garbled":
+            log.mend("candidates in mojibake", "with the text read back as UTF-8 (encoded as cp1252 or latin-1, "
+                     "decoded as UTF-8)", CandidateMend(_ungarbled))
         said.append(kind)
     return tuple(said)
+
+
+#: Mojibake is said from this many garbled first candidates on (in the sample), whatever their share.
+MIN_GARBLED = 3
+
+
+def _non_ascii(strings):
+    """How many of ``strings`` are strings that are not ASCII (the items mojibake can touch)."""
+    return sum(1 for text in strings if type(text) is str and not text.isascii())
+
+
+def _ungarbled(candidate):
+    """``candidate`` read back as UTF-8 when it is mojibake (:func:`_garbled`), else itself."""
+    return (_garbled(candidate) or candidate) if type(candidate) is str else candidate
 
 
 #: Other spellings of a space that a character gap's candidates may hold instead of ``" "`` (the gap marker's
