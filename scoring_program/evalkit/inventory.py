@@ -1626,8 +1626,8 @@ def _form_text(kind, tally, where, items):
                                                         _quoted(example), _quoted(text)))
     if kind == "garbled":
         return head % "that looks like UTF-8 read as Latin-1 or Windows-1252 (mojibake)" + (
-            " (%s was %s): the text was read (or written) with the wrong encoding; read and write every file with "
-            "encoding=\"utf-8\" (to mend a written string: text.encode(\"cp1252\").decode(\"utf-8\"))." % (
+            " (%s was %s): the text was read or written with the wrong encoding (a string written so is mended by "
+            "text.encode(\"cp1252\").decode(\"utf-8\")); read and write every file with encoding=\"utf-8\"." % (
                 _quoted(example), _quoted(_garbled(example))))
     return head % "with punctuation attached" + (": a gap hides the word alone, with punctuation only where the "
                                                   "text writes it inside the word; a restored sentence split on "
