@@ -259,3 +259,17 @@ def test_a_floor_copying_forms_is_no_normalisation(tmp_path):
     _release(root, [[(form, "NOUN", lemma, {}) for form, lemma in zip(forms, lemmas)]])
     _, report = _evaluate(root, {LAT_LEMMA: [[[form, [form]] for form in forms]]})
     assert not of_file(report["messages"], LAT_LEMMA, "items have as their first candidate the gold")
+
+
+def test_mojibake_holding_a_soft_hyphen_is_no_invisible_character(tmp_path, monkeypatch):
+    """Greek read as Windows-1252 holds U+00AD where UTF-8 has the byte 0xAD (\u03ad, \u1f10...): said as mojibake
+    (priced), never as an invisible character."""
+    root = str(tmp_path)
+    golds = ["\u03bb\u03ad\u03b3%s" % "\u03b1\u03b5\u03bf\u03c9"[k % 4] * (1 + k // 4) for k in range(24)]
+    name, value = _fill_mask(root, golds)
+    sub, report = _evaluate(root, {name: [dict(sent, masked_tokens=[[sent["masked_tokens"][0].encode("utf-8").decode(
+        "latin-1")]]) for sent in value]})
+    assert not of_file(report["messages"], name, "invisible")
+    message = _one(of_file(report["messages"], name, "(mojibake)"))
+    assert message["text"].endswith(_price(report, name, "with the text read back as UTF-8 (encoded as cp1252 or "
+                                           "latin-1, decoded as UTF-8)", 1.0))

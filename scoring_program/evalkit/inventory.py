@@ -1109,7 +1109,7 @@ def check_invisible(pred, log, where, distinct=False, text=None):
     strings, joined = text or candidate_text(distinct)
     if joined.isascii() or not _INVISIBLE.search(joined):
         return
-    bad = frozenset(c for c in strings if _INVISIBLE.search(c))
+    bad = frozenset(c for c in strings if _INVISIBLE.search(c) and _garbled(c) is None)
     tally, items = _tally_members(pred, bad)
     if tally.tokens < MIN_INVISIBLE:
         return
