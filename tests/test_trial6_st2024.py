@@ -273,3 +273,25 @@ def test_mojibake_holding_a_soft_hyphen_is_no_invisible_character(tmp_path, monk
     message = _one(of_file(report["messages"], name, "(mojibake)"))
     assert message["text"].endswith(_price(report, name, "with the text read back as UTF-8 (encoded as cp1252 or "
                                            "latin-1, decoded as UTF-8)", 1.0))
+
+
+# --------------------------------------------------------------------------- 6. morphology
+
+@settings(**SETTINGS)
+@given(column=st.sampled_from(["XPOS", "DEPREL", "MISC"]), count=st.integers(1, 12))
+def test_a_conllu_column_written_as_a_feature_is_named_and_priced(tmp_path_factory, monkeypatch, column, count):
+    """A key ``XPOS`` (another CoNLL-U column) on every token: named as a column, not a feature, never "did you
+    mean ExtPos", and priced (every token right once removed)."""
+    root = str(tmp_path_factory.mktemp("column"))
+    sent = [("w%d" % k, "NOUN", "l", {"Case": "Nom"}) for k in range(count)]
+    _release(root, [sent], train="1\tw\tl\tNOUN\t_\tCase=Nom\t0\troot\t_\t_\n\n")
+    name = "morph_features/lat.json"
+    sub, report = _evaluate(root, {name: [[{"Token": form, "UPOS": upos, "Case": "Nom", column: "Nb"}
+                                           for form, upos, _, _ in sent]]})
+    message = _one(of_file(report["messages"], name, "feature names outside the inventory"))
+    assert message["where"] == 'sentence 1, token 1 ($[0][0]["%s"])' % column
+    assert "%r: a column of the CoNLL-U files (XPOS, the fifth), not a feature: remove it from the tokens." % column \
+        in message["text"] and "Did you mean" not in message["text"], message["text"]
+    assert message["text"].endswith(_price(report, name, "with the features written as the task asks (one key per "
+                                           "feature, its value a string, UD v1's names renamed)", 1.0))
+    assert message in _same_scores_without(monkeypatch, inventory, "check_features", root, sub, report)

@@ -509,6 +509,12 @@ def _value_class(name, value, inventory, ignored=()):
     return None
 
 
+#: CoNLL-U's columns other than FEATS (and the form, UPOS and lemma a token may carry): written as a feature, a key
+#: the reference never has; the mend leaves it out.
+CONLLU_COLUMNS = ("XPOS", "HEAD", "DEPREL", "DEPS", "MISC", "ID", "xpos", "head", "deprel", "deps", "misc", "Xpos",
+                  "Deprel", "Head", "Deps", "Misc")
+
+
 class FeatureMend(object):
     """The mend of a file's feature mistakes (:meth:`evalkit.messages.MessageLog.mend`): each token written as the
     task asks, one key per feature and its value a string: a FEATS string, a list of features or an object spread
@@ -528,7 +534,7 @@ class FeatureMend(object):
     def fixes(self, name, value):
         """Whether the mend writes feature ``name`` with ``value`` otherwise (a name or value outside the inventory
         that it renames)."""
-        return type(value) is str and self._renamed(name, value) != (name, value)
+        return name in CONLLU_COLUMNS or (type(value) is str and self._renamed(name, value) != (name, value))
 
     def token(self, tok):
         """``tok`` written as the task asks (a new object; ``tok`` itself when it holds no pair with a mistake)."""
@@ -542,6 +548,8 @@ class FeatureMend(object):
         for key, value in tok.items():
             if key in self.ignored:
                 out[key] = value
+                continue
+            if key in CONLLU_COLUMNS:   # another column of the CoNLL-U row, no feature: left out
                 continue
             for name, item in self._pairs(key, value):
                 item = self._value(item)
@@ -751,10 +759,15 @@ def _features_text(found, tally, inventory, ignored, where):
         older = inventory.renamed("features")
         guesses = ", ".join("%s for %s (%s)" % (older[name], _quoted(name), inventory.older_note("name"))
                             if name in older else "%s for %s" % (suggest(name, known), _quoted(name))
-                            for name in tally.first if name in older or suggest(name, known))
+                            for name in tally.first if name not in CONLLU_COLUMNS and (
+                                name in older or suggest(name, known)))
+        columns = [name for name in tally.first if name in CONLLU_COLUMNS]
         return ("%s use feature names outside the inventory (%s): %s. They never match and count as features the "
-                "reference does not have.%s" % (tokens, inventory.describe, tally.examples(_quoted, where),
-                                                (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
+                "reference does not have.%s%s" % (
+                    tokens, inventory.describe, tally.examples(_quoted, where),
+                    (" %s: a column of the CoNLL-U files (XPOS, the fifth), not a feature: remove %s from the "
+                     "tokens." % (", ".join(map(_quoted, columns)), "it" if len(columns) == 1 else "them"))
+                    if columns else "", (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
     guessed = [(_value_guess(name, value, inventory), (name, value)) for name, value in tally.first]
     older = inventory.renamed("values")
     guesses = ", ".join("%s for %s%s" % (guess, _pair(key), (" (%s)" % inventory.older_note("value")) if any(
