@@ -290,7 +290,8 @@ def test_a_conllu_column_written_as_a_feature_is_named_and_priced(tmp_path_facto
                                            for form, upos, _, _ in sent]]})
     message = _one(of_file(report["messages"], name, "feature names outside the inventory"))
     assert message["where"] == 'sentence 1, token 1 ($[0][0]["%s"])' % column
-    assert "%r: a column of the CoNLL-U files (XPOS, the fifth), not a feature: remove it from the tokens." % column \
+    assert "%r: a column of the CoNLL-U files, not a feature (the task asks for FEATS, the sixth column, one key per " \
+        "feature): remove it from the tokens." % column \
         in message["text"] and "Did you mean" not in message["text"], message["text"]
     assert message["text"].endswith(_price(report, name, "with the features written as the task asks (one key per "
                                            "feature, its value a string, UD v1's names renamed)", 1.0))

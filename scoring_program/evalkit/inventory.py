@@ -509,10 +509,9 @@ def _value_class(name, value, inventory, ignored=()):
     return None
 
 
-#: CoNLL-U's columns other than FEATS (and the form, UPOS and lemma a token may carry): written as a feature, a key
-#: the reference never has; the mend leaves it out.
-CONLLU_COLUMNS = ("XPOS", "HEAD", "DEPREL", "DEPS", "MISC", "ID", "xpos", "head", "deprel", "deps", "misc", "Xpos",
-                  "Deprel", "Head", "Deps", "Misc")
+def _column(name):
+    """Whether feature name ``name`` is a column of CoNLL-U's rows (:data:`CONLLU_COLUMNS`, any case): no feature."""
+    return type(name) is str and name.upper() in CONLLU_COLUMNS
 
 
 class FeatureMend(object):
@@ -534,7 +533,7 @@ class FeatureMend(object):
     def fixes(self, name, value):
         """Whether the mend writes feature ``name`` with ``value`` otherwise (a name or value outside the inventory
         that it renames)."""
-        return name in CONLLU_COLUMNS or (type(value) is str and self._renamed(name, value) != (name, value))
+        return _column(name) or (type(value) is str and self._renamed(name, value) != (name, value))
 
     def token(self, tok):
         """``tok`` written as the task asks (a new object; ``tok`` itself when it holds no pair with a mistake)."""
@@ -549,7 +548,7 @@ class FeatureMend(object):
             if key in self.ignored:
                 out[key] = value
                 continue
-            if key in CONLLU_COLUMNS:   # another column of the CoNLL-U row, no feature: left out
+            if _column(key):   # another column of the CoNLL-U row, no feature: left out
                 continue
             for name, item in self._pairs(key, value):
                 item = self._value(item)
@@ -759,14 +758,14 @@ def _features_text(found, tally, inventory, ignored, where):
         older = inventory.renamed("features")
         guesses = ", ".join("%s for %s (%s)" % (older[name], _quoted(name), inventory.older_note("name"))
                             if name in older else "%s for %s" % (suggest(name, known), _quoted(name))
-                            for name in tally.first if name not in CONLLU_COLUMNS and (
+                            for name in tally.first if not _column(name) and (
                                 name in older or suggest(name, known)))
-        columns = [name for name in tally.first if name in CONLLU_COLUMNS]
+        columns = [name for name in tally.first if _column(name)]
         return ("%s use feature names outside the inventory (%s): %s. They never match and count as features the "
                 "reference does not have.%s%s" % (
                     tokens, inventory.describe, tally.examples(_quoted, where),
-                    (" %s: a column of the CoNLL-U files (XPOS, the fifth), not a feature: remove %s from the "
-                     "tokens." % (", ".join(map(_quoted, columns)), "it" if len(columns) == 1 else "them"))
+                    (" %s: a column of the CoNLL-U files, not a feature (the task asks for FEATS, the sixth "
+                     "column, one key per feature): remove %s from the tokens." % (", ".join(map(_quoted, columns)), "it" if len(columns) == 1 else "them"))
                     if columns else "", (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
     guessed = [(_value_guess(name, value, inventory), (name, value)) for name, value in tally.first]
     older = inventory.renamed("values")
