@@ -296,3 +296,48 @@ def test_a_conllu_column_written_as_a_feature_is_named_and_priced(tmp_path_facto
     assert message["text"].endswith(_price(report, name, "with the features written as the task asks (one key per "
                                            "feature, its value a string, UD v1's names renamed)", 1.0))
     assert message in _same_scores_without(monkeypatch, inventory, "check_features", root, sub, report)
+
+
+@settings(**SETTINGS)
+@given(spelling=st.sampled_from(["%sPsor", "%s_psor", "%s.psor."]), count=st.integers(1, 12), train=st.booleans())
+def test_layered_features_written_without_brackets_are_named_and_priced(tmp_path_factory, monkeypatch, spelling, count,
+                                                                        train):
+    """``Number[psor]`` written ``NumberPsor`` (or ``Number_psor``, ``Number.psor.``), with or without the language's
+    training data: one warning naming the layered name, priced."""
+    root = str(tmp_path_factory.mktemp("psor"))
+    sent = [("w%d" % k, "NOUN", "l", {"Number[psor]": "Sing", "Case": "Nom"}) for k in range(count)]
+    _release(root, [sent], train="1\tw\tl\tNOUN\t_\tCase=Nom|Number[psor]=Sing\t0\troot\t_\t_\n\n" if train else None)
+    name, written = "morph_features/lat.json", spelling % "Number"
+    sub, report = _evaluate(root, {name: [[{"Token": form, "UPOS": upos, "Case": "Nom", written: "Sing"}
+                                           for form, upos, _, _ in sent]]})
+    message = _one(of_file(report["messages"], name, "feature names outside the inventory"))
+    assert message["where"] == 'sentence 1, token 1 ($[0][0]["%s"])' % written
+    assert "Did you mean Number[psor] for %r?" % written in message["text"], message["text"]
+    assert message["text"].endswith(_price(report, name, "with the features written as the task asks (one key per "
+                                           "feature, its value a string, UD v1's names renamed)", 1.0))
+    assert message in _same_scores_without(monkeypatch, inventory, "check_features", root, sub, report)
+
+
+@settings(**SETTINGS)
+@given(how=st.sampled_from(["pipe", "order"]), count=st.integers(1, 12), train=st.booleans())
+def test_multi_values_joined_otherwise_are_named_and_priced(tmp_path_factory, monkeypatch, how, count, train):
+    """``Gender=Masc,Neut`` written ``Masc|Neut`` or ``Neut,Masc``: one warning saying how UD joins several values,
+    with the did-you-mean, priced; the gold's own spelling is never told."""
+    root = str(tmp_path_factory.mktemp("multi"))
+    sent = [("w%d" % k, "NOUN", "l", {"Gender": "Masc,Neut"}) for k in range(count)]
+    _release(root, [sent], train="1\tw\tl\tNOUN\t_\tGender=Masc,Neut\t0\troot\t_\t_\n\n" if train else None)
+    name = "morph_features/lat.json"
+    _, report = _evaluate(root, {name: [[{"Token": form, "UPOS": upos, "Gender": "Masc,Neut"}
+                                         for form, upos, _, _ in sent]]})
+    assert not of_file(report["messages"], name, "feature values outside")
+    written = "Masc|Neut" if how == "pipe" else "Neut,Masc"
+    sub, report = _evaluate(root, {name: [[{"Token": form, "UPOS": upos, "Gender": written}
+                                           for form, upos, _, _ in sent]]})
+    message = _one(of_file(report["messages"], name, "feature values outside the inventory"))
+    assert message["where"] == 'sentence 1, token 1 ($[0][0]["Gender"])'
+    assert "Several values of a feature are joined by a comma, in alphabetical order, as UD writes them (and the " \
+           "gold): a value joined otherwise never matches. Did you mean Masc,Neut for Gender=%r?" % written in \
+        message["text"], message["text"]
+    assert message["text"].endswith(_price(report, name, "with the features written as the task asks (one key per "
+                                           "feature, its value a string, UD v1's names renamed)", 1.0))
+    assert message in _same_scores_without(monkeypatch, inventory, "check_features", root, sub, report)

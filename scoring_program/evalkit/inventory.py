@@ -498,15 +498,50 @@ def _value_class(name, value, inventory, ignored=()):
         return NOT_STRING
     if not inventory.known_name(name):
         certain = name.upper() in CONLLU_COLUMNS or not UD_NAME.match(name) or case_variant(name, ignored) \
-            or case_variant(name, inventory.features)
+            or case_variant(name, inventory.features) or layered(name, inventory)
         return NAME if certain or inventory.closed else None
     values = inventory.values(name)
+    joined = multi_value(value)
+    if joined is not None and (values is None or all(part in values for part in joined.split(","))):
+        return VALUE   # several values joined otherwise than UD joins them (a comma, in alphabetical order)
     parts = value.split(",")
     if values is None or all(part in values for part in parts):
         return None
     if inventory.closed or any(not UD_VALUE.match(part) or case_variant(part, values) for part in parts):
         return VALUE
     return None
+
+
+#: A layered feature name written without its brackets (``NumberPsor``, ``Number_psor``, ``Number.psor.``): UD
+#: writes ``Number[psor]``.
+_UNBRACKETED = re.compile(r"^([A-Z][A-Za-z]*?)[._\- ]?(psor|psed|abs|erg|dat|Psor|Psed|Abs|Erg|Dat)[._\-]?$")
+
+
+def layered(name, inventory):
+    """``Number[psor]`` for ``NumberPsor`` (or ``Number_psor``, ``Number.psor.``) when ``Number`` is a feature of
+    ``inventory``, else None.
+
+    >>> class I(object): features = {"Number": None}
+    >>> layered("NumberPsor", I), layered("Number.psor.", I), layered("Number", I), layered("CasePsor", I)
+    ('Number[psor]', 'Number[psor]', None, None)
+    """
+    found = _UNBRACKETED.match(name) if type(name) is str else None
+    if found is None or found.group(1) not in inventory.features:
+        return None
+    return "%s[%s]" % (found.group(1), found.group(2).lower())
+
+
+def multi_value(value):
+    """``Masc,Neut`` for ``Neut,Masc`` or ``Masc|Neut``: several values as UD joins them (a comma, in alphabetical
+    order), or None when ``value`` is one value or already so.
+
+    >>> multi_value("Neut,Masc"), multi_value("Masc|Neut"), multi_value("Masc,Neut"), multi_value("Masc")
+    ('Masc,Neut', 'Masc,Neut', None, None)
+    """
+    if type(value) is not str or ("," not in value and "|" not in value):
+        return None
+    joined = ",".join(sorted(value.replace("|", ",").split(",")))
+    return joined if joined != value else None
 
 
 def _column(name):
@@ -590,8 +625,12 @@ class FeatureMend(object):
         """An older scheme's name or value, or a case variant of a known one, renamed."""
         inventory = self.inventory
         closed = inventory.closed and not inventory.known_name(name)
-        name = (closed and inventory.renamed("features").get(name)) or case_variant(name, inventory.features) or name
+        name = (closed and inventory.renamed("features").get(name)) or case_variant(name, inventory.features) or \
+            layered(name, inventory) or name
         values = inventory.values(name) or ()
+        joined = multi_value(value)
+        if joined is not None and (not values or all(part in values for part in joined.split(","))):
+            value = joined
         older = dict((old, new) for old, new in inventory.renamed("values").get(name, {}).items()
                      if inventory.closed and old not in values)
         return name, ",".join(older.get(part) or case_variant(part, values) or part for part in value.split(","))
@@ -758,8 +797,11 @@ def _features_text(found, tally, inventory, ignored, where):
         older = inventory.renamed("features")
         guesses = ", ".join("%s for %s (%s)" % (older[name], _quoted(name), inventory.older_note("name"))
                             if name in older else "%s for %s" % (suggest(name, known), _quoted(name))
-                            for name in tally.first if not _column(name) and (
+                            for name in tally.first if not _column(name) and not layered(name, inventory) and (
                                 name in older or suggest(name, known)))
+        layers = ", ".join("%s for %s" % (layered(name, inventory), _quoted(name)) for name in tally.first
+                           if layered(name, inventory))
+        guesses = ", ".join(hint for hint in (layers, guesses) if hint)
         columns = [name for name in tally.first if _column(name)]
         return ("%s use feature names outside the inventory (%s): %s. They never match and count as features the "
                 "reference does not have.%s%s" % (
@@ -771,8 +813,11 @@ def _features_text(found, tally, inventory, ignored, where):
     older = inventory.renamed("values")
     guesses = ", ".join("%s for %s%s" % (guess, _pair(key), (" (%s)" % inventory.older_note("value")) if any(
         part in older.get(key[0], {}) for part in key[1].split(",")) else "") for guess, key in guessed if guess)
-    return ("%s use feature values outside the inventory (%s): %s. They never match.%s"
+    multi = any(multi_value(value) for _, value in tally.first)
+    return ("%s use feature values outside the inventory (%s): %s. They never match.%s%s"
             % (tokens, inventory.describe, tally.examples(_pair, where),
+               " Several values of a feature are joined by a comma, in alphabetical order, as UD writes them (and the "
+               "gold): a value joined otherwise never matches." if multi else "",
                (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
 
 
@@ -789,6 +834,9 @@ def _value_guess(name, value, inventory):
     """The known value that ``value`` of feature ``name`` most likely stands for ("" when none): an older scheme's
     renaming first."""
     values = inventory.values(name)
+    if multi_value(value) is not None and (not values or all(part in values for part in multi_value(value).split(
+            ","))):
+        return multi_value(value)
     if not values or type(value) is not str:
         return ""
     older = inventory.renamed("values").get(name, {})
