@@ -370,13 +370,16 @@ NORMALISATIONS = (
 #: on; a "lost" one only when the first candidates keep what it loses at most :data:`MAX_KEPT_SHARE` of the times.
 #: At most this many wrong first candidates are looked at without a hit.
 SAMPLE_WRONG = 256
+#: An "added" normalisation is said only when it explains at least this share of the wrong first candidates (a
+#: model that writes the marks of the text now and then where the gold has none is no normalisation).
+MIN_ADDED_SHARE = 0.25
 
 
 def _normalised_items(golds, pred):
-    """``{normalisation: [(si, ti, first, gold)]}`` over the items whose first candidate is not the gold, and
-    ``{normalisation: kept}`` (items whose first candidate is the gold and that the normalisation could change)."""
+    """``{normalisation: [(si, ti, first, gold)]}`` over the items whose first candidate is not the gold, and under
+    None how many such items were looked at."""
     hits = dict((norm, []) for norm in NORMALISATIONS)
-    wrong = 0
+    hits[None] = wrong = 0
     for si, (sent_golds, cands) in enumerate(paired(golds, pred)):
         if not sent_golds or cands is None or len(cands) != len(sent_golds):
             continue
@@ -389,8 +392,9 @@ def _normalised_items(golds, pred):
                 if norm.hit(first, gold):
                     hits[norm].append((si, ti, first, gold))
                     break
-        if wrong >= SAMPLE_WRONG and not any(hits.values()):
+        if wrong >= SAMPLE_WRONG and not any(found for norm, found in hits.items() if norm is not None):
             break
+    hits[None] = wrong
     return hits
 
 
@@ -434,8 +438,10 @@ def normalised(kind, ref, pred, task, log, as_written):
     if len(golds) != len(pred):
         return
     said, inputs = False, None
-    for norm, found in _normalised_items(golds, pred).items():
-        if len(found) < MIN_STRIPPED:
+    hits = _normalised_items(golds, pred)
+    wrong = hits.pop(None)
+    for norm, found in hits.items():
+        if len(found) < MIN_STRIPPED or (norm.direction == "added" and len(found) < MIN_ADDED_SHARE * wrong):
             continue
         if inputs is None:   # a candidate that is the input's own text (a floor copying forms) went through nothing
             inputs = frozenset(item for item in (getattr(kind, "item_text", lambda ref: ())(ref)) if type(item) is str)
