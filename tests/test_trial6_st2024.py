@@ -341,3 +341,68 @@ def test_multi_values_joined_otherwise_are_named_and_priced(tmp_path_factory, mo
     assert message["text"].endswith(_price(report, name, "with the features written as the task asks (one key per "
                                            "feature, its value a string, UD v1's names renamed)", 1.0))
     assert message in _same_scores_without(monkeypatch, inventory, "check_features", root, sub, report)
+
+
+# --------------------------------------------------------------------------- 7. minor
+
+@settings(**SETTINGS)
+@given(number=st.integers(0, 999))
+def test_a_numeral_lemma_written_as_a_json_number_is_told_to_be_a_string(tmp_path_factory, number):
+    """A lemma ``3`` written as the JSON number 3: the warning says to write it as a string first."""
+    root = str(tmp_path_factory.mktemp("numeral"))
+    lemmas = [str(number)] + LEMMAS[:5]
+    _release(root, [[(lemma, "NUM", lemma, {}) for lemma in lemmas]])
+    _, report = _evaluate(root, {LAT_LEMMA: [[[lemma, [number if k == 0 else lemma]]
+                                              for k, lemma in enumerate(lemmas)]]})
+    message = _one(of_file(report["messages"], LAT_LEMMA, "a candidate is a number"))
+    assert message["where"] == "sentence 1, token 1 ($[0][0][1])"
+    assert "(a numeral such as a lemma written as a JSON number? write it as a string, \"%d\", as the gold does" % (
+        number) in message["text"], message["text"]
+
+
+@settings(**SETTINGS)
+@given(key=st.sampled_from(["predictions", "candidates", "masked_token"]))
+def test_a_renamed_candidates_key_is_named(tmp_path_factory, key):
+    """``masked_tokens`` under another key: the error names the missing key and the unknown one."""
+    root = str(tmp_path_factory.mktemp("key"))
+    name, value = _fill_mask(root, LEMMAS[:5])
+    _, report = _evaluate(root, {name: [{"masked": sent["masked"], key: [sent["masked_tokens"]]} for sent in value]})
+    message = _one(of_file(report["messages"], name, "expected a list with one candidate list per mask"))
+    assert message["where"] == 'sentence 1 ($[0]["masked_tokens"])'
+    assert message["text"].startswith("expected a list with one candidate list per mask, got null: the sentence has "
+                                      "no key \"masked_tokens\", and a key the task does not know (%r): name the "
+                                      "candidates \"masked_tokens\"" % key), message["text"]
+
+
+@settings(**SETTINGS)
+@given(sents=st.lists(st.integers(0, 3), min_size=1, max_size=5), at=st.integers(0, 3))
+def test_input_rows_left_out_are_named(tmp_path_factory, sents, at):
+    """A sentence written per syntactic word, its multiword-token range row left out: the error names the rows
+    left out and the range rows, not only the count."""
+    root = str(tmp_path_factory.mktemp("ranges"))
+    refs = _release(root, [[("w%d_%d" % (si, ti), "NOUN", "l", {}) for ti in range(4)] for si in range(len(sents))],
+                    public=False)
+    gold = [sent[:at] + [["w%d_%d-w" % (si, at), "_"]] + sent[at:] for si, sent in enumerate(refs["pos_tagging"])]
+    write_json(os.path.join(root, "ref", "pos_tagging", "lat.json"), gold)
+    _, report = _evaluate(root, {LAT_POS: refs["pos_tagging"]})
+    message = _one(of_file(report["messages"], LAT_POS, "leaves out the input's rows"))
+    assert message["where"] == "sentence 1 ($[0])" and message["severity"] == "error"
+    assert message["text"].startswith("4 tokens, the reference has 5: the file leaves out the input's rows 'w0_%d-w' "
+                                      "(token %d); the others are in order. Rows such as the multiword-token ranges"
+                                      % (at, at + 1)), message["text"]
+
+
+@settings(**SETTINGS)
+@given(where=st.sampled_from(["first", "last"]), empty=st.sampled_from([[], None]))
+def test_an_empty_sentence_added_is_named(tmp_path_factory, where, empty):
+    """An empty sentence appended or prepended: the sentence count error names it."""
+    root = str(tmp_path_factory.mktemp("empty"))
+    refs = _release(root, [[("a", "NOUN", "a", {})], [("b", "NOUN", "b", {})]], public=False)
+    pred = [empty] + refs["pos_tagging"] if where == "first" else refs["pos_tagging"] + [empty]
+    _, report = _evaluate(root, {LAT_POS: pred})
+    message = _one(of_file(report["messages"], LAT_POS, "the file has 3 sentences"))
+    at = 0 if where == "first" else 2
+    assert message["text"].startswith("the file has 3 sentences, the reference has 2: every sentence of the input "
+                                      "must be present, in order; sentence %d ($[%d]) is empty: an empty sentence "
+                                      "added (a blank line read as a sentence?): remove it" % (at + 1, at)), \
+        message["text"]
