@@ -15,7 +15,9 @@ Two sources:
   (:meth:`evalkit.messages.MessageLog.mend`); :func:`price_file` scores the mended prediction and appends the price
   to that check's message;
 - mistakes only the gold shows: candidates whose gold carries accents or other marks that they lost
-  (:func:`stripped_marks`), and tags of the other scheme than the gold's, in a language whose training data is not
+  (:func:`stripped_marks`), candidates that went through another normalisation of the same class (a table of named
+  ones, :data:`NORMALISATIONS`: lower-cased, the final sigma, u for v, marks added, an apostrophe for U+0313;
+  :func:`normalised`), and tags of the other scheme than the gold's, in a language whose training data is not
   known (:func:`older_labels`).
 
 Everything here runs only where the gold is public and on a file that has something to say: a file right at rank 1,
