@@ -406,3 +406,19 @@ def test_an_empty_sentence_added_is_named(tmp_path_factory, where, empty):
                                       "must be present, in order; sentence %d ($[%d]) is empty: an empty sentence "
                                       "added (a blank line read as a sentence?): remove it" % (at + 1, at)), \
         message["text"]
+
+
+@settings(**SETTINGS)
+@given(inside=st.integers(1, 3))
+def test_nearly_every_tag_outside_upos_loses_most_of_the_score(tmp_path_factory, inside):
+    """Penn Treebank's tags, a few of which are UPOS too (SYM): not every tag is outside, but 90% or more are: the
+    warning says at most how many can match, with LOSS_NOTE (the validator exits 1)."""
+    root = str(tmp_path_factory.mktemp("most"))
+    tags = ["SYM"] * inside + ["NOUN"] * 30
+    refs = _release(root, [[("w%d" % k, tag, "l", {}) for k, tag in enumerate(tags)]], public=False)
+    pred = [[[form, "SYM" if tag == "SYM" else "NN"] for form, tag in sent] for sent in refs["pos_tagging"]]
+    _, report = _evaluate(root, {LAT_POS: pred})
+    message = _one(of_file(report["messages"], LAT_POS, "outside the task's tag set"))
+    assert message["severity"] == "warning"
+    assert message["text"].endswith(" At most %d%% of the tags can match: %s." % (
+        100 - int(100.0 * 30 / len(tags)), messages.LOSS_NOTE)), message["text"]

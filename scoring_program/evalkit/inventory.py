@@ -311,6 +311,10 @@ def _tag_tally(pred, keys):
 XPOS_LIKE = re.compile(r"^(?:[a-z-](?=[a-z0-9-]*-)[a-z0-9-]{7,9}|[A-Z][a-z-])$")
 
 
+#: A file whose tags are outside the tag set this share of the times or more loses most of its score (said so).
+MOST_OUTSIDE = 0.9
+
+
 def _blank_count(pred, blank):
     """How many tags of ``pred`` (per sentence a list, None for a sentence scored 0) are ``blank`` (range rows)."""
     flat = getattr(pred, "flat", None)
@@ -370,7 +374,9 @@ def check_tags(pred, log, inventory, where):
                 (" Did you mean %s?" % _cut_list(hint, HINT_CHARS)) if hint else "",
                 (" Every tag is outside the set: %s." % ZERO_NOTE) if every and not blanks else
                 (" Every tag of a word is outside the set (only the %s rows %s, multiword-token ranges, can match): "
-                 "%s." % ("{:,}".format(blanks), _quoted(inventory.blank), LOSS_NOTE)) if every else ""),
+                 "%s." % ("{:,}".format(blanks), _quoted(inventory.blank), LOSS_NOTE)) if every else
+                (" At most %d%% of the tags can match: %s." % (100 - int(100.0 * outside / total), LOSS_NOTE))
+                if total and outside >= MOST_OUTSIDE * total else ""),
             kind="tag outside the tag set", severity=ERROR if every else WARNING)
 
 
