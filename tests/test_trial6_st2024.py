@@ -387,9 +387,9 @@ def test_input_rows_left_out_are_named(tmp_path_factory, sents, at):
     _, report = _evaluate(root, {LAT_POS: refs["pos_tagging"]})
     message = _one(of_file(report["messages"], LAT_POS, "leaves out the input's rows"))
     assert message["where"] == "sentence 1 ($[0])" and message["severity"] == "error"
-    assert message["text"].startswith("4 tokens, the reference has 5: the file leaves out the input's rows 'w0_%d-w' "
-                                      "(token %d); the others are in order. Rows such as the multiword-token ranges"
-                                      % (at, at + 1)), message["text"]
+    assert message["text"].startswith("4 tokens, the reference has 5: this sentence scores 0. It leaves out the "
+                                      "input's rows 'w0_%d-w' (token %d), the others in order: give one row per input "
+                                      "row (a multiword-token range such as 4-5" % (at, at + 1)), message["text"]
 
 
 @settings(**SETTINGS)

@@ -558,12 +558,11 @@ class Kind(object):
             else:
                 dropped = _dropped_rows(sent, ref_forms) if len(sent) < len(ref_forms) else None
                 if dropped:
-                    log.add(ERROR, _where(si), "%d tokens, the reference has %d: the file leaves out the input's rows "
-                            "%s; the others are in order. Rows such as the multiword-token ranges (4-5 in the "
-                            "CoNLL-U input, whose words have rows of their own) are rows of the file too: give one row "
-                            "per input row, '_' for a range row (this sentence scores 0)" % (
-                                len(sent), len(ref_forms), dropped),
-                            kind="sentence without some input rows (scored 0)")
+                    log.add(ERROR, _where(si), "%d tokens, the reference has %d: this sentence scores 0. It leaves "
+                            "out the input's rows %s, the others in order: give one row per input row (a multiword-"
+                            "token range such as 4-5 in the CoNLL-U input, whose words have rows of their own, is a row "
+                            "too, labelled '_')" % (len(sent), len(ref_forms), dropped),
+                            kind="sentence with a wrong token count (scored 0)")
                 else:
                     _token_count_error(log, si, len(sent), len(ref_forms), "token")
             return False
