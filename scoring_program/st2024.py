@@ -104,11 +104,16 @@ class Task(object):
     """
 
     max_candidates = 3
+    #: ``labels`` are the same for every language (UPOS): a tag outside them is reported even where the language's
+    #: training data is not known (``evalkit/inventory.py``)
+    universal_labels = False
     form_keys = ("Token", "Form")
     ignored_keys = frozenset(("Token", "Form", "UPOS", "Lemma"))
 
     def __init__(self, folder, key, label, kind, components, languages, mask_marker=None, labels=None,
-                 label_aliases=None, features=None, gap_unit=None, blank_rows=None, older_scheme=None):
+                 label_aliases=None, features=None, gap_unit=None, blank_rows=None, older_scheme=None,
+                 universal_labels=False):
+        self.universal_labels = universal_labels
         self.older_scheme = older_scheme
         self.blank_rows = blank_rows
         self.gap_unit = gap_unit
@@ -137,7 +142,7 @@ RANGE_ROWS_LEMMA = ("multiword-token rows such as 4-5 in the input, whose words 
 
 TASKS = (
     Task("pos_tagging", "pos", "POS tagging", "tagging", ("acc", "f1"), UD_LANGUAGES, labels=UPOS_TAGS + ("_",),
-         label_aliases=UPOS_ALIASES, blank_rows=("_", RANGE_ROWS), older_scheme=UD_V1),
+         label_aliases=UPOS_ALIASES, blank_rows=("_", RANGE_ROWS), older_scheme=UD_V1, universal_labels=True),
     Task("morph_features", "full_morph", "Morphological features", "morph", (), UD_LANGUAGES, features=UD_FEATURES,
          older_scheme=UD_V1),
     Task("lemmatisation", "lemma", "Lemmatisation", "candidates", ("acc1", "acc3"), UD_LANGUAGES,

@@ -264,7 +264,13 @@ def test_shared_baseline_submissions_validate(shared_run):
                     excluded=excluded if split == "valid" else None)
                 assert expected and found == expected, (expected, found)
                 assert [m for m in messages if m["severity"] != "info" and not untrained_tags(m)
-                        and not ranges_tagged(m)] == [], messages[:5]
+                        and not ranges_tagged(m) and not (system == "floor" and at_its_floor(m))] == [], messages[:5]
+
+
+def at_its_floor(message):
+    """Whether ``message`` says that a file scores at the floor: the floor submission's own files do, where the
+    repository's development reference holds the floor of every file (``floor_scores.json``, built from it)."""
+    return message["where"] == "whole file" and ", at the floor of this phase (" in message["text"]
 
 
 def ranges_tagged(message):
@@ -277,12 +283,15 @@ def ranges_tagged(message):
 def untrained_tags(message):
     """Whether ``message`` is the one message about what the baseline writes for a language whose training file the
     release lacks (make_submission.py says NO MODEL for it, and that the file will score 0): empty tags outside the
-    tag set, or no candidate at all; where every item is so, an error that says the file scores 0 (issue 24)."""
+    tag set, or no candidate at all; where every item is so, an error that says the file scores 0 (issue 24); and the
+    file at or below the floor, which for such a language is read from its input (issue 33, trial 6)."""
     folder, _, name = message["file"].partition("/")
     lang = name[:-len(".json")]
     task = st2024.TASKS_BY_FOLDER.get(folder)
     if task is None or V.find_input(SHARED, V.input_kind(task), "train", lang):
         return False
+    if " the floor of this phase (" in message["text"] and message["where"] == "whole file":
+        return True   # the floor of such a language is read from its input (issue 33): the empty baseline is below it
     if folder == "pos_tagging":
         return "tags are outside the task's tag set" in message["text"] and "'' (" in message["text"]
     return "has a candidate to match" in message["text"] and "this file scores 0" in message["text"]

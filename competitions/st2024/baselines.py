@@ -14,8 +14,10 @@ public test inputs carry no gold, which prediction does not need). Written:
   unconstrained subtask, a superset: the starting kit's README) and ``table-<subtask>.html`` per subtask
   (its Evaluation page).
 
-A language without training data in the checkout is reported and submitted without predictions
-(the right shape, so the submission still validates; it scores 0); a file whose input is missing
+A language without training data in the checkout is reported and its baseline submitted without predictions
+(the right shape, so the submission still validates; it scores 0), its floor read from the input alone (as
+``make_submission.py --system floor`` does: ``UNTRAINED_TAG`` for every row, the form as its lemma, the three most
+frequent units of the input's text for every gap), so that ``floor_scores.json`` holds a floor for every file; a file whose input is missing
 in the checkout cannot be predicted and is reported. The time taken is printed.
 """
 import argparse
@@ -101,6 +103,8 @@ def run_job(job, staging, report):
         for split, data in inputs.items():
             for system in SYSTEMS:
                 model = systems[system] if systems else None
+                if model is None and system == "floor":   # as make_submission.py: read from the input alone
+                    model = models.untrained_floor(task, data)
                 path = os.path.join(staging, "%s-%s" % (system, split), task.folder, job.lang + ".json")
                 write_json(path, models.predict(task, model, data))
 
@@ -248,9 +252,11 @@ def table_note(data_dir, marked, not_scored=False):
             "lemma, empty features, most frequent token/character); systems trained on train only. "
             "Data: %s." % os.path.basename(os.path.normpath(data_dir)))
     if marked:
-        note += (" %s: no training data in the release for this language: submitted without predictions "
-                 "(the right shape, empty labels and candidates; feature-less tokens still score 1 in "
-                 "morphology)." % NO_TRAIN_MARK)
+        note += (" %s: no training data in the release for this language: the baseline is submitted without "
+                 "predictions (the right shape, empty labels and candidates; feature-less tokens still score 1 in "
+                 "morphology); the floor is read from the input alone (%s for every row, the form as its lemma, the "
+                 "three most frequent units of the input's text for every gap)." % (NO_TRAIN_MARK,
+                                                                                      models.UNTRAINED_TAG))
     if not_scored:
         note += " %s: the task does not apply to this language." % NOT_SCORED
     return note
@@ -367,7 +373,8 @@ def print_report(report, jobs, seconds):
         print("not in the data (nothing predicted): %s" % ", ".join(absent))
     no_train = [(kind, lang) for kind, lang in report.no_train if lang not in absent]
     if no_train:
-        print("no training data (submitted without predictions): %s" % grouped(no_train))
+        print("no training data (the baseline submitted without predictions, the floor read from the input): %s"
+              % grouped(no_train))
     splits = dict.fromkeys(split for _, split, _, _ in report.no_input)
     for split in splits:
         missing = [(kind, lang) for kind, s, lang, _ in report.no_input if s == split and lang not in absent]

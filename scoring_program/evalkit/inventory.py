@@ -34,7 +34,7 @@ from operator import eq, itemgetter
 
 from .loading import read_optional_json
 from .mended import CandidateMend, LabelMend
-from .messages import ERROR, WARNING, ZERO_NOTE, printable, quoted
+from .messages import ERROR, LOSS_NOTE, WARNING, ZERO_NOTE, printable, quoted
 
 FILE_NAME = "inventory.json"
 #: Keys under which a token's features are commonly written as one CoNLL-U FEATS string or nested object.
@@ -94,6 +94,11 @@ class Inventory(object):
         self.trained_labels = frozenset(_strings(extra.get("labels")))
         self.labels = frozenset(labels) | self.trained_labels if labels else None
         self.labels_closed = bool(self.trained_labels)
+        #: the task's tag set is the same for every language (UPOS): a tag outside it is wrong even where the
+        #: language's training data is not known
+        self.universal = bool(getattr(task, "universal_labels", False))
+        #: the gold label of rows that have no value of their own (multiword-token ranges), or None
+        self.blank = (getattr(task, "blank_rows", None) or (None,))[0]
         xpos = extra.get("xpos") if type(extra.get("xpos")) is dict else {}
         self.xpos = dict((tag, upos) for tag, upos in xpos.items() if type(upos) is str and self.labels
                          and upos in self.labels)
@@ -339,6 +344,23 @@ def _tag_tally(pred, keys):
     return tally, total
 
 
+#: Tags that are XPOS, not UPOS: Perseus's positional tags (``n-s---mn-``, nine places, ``-`` for none) and PROIEL's
+#: (``Nb``, ``V-``), written in a UPOS file (the fifth column of the CoNLL-U files for the fourth).
+XPOS_LIKE = re.compile(r"^(?:[a-z-](?=[a-z0-9-]*-)[a-z0-9-]{7,9}|[A-Z][a-z-])$")
+
+
+#: A file whose tags are outside the tag set this share of the times or more loses most of its score (said so).
+MOST_OUTSIDE = 0.9
+
+
+def _blank_count(pred, blank):
+    """How many tags of ``pred`` (per sentence a list, None for a sentence scored 0) are ``blank`` (range rows)."""
+    flat = getattr(pred, "flat", None)
+    if flat is not None:
+        return flat.count(blank)
+    return sum(tags.count(blank) for tags in pred if tags)
+
+
 def check_tags(pred, log, inventory, where):
     """One warning when tags of ``pred`` (per sentence a list of tags, None for a sentence scored 0; a tag that
     is not a string is already None) are outside ``inventory.labels``. ``where(si, ti)``: a tag's position."""
@@ -347,8 +369,10 @@ def check_tags(pred, log, inventory, where):
         return
     unknown = _distinct(pred, filter(None, pred)) - labels
     unknown.discard(None)
-    if not inventory.labels_closed:   # the language's own tags are not known: only tags not written as UD writes them
-        unknown = set(tag for tag in unknown if not UD_TAG.match(tag))
+    if not inventory.labels_closed and not inventory.universal:   # the language's own tags are not known: only
+        unknown = set(tag for tag in unknown if not UD_TAG.match(tag))   # tags not written as UD writes them
+    elif not inventory.labels_closed:   # a universal set: its older scheme's tags may be the language's (ohu's CONJ)
+        unknown.difference_update(inventory.renamed("labels"))
     if not unknown:
         return
     tally, total = _tag_tally(pred, unknown)
@@ -372,8 +396,11 @@ def check_tags(pred, log, inventory, where):
     _mend_tags(log, "tag outside the tag set", _sure_renaming(tally.first, labels, inventory))
     first = next(iter(tally.first.values()))
     outside = sum(tally.counts.values())
-    every = outside == total   # not one tag can match: the whole file scores 0 (an error, not a warning)
-    xpos = sum(count for tag, count in tally.counts.items() if tag in inventory.xpos)
+    blanks = _blank_count(pred, inventory.blank) if inventory.blank in labels else 0
+    total -= blanks   # range rows (their tag "_") are no tag of a word: not counted
+    every = outside >= total   # not one tag can match: the whole file scores 0 (an error, not a warning)
+    xpos = sum(count for tag, count in tally.counts.items()
+               if tag in inventory.xpos or (inventory.universal and XPOS_LIKE.match(tag)))
     _warn(log, where(*first), "%s of %s are outside the task's tag set (%s%s): %s. A tag is compared as it is, "
             "so these score as wrong tags.%s%s%s" % (
                 "{:,}".format(outside), _count(total, "tag"), ", ".join(sorted(labels)),
@@ -383,7 +410,11 @@ def check_tags(pred, log, inventory, where):
                  "fourth) that the task asks for: train on, or write, the fourth column."
                  if 2 * xpos > outside else ""),
                 (" Did you mean %s?" % _cut_list(hint, HINT_CHARS)) if hint else "",
-                (" Every tag is outside the set: %s." % ZERO_NOTE) if every else ""),
+                (" Every tag is outside the set: %s." % ZERO_NOTE) if every and not blanks else
+                (" Every tag of a word is outside the set (only the %s rows %s, multiword-token ranges, can match): "
+                 "%s." % ("{:,}".format(blanks), _quoted(inventory.blank), LOSS_NOTE)) if every else
+                (" At most %d%% of the tags can match: %s." % (100 - int(100.0 * outside / total), LOSS_NOTE))
+                if total and outside >= MOST_OUTSIDE * total else ""),
             kind="tag outside the tag set", severity=ERROR if every else WARNING)
 
 
@@ -511,15 +542,55 @@ def _value_class(name, value, inventory, ignored=()):
         return NOT_STRING
     if not inventory.known_name(name):
         certain = name.upper() in CONLLU_COLUMNS or not UD_NAME.match(name) or case_variant(name, ignored) \
-            or case_variant(name, inventory.features)
+            or case_variant(name, inventory.features) or layered(name, inventory)
         return NAME if certain or inventory.closed else None
     values = inventory.values(name)
+    joined = multi_value(value)
+    if joined is not None and (values is None or all(part in values for part in joined.split(","))):
+        return VALUE   # several values joined otherwise than UD joins them (a comma, in alphabetical order)
     parts = value.split(",")
     if values is None or all(part in values for part in parts):
         return None
     if inventory.closed or any(not UD_VALUE.match(part) or case_variant(part, values) for part in parts):
         return VALUE
     return None
+
+
+#: A layered feature name written without its brackets (``NumberPsor``, ``Number_psor``, ``Number.psor.``): UD
+#: writes ``Number[psor]``.
+_UNBRACKETED = re.compile(r"^([A-Z][A-Za-z]*?)[._\- ]?(psor|psed|abs|erg|dat|Psor|Psed|Abs|Erg|Dat)[._\-]?$")
+
+
+def layered(name, inventory):
+    """``Number[psor]`` for ``NumberPsor`` (or ``Number_psor``, ``Number.psor.``) when ``Number`` is a feature of
+    ``inventory``, else None.
+
+    >>> class I(object): features = {"Number": None}
+    >>> layered("NumberPsor", I), layered("Number.psor.", I), layered("Number", I), layered("CasePsor", I)
+    ('Number[psor]', 'Number[psor]', None, None)
+    """
+    found = _UNBRACKETED.match(name) if type(name) is str else None
+    if found is None or found.group(1) not in inventory.features:
+        return None
+    return "%s[%s]" % (found.group(1), found.group(2).lower())
+
+
+def multi_value(value):
+    """``Masc,Neut`` for ``Neut,Masc`` or ``Masc|Neut``: several values as UD joins them (a comma, in alphabetical
+    order), or None when ``value`` is one value or already so.
+
+    >>> multi_value("Neut,Masc"), multi_value("Masc|Neut"), multi_value("Masc,Neut"), multi_value("Masc")
+    ('Masc,Neut', 'Masc,Neut', None, None)
+    """
+    if type(value) is not str or ("," not in value and "|" not in value):
+        return None
+    joined = ",".join(sorted(value.replace("|", ",").split(",")))
+    return joined if joined != value else None
+
+
+def _column(name):
+    """Whether feature name ``name`` is a column of CoNLL-U's rows (:data:`CONLLU_COLUMNS`, any case): no feature."""
+    return type(name) is str and name.upper() in CONLLU_COLUMNS
 
 
 class FeatureMend(object):
@@ -541,7 +612,7 @@ class FeatureMend(object):
     def fixes(self, name, value):
         """Whether the mend writes feature ``name`` with ``value`` otherwise (a name or value outside the inventory
         that it renames)."""
-        return type(value) is str and self._renamed(name, value) != (name, value)
+        return _column(name) or (type(value) is str and self._renamed(name, value) != (name, value))
 
     def token(self, tok):
         """``tok`` written as the task asks (a new object; ``tok`` itself when it holds no pair with a mistake)."""
@@ -555,6 +626,8 @@ class FeatureMend(object):
         for key, value in tok.items():
             if key in self.ignored:
                 out[key] = value
+                continue
+            if _column(key):   # another column of the CoNLL-U row, no feature: left out
                 continue
             for name, item in self._pairs(key, value):
                 item = self._value(item)
@@ -596,8 +669,12 @@ class FeatureMend(object):
         """An older scheme's name or value, or a case variant of a known one, renamed."""
         inventory = self.inventory
         closed = inventory.closed and not inventory.known_name(name)
-        name = (closed and inventory.renamed("features").get(name)) or case_variant(name, inventory.features) or name
+        name = (closed and inventory.renamed("features").get(name)) or case_variant(name, inventory.features) or \
+            layered(name, inventory) or name
         values = inventory.values(name) or ()
+        joined = multi_value(value)
+        if joined is not None and (not values or all(part in values for part in joined.split(","))):
+            value = joined
         older = dict((old, new) for old, new in inventory.renamed("values").get(name, {}).items()
                      if inventory.closed and old not in values)
         return name, ",".join(older.get(part) or case_variant(part, values) or part for part in value.split(","))
@@ -764,16 +841,27 @@ def _features_text(found, tally, inventory, ignored, where):
         older = inventory.renamed("features")
         guesses = ", ".join("%s for %s (%s)" % (older[name], _quoted(name), inventory.older_note("name"))
                             if name in older else "%s for %s" % (suggest(name, known), _quoted(name))
-                            for name in tally.first if name in older or suggest(name, known))
+                            for name in tally.first if not _column(name) and not layered(name, inventory) and (
+                                name in older or suggest(name, known)))
+        layers = ", ".join("%s for %s" % (layered(name, inventory), _quoted(name)) for name in tally.first
+                           if layered(name, inventory))
+        guesses = ", ".join(hint for hint in (layers, guesses) if hint)
+        columns = [name for name in tally.first if _column(name)]
         return ("%s use feature names outside the inventory (%s): %s. They never match and count as features the "
-                "reference does not have.%s" % (tokens, inventory.describe, tally.examples(_quoted, where),
-                                                (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
+                "reference does not have.%s%s" % (
+                    tokens, inventory.describe, tally.examples(_quoted, where),
+                    (" %s: a column of the CoNLL-U files, not a feature (the task asks for FEATS, the sixth "
+                     "column, one key per feature): remove %s from the tokens." % (", ".join(map(_quoted, columns)), "it" if len(columns) == 1 else "them"))
+                    if columns else "", (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
     guessed = [(_value_guess(name, value, inventory), (name, value)) for name, value in tally.first]
     older = inventory.renamed("values")
     guesses = ", ".join("%s for %s%s" % (guess, _pair(key), (" (%s)" % inventory.older_note("value")) if any(
         part in older.get(key[0], {}) for part in key[1].split(",")) else "") for guess, key in guessed if guess)
-    return ("%s use feature values outside the inventory (%s): %s. They never match.%s"
+    multi = any(multi_value(value) for _, value in tally.first)
+    return ("%s use feature values outside the inventory (%s): %s. They never match.%s%s"
             % (tokens, inventory.describe, tally.examples(_pair, where),
+               " Several values of a feature are joined by a comma, in alphabetical order, as UD writes them (and the "
+               "gold): a value joined otherwise never matches." if multi else "",
                (" Did you mean %s?" % _cut_list(guesses)) if guesses else ""))
 
 
@@ -790,6 +878,9 @@ def _value_guess(name, value, inventory):
     """The known value that ``value`` of feature ``name`` most likely stands for ("" when none): an older scheme's
     renaming first."""
     values = inventory.values(name)
+    if multi_value(value) is not None and (not values or all(part in values for part in multi_value(value).split(
+            ","))):
+        return multi_value(value)
     if not values or type(value) is not str:
         return ""
     older = inventory.renamed("values").get(name, {})
@@ -1083,6 +1174,59 @@ def check_lone_surrogates(pred, log, where, distinct=False, text=None):
           "(code points): Java's codePoints() or Character.toChars, JavaScript's Array.from(text) or for...of." % (
               "{:,}".format(tally.tokens), _count(items, "item"), tally.examples(_quoted, where, 2), ord(half),
               ord(half)), kind="candidates that are not text (lone surrogates)")
+
+
+#: Invisible formatting characters (Unicode category Cf) that a tool adds to a string (a zero-width space from a
+#: web page or a tokeniser, a right-to-left mark from a bidirectional editor, a byte order mark, a soft hyphen, a
+#: word joiner, the bidirectional controls, the tag characters); the zero-width joiner and non-joiner, which Indic
+#: and Persian texts write inside words, are left out.
+_INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
+                        "\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]")
+#: Invisible characters are said from this many items on (a gold holds one now and then: a soft hyphen, a BOM).
+MIN_INVISIBLE = 5
+
+
+def without_invisible(candidate):
+    """``candidate`` without the invisible formatting characters of :data:`_INVISIBLE`.
+
+    >>> without_invisible("\u200fet\u200b"), without_invisible(3)
+    ('et', 3)
+    """
+    return _INVISIBLE.sub("", candidate) if type(candidate) is str else candidate
+
+
+def _char_name(char):
+    """``U+200B ZERO WIDTH SPACE``."""
+    return "U+%04X %s" % (ord(char), unicodedata.name(char, "(unnamed)"))
+
+
+def check_invisible(pred, log, where, distinct=False, text=None):
+    """One warning when :data:`MIN_INVISIBLE` items or more of ``pred`` (per sentence one candidate sequence per
+    item, None for a sentence not scored) hold a candidate with an invisible formatting character
+    (:data:`_INVISIBLE`: a zero-width space, a right-to-left mark): a candidate is compared as it is, so it never
+    matches. Named by code point and name, counted, with the fix; the mend strips them (priced where the gold is
+    public). A file without one costs a C-level scan of its distinct candidates joined (``distinct``, ``text``: as
+    :func:`check_lone_surrogates`)."""
+    distinct = distinct_candidates(pred) if distinct is False else distinct
+    if distinct is None:
+        return
+    strings, joined = text or candidate_text(distinct)
+    if joined.isascii() or not _INVISIBLE.search(joined):
+        return
+    bad = frozenset(c for c in strings if _INVISIBLE.search(c) and _garbled(c) is None)
+    tally, items = _tally_members(pred, bad)
+    if tally.tokens < MIN_INVISIBLE:
+        return
+    chars = Counter(chain.from_iterable(_INVISIBLE.findall(c) for c in bad))
+    names = ", ".join(_char_name(char) for char, _ in chars.most_common(3)) + (", ..." if len(chars) > 3 else "")
+    _warn(log, where(*next(iter(tally.first.values()))), "%s of %s hold a candidate with an invisible character (%s; "
+          "Unicode's format characters, category Cf): %s. A candidate is compared as it is, so these never match: "
+          "the character came with the text (a web page, an editor, a tokeniser's output); remove it from every "
+          "candidate (re.sub(\"[\\u200b-\\u200f\\u2060\\ufeff]\", \"\", text))." % (
+              "{:,}".format(tally.tokens), _count(items, "item"), names, tally.examples(_quoted, where, 2)),
+          kind="candidates with invisible characters")
+    log.mend("candidates with invisible characters", "with the invisible characters removed",
+             CandidateMend(without_invisible))
 
 
 # --------------------------------------------------------------------------- lemmas with sense numbers
@@ -1586,7 +1730,8 @@ def _form_text(kind, tally, where, items):
                                                         _quoted(example), _quoted(text)))
     if kind == "garbled":
         return head % "that looks like UTF-8 read as Latin-1 or Windows-1252 (mojibake)" + (
-            " (%s was %s): read and write every file with encoding=\"utf-8\"." % (
+            " (%s was %s): the text was read or written with the wrong encoding (a string written so is mended by "
+            "text.encode(\"cp1252\").decode(\"utf-8\")); read and write every file with encoding=\"utf-8\"." % (
                 _quoted(example), _quoted(_garbled(example))))
     return head % "with punctuation attached" + (": a gap hides the word alone, with punctuation only where the "
                                                   "text writes it inside the word; a restored sentence split on "
@@ -1610,18 +1755,21 @@ def check_candidate_forms(pred, log, where):
         joined = "\x00".join(head)
     except TypeError:   # a first candidate that is not a string
         joined = "\x00".join(c for c in head if type(c) is str)
-    if "\\" not in joined and len(_FORM_MARK.findall(joined)) < min(FORM_SHARES.values()) * len(head):
+    lead = not joined.isascii() and _LATIN1_LEAD.search(joined)   # mojibake: counted among non-ASCII items
+    if "\\" not in joined and not lead and len(_FORM_MARK.findall(joined)) < min(FORM_SHARES.values()) * len(head):
         return ()   # (C-level scans of the sample alone)
     sample = Counter(map(_form_class, head))
     size = len(head)
-    suspects = [kind for kind, share in FORM_SHARES.items() if sample[kind] and sample[kind] >= share * size]
+    sizes = {"garbled": _non_ascii(head)} if lead else {}
+    suspects = [kind for kind, share in FORM_SHARES.items() if sample[kind] and sample[kind] >= share * sizes.get(
+        kind, size) and (kind != "garbled" or sample[kind] >= MIN_GARBLED)]
     if not suspects:
         return ()
     classes = list(map(_form_class, firsts))
     said = []
     for kind in suspects:
         marks = bytes(map(eq, classes, repeat(kind)))
-        if marks.count(1) < FORM_SHARES[kind] * len(firsts):
+        if marks.count(1) < FORM_SHARES[kind] * (_non_ascii(firsts) if kind == "garbled" else len(firsts)):
             continue
         tally, items = _tally_marked(pred, flat, marks, lambda at: list(map(firsts.__getitem__, at)))
         if kind == "punctuation" and len(tally.counts) < MIN_PUNCTUATED:
@@ -1629,8 +1777,25 @@ def check_candidate_forms(pred, log, where):
         _warn(log, where(*tally.positions[0]), _form_text(kind, tally, where, items),
               kind="candidates %s" % {"quoted": "written with their quotes", "escaped": "escaped twice",
                                       "garbled": "in mojibake", "punctuation": "with punctuation attached"}[kind])
+        if kind == "garbled":
+            log.mend("candidates in mojibake", "with the text read back as UTF-8 (encoded as cp1252 or latin-1, "
+                     "decoded as UTF-8)", CandidateMend(_ungarbled))
         said.append(kind)
     return tuple(said)
+
+
+#: Mojibake is said from this many garbled first candidates on (in the sample), whatever their share.
+MIN_GARBLED = 3
+
+
+def _non_ascii(strings):
+    """How many of ``strings`` are strings that are not ASCII (the items mojibake can touch)."""
+    return sum(1 for text in strings if type(text) is str and not text.isascii())
+
+
+def _ungarbled(candidate):
+    """``candidate`` read back as UTF-8 when it is mojibake (:func:`_garbled`), else itself."""
+    return (_garbled(candidate) or candidate) if type(candidate) is str else candidate
 
 
 #: Other spellings of a space that a character gap's candidates may hold instead of ``" "`` (the gap marker's

@@ -174,8 +174,28 @@ def check_sentence_list(value, name, ref_count=None):
                         % _type_name(value))
     if ref_count is not None and len(value) != ref_count:
         raise DataError(name, "whole file", "the file has %d sentence%s, the reference has %d: every sentence of "
-                        "the input must be present, in order" % (len(value), "" if len(value) == 1 else "s", ref_count),
+                        "the input must be present, in order%s" % (len(value), "" if len(value) == 1 else "s", ref_count,
+                                                                   _empty_sentences(value, ref_count)),
                         status="sentence_count_mismatch")
+
+
+def _empty_sentences(value, ref_count):
+    """Where a file has more sentences than the reference and the extra ones are empty (``[]``, ``{}``, null: a
+    blank line read as a sentence, a list initialised with one): what to say of them, else ``""``.
+
+    >>> _empty_sentences([[1], []], 1), _empty_sentences([[], [1], [2]], 2), _empty_sentences([[1], [2]], 1)
+    ('; sentence 2 ($[1]) is empty: an empty sentence added (a blank line read as a sentence?): remove it', '; sentence 1 ($[0]) is empty: an empty sentence added (a blank line read as a sentence?): remove it', '')
+    """
+    extra = len(value) - ref_count
+    if extra <= 0:
+        return ""
+    empty = [si for si, sent in enumerate(value) if sent in ([], {}, None, "")]
+    if len(empty) != extra:
+        return ""
+    return "; %s %s: %s (a blank line read as a sentence?): remove %s" % (
+        ", ".join("sentence %d ($[%d])" % (si + 1, si) for si in empty[:3]) + (", ..." if extra > 3 else ""),
+        "is empty" if extra == 1 else "are empty", "an empty sentence added" if extra == 1 else
+        "empty sentences added", "it" if extra == 1 else "them")
 
 
 #: The marks subword tokenisers put on a piece (WordPiece's ``##``, SentencePiece's U+2581, byte-level BPE's U+0120)
@@ -203,6 +223,28 @@ def _subword_rows(sent, ref_forms):
         return ""
     marked = [form for form, piece in paired(forms, joined) if form != piece] or forms
     return ", ".join(quoted(form, 20) for form in marked[:3]) + (", ..." if len(marked) > 3 else "")
+
+
+def _dropped_rows(sent, ref_forms):
+    """The reference rows ``sent`` (fewer rows than ``ref_forms``) leaves out, shown (``'ⲛⲧⲉⲣⲉ' (token 3)``), when its
+    forms are the reference's with those rows left out, else "".
+
+    >>> _dropped_rows([["a", "X"], ["b", "X"]], ["ab", "a", "b"])
+    "'ab' (token 1)"
+    >>> _dropped_rows([["b", "X"]], ["a", "c"])
+    ''
+    """
+    forms = [tok[0] if type(tok) in _SEQ and tok else tok.get("Token") if type(tok) is dict else None for tok in sent]
+    missing, at = [], 0
+    for ti, ref_form in enumerate(ref_forms):
+        if at < len(forms) and same_text(forms[at], ref_form):
+            at += 1
+        else:
+            missing.append(ti)
+    if at != len(forms) or not missing:
+        return ""
+    return ", ".join("%s (token %d)" % (quoted(ref_forms[ti], 20), ti + 1) for ti in missing[:3]) + (
+        ", ..." if len(missing) > 3 else "")
 
 
 def _check_sentence(sent, name, si, expected):
@@ -315,6 +357,8 @@ def check_candidate_lists(pred, log, task, where, markers=()):
     labels.check_gap_units(pred, log, task, where)
     labels.check_lone_surrogates(pred, log, where, distinct=distinct, text=text)
     garbled = "garbled" in labels.check_candidate_forms(pred, log, where)
+    if not garbled:   # (mojibake holds U+00AD, a soft hyphen, where UTF-8 has the byte 0xAD: no cause of its own)
+        labels.check_invisible(pred, log, where, distinct=distinct, text=text)
     if not garbled:
         labels.check_unmatchable_candidates(pred, log, where, markers, distinct=distinct, text=text)
     labels.check_subword_pieces(pred, log, where, distinct=distinct, text=text)
@@ -350,6 +394,11 @@ class Accepted(list):
 _CANDIDATE_KEYS = ("token_str", "token", "word", "text", "candidate", "lemma", "form", "label")
 
 
+#: An integer candidate below this is said to be a numeral written as a JSON number first (a lemma ``3``), then
+#: perhaps a token id; from it on, a token id.
+SMALL_NUMBER = 1000
+
+
 def _candidate_hint(cand):
     """What a candidate that is not a string probably is, for its warning (called only for such a candidate): a
     model's output object (``{"token_str": "et", "score": 0.9}``, a fill-mask pipeline's), a candidate beside its
@@ -361,6 +410,8 @@ def _candidate_hint(cand):
     ''
     >>> _candidate_hint(2077)[:20]
     ' (a token id of a mo'
+    >>> 'write it as a string, "3"' in _candidate_hint(3)
+    True
     """
     if type(cand) is dict:
         key = next((k for k in _CANDIDATE_KEYS if type(cand.get(k)) is _STR), None)
@@ -372,6 +423,9 @@ def _candidate_hint(cand):
         if len(text) == 1 and any(type(c) in (int, float) for c in cand):
             return (" (a candidate beside its score, %s: give the string alone, the list sorted best first)"
                     % quoted(text[0], 40))
+    if type(cand) is int and 0 <= cand < SMALL_NUMBER:
+        return (" (a numeral such as a lemma written as a JSON number? write it as a string, \"%d\", as the gold "
+                "does; or a token id of a model's vocabulary? decode the ids into text)" % cand)
     if type(cand) is int:
         return (" (a token id of a model's vocabulary? decode the ids into text, with the tokenizer's decode or "
                 "convert_ids_to_tokens, and give whole words)")
@@ -502,7 +556,15 @@ class Kind(object):
                         "tokenizer says which pieces make a token)" % (len(sent), len(ref_forms), pieces),
                         kind="sentence with one row per subword piece (scored 0)")
             else:
-                _token_count_error(log, si, len(sent), len(ref_forms), "token")
+                dropped = _dropped_rows(sent, ref_forms) if len(sent) < len(ref_forms) else None
+                if dropped:
+                    log.add(ERROR, _where(si), "%d tokens, the reference has %d: this sentence scores 0. It leaves "
+                            "out the input's rows %s, the others in order: give one row per input row (a multiword-"
+                            "token range such as 4-5 in the CoNLL-U input, whose words have rows of their own, is a row "
+                            "too, labelled '_')" % (len(sent), len(ref_forms), dropped),
+                            kind="sentence with a wrong token count (scored 0)")
+                else:
+                    _token_count_error(log, si, len(sent), len(ref_forms), "token")
             return False
         return True
 
@@ -1757,6 +1819,10 @@ class FillMaskKind(Kind):
         if type(cands) not in _SEQ:
             hint = (": the candidates of every gap joined into one string (%s)? Give one list per gap, best first: "
                     "[[\"a\", \"b\"], [\"c\"]]" % quoted(cands, 60)) if type(cands) is _STR else ""
+            unknown = [key for key in sent if key not in ("masked", "text", "masked_tokens")]
+            if cands is None and "masked_tokens" not in sent and unknown:
+                hint = (": the sentence has no key \"masked_tokens\", and a key the task does not know (%s): name the "
+                        "candidates \"masked_tokens\"" % ", ".join(quoted(key, 30) for key in unknown[:3]))
             raise DataError(log.file, _where(si, extra="[\"masked_tokens\"]"),
                             "expected a list with one candidate list per mask, got %s%s" % (_type_name(cands), hint))
         if len(cands) != n_masks:

@@ -15,7 +15,9 @@ Two sources:
   (:meth:`evalkit.messages.MessageLog.mend`); :func:`price_file` scores the mended prediction and appends the price
   to that check's message;
 - mistakes only the gold shows: candidates whose gold carries accents or other marks that they lost
-  (:func:`stripped_marks`), and tags of the other scheme than the gold's, in a language whose training data is not
+  (:func:`stripped_marks`), candidates that went through another normalisation of the same class (a table of named
+  ones, :data:`NORMALISATIONS`: lower-cased, the final sigma, u for v, marks added, an apostrophe for U+0313;
+  :func:`normalised`), and tags of the other scheme than the gold's, in a language whose training data is not
   known (:func:`older_labels`).
 
 Everything here runs only where the gold is public and on a file that has something to say: a file right at rank 1,
@@ -179,7 +181,7 @@ def price_file(kind, ref, pred, task, log, as_written):
         if scored[mend] > as_written:
             _priced(message, price_text(as_written, scored[mend], what))
             priced = True
-    for check in (stripped_marks, older_labels, older_features):
+    for check in (stripped_marks, normalised, older_labels, older_features):
         priced = check(kind, ref, pred, task, log, as_written) or priced
     return priced
 
@@ -312,6 +314,162 @@ def stripped_marks(kind, ref, pred, task, log, as_written):
             price_text(as_written, mended, "with the marks kept"))),
         kind=STRIPPED_KIND)
     return True
+
+
+# --------------------------------------------------------------------------- other normalisations on the way
+
+def _without_marks(text):
+    """``text`` without its combining marks (NFD, Mn and Me dropped, NFC)."""
+    if text.isascii():
+        return text
+    nfd = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(c for c in nfd if not _is_mark(c)))
+
+
+_ELISION = str.maketrans({"\u2019": "\u0313", "\u1fbd": "\u0313", "\u02bc": "\u0313", "\u1fbf": "\u0313"})
+
+
+class Normalisation(object):
+    """A normalisation a text may go through on its way to the file, as :func:`normalised` looks for it: ``name``
+    (what the text went through), ``change(text)``, ``direction``: ``"lost"`` (the candidate is ``change(gold)``:
+    something the gold holds was lost) or ``"added"`` (``change(candidate)`` is the gold: something was added),
+    ``applies(gold)`` (a cheap test that the gold can be changed so), ``fix`` (what to do) and ``how`` (the price's
+    words)."""
+
+    def __init__(self, name, change, direction, applies, fix, how):
+        self.name, self.change, self.direction, self.applies = name, change, direction, applies
+        self.fix, self.how = fix, how
+
+    def hit(self, first, gold):
+        """Whether ``first`` (a string other than ``gold``) is ``gold`` gone through this normalisation."""
+        if self.direction == "lost":
+            return self.applies(gold) and self.change(gold) == first
+        return self.applies(first) and self.change(first) == gold
+
+
+#: The normalisations :func:`normalised` looks for, in order (a candidate is counted under the first that explains
+#: it); the marks stripped are :func:`stripped_marks`'s.
+NORMALISATIONS = (
+    Normalisation("lower-cased", str.lower, "lost", lambda gold: gold != gold.lower(),
+                  "keep the capitals of the text (the gold capitalises proper names and their lemmas): do not "
+                  "lower-case candidates", "with the capitals kept"),
+    Normalisation("with the final sigma \u03c2 written \u03c3", lambda text: text.replace("\u03c2", "\u03c3"), "lost",
+                  lambda gold: "\u03c2" in gold, "write \u03c2 (U+03C2) at the end of a word, as the gold does",
+                  "with the final sigma kept"),
+    Normalisation("with v written u (u for v, as LASLA writes Latin)",
+                  lambda text: text.replace("v", "u").replace("V", "U"), "lost", lambda gold: "v" in gold or "V" in gold,
+                  "write v where the gold has it (the treebank distinguishes u and v)", "with v kept"),
+    Normalisation("with marks added that the gold does not write (macrons, vowel points, accents)", _without_marks,
+                  "added", lambda first: not first.isascii(),
+                  "write the text as the treebank does, without the marks it does not write (a lexicon's macrons or "
+                  "vowel points)", "without the added marks"),
+    Normalisation("with the elision or koronis mark U+0313 written as an apostrophe (\u2019, \u1fbd or \u02bc)",
+                  lambda text: text.translate(_ELISION), "added",
+                  lambda first: "\u2019" in first or "\u1fbd" in first or "\u02bc" in first or "\u1fbf" in first,
+                  "write the mark as the gold does: U+0313 COMBINING COMMA ABOVE", "with U+0313 for the apostrophe"),
+)
+#: A normalisation is said from :data:`MIN_STRIPPED` items and :data:`MIN_STRIPPED_DISTINCT` distinct candidates
+#: on; a "lost" one only when the first candidates keep what it loses at most :data:`MAX_KEPT_SHARE` of the times.
+#: At most this many wrong first candidates are looked at without a hit.
+SAMPLE_WRONG = 256
+#: An "added" normalisation is said only when it explains at least this share of the wrong first candidates (a
+#: model that writes the marks of the text now and then where the gold has none is no normalisation).
+MIN_ADDED_SHARE = 0.25
+
+
+def _normalised_items(golds, pred):
+    """``{normalisation: [(si, ti, first, gold)]}`` over the items whose first candidate is not the gold, and under
+    None how many such items were looked at."""
+    hits = dict((norm, []) for norm in NORMALISATIONS)
+    hits[None] = wrong = 0
+    for si, (sent_golds, cands) in enumerate(paired(golds, pred)):
+        if not sent_golds or cands is None or len(cands) != len(sent_golds):
+            continue
+        for ti, (gold, items) in enumerate(paired(sent_golds, cands)):
+            first = items[0] if type(items) in (list, tuple) and items else None
+            if type(gold) is not str or type(first) is not str or first == gold or not first:
+                continue
+            wrong += 1
+            for norm in NORMALISATIONS:
+                if norm.hit(first, gold):
+                    hits[norm].append((si, ti, first, gold))
+                    break
+        if wrong >= SAMPLE_WRONG and not any(found for norm, found in hits.items() if norm is not None):
+            break
+    hits[None] = wrong
+    return hits
+
+
+def _kept(golds, pred, norm):
+    """How many items whose gold ``norm`` (a "lost" one) changes have the gold itself as their first candidate."""
+    kept = 0
+    for sent_golds, cands in paired(golds, pred):
+        if not sent_golds or cands is None or len(cands) != len(sent_golds):
+            continue
+        for gold, items in paired(sent_golds, cands):
+            if type(gold) is str and type(items) in (list, tuple) and items and items[0] == gold and \
+                    norm.applies(gold) and norm.change(gold) != gold:
+                kept += 1
+    return kept
+
+
+def _undone(golds, pred, norm):
+    """``pred`` with every candidate that is its item's gold gone through ``norm`` replaced by the gold."""
+    mended = []
+    for sent_golds, cands in paired(golds, pred):
+        if not sent_golds or cands is None or len(cands) != len(sent_golds):
+            mended.append(cands)
+            continue
+        mended.append([tuple(gold if type(gold) is str and type(c) is str and c and c != gold and norm.hit(c, gold)
+                             else c for c in items) if type(items) in (list, tuple) else items
+                       for gold, items in paired(sent_golds, cands)])
+    return mended
+
+
+def normalised(kind, ref, pred, task, log, as_written):
+    """One warning per normalisation of :data:`NORMALISATIONS` that the candidates of ``pred`` went through on
+    their way (lower-cased, final sigma, u for v, marks added, an apostrophe for U+0313): where the gold is public,
+    the items whose first candidate equals the gold only after it (never the gold itself), from
+    :data:`MIN_STRIPPED` items and :data:`MIN_STRIPPED_DISTINCT` distinct candidates on, with the price (every such
+    candidate replaced by its gold). A kind that gives its items' golds (``item_golds``) only; the wrong first
+    candidates are walked no further than :data:`SAMPLE_WRONG` without a hit."""
+    golds_of = getattr(kind, "item_golds", None)
+    if golds_of is None or log.find(STRIPPED_KIND):
+        return
+    golds = golds_of(ref)
+    if len(golds) != len(pred):
+        return
+    said, inputs = False, None
+    hits = _normalised_items(golds, pred)
+    wrong = hits.pop(None)
+    for norm, found in hits.items():
+        if len(found) < MIN_STRIPPED or (norm.direction == "added" and len(found) < MIN_ADDED_SHARE * wrong):
+            continue
+        if inputs is None:   # a candidate that is the input's own text (a floor copying forms) went through nothing
+            inputs = frozenset(item for item in (getattr(kind, "item_text", lambda ref: ())(ref)) if type(item) is str)
+        found = [hit for hit in found if hit[2] not in inputs]
+        if len(found) < MIN_STRIPPED or len(set(first for _, _, first, _ in found)) < MIN_STRIPPED_DISTINCT:
+            continue
+        if norm.direction == "lost" and _kept(golds, pred, norm) > MAX_KEPT_SHARE * (len(found) + _kept(golds, pred,
+                                                                                                       norm)):
+            continue
+        mended = _gain(kind, ref, pred, task, lambda written, norm=norm: _undone(golds, written, norm), as_written)
+        if mended is None:
+            continue
+        pairs = Counter((first, gold) for _, _, first, gold in found)
+        shown = ", ".join("%s for %s (%s time%s)" % (quoted(first, 30), quoted(gold, 30), "{:,}".format(count),
+                                                    "" if count == 1 else "s")
+                          for (first, gold), count in pairs.most_common(3))
+        where = kind.item_where
+        log.add(WARNING, where(found[0][0], found[0][1]), (
+            "%s items have as their first candidate the gold %s: %s; first at %s. The text was changed on its way "
+            "(a normalisation step, a lexicon or a tool of another convention); candidates are compared as they are: "
+            "%s.%s" % ("{:,}".format(len(found)), norm.name, shown,
+                       "; ".join(where(si, ti) for si, ti, _, _ in found[:3]), norm.fix,
+                       price_text(as_written, mended, norm.how))),
+            kind="candidates %s" % norm.name)
+        said = True
+    return said
 
 
 # --------------------------------------------------------------------------- tags of the other scheme
