@@ -29,11 +29,11 @@ def utf16_without_bom(data):
 
     >>> utf16_without_bom("lang1\n".encode("utf-16-le")), utf16_without_bom("lang1\n".encode("utf-16-be"))
     ('little-endian', 'big-endian')
-    >>> utf16_without_bom(b"lang1\n")
-    ''
+    >>> utf16_without_bom(b"lang1\n"), utf16_without_bom("lang1\n".encode("utf-16"))   # (with a mark: said apart)
+    ('', '')
     """
     head = data[:UTF16_SAMPLE]
-    if len(head) < 4 or b"\x00" not in head:
+    if len(head) < 4 or b"\x00" not in head or head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return ""
     even, odd = head[0::2], head[1::2]
     even_nul, odd_nul = even.count(0), odd.count(0)
