@@ -1150,6 +1150,20 @@ def check_joined_candidates(pred, log, max_candidates, where, distinct=False, te
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def _holding(pred, pattern, distinct=False, text=None, keep=None):
+    """``(tally, items, candidates)``: :func:`_tally_members` of the distinct candidates of ``pred`` that hold a
+    character of ``pattern`` (and that ``keep`` keeps), and those candidates; None when none does: a C-level scan of the distinct candidates joined (``distinct``:
+    :func:`distinct_candidates`, ``text``: :func:`candidate_text`, when the caller has them); an ASCII file, none."""
+    distinct = distinct_candidates(pred) if distinct is False else distinct
+    if distinct is None:
+        return None
+    strings, joined = text or candidate_text(distinct)
+    if joined.isascii() or not pattern.search(joined):
+        return None
+    held = frozenset(c for c in strings if pattern.search(c) and (keep is None or keep(c)))
+    return _tally_members(pred, held) + (held,)
+
+
 def check_lone_surrogates(pred, log, where, distinct=False, text=None):
     """One warning when candidates of ``pred`` (per sentence one candidate sequence per item, None for a sentence not
     scored) hold a lone UTF-16 surrogate (``"\\ud840"`` in the JSON, which Python reads as such): half of a
@@ -1157,14 +1171,10 @@ def check_lone_surrogates(pred, log, where, distinct=False, text=None):
     ``char``, a JavaScript string index). It is not text: no gold holds one, so it never matches (the score is what
     it is). A file without one costs a C-level scan of its distinct candidates joined (``distinct``:
     :func:`distinct_candidates`, ``text``: :func:`candidate_text`, when the caller has them); an ASCII one, none."""
-    distinct = distinct_candidates(pred) if distinct is False else distinct
-    if distinct is None:
+    found = _holding(pred, _SURROGATE, distinct, text)
+    if found is None:
         return
-    strings, joined = text or candidate_text(distinct)
-    if joined.isascii() or not _SURROGATE.search(joined):
-        return
-    bad = frozenset(c for c in strings if _SURROGATE.search(c))
-    tally, items = _tally_members(pred, bad)
+    tally, items, _ = found
     if not tally.tokens:
         return
     half = _SURROGATE.search(next(iter(tally.first))).group()
@@ -1207,14 +1217,10 @@ def check_invisible(pred, log, where, distinct=False, text=None):
     matches. Named by code point and name, counted, with the fix; the mend strips them (priced where the gold is
     public). A file without one costs a C-level scan of its distinct candidates joined (``distinct``, ``text``: as
     :func:`check_lone_surrogates`)."""
-    distinct = distinct_candidates(pred) if distinct is False else distinct
-    if distinct is None:
+    found = _holding(pred, _INVISIBLE, distinct, text, lambda c: _garbled(c) is None)
+    if found is None:
         return
-    strings, joined = text or candidate_text(distinct)
-    if joined.isascii() or not _INVISIBLE.search(joined):
-        return
-    bad = frozenset(c for c in strings if _INVISIBLE.search(c) and _garbled(c) is None)
-    tally, items = _tally_members(pred, bad)
+    tally, items, bad = found
     if tally.tokens < MIN_INVISIBLE:
         return
     chars = Counter(chain.from_iterable(_INVISIBLE.findall(c) for c in bad))

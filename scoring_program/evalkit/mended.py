@@ -271,6 +271,15 @@ def _restore(golds, pred, memo):
     return mended
 
 
+def _pairs_shown(found):
+    """The three commonest ``(first candidate, gold)`` pairs of ``found`` (``(sentence, item, first, gold)``), for a
+    message: ``'a' for 'á' (3 times), ...``."""
+    pairs = Counter((first, gold) for _, _, first, gold in found)
+    return ", ".join("%s for %s (%s time%s)" % (quoted(first, 30), quoted(gold, 30), "{:,}".format(count),
+                                               "" if count == 1 else "s")
+                     for (first, gold), count in pairs.most_common(3))
+
+
 def stripped_marks(kind, ref, pred, task, log, as_written):
     """One warning when the candidates of ``pred`` lost their accents or other combining marks on the way (a
     normalisation that strips them: NFD then dropping the marks, unidecode, an accent folding): at least
@@ -298,10 +307,7 @@ def stripped_marks(kind, ref, pred, task, log, as_written):
     mended = _gain(kind, ref, pred, task, lambda written: _restore(golds, written, memo), as_written)
     if mended is None:
         return
-    pairs = Counter((first, gold) for _, _, first, gold in stripped)
-    shown = ", ".join("%s for %s (%s time%s)" % (quoted(first, 30), quoted(gold, 30), "{:,}".format(count),
-                                                "" if count == 1 else "s")
-                      for (first, gold), count in pairs.most_common(3))
+    shown = _pairs_shown(stripped)
     where = kind.item_where
     first_at = "; ".join(where(si, ti) for si, ti, _, _ in stripped[:3])
     log.add(WARNING, where(stripped[0][0], stripped[0][1]), (
@@ -456,10 +462,7 @@ def normalised(kind, ref, pred, task, log, as_written):
         mended = _gain(kind, ref, pred, task, lambda written, norm=norm: _undone(golds, written, norm), as_written)
         if mended is None:
             continue
-        pairs = Counter((first, gold) for _, _, first, gold in found)
-        shown = ", ".join("%s for %s (%s time%s)" % (quoted(first, 30), quoted(gold, 30), "{:,}".format(count),
-                                                    "" if count == 1 else "s")
-                          for (first, gold), count in pairs.most_common(3))
+        shown = _pairs_shown(found)
         where = kind.item_where
         log.add(WARNING, where(found[0][0], found[0][1]), (
             "%s items have as their first candidate the gold %s: %s; first at %s. The text was changed on its way "
