@@ -327,8 +327,8 @@ def gold_check(report, submission, gold_dir, competition, scoring):
     checked = dict((entry["file"], entry) for entry in report["entries"] if entry["status"] == "scored")
     entries = [entry for entry in scored["entries"] if entry["status"] == "scored" and entry["file"] in checked
                and entry["sentences"] == checked[entry["file"]]["sentences"]]
-    warnings = floor.check_report({"entries": entries, "messages": report["messages"]},
-                                  os.path.join(gold_dir, floor.FILE_NAME), competition, scoring.KINDS)
+    warnings = floor.check_report({"entries": entries}, os.path.join(gold_dir, floor.FILE_NAME), competition,
+                                  scoring.KINDS)
     known = set((m["file"], m["text"]) for m in report["messages"])
     said = [m for m in blank.gold_messages(scored) if m["file"] in checked and (m["file"], m["text"]) not in known]
     priced = [m for m in mended.gold_messages(scored) if m["file"] in checked and m not in warnings]

@@ -427,18 +427,3 @@ def test_nearly_every_tag_outside_upos_loses_most_of_the_score(tmp_path_factory,
     assert message["severity"] == "warning"
     assert message["text"].endswith(" At most %d%% of the tags can match: %s." % (
         100 - int(100.0 * 30 / len(tags)), messages.LOSS_NOTE)), message["text"]
-
-
-def test_a_file_refused_by_an_error_gets_no_floor_warning():
-    """An empty file scores 0 with an error that says so ("this file scores 0"); with a floor above 0 it is not also
-    called "a well-formed file" below the floor. A file with an error that still scores above 0 keeps its warning
-    (its errors are the first cause it names), and so does a file that scores 0 without an error."""
-    from evalkit import floor
-    task = st2024.TASKS[0]
-    entries = [{"file": name, "task": task.folder, "lang": "lat", "status": "scored", "score": score,
-                "sentences": 500} for name, score in (("empty.json", 0.0), ("partly.json", 0.01), ("plain.json", 0.0))]
-    floors, tasks = {"%s/lat" % task.folder: 0.2}, {task.folder: task}
-    assert sorted(m.file for m in floor.below_floor(entries, floors, "floor", tasks, {})) == [
-        "empty.json", "partly.json", "plain.json"]
-    found = floor.below_floor(entries, floors, "floor", tasks, {}, refused={"empty.json", "partly.json"})
-    assert sorted(m.file for m in found) == ["partly.json", "plain.json"], [str(m) for m in found]

@@ -29,7 +29,7 @@ import os
 from collections import OrderedDict
 
 from .loading import read_optional_json
-from .messages import ERROR, INFO, LOSS_NOTE, Message, WARNING, printable
+from .messages import INFO, LOSS_NOTE, Message, WARNING, printable
 
 FILE_NAME = "floor_scores.json"
 #: A score within this of the floor counts as at the floor (the floor's own file, rounding aside).
@@ -86,22 +86,19 @@ def chance_margin(kind, floor, entry):
     return float(margin(floor, count)) if callable(margin) and type(count) is int and count > 0 else 0.0
 
 
-def below_floor(entries, floors, label, tasks, kinds, refused=()):
+def below_floor(entries, floors, label, tasks, kinds):
     """One warning per scored entry of ``entries`` (report entry dicts) whose score is at or below its floor in
     ``floors`` (:func:`read_floor`): the score, the floor and the likely causes of its task kind. ``tasks``: the
     declared tasks by folder; ``kinds``: every kind by name. What the score means is :func:`floor_text`'s: a file
     some of whose items are not scored as submitted is not called well-formed, and a kind that declares
-    ``floor_min_items`` gets, on a file of fewer items, how little a score at the floor tells. A file of ``refused``
-    (files an error was reported for) that scores 0 gets none: its error says why (an empty file is not a
-    well-formed one at the floor)."""
+    ``floor_min_items`` gets, on a file of fewer items, how little a score at the floor tells."""
     found = []
     shared = {}   # files scored by several tasks (their messages name the task)
     for entry in entries:
         shared[entry.get("file")] = shared.get(entry.get("file"), 0) + 1
     for entry in entries:
         floor = _floor_of(floors, entry)
-        if floor is None or entry.get("status") != "scored" or entry.get("score") is None or (
-                entry["score"] <= EPSILON and entry.get("file") in refused):
+        if floor is None or entry.get("status") != "scored" or entry.get("score") is None:
             continue
         task = tasks.get(entry.get("task"))
         kind = kinds.get(getattr(task, "kind", None))
@@ -413,11 +410,10 @@ def check_report(report, floor_path, competition, kinds):
     """The warnings of :func:`below_floor` for ``report`` (a scored report on a gold-public reference) with the
     floor file at ``floor_path`` (none when it is None or holds no floor), and :func:`public_gold_messages`. For the
     starting kits' validators, which score the development split against the gold they ship and read the kit's own
-    floor file. The report's ``messages`` (when it has them) name the files refused by an error."""
+    floor file."""
     label, floors = read_floor(floor_path) if floor_path else ("", {})
     tasks = dict((task.folder, task) for task in competition.TASKS)
-    refused = set(m.get("file") for m in report.get("messages") or () if m.get("severity") == ERROR)
-    found = below_floor(report["entries"], floors, label, tasks, kinds, refused) if floors else []
+    found = below_floor(report["entries"], floors, label, tasks, kinds) if floors else []
     return [message.as_dict() for message in found + public_gold_messages(report["entries"], tasks, kinds)]
 
 
@@ -460,7 +456,7 @@ def judge(report, competition, kinds, kit_folder, with_gold):
     (``with_gold(entry)``) at or below the kit's floor (:func:`kit_floor_file` of ``kit_folder``, read only when such a
     file was scored; none when ``kit_folder`` is None) or read wrong by :func:`public_gold_messages`, and
     ``report["gold_scores"]``, their scores (a 0 there is a file that will score 0)."""
-    scored = {"entries": [entry for entry in report["entries"] if with_gold(entry)], "messages": report["messages"]}
+    scored = {"entries": [entry for entry in report["entries"] if with_gold(entry)]}
     if scored["entries"]:
         path = kit_floor_file(kit_folder, competition.COMPETITION_ID) if kit_folder else None
         report["messages"] = report["messages"] + check_report(scored, path, competition, kinds)
