@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, TEST_SPLIT_SEED
 from evalkit import gold_index, morph_batch, scoring, split as evalkit_split
 from organiser import bundle
 from organiser import gold_index as writer
@@ -33,7 +33,8 @@ def built(tmp_path_factory):
     sample = os.path.join(ROOT, "sample_data")
     ref = os.path.join(str(root), "ref")
     command = [sys.executable, "-m", "organiser", "reference", "--data", sample, "--out", ref,
-               "--report", os.path.join(str(root), "data_quality.md")]
+               "--report", os.path.join(str(root), "data_quality.md"),
+               "--split-state", os.path.join(str(root), "split.json"), "--split-seed", TEST_SPLIT_SEED]
     if os.path.isdir(os.path.join(sample, "test_gold")):
         command += ["--test-gold", os.path.join(sample, "test_gold")]
     subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
