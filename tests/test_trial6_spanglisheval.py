@@ -56,6 +56,17 @@ def model(rng, sets, noise, per_token=False):
     return data
 
 
+def dev_model(rng, count):
+    """``(sets, scores)``: ``count`` sets of 31 sentences and a language model's scores for them (:func:`model`) that
+    choose the gold in about 60% of the sets (its score raised above the rest), for the checks priced on dev."""
+    sets = word_sets(rng, count=count, sizes=(31, 31))
+    honest = model(rng, sets, 1.0)
+    for entry in sets:
+        if rng.random() < 0.6:
+            honest[entry["id"]][entry["gold"]] = max(honest[entry["id"]]) + 1.0
+    return sets, honest
+
+
 def in_order(scores, sentences, name):
     """``scores`` written in order ``name`` of evalkit.choice.PART_ORDERS."""
     return [scores[i] for i in choice.PART_ORDERS[name][1](sentences)]
@@ -117,12 +128,7 @@ def test_honest_and_weak_scorers_never_get_the_part_or_shift_messages(seed, nois
 @pytest.mark.parametrize("share", [0.25, 0.5])
 def test_on_dev_a_part_in_length_order_is_priced(tmp_path, share):
     rng = random.Random(41)
-    sets = word_sets(rng, count=200, sizes=(31, 31))
-    honest = model(rng, sets, 1.0)
-    for entry in sets:   # a model that often chooses the gold
-        scores = honest[entry["id"]]
-        if rng.random() < 0.6:
-            scores[entry["gold"]] = max(scores) + 1.0
+    sets, honest = dev_model(rng, 200)
     data = dict(honest)
     for n, entry in enumerate(sets):
         if (n % 4 == 0) if share == 0.25 else (n % 2 == 0):
@@ -222,11 +228,7 @@ def test_a_block_paired_with_the_next_sets_answers_is_named(monkeypatch):
 
 def test_on_dev_a_shift_is_priced_and_the_floor_line_is_not_given(tmp_path):
     rng = random.Random(13)
-    sets = word_sets(rng, count=150, sizes=(31, 31))
-    honest = model(rng, sets, 1.0)
-    for entry in sets:
-        if rng.random() < 0.6:
-            honest[entry["id"]][entry["gold"]] = max(honest[entry["id"]]) + 1.0
+    sets, honest = dev_model(rng, 150)
     ids = [e["id"] for e in sets]
     data = dict((ids[n + 1], honest[ids[n]]) for n in range(len(ids) - 1))
     ref = write_phase(tmp_path, sets, floor_score=1.0 / 31)
@@ -279,11 +281,7 @@ def ranks(scores, best_high):
 @pytest.mark.parametrize("best_high", [True, False])
 def test_ranks_get_the_direction_from_the_lengths_and_on_dev_from_the_gold(tmp_path, monkeypatch, best_high):
     rng = random.Random(23)
-    sets = word_sets(rng, count=150, sizes=(31, 31))
-    honest = model(rng, sets, 1.0)
-    for entry in sets:
-        if rng.random() < 0.6:
-            honest[entry["id"]][entry["gold"]] = max(honest[entry["id"]]) + 1.0
+    sets, honest = dev_model(rng, 150)
     data = dict((k, ranks(v, best_high)) for k, v in honest.items())
     answers, messages = choice.parse_submission(data, sets, "predictions.json")
     (warning,) = [m for m in messages if "look like ranks" in m.text]
@@ -322,11 +320,7 @@ def test_random_ranks_say_the_direction_cannot_be_told_without_the_gold():
 
 def test_an_argsort_is_priced_as_one_on_dev(tmp_path):
     rng = random.Random(31)
-    sets = word_sets(rng, count=150, sizes=(31, 31))
-    honest = model(rng, sets, 1.0)
-    for entry in sets:
-        if rng.random() < 0.6:
-            honest[entry["id"]][entry["gold"]] = max(honest[entry["id"]]) + 1.0
+    sets, honest = dev_model(rng, 150)
     data = dict((k, sorted(range(len(v)), key=lambda i: -v[i])) for k, v in honest.items())
     report = scoring.evaluate(spanglisheval, write_phase(tmp_path, sets), submit(tmp_path, "argsort.zip", data))
     (said,) = [m for m in report["messages"] if m["text"].startswith("the 150 sets whose scores look like ranks")]
